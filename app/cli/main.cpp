@@ -1,0 +1,365 @@
+// warpscope: the headless command line. Runs lessons and launch specs on the simulator or a real
+// GPU, inspects PTX, lists lessons, benchmarks the interpreter.
+//
+// Exit codes: 0 success, 1 a check failed, 2 bad usage or input, 3 the kernel faulted
+// (out of bounds, deadlock, runaway loop), 4 device error (no GPU, JIT failure).
+#include "hw/cuda_device.hpp"
+#include "ptx/parser.hpp"
+#include "runtime/error.hpp"
+#include "runtime/lesson.hpp"
+#include "runtime/sim_device.hpp"
+#include "sim/program.hpp"
+#include "trace/line_stats.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace fs = std::filesystem;
+using namespace warpscope;
+using nlohmann::json;
+
+int runBench(int argc, char** argv, const fs::path& lessonsDir);
+
+namespace {
+
+const char* kUsage = R"(warpscope - step CUDA kernels warp by warp on a simulated GPU
+
+usage:
+  warpscope run <lesson-dir | lesson-id | spec.json> [options]
+      --param NAME=VALUE   override a lesson parameter (repeatable)
+      --backend sim|gpu    run on the simulator (default) or a real NVIDIA GPU
+      --json               machine-readable output
+      --lines              per-source-line statistics (simulator)
+      --save BUF=PATH      write a buffer's final contents as raw bytes (repeatable)
+      --save-all DIR       write every buffer to DIR/<name>.bin
+      --budget N           runaway-loop budget in warp-instructions (default 500000000)
+  warpscope ptx <file.ptx> [--json]   parse PTX and list kernels, registers, shared memory, instructions
+  warpscope lessons [--json]          list the bundled lessons
+  warpscope bench [--quick]           interpreter speed in thread-instructions per second
+  warpscope help
+)";
+
+int exitCodeFor(const Error& e) {
+    switch (e.kind()) {
+    case Error::Kind::Input:
+    case Error::Kind::Unsupported: return 2;
+    case Error::Kind::Fault:
+    case Error::Kind::Deadlock:
+    case Error::Kind::Budget: return 3;
+    case Error::Kind::Device: return 4;
+    }
+    return 2;
+}
+
+json errorJson(const Error& e) {
+    json j;
+    j["kind"] = Error::kindName(e.kind());
+    j["message"] = e.what();
+    const FaultSite& s = e.site();
+    if (!s.kernel.empty()) j["kernel"] = s.kernel;
+    if (s.blockX) j["block"] = {*s.blockX, *s.blockY, *s.blockZ};
+    if (s.threadX) j["thread"] = {*s.threadX, *s.threadY, *s.threadZ};
+    if (s.lane) j["lane"] = *s.lane;
+    if (s.sourceLine) j["source_line"] = *s.sourceLine;
+    if (s.ptxLine) j["ptx_line"] = *s.ptxLine;
+    if (s.address) j["address"] = *s.address;
+    if (!s.allocation.empty()) j["allocation"] = s.allocation;
+    if (s.offset) j["offset"] = *s.offset;
+    return j;
+}
+
+uint64_t fnv1a64(const std::vector<uint8_t>& b) {
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (uint8_t c : b) {
+        h ^= c;
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+std::string hex64(uint64_t v) {
+    char buf[20];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+    return buf;
+}
+
+std::string dimText(const runtime::Dim3& d) {
+    return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
+}
+
+fs::path resolveLesson(const std::string& arg, const fs::path& lessonsDir) {
+    std::error_code ec;
+    if (fs::exists(arg, ec)) return arg;
+    if (!lessonsDir.empty() && fs::exists(lessonsDir / arg / "lesson.json", ec)) return lessonsDir / arg;
+    throw Error(Error::Kind::Input, "No lesson or spec named '" + arg + "' (not a path, and not a lesson id under " +
+                                        (lessonsDir.empty() ? std::string("any lessons folder") : lessonsDir.string()) + ").");
+}
+
+std::vector<std::string> sourceLines(const runtime::Lesson& L) {
+    std::vector<std::string> lines;
+    if (L.sourcePath.empty()) return lines;
+    std::ifstream f(L.sourcePath);
+    std::string s;
+    while (std::getline(f, s)) lines.push_back(s);
+    return lines;
+}
+
+int cmdRun(int argc, char** argv, const fs::path& lessonsDir) {
+    std::string target, backend = "sim", saveAll;
+    bool asJson = false, lines = false;
+    uint64_t budget = 0;
+    std::map<std::string, std::string> overrides;
+    std::vector<std::pair<std::string, std::string>> saves;
+    for (int i = 0; i < argc; ++i) {
+        std::string a = argv[i];
+        auto val = [&](const char* opt) -> std::string {
+            if (i + 1 >= argc) throw Error(Error::Kind::Input, std::string(opt) + " needs a value.");
+            return argv[++i];
+        };
+        if (a == "--json") asJson = true;
+        else if (a == "--lines") lines = true;
+        else if (a == "--backend") backend = val("--backend");
+        else if (a == "--save-all") saveAll = val("--save-all");
+        else if (a == "--budget") budget = std::stoull(val("--budget"));
+        else if (a == "--param" || a == "--save") {
+            std::string kv = val(a.c_str());
+            auto eq = kv.find('=');
+            if (eq == std::string::npos || eq == 0) throw Error(Error::Kind::Input, a + " expects NAME=VALUE, got '" + kv + "'.");
+            if (a == "--param") overrides[kv.substr(0, eq)] = kv.substr(eq + 1);
+            else saves.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+        } else if (!a.empty() && a[0] == '-') throw Error(Error::Kind::Input, "Unknown option '" + a + "' for run.");
+        else if (target.empty()) target = a;
+        else throw Error(Error::Kind::Input, "run takes one lesson or spec; got '" + target + "' and '" + a + "'.");
+    }
+    if (target.empty()) throw Error(Error::Kind::Input, "run needs a lesson folder, lesson id or spec file.");
+    if (backend != "sim" && backend != "gpu") throw Error(Error::Kind::Input, "--backend is 'sim' or 'gpu'.");
+
+    runtime::Lesson lesson = runtime::loadLesson(resolveLesson(target, lessonsDir));
+    runtime::ParamValues params = runtime::resolveParams(lesson, overrides);
+
+    std::unique_ptr<runtime::Device> device;
+    trace::LineStatsCollector collector;
+    runtime::SimDevice* sim = nullptr;
+    if (backend == "gpu") {
+        device = hw::openCudaDevice(0);
+    } else {
+        sim::LaunchOptions opt;
+        if (budget) opt.instructionBudget = budget;
+        auto s = std::make_unique<runtime::SimDevice>(opt);
+        sim = s.get();
+        if (lines) s->onLaunch = [&](sim::Gpu& g) { g.setListener(&collector); };
+        device = std::move(s);
+    }
+
+    json out;
+    out["lesson"] = lesson.id;
+    out["title"] = lesson.title;
+    out["backend"] = backend;
+    out["device"] = device->name();
+    for (auto& [k, v] : params) out["params"][k] = v;
+    runtime::RunResult result;
+    try {
+        result = runtime::runLesson(lesson, params, *device);
+    } catch (const Error& e) {
+        if (asJson) {
+            out["error"] = errorJson(e);
+            std::cout << out.dump(2) << "\n";
+        } else {
+            std::cerr << "error (" << Error::kindName(e.kind()) << "): " << e.what() << "\n";
+        }
+        return exitCodeFor(e);
+    }
+    for (auto& [name, bytes] : result.buffers) {
+        out["buffers"][name] = {{"bytes", bytes.size()}, {"fnv1a64", hex64(fnv1a64(bytes))}};
+    }
+    auto writeFile = [](const fs::path& p, const std::vector<uint8_t>& b) {
+        std::ofstream f(p, std::ios::binary);
+        if (!f) throw Error(Error::Kind::Input, "Cannot write '" + p.string() + "'.");
+        f.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
+    };
+    for (auto& [buf, path] : saves) {
+        auto it = result.buffers.find(buf);
+        if (it == result.buffers.end()) throw Error(Error::Kind::Input, "--save: no buffer named '" + buf + "'.");
+        writeFile(path, it->second);
+    }
+    if (!saveAll.empty()) {
+        fs::create_directories(saveAll);
+        for (auto& [name, bytes] : result.buffers) writeFile(fs::path(saveAll) / (name + ".bin"), bytes);
+    }
+    for (auto& l : result.launches) {
+        json j = {{"kernel", l.kernel}, {"grid", {l.grid.x, l.grid.y, l.grid.z}}, {"block", {l.block.x, l.block.y, l.block.z}},
+                  {"dynamic_shared_bytes", l.dynamicSharedBytes}, {"elapsed_ms", l.elapsedMs}};
+        if (sim) {
+            j["smsp__inst_executed.sum"] = l.warpInstructions;
+            j["smsp__thread_inst_executed.sum"] = l.threadInstructions;
+            j["smsp__thread_inst_executed_per_inst_executed.ratio"] =
+                l.warpInstructions ? double(l.threadInstructions) / double(l.warpInstructions) : 0.0;
+            j["branches"] = l.branches;
+            j["divergent_branches"] = l.divergentBranches;
+        }
+        out["launches"].push_back(j);
+    }
+    for (auto& c : result.checks) out["checks"].push_back({{"buffer", c.buffer}, {"passed", c.passed}, {"detail", c.detail}});
+    if (lines) {
+        for (auto& [line, s] : collector.byLine())
+            out["lines"].push_back({{"line", line}, {"warp_instructions", s.warpInstructions}, {"thread_instructions", s.threadInstructions},
+                                    {"efficiency", s.efficiency()}, {"branches", s.branches}, {"divergent_branches", s.divergentBranches}});
+    }
+    out["passed"] = result.allChecksPassed();
+
+    if (asJson) {
+        std::cout << out.dump(2) << "\n";
+    } else {
+        std::cout << lesson.id << ": " << lesson.title << "  [" << device->name() << "]\n";
+        if (!params.empty()) {
+            std::cout << "  params:";
+            for (auto& [k, v] : params) std::cout << " " << k << "=" << v;
+            std::cout << "\n";
+        }
+        for (auto& l : result.launches) {
+            std::printf("  launch %s grid %s block %s: %.3f ms", l.kernel.c_str(), dimText(l.grid).c_str(), dimText(l.block).c_str(), l.elapsedMs);
+            if (sim)
+                std::printf(", %llu warp-instructions, %llu thread-instructions (%.1f active lanes on average), %llu branches (%llu divergent)",
+                            static_cast<unsigned long long>(l.warpInstructions), static_cast<unsigned long long>(l.threadInstructions),
+                            l.warpInstructions ? double(l.threadInstructions) / double(l.warpInstructions) : 0.0,
+                            static_cast<unsigned long long>(l.branches), static_cast<unsigned long long>(l.divergentBranches));
+            std::printf("\n");
+        }
+        for (auto& c : result.checks) std::cout << "  check " << c.buffer << ": " << (c.passed ? "PASS" : "FAIL") << " (" << c.detail << ")\n";
+        if (result.checks.empty()) std::cout << "  (no checks in this lesson)\n";
+        if (lines) {
+            auto src = sourceLines(lesson);
+            std::cout << "  per source line: warp-instr  thread-instr  lanes/instr  divergent\n";
+            for (auto& [line, s] : collector.byLine()) {
+                std::string text = line >= 1 && line <= src.size() ? src[line - 1] : "";
+                std::printf("  %4u %10llu %13llu %10.1f %10llu  %s\n", line, static_cast<unsigned long long>(s.warpInstructions),
+                            static_cast<unsigned long long>(s.threadInstructions), s.efficiency(),
+                            static_cast<unsigned long long>(s.divergentBranches), text.c_str());
+            }
+        }
+    }
+    return result.allChecksPassed() ? 0 : 1;
+}
+
+int cmdPtx(int argc, char** argv) {
+    std::string file;
+    bool asJson = false;
+    for (int i = 0; i < argc; ++i) {
+        std::string a = argv[i];
+        if (a == "--json") asJson = true;
+        else if (file.empty()) file = a;
+        else throw Error(Error::Kind::Input, "ptx takes one file.");
+    }
+    if (file.empty()) throw Error(Error::Kind::Input, "ptx needs a .ptx file.");
+    std::ifstream f(file, std::ios::binary);
+    if (!f) throw Error(Error::Kind::Input, "Cannot read '" + file + "'.");
+    std::stringstream ss;
+    ss << f.rdbuf();
+    std::string text = ss.str();
+    runtime::SimDevice dev;
+    dev.loadModule(text, fs::path(file).filename().string());
+    const ptx::Module& m = dev.module();
+    json out;
+    out["file"] = file;
+    out["version"] = m.version;
+    out["target"] = m.target;
+    for (auto* k : m.kernels()) {
+        const sim::Program& p = dev.program(k->name);
+        json jk;
+        jk["name"] = k->name;
+        jk["registers"] = p.functions[0].numRegs;
+        jk["predicates"] = p.functions[0].numPreds;
+        jk["static_shared_bytes"] = p.staticSharedBytes;
+        jk["local_bytes"] = p.functions[0].localBytes;
+        for (auto& prm : p.params) jk["params"].push_back({{"name", prm.name}, {"type", std::string(ptx::typeName(prm.type))}, {"size", prm.size}});
+        for (size_t i = 1; i < p.functions.size(); ++i) jk["calls"].push_back(p.functions[i].name);
+        for (size_t pc = 0; pc < p.code.size(); ++pc) {
+            const auto& in = p.code[pc];
+            json ji = {{"pc", pc}, {"ptx_line", in.ptxLine}, {"line", in.line}, {"text", in.text},
+                       {"function", p.functions[in.func].name}, {"class", std::string(sim::execClassName(sim::opInfo(in.op).cls))}};
+            if (in.op == sim::Op::Bra) ji["reconverge"] = in.reconv;
+            jk["instructions"].push_back(ji);
+        }
+        out["kernels"].push_back(jk);
+    }
+    if (asJson) {
+        std::cout << out.dump(2) << "\n";
+        return 0;
+    }
+    std::cout << file << ": PTX " << m.version << ", target " << m.target << ", " << m.kernels().size() << " kernel(s)\n";
+    for (auto& jk : out["kernels"]) {
+        std::cout << "\nkernel " << jk["name"].get<std::string>() << ": " << jk["registers"] << " registers, " << jk["predicates"]
+                  << " predicates, " << jk["static_shared_bytes"] << " bytes static shared, " << jk["local_bytes"] << " bytes local\n";
+        if (jk.contains("params"))
+            for (auto& p : jk["params"]) std::cout << "  param " << p["name"].get<std::string>() << " ." << p["type"].get<std::string>() << " (" << p["size"] << " bytes)\n";
+        if (jk.contains("calls"))
+            for (auto& c : jk["calls"]) std::cout << "  calls " << c.get<std::string>() << "\n";
+        std::string fn;
+        for (auto& in : jk["instructions"]) {
+            if (in["function"].get<std::string>() != fn) {
+                fn = in["function"].get<std::string>();
+                std::cout << "  " << fn << ":\n";
+            }
+            std::printf("  %5d  ptx:%-5d line:%-4d %-7s %s", in["pc"].get<int>(), in["ptx_line"].get<int>(), in["line"].get<int>(),
+                        in["class"].get<std::string>().c_str(), in["text"].get<std::string>().c_str());
+            if (in.contains("reconverge")) {
+                int r = in["reconverge"].get<int>();
+                if (r >= 0) std::printf("   (reconverges at %d)", r);
+                else std::printf("   (reconverges at exit)");
+            }
+            std::printf("\n");
+        }
+    }
+    return 0;
+}
+
+int cmdLessons(int argc, char** argv, const fs::path& dir) {
+    bool asJson = argc > 0 && std::strcmp(argv[0], "--json") == 0;
+    std::vector<std::string> errors;
+    auto lessons = runtime::listLessons(dir, &errors);
+    if (asJson) {
+        json out = json::array();
+        for (auto& l : lessons) out.push_back({{"id", l.id}, {"title", l.title}, {"summary", l.summary}, {"path", l.dir.string()}});
+        std::cout << out.dump(2) << "\n";
+    } else {
+        if (dir.empty()) std::cout << "No lessons folder found (set WARPSCOPE_LESSONS).\n";
+        for (auto& l : lessons) std::printf("%-24s %s: %s\n", l.id.c_str(), l.title.c_str(), l.summary.c_str());
+    }
+    for (auto& e : errors) std::cerr << "warning: lesson skipped: " << e << "\n";
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 2) {
+        std::cout << kUsage;
+        return 2;
+    }
+    std::string cmd = argv[1];
+    fs::path lessonsDir = runtime::findLessonsDir(argv[0]);
+    try {
+        if (cmd == "run") return cmdRun(argc - 2, argv + 2, lessonsDir);
+        if (cmd == "ptx") return cmdPtx(argc - 2, argv + 2);
+        if (cmd == "lessons") return cmdLessons(argc - 2, argv + 2, lessonsDir);
+        if (cmd == "bench") return runBench(argc - 2, argv + 2, lessonsDir);
+        if (cmd == "help" || cmd == "--help" || cmd == "-h") {
+            std::cout << kUsage;
+            return 0;
+        }
+        std::cerr << "unknown command '" << cmd << "'\n" << kUsage;
+        return 2;
+    } catch (const Error& e) {
+        std::cerr << "error (" << Error::kindName(e.kind()) << "): " << e.what() << "\n";
+        return exitCodeFor(e);
+    } catch (const std::exception& e) {
+        std::cerr << "error: " << e.what() << "\n";
+        return 2;
+    }
+}

@@ -1,0 +1,616 @@
+// CudaDevice over the CUDA driver API, loaded at run time.
+//
+// Sections:
+//   1. The few driver API types and constants we need (declared here: no cuda.h, no -lcuda)
+//   2. DriverApi: dlopen + dlsym, cuInit, error text
+//   3. Availability probe and factory
+//   4. CudaDevice: context, module, memory, symbols, launch
+#include "hw/cuda_device.hpp"
+
+#include "runtime/error.hpp"
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <cstring>
+#include <mutex>
+#include <sstream>
+
+namespace warpscope::hw {
+
+using runtime::DevPtr;
+
+// ---------------------------------------------------------------------------------------------
+// 1. Driver API declarations. Values and signatures follow the CUDA driver API reference; only
+//    what this file uses. CUresult is a C enum (int-sized); CUdeviceptr is unsigned long long on
+//    64-bit hosts; handles are opaque pointers.
+// ---------------------------------------------------------------------------------------------
+namespace {
+
+using CUresult = int;
+using CUdevice = int;
+using CUdeviceptr = unsigned long long;
+using CUcontext = void*;
+using CUmodule = void*;
+using CUfunction = void*;
+using CUstream = void*;
+using CUevent = void*;
+using CUjit_option = int;   // enum CUjit_option_enum
+
+constexpr CUresult CUDA_SUCCESS = 0;
+constexpr CUresult CUDA_ERROR_INVALID_VALUE = 1;
+constexpr CUresult CUDA_ERROR_OUT_OF_MEMORY = 2;
+constexpr CUresult CUDA_ERROR_STUB_LIBRARY = 34;
+constexpr CUresult CUDA_ERROR_NO_DEVICE = 100;
+constexpr CUresult CUDA_ERROR_NOT_FOUND = 500;
+constexpr CUresult CUDA_ERROR_ILLEGAL_ADDRESS = 700;
+constexpr CUresult CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES = 701;
+constexpr CUresult CUDA_ERROR_LAUNCH_TIMEOUT = 702;
+constexpr CUresult CUDA_ERROR_ASSERT = 710;
+constexpr CUresult CUDA_ERROR_HARDWARE_STACK_ERROR = 714;
+constexpr CUresult CUDA_ERROR_ILLEGAL_INSTRUCTION = 715;
+constexpr CUresult CUDA_ERROR_MISALIGNED_ADDRESS = 716;
+constexpr CUresult CUDA_ERROR_INVALID_ADDRESS_SPACE = 717;
+constexpr CUresult CUDA_ERROR_INVALID_PC = 718;
+constexpr CUresult CUDA_ERROR_LAUNCH_FAILED = 719;
+
+constexpr CUjit_option CU_JIT_INFO_LOG_BUFFER = 3;
+constexpr CUjit_option CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4;
+constexpr CUjit_option CU_JIT_ERROR_LOG_BUFFER = 5;
+constexpr CUjit_option CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
+constexpr CUjit_option CU_JIT_LOG_VERBOSE = 12;
+
+constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75;
+constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76;
+constexpr int CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8;
+constexpr unsigned CU_EVENT_DEFAULT = 0;
+
+// Shared memory a kernel may use without opting in (cuFuncSetAttribute) on every GPU since Kepler.
+constexpr uint32_t kDefaultSharedLimit = 48 * 1024;
+
+// Errors after which the context is unusable ("sticky"): the process must make a new context.
+bool isStickyFault(CUresult r) {
+    switch (r) {
+    case CUDA_ERROR_ILLEGAL_ADDRESS:
+    case CUDA_ERROR_LAUNCH_TIMEOUT:
+    case CUDA_ERROR_ASSERT:
+    case CUDA_ERROR_HARDWARE_STACK_ERROR:
+    case CUDA_ERROR_ILLEGAL_INSTRUCTION:
+    case CUDA_ERROR_MISALIGNED_ADDRESS:
+    case CUDA_ERROR_INVALID_ADDRESS_SPACE:
+    case CUDA_ERROR_INVALID_PC:
+    case CUDA_ERROR_LAUNCH_FAILED:
+        return true;
+    default:
+        return false;
+    }
+}
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------------
+// 2. DriverApi
+// ---------------------------------------------------------------------------------------------
+struct DriverApi {
+    void* handle = nullptr;
+    CUresult initResult = CUDA_SUCCESS;
+
+    CUresult (*cuInit)(unsigned) = nullptr;
+    CUresult (*cuDriverGetVersion)(int*) = nullptr;
+    CUresult (*cuGetErrorName)(CUresult, const char**) = nullptr;
+    CUresult (*cuGetErrorString)(CUresult, const char**) = nullptr;
+    CUresult (*cuDeviceGetCount)(int*) = nullptr;
+    CUresult (*cuDeviceGet)(CUdevice*, int) = nullptr;
+    CUresult (*cuDeviceGetName)(char*, int, CUdevice) = nullptr;
+    CUresult (*cuDeviceGetAttribute)(int*, int, CUdevice) = nullptr;
+    CUresult (*cuDevicePrimaryCtxRetain)(CUcontext*, CUdevice) = nullptr;
+    CUresult (*cuDevicePrimaryCtxRelease)(CUdevice) = nullptr;   // _v2
+    CUresult (*cuDevicePrimaryCtxReset)(CUdevice) = nullptr;     // _v2
+    CUresult (*cuCtxSetCurrent)(CUcontext) = nullptr;
+    CUresult (*cuCtxSynchronize)() = nullptr;
+    CUresult (*cuModuleLoadDataEx)(CUmodule*, const void*, unsigned, CUjit_option*, void**) = nullptr;
+    CUresult (*cuModuleUnload)(CUmodule) = nullptr;
+    CUresult (*cuModuleGetFunction)(CUfunction*, CUmodule, const char*) = nullptr;
+    CUresult (*cuModuleGetGlobal)(CUdeviceptr*, size_t*, CUmodule, const char*) = nullptr;  // _v2
+    CUresult (*cuMemAlloc)(CUdeviceptr*, size_t) = nullptr;                                // _v2
+    CUresult (*cuMemFree)(CUdeviceptr) = nullptr;                                          // _v2
+    CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void*, size_t) = nullptr;                  // _v2
+    CUresult (*cuMemcpyDtoH)(void*, CUdeviceptr, size_t) = nullptr;                        // _v2
+    CUresult (*cuMemcpyDtoD)(CUdeviceptr, CUdeviceptr, size_t) = nullptr;                  // _v2
+    CUresult (*cuMemsetD8)(CUdeviceptr, unsigned char, size_t) = nullptr;                  // _v2
+    CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned,
+                               unsigned, unsigned, CUstream, void**, void**) = nullptr;
+    CUresult (*cuEventCreate)(CUevent*, unsigned) = nullptr;
+    CUresult (*cuEventRecord)(CUevent, CUstream) = nullptr;
+    CUresult (*cuEventSynchronize)(CUevent) = nullptr;
+    CUresult (*cuEventElapsedTime)(float*, CUevent, CUevent) = nullptr;  // _v2 or the original
+    CUresult (*cuEventDestroy)(CUevent) = nullptr;                       // _v2
+    // Optional (newer drivers): nullptr when absent.
+    CUresult (*cuFuncSetAttribute)(CUfunction, int, int) = nullptr;
+    CUresult (*cuFuncGetParamInfo)(CUfunction, size_t, size_t*, size_t*) = nullptr;
+
+    // "CUDA_ERROR_ILLEGAL_ADDRESS (an illegal memory access was encountered)"
+    std::string describe(CUresult r) const {
+        const char* errName = nullptr;
+        const char* errText = nullptr;
+        if (cuGetErrorName) cuGetErrorName(r, &errName);
+        if (cuGetErrorString) cuGetErrorString(r, &errText);
+        std::string s = errName ? errName : "CUDA error " + std::to_string(r);
+        if (errText) s += std::string(" (") + errText + ")";
+        return s;
+    }
+};
+
+namespace {
+
+template <typename Fn>
+bool bindSymbol(void* handle, Fn& fn, const char* symbol) {
+    fn = reinterpret_cast<Fn>(dlsym(handle, symbol));
+    return fn != nullptr;
+}
+
+// Loads libcuda once per process and calls cuInit. Throws Error(Kind::Device).
+std::shared_ptr<const DriverApi> loadDriver() {
+    static std::mutex mutex;
+    static std::shared_ptr<const DriverApi> cached;
+    std::lock_guard lock(mutex);
+    if (cached) return cached;
+
+    dlerror();
+    void* handle = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!handle) {
+        const char* why = dlerror();
+        throw Error(Error::Kind::Device,
+                    std::string("No NVIDIA driver found (libcuda.so.1 could not be loaded): ") +
+                        (why ? why : "unknown reason") +
+                        ". Install the NVIDIA driver to run kernels on a GPU; the simulator "
+                        "works without it.");
+    }
+    auto api = std::make_shared<DriverApi>();
+    api->handle = handle;   // never dlclose'd: the driver stays loaded for the process's life
+
+    std::string missing;
+    auto need = [&](auto& fn, const char* symbol) {
+        if (!bindSymbol(handle, fn, symbol)) missing += std::string(missing.empty() ? "" : ", ") + symbol;
+    };
+    need(api->cuInit, "cuInit");
+    need(api->cuDriverGetVersion, "cuDriverGetVersion");
+    need(api->cuGetErrorName, "cuGetErrorName");
+    need(api->cuGetErrorString, "cuGetErrorString");
+    need(api->cuDeviceGetCount, "cuDeviceGetCount");
+    need(api->cuDeviceGet, "cuDeviceGet");
+    need(api->cuDeviceGetName, "cuDeviceGetName");
+    need(api->cuDeviceGetAttribute, "cuDeviceGetAttribute");
+    need(api->cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain");
+    need(api->cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2");
+    need(api->cuDevicePrimaryCtxReset, "cuDevicePrimaryCtxReset_v2");
+    need(api->cuCtxSetCurrent, "cuCtxSetCurrent");
+    need(api->cuCtxSynchronize, "cuCtxSynchronize");
+    need(api->cuModuleLoadDataEx, "cuModuleLoadDataEx");
+    need(api->cuModuleUnload, "cuModuleUnload");
+    need(api->cuModuleGetFunction, "cuModuleGetFunction");
+    need(api->cuModuleGetGlobal, "cuModuleGetGlobal_v2");
+    need(api->cuMemAlloc, "cuMemAlloc_v2");
+    need(api->cuMemFree, "cuMemFree_v2");
+    need(api->cuMemcpyHtoD, "cuMemcpyHtoD_v2");
+    need(api->cuMemcpyDtoH, "cuMemcpyDtoH_v2");
+    need(api->cuMemcpyDtoD, "cuMemcpyDtoD_v2");
+    need(api->cuMemsetD8, "cuMemsetD8_v2");
+    need(api->cuLaunchKernel, "cuLaunchKernel");
+    need(api->cuEventCreate, "cuEventCreate");
+    need(api->cuEventRecord, "cuEventRecord");
+    need(api->cuEventSynchronize, "cuEventSynchronize");
+    need(api->cuEventDestroy, "cuEventDestroy_v2");
+    if (!bindSymbol(handle, api->cuEventElapsedTime, "cuEventElapsedTime_v2"))
+        need(api->cuEventElapsedTime, "cuEventElapsedTime");
+    bindSymbol(handle, api->cuFuncSetAttribute, "cuFuncSetAttribute");
+    bindSymbol(handle, api->cuFuncGetParamInfo, "cuFuncGetParamInfo");
+    if (!missing.empty())
+        throw Error(Error::Kind::Device,
+                    "The NVIDIA driver (libcuda.so.1) is too old or incomplete: it lacks " +
+                        missing + ". Update the NVIDIA driver.");
+
+    api->initResult = api->cuInit(0);
+    cached = api;
+    return cached;
+}
+
+// Throws when cuInit failed, with the most useful sentence for the common causes.
+void requireInitialised(const DriverApi& api) {
+    CUresult r = api.initResult;
+    if (r == CUDA_SUCCESS) return;
+    std::string msg;
+    if (r == CUDA_ERROR_NO_DEVICE)
+        msg = "The NVIDIA driver is installed but found no CUDA-capable GPU (cuInit: " +
+              api.describe(r) + ").";
+    else if (r == CUDA_ERROR_STUB_LIBRARY)
+        msg = "The libcuda.so.1 found is the CUDA toolkit's stub library, not a real NVIDIA driver "
+              "(cuInit: " + api.describe(r) + ").";
+    else
+        msg = "The NVIDIA driver could not be initialised (cuInit: " + api.describe(r) +
+              "). Check that the driver matches the kernel module and that the GPU is visible "
+              "to this process.";
+    throw Error(Error::Kind::Device, msg);
+}
+
+int deviceCount(const DriverApi& api) {
+    int count = 0;
+    CUresult r = api.cuDeviceGetCount(&count);
+    if (r != CUDA_SUCCESS)
+        throw Error(Error::Kind::Device,
+                    "Could not count the CUDA GPUs (cuDeviceGetCount: " + api.describe(r) + ").");
+    return count;
+}
+
+FaultSite siteOf(const std::string& kernel) {
+    FaultSite site;
+    site.kernel = kernel;
+    return site;
+}
+
+std::string hex(uint64_t v) {
+    std::ostringstream s;
+    s << "0x" << std::hex << v;
+    return s.str();
+}
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------------
+// 3. Availability and factory
+// ---------------------------------------------------------------------------------------------
+std::string cudaAvailability() {
+    try {
+        auto api = loadDriver();
+        requireInitialised(*api);
+        if (deviceCount(*api) < 1) return "The NVIDIA driver is installed but found no CUDA-capable GPU.";
+        return "";
+    } catch (const Error& e) {
+        return e.what();
+    } catch (const std::exception& e) {
+        return std::string("The CUDA driver could not be probed: ") + e.what();
+    }
+}
+
+std::unique_ptr<runtime::Device> openCudaDevice(int ordinal) {
+    return std::make_unique<CudaDevice>(ordinal);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 4. CudaDevice
+// ---------------------------------------------------------------------------------------------
+CudaDevice::CudaDevice(int ordinal) : api_(loadDriver()), ordinal_(ordinal) {
+    const DriverApi& api = *api_;
+    requireInitialised(api);
+    int count = deviceCount(api);
+    if (count < 1)
+        throw Error(Error::Kind::Device, "The NVIDIA driver is installed but found no CUDA-capable GPU.");
+    if (ordinal < 0 || ordinal >= count)
+        throw Error(Error::Kind::Device, "There is no GPU number " + std::to_string(ordinal) +
+                                             ": this machine has " + std::to_string(count) +
+                                             (count == 1 ? " GPU (number 0)." : " GPUs (numbers 0 to " +
+                                                  std::to_string(count - 1) + ")."));
+    check(api.cuDeviceGet(&device_, ordinal), "cuDeviceGet");
+
+    char buf[256] = {};
+    check(api.cuDeviceGetName(buf, int(sizeof buf) - 1, device_), "cuDeviceGetName");
+    name_ = buf;
+    api.cuDeviceGetAttribute(&ccMajor_, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device_);
+    api.cuDeviceGetAttribute(&ccMinor_, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device_);
+    api.cuDriverGetVersion(&driverVersion_);
+
+    CUcontext ctx = nullptr;
+    CUresult r = api.cuDevicePrimaryCtxRetain(&ctx, device_);
+    if (r != CUDA_SUCCESS)
+        throw Error(Error::Kind::Device, "Could not create a CUDA context on " + name_ +
+                                             " (cuDevicePrimaryCtxRetain: " + api.describe(r) +
+                                             "). The GPU may be in exclusive use by another process.");
+    context_ = ctx;
+    r = api.cuCtxSetCurrent(ctx);
+    if (r != CUDA_SUCCESS) {
+        api.cuDevicePrimaryCtxRelease(device_);
+        context_ = nullptr;
+        throw Error(Error::Kind::Device, "Could not make the CUDA context current (cuCtxSetCurrent: " +
+                                             api.describe(r) + ").");
+    }
+}
+
+CudaDevice::~CudaDevice() {
+    if (!context_) return;
+    const DriverApi& api = *api_;
+    api.cuCtxSetCurrent(context_);
+    if (lostReason_.empty()) {
+        // Return what we hold so a long GUI session does not leak GPU memory across reopenings.
+        for (const auto& [ptr, alloc] : allocations_) api.cuMemFree(ptr);
+        if (module_) api.cuModuleUnload(module_);
+        api.cuDevicePrimaryCtxRelease(device_);
+    } else {
+        // The poisoned primary context must be destroyed, or the next open gets it back.
+        api.cuDevicePrimaryCtxRelease(device_);
+        api.cuDevicePrimaryCtxReset(device_);
+    }
+    api.cuCtxSetCurrent(nullptr);
+}
+
+void CudaDevice::bind() const {
+    // Cheap, and makes the device usable from whichever thread (GUI worker, CLI) calls it.
+    api_->cuCtxSetCurrent(context_);
+}
+
+void CudaDevice::ensureUsable() const {
+    if (!lostReason_.empty())
+        throw Error(Error::Kind::Device,
+                    "The GPU context is no longer usable after an earlier fault (" + lostReason_ +
+                        "). Reopen the GPU device to continue.");
+}
+
+void CudaDevice::check(int result, const char* what) {
+    if (result == CUDA_SUCCESS) return;
+    if (isStickyFault(result)) {
+        // A fault from an earlier asynchronous launch surfaced here.
+        lostReason_ = api_->describe(result);
+        throw Error(Error::Kind::Device,
+                    std::string("The GPU reported a fault during ") + what + ": " +
+                        api_->describe(result) + ". Reopen the GPU device to continue.");
+    }
+    throw Error(Error::Kind::Device,
+                std::string("CUDA driver call ") + what + " failed on " +
+                    (name_.empty() ? std::string("the GPU") : name_) + ": " + api_->describe(result) + ".");
+}
+
+void CudaDevice::markLost(int result, const std::string& kernel) {
+    lostReason_ = api_->describe(result) + " in kernel '" + kernel + "'";
+}
+
+// If `ptr` lies in one of our allocations, the whole range must too: a host-side overrun would
+// otherwise corrupt a neighbouring allocation silently instead of failing.
+void CudaDevice::checkRange(DevPtr ptr, size_t bytes, const char* what) const {
+    auto it = allocations_.upper_bound(ptr);
+    if (it == allocations_.begin()) return;
+    --it;
+    DevPtr base = it->first;
+    const Allocation& a = it->second;
+    if (ptr >= base + a.bytes) return;   // not ours (e.g. a module variable): the driver checks
+    if (bytes > a.bytes - (ptr - base))
+        throw Error(Error::Kind::Input,
+                    std::string(what) + " of " + std::to_string(bytes) + " bytes at offset " +
+                        std::to_string(ptr - base) + " runs past the end of allocation '" + a.label +
+                        "' (" + std::to_string(a.bytes) + " bytes).");
+}
+
+void CudaDevice::loadModule(const std::string& ptxText, const std::string& displayName) {
+    ensureUsable();
+    bind();
+    const DriverApi& api = *api_;
+    if (module_) {
+        api.cuModuleUnload(module_);
+        module_ = nullptr;
+        functions_.clear();
+        moduleName_.clear();
+    }
+
+    constexpr size_t kLogBytes = 64 * 1024;
+    std::string infoLog(kLogBytes, '\0');
+    std::string errorLog(kLogBytes, '\0');
+    CUjit_option options[] = {CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
+                              CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+                              CU_JIT_LOG_VERBOSE};
+    // Size options are passed by value in the pointer slot, as the driver API specifies.
+    void* values[] = {infoLog.data(), reinterpret_cast<void*>(uintptr_t(kLogBytes)),
+                      errorLog.data(), reinterpret_cast<void*>(uintptr_t(kLogBytes)),
+                      reinterpret_cast<void*>(uintptr_t(0))};
+    CUmodule mod = nullptr;
+    CUresult r = api.cuModuleLoadDataEx(&mod, ptxText.c_str(), unsigned(std::size(options)), options, values);
+    auto trim = [](std::string& s) {
+        s.resize(std::strlen(s.c_str()));
+        while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+    };
+    trim(infoLog);
+    trim(errorLog);
+    jitInfoLog_ = infoLog;
+    if (r != CUDA_SUCCESS) {
+        if (isStickyFault(r)) markLost(r, "(module load)");
+        std::string msg = "The CUDA driver could not compile the PTX of '" + displayName + "' for " +
+                          name_ + ": " + api.describe(r) + ".";
+        if (!errorLog.empty()) msg += " JIT log:\n" + errorLog;
+        else if (!infoLog.empty()) msg += " JIT log:\n" + infoLog;
+        throw Error(Error::Kind::Device, msg);
+    }
+    module_ = mod;
+    moduleName_ = displayName;
+}
+
+DevPtr CudaDevice::malloc(size_t bytes, const std::string& label) {
+    ensureUsable();
+    bind();
+    CUdeviceptr p = 0;
+    // cuMemAlloc rejects 0 bytes; a zero-sized buffer still needs a distinct address.
+    CUresult r = api_->cuMemAlloc(&p, std::max<size_t>(bytes, 1));
+    if (r == CUDA_ERROR_OUT_OF_MEMORY)
+        throw Error(Error::Kind::Device, "The GPU " + name_ + " is out of memory allocating " +
+                                             std::to_string(bytes) + " bytes for '" + label + "'.");
+    check(r, "cuMemAlloc");
+    allocations_[p] = Allocation{bytes, label};
+    return p;
+}
+
+void CudaDevice::free(DevPtr ptr) {
+    ensureUsable();
+    auto it = allocations_.find(ptr);
+    if (it == allocations_.end())
+        throw Error(Error::Kind::Input,
+                    "free(" + hex(ptr) + "): that address is not the start of a live GPU allocation.");
+    bind();
+    CUresult r = api_->cuMemFree(ptr);
+    allocations_.erase(it);
+    check(r, "cuMemFree");
+}
+
+void CudaDevice::memcpyHtoD(DevPtr dst, const void* src, size_t bytes) {
+    ensureUsable();
+    if (bytes == 0) return;
+    checkRange(dst, bytes, "Host-to-device copy");
+    bind();
+    check(api_->cuMemcpyHtoD(dst, src, bytes), "cuMemcpyHtoD");
+}
+
+void CudaDevice::memcpyDtoH(void* dst, DevPtr src, size_t bytes) {
+    ensureUsable();
+    if (bytes == 0) return;
+    checkRange(src, bytes, "Device-to-host copy");
+    bind();
+    check(api_->cuMemcpyDtoH(dst, src, bytes), "cuMemcpyDtoH");
+}
+
+void CudaDevice::memcpyDtoD(DevPtr dst, DevPtr src, size_t bytes) {
+    ensureUsable();
+    if (bytes == 0) return;
+    checkRange(src, bytes, "Device-to-device copy (source)");
+    checkRange(dst, bytes, "Device-to-device copy (destination)");
+    bind();
+    check(api_->cuMemcpyDtoD(dst, src, bytes), "cuMemcpyDtoD");
+    // Keep the interface synchronous, like the simulator.
+    check(api_->cuCtxSynchronize(), "cuCtxSynchronize");
+}
+
+void CudaDevice::memset(DevPtr dst, uint8_t value, size_t bytes) {
+    ensureUsable();
+    if (bytes == 0) return;
+    checkRange(dst, bytes, "memset");
+    bind();
+    check(api_->cuMemsetD8(dst, value, bytes), "cuMemsetD8");
+    check(api_->cuCtxSynchronize(), "cuCtxSynchronize");
+}
+
+DevPtr CudaDevice::symbolAddress(const std::string& symbol, size_t* bytes) {
+    ensureUsable();
+    if (!module_) throw Error(Error::Kind::Input, "No PTX module is loaded, so there is no variable '" + symbol + "'.");
+    bind();
+    CUdeviceptr p = 0;
+    size_t size = 0;
+    CUresult r = api_->cuModuleGetGlobal(&p, &size, module_, symbol.c_str());
+    if (r == CUDA_ERROR_NOT_FOUND)
+        throw Error(Error::Kind::Input, "Module '" + moduleName_ + "' has no module-scope variable named '" +
+                                            symbol + "'.");
+    check(r, "cuModuleGetGlobal");
+    if (bytes) *bytes = size;
+    return p;
+}
+
+void* CudaDevice::function(const std::string& kernel) {
+    if (auto it = functions_.find(kernel); it != functions_.end()) return it->second;
+    if (!module_) throw Error(Error::Kind::Input, "No PTX module is loaded, so kernel '" + kernel + "' cannot run.");
+    CUfunction f = nullptr;
+    CUresult r = api_->cuModuleGetFunction(&f, module_, kernel.c_str());
+    if (r == CUDA_ERROR_NOT_FOUND)
+        throw Error(Error::Kind::Input, "Module '" + moduleName_ + "' has no kernel named '" + kernel +
+                                            "' (C++ kernels need extern \"C\" or their mangled name).");
+    check(r, "cuModuleGetFunction");
+    functions_[kernel] = f;
+    return f;
+}
+
+runtime::LaunchResult CudaDevice::launch(const std::string& kernel, const runtime::LaunchConfig& config,
+                                         const std::vector<runtime::ParamBytes>& params) {
+    ensureUsable();
+    bind();
+    const DriverApi& api = *api_;
+    CUfunction f = function(kernel);
+
+    // The driver copies each parameter by the size the kernel declares, reading past a short
+    // host buffer. Newer drivers tell us those sizes: check them instead of reading garbage.
+    if (api.cuFuncGetParamInfo) {
+        for (size_t i = 0; i <= params.size(); ++i) {
+            size_t offset = 0, size = 0;
+            CUresult r = api.cuFuncGetParamInfo(f, i, &offset, &size);
+            if (r != CUDA_SUCCESS) {
+                if (i < params.size())
+                    throw Error(Error::Kind::Input, "Kernel '" + kernel + "' takes " + std::to_string(i) +
+                                                        " parameters but " + std::to_string(params.size()) +
+                                                        " were given.");
+                break;
+            }
+            if (i == params.size())
+                throw Error(Error::Kind::Input, "Kernel '" + kernel + "' takes more than the " +
+                                                    std::to_string(params.size()) + " parameters given.");
+            if (params[i].size() < size)
+                throw Error(Error::Kind::Input, "Parameter " + std::to_string(i) + " of kernel '" + kernel +
+                                                    "' is " + std::to_string(size) + " bytes but only " +
+                                                    std::to_string(params[i].size()) + " were given.");
+        }
+    }
+
+    std::vector<void*> kernelParams;
+    kernelParams.reserve(params.size() + 1);
+    for (const auto& p : params) kernelParams.push_back(const_cast<uint8_t*>(p.data()));
+    kernelParams.push_back(nullptr);
+
+    if (config.dynamicSharedBytes > kDefaultSharedLimit && api.cuFuncSetAttribute)
+        check(api.cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                     int(config.dynamicSharedBytes)),
+              "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)");
+
+    CUevent start = nullptr, stop = nullptr;
+    check(api.cuEventCreate(&start, CU_EVENT_DEFAULT), "cuEventCreate");
+    if (CUresult r = api.cuEventCreate(&stop, CU_EVENT_DEFAULT); r != CUDA_SUCCESS) {
+        api.cuEventDestroy(start);
+        check(r, "cuEventCreate");
+    }
+    struct EventGuard {
+        const DriverApi& api;
+        CUevent a, b;
+        ~EventGuard() { api.cuEventDestroy(a); api.cuEventDestroy(b); }
+    } guard{api, start, stop};
+
+    auto describeConfig = [&] {
+        const auto& g = config.grid;
+        const auto& b = config.block;
+        return "grid (" + std::to_string(g.x) + ", " + std::to_string(g.y) + ", " + std::to_string(g.z) +
+               "), block (" + std::to_string(b.x) + ", " + std::to_string(b.y) + ", " + std::to_string(b.z) +
+               "), " + std::to_string(config.dynamicSharedBytes) + " bytes of dynamic shared memory";
+    };
+
+    check(api.cuEventRecord(start, nullptr), "cuEventRecord");
+    CUresult r = api.cuLaunchKernel(f, config.grid.x, config.grid.y, config.grid.z, config.block.x,
+                                    config.block.y, config.block.z, config.dynamicSharedBytes, nullptr,
+                                    kernelParams.data(), nullptr);
+    if (r == CUDA_ERROR_INVALID_VALUE || r == CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES)
+        throw Error(Error::Kind::Input, "The GPU rejected the launch of kernel '" + kernel + "' with " +
+                                            describeConfig() + ": " + api.describe(r) + ".",
+                    siteOf(kernel));
+    if (r != CUDA_SUCCESS && !isStickyFault(r))
+        throw Error(Error::Kind::Device, "Launching kernel '" + kernel + "' failed: " + api.describe(r) + ".",
+                    siteOf(kernel));
+    if (r == CUDA_SUCCESS) r = api.cuEventRecord(stop, nullptr);
+    if (r == CUDA_SUCCESS) r = api.cuEventSynchronize(stop);
+    if (r == CUDA_SUCCESS) r = api.cuCtxSynchronize();
+    if (r != CUDA_SUCCESS) {
+        if (isStickyFault(r)) {
+            markLost(r, kernel);
+            throw Error(Error::Kind::Fault,
+                        "Kernel '" + kernel + "' faulted on " + name_ + ": " + api.describe(r) +
+                            ". The hardware does not say which thread or address; run the same launch "
+                            "on the simulator to find it. The GPU context is now unusable: reopen the "
+                            "GPU device to continue.",
+                        siteOf(kernel));
+        }
+        throw Error(Error::Kind::Device, "Kernel '" + kernel + "' did not complete on " + name_ + ": " +
+                                             api.describe(r) + ".",
+                    siteOf(kernel));
+    }
+
+    runtime::LaunchResult result;
+    float ms = 0;
+    if (api.cuEventElapsedTime(&ms, start, stop) == CUDA_SUCCESS) result.elapsedMs = ms;
+    return result;
+}
+
+void CudaDevice::synchronize() {
+    ensureUsable();
+    bind();
+    CUresult r = api_->cuCtxSynchronize();
+    if (r != CUDA_SUCCESS && isStickyFault(r)) markLost(r, "(an earlier launch)");
+    check(r, "cuCtxSynchronize");
+}
+
+} // namespace warpscope::hw

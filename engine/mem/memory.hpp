@@ -1,0 +1,75 @@
+// Device memory of the simulated GPU: named, bounds-checked global allocations (cudaMalloc and
+// module .global/.const variables) and the generic address map that places the shared, local
+// and param windows beside them.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace warpscope::mem {
+
+// Generic address map. Global allocations and module variables use their generic address as
+// their global address (cvta to/from global and const is the identity); shared, local and param
+// addresses are offsets inside windows.
+constexpr uint64_t kSharedWindow = 0x0000'0001'0000'0000ull;
+constexpr uint64_t kLocalWindow = 0x0000'0002'0000'0000ull;
+constexpr uint64_t kParamWindow = 0x0000'0003'0000'0000ull;
+constexpr uint64_t kWindowSize = 0x0000'0001'0000'0000ull;
+constexpr uint64_t kConstBase = 0x0000'0006'0000'0000ull;
+constexpr uint64_t kGlobalBase = 0x0000'0007'0000'0000ull;
+constexpr uint64_t kAllocationAlign = 512;   // cudaMalloc aligns to at least 256 bytes
+
+enum class Window : uint8_t { Global, Shared, Local, Param };
+inline Window windowOf(uint64_t generic) {
+    if (generic >= kSharedWindow && generic < kSharedWindow + kWindowSize) return Window::Shared;
+    if (generic >= kLocalWindow && generic < kLocalWindow + kWindowSize) return Window::Local;
+    if (generic >= kParamWindow && generic < kParamWindow + kWindowSize) return Window::Param;
+    return Window::Global;
+}
+
+struct Allocation {
+    uint64_t base = 0;
+    uint64_t size = 0;
+    std::string name;
+    bool readOnly = false;     // .const data: kernels cannot store to it
+    bool freed = false;
+    std::unique_ptr<uint8_t[]> data;
+};
+
+class GlobalMemory {
+public:
+    // Allocates zeroed memory. `readOnly` is for the constant bank.
+    uint64_t allocate(uint64_t bytes, std::string name, bool readOnly = false);
+    void free(uint64_t base);     // throws Error(Input) for an address that is not an allocation base
+    void reset();
+
+    // Lookup for the executor: the live allocation containing [addr, addr+bytes), or nullptr.
+    // Uses a one-entry cache because consecutive lanes almost always hit the same allocation.
+    Allocation* find(uint64_t addr, uint64_t bytes) const {
+        if (last_ && addr >= last_->base && addr + bytes <= last_->base + last_->size && !last_->freed)
+            return last_;
+        return findSlow(addr, bytes);
+    }
+    // The allocation nearest to addr (containing it, or the closest one below), for error messages.
+    const Allocation* nearest(uint64_t addr) const;
+    const Allocation* byName(const std::string& name) const;
+    const std::vector<std::unique_ptr<Allocation>>& allocations() const { return allocs_; }
+
+    // Host-side access with bounds checks (memcpy to/from device); throw Error(Input) when bad.
+    uint8_t* hostPointer(uint64_t addr, uint64_t bytes, const char* what);
+
+private:
+    Allocation* findSlow(uint64_t addr, uint64_t bytes) const;
+    std::vector<std::unique_ptr<Allocation>> allocs_;   // sorted by base
+    mutable Allocation* last_ = nullptr;
+    uint64_t nextGlobal_ = kGlobalBase;
+    uint64_t nextConst_ = kConstBase;
+};
+
+// Describes where an address falls, for fault messages: "c + 4096 (past the end of c, 4000 bytes)".
+std::string describeAddress(const GlobalMemory& mem, uint64_t addr, std::string* allocName, std::optional<int64_t>* offset);
+
+} // namespace warpscope::mem

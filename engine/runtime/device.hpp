@@ -1,0 +1,67 @@
+// The backend-neutral device interface. SimDevice (the simulator) and CudaDevice (the real GPU
+// through the CUDA driver API, loaded at run time) both implement it, so a lesson's host script
+// runs unchanged on either. All failures throw warpscope::Error.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace warpscope::runtime {
+
+using DevPtr = uint64_t;
+
+struct Dim3 {
+    uint32_t x = 1, y = 1, z = 1;
+    uint64_t count() const { return uint64_t(x) * y * z; }
+};
+
+struct LaunchConfig {
+    Dim3 grid;
+    Dim3 block;
+    uint32_t dynamicSharedBytes = 0;
+};
+
+// One kernel parameter as the raw bytes of its .param (scalars little-endian; a struct is its
+// packed bytes). The kernel's signature decides how many and how big.
+using ParamBytes = std::vector<uint8_t>;
+
+struct LaunchResult {
+    std::string kernel;
+    Dim3 grid, block;
+    uint32_t dynamicSharedBytes = 0;
+    double elapsedMs = 0;              // GPU time (hardware, from events) or host time of the simulation
+    // Simulator only (zero on hardware):
+    uint64_t warpInstructions = 0;     // warp-level PTX instructions issued
+    uint64_t threadInstructions = 0;   // sum of executing lanes over those
+    uint64_t branches = 0;             // executed bra instructions (warp level)
+    uint64_t divergentBranches = 0;    // of those, the ones that split the warp
+};
+
+class Device {
+public:
+    virtual ~Device() = default;
+    virtual std::string name() const = 0;     // "simulator" or the GPU's name
+    virtual bool isSimulator() const = 0;
+
+    // Loads PTX text (replacing any module loaded before). Errors carry the PTX/JIT log.
+    // Kernel signatures come from parsing the same PTX on the host (ptx::Module), not from here.
+    virtual void loadModule(const std::string& ptxText, const std::string& displayName) = 0;
+
+    virtual DevPtr malloc(size_t bytes, const std::string& label) = 0;
+    virtual void free(DevPtr ptr) = 0;
+    virtual void memcpyHtoD(DevPtr dst, const void* src, size_t bytes) = 0;
+    virtual void memcpyDtoH(void* dst, DevPtr src, size_t bytes) = 0;
+    virtual void memcpyDtoD(DevPtr dst, DevPtr src, size_t bytes) = 0;
+    virtual void memset(DevPtr dst, uint8_t value, size_t bytes) = 0;
+
+    // Address and size of a module-scope .global/.const variable (e.g. __constant__ data).
+    virtual DevPtr symbolAddress(const std::string& name, size_t* bytes = nullptr) = 0;
+
+    // Runs a kernel to completion (synchronously for now; streams come with the runtime issue).
+    virtual LaunchResult launch(const std::string& kernel, const LaunchConfig& config,
+                                const std::vector<ParamBytes>& params) = 0;
+    virtual void synchronize() = 0;
+};
+
+} // namespace warpscope::runtime

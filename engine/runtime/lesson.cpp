@@ -1,0 +1,677 @@
+// Lesson / launch-spec loading and the host-script runner.
+//
+// Sections: 1. JSON helpers and errors  2. loadLesson  3. parameters  4. buffer initialisers
+//           5. argument marshalling  6. runLesson (host ops, read-back, checks)
+#include "runtime/lesson.hpp"
+
+#include "ptx/parser.hpp"
+#include "runtime/error.hpp"
+#include "runtime/expr.hpp"
+#include "runtime/references.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <bit>
+#include <cstdlib>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+namespace warpscope::runtime {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+// ---------------------------------------------------------------- 1. JSON helpers and errors
+namespace {
+
+[[noreturn]] void bad(const std::string& where, const std::string& what) {
+    throw Error(Error::Kind::Input, where + ": " + what);
+}
+
+std::string readFile(const fs::path& p, const std::string& what) {
+    std::ifstream f(p, std::ios::binary);
+    if (!f) throw Error(Error::Kind::Input, "Cannot read " + what + " '" + p.string() + "'.");
+    std::ostringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+}
+
+const std::vector<std::string>& knownTypes() {
+    static const std::vector<std::string> t = {"u8", "s8", "u16", "s16", "f16", "u32", "s32", "f32", "u64", "s64", "f64"};
+    return t;
+}
+int typeSize(const std::string& t) {
+    if (t == "u8" || t == "s8") return 1;
+    if (t == "u16" || t == "s16" || t == "f16") return 2;
+    if (t == "u64" || t == "s64" || t == "f64") return 8;
+    return 4;
+}
+bool isFloatType(const std::string& t) { return t == "f16" || t == "f32" || t == "f64"; }
+
+std::string exprText(const json& j, const std::string& where) {
+    if (j.is_string()) return j.get<std::string>();
+    if (j.is_number_integer()) return std::to_string(j.get<int64_t>());
+    if (j.is_number_unsigned()) return std::to_string(j.get<uint64_t>());
+    if (j.is_number_float()) {
+        std::ostringstream os;
+        os.precision(17);
+        os << j.get<double>();
+        std::string s = os.str();
+        if (s.find_first_of(".eE") == std::string::npos) s += ".0";
+        return s;
+    }
+    bad(where, "expected a number or an expression string");
+}
+
+void checkKeys(const json& obj, const std::string& where, std::initializer_list<const char*> allowed) {
+    for (auto& [k, v] : obj.items()) {
+        bool ok = false;
+        for (auto* a : allowed) ok = ok || k == a;
+        if (!ok) {
+            std::string list;
+            for (auto* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+            bad(where, "unknown key '" + k + "' (expected one of: " + list + ")");
+        }
+    }
+}
+
+Tolerance parseTolerance(const json& j, const std::string& where) {
+    Tolerance t;
+    if (j.is_string() && j.get<std::string>() == "exact") return t;
+    if (!j.is_object()) bad(where, "a tolerance is \"exact\" or an object like {\"ulp\": 2}");
+    checkKeys(j, where, {"ulp", "abs", "rel"});
+    if (j.contains("ulp")) t.ulp = j["ulp"].get<double>();
+    if (j.contains("abs")) t.abs = j["abs"].get<double>();
+    if (j.contains("rel")) t.rel = j["rel"].get<double>();
+    return t;
+}
+
+} // namespace
+
+bool RunResult::allChecksPassed() const {
+    for (auto& c : checks)
+        if (!c.passed) return false;
+    return true;
+}
+
+// ---------------------------------------------------------------- 2. loadLesson
+Lesson loadLesson(const fs::path& folderOrJson) {
+    Lesson L;
+    fs::path jsonPath = folderOrJson;
+    std::error_code ec;
+    if (fs::is_directory(folderOrJson, ec)) {
+        jsonPath = folderOrJson / "lesson.json";
+        L.dir = folderOrJson;
+        L.id = folderOrJson.filename().string();
+        if (L.id.empty()) L.id = folderOrJson.parent_path().filename().string();
+    } else {
+        L.dir = folderOrJson.parent_path();
+        L.id = folderOrJson.stem().string();
+    }
+    std::string text = readFile(jsonPath, "lesson file");
+    json j;
+    try {
+        j = json::parse(text);
+    } catch (const json::parse_error& e) {
+        throw Error(Error::Kind::Input, jsonPath.string() + ": not valid JSON: " + e.what());
+    }
+    const std::string file = jsonPath.string();
+    if (!j.is_object()) bad(file, "the top level must be a JSON object");
+    checkKeys(j, file, {"id", "title", "summary", "source", "ptx", "params", "buffers", "host", "checks", "golden", "order", "registers"});
+    try {
+        if (j.contains("id")) L.id = j["id"].get<std::string>();
+        if (j.contains("order")) L.order = j["order"].get<int>();
+        L.title = j.value("title", L.id);
+        L.summary = j.value("summary", "");
+        if (j.contains("source")) L.sourcePath = L.dir / j["source"].get<std::string>();
+        if (!j.contains("ptx")) bad(file, "missing \"ptx\" (the PTX file to run)");
+        L.ptxPath = L.dir / j["ptx"].get<std::string>();
+    } catch (const json::type_error& e) {
+        bad(file, std::string("wrong type: ") + e.what());
+    }
+    L.ptxText = readFile(L.ptxPath, "PTX file");
+
+    if (j.contains("params")) {
+        if (!j["params"].is_object()) bad(file + ": params", "must be an object");
+        for (auto& [name, p] : j["params"].items()) {
+            std::string where = file + ": params." + name;
+            ParamSpec ps;
+            ps.name = name;
+            if (p.is_number()) {
+                ps.defaultValue = p.get<double>();
+                ps.isFloat = p.is_number_float();
+            } else {
+                if (!p.is_object()) bad(where, "a parameter is a number or {\"default\": ...}");
+                checkKeys(p, where, {"default", "min", "max", "choices", "help"});
+                if (!p.contains("default") || !p["default"].is_number()) bad(where, "needs a numeric \"default\"");
+                ps.defaultValue = p["default"].get<double>();
+                ps.isFloat = p["default"].is_number_float();
+                if (p.contains("min")) ps.min = p["min"].get<double>();
+                if (p.contains("max")) ps.max = p["max"].get<double>();
+                if (p.contains("choices")) {
+                    if (!p["choices"].is_array()) bad(where + ".choices", "must be an array of numbers");
+                    for (auto& c : p["choices"]) ps.choices.push_back(c.get<double>());
+                }
+                ps.help = p.value("help", "");
+            }
+            L.params.push_back(ps);
+        }
+    }
+    if (j.contains("buffers")) {
+        if (!j["buffers"].is_object()) bad(file + ": buffers", "must be an object");
+        for (auto& [name, b] : j["buffers"].items()) {
+            std::string where = file + ": buffers." + name;
+            if (!b.is_object()) bad(where, "a buffer is an object with \"type\" and \"count\"");
+            checkKeys(b, where, {"type", "count", "init"});
+            BufferSpec bs;
+            bs.name = name;
+            if (!b.contains("type") || !b["type"].is_string()) bad(where, "needs a \"type\" such as \"f32\"");
+            bs.type = b["type"].get<std::string>();
+            bool known = false;
+            for (auto& t : knownTypes()) known = known || t == bs.type;
+            if (!known) bad(where + ".type", "unknown type '" + bs.type + "' (use u8 s8 u16 s16 f16 u32 s32 f32 u64 s64 f64)");
+            if (!b.contains("count")) bad(where, "needs a \"count\"");
+            bs.countExpr = exprText(b["count"], where + ".count");
+            bs.initJson = b.contains("init") ? b["init"].dump() : "\"zeros\"";
+            L.buffers.push_back(bs);
+        }
+    }
+    if (j.contains("host")) {
+        if (!j["host"].is_array()) bad(file + ": host", "must be an array of operations");
+        L.hostJson = j["host"].dump();
+    } else {
+        L.hostJson = "[]";
+    }
+    if (j.contains("checks")) {
+        if (!j["checks"].is_array()) bad(file + ": checks", "must be an array");
+        size_t k = 0;
+        for (auto& c : j["checks"]) {
+            std::string where = file + ": checks[" + std::to_string(k++) + "]";
+            if (!c.is_object()) bad(where, "a check is an object");
+            checkKeys(c, where, {"buffer", "reference", "inputs", "equals", "expect", "tolerance", "help"});
+            CheckSpec cs;
+            if (!c.contains("buffer") || !c["buffer"].is_string()) bad(where, "needs \"buffer\"");
+            cs.buffer = c["buffer"].get<std::string>();
+            cs.reference = c.value("reference", "");
+            cs.equals = c.value("equals", "");
+            if (c.contains("inputs"))
+                for (auto& i : c["inputs"]) cs.inputs.push_back(i.get<std::string>());
+            if (c.contains("expect"))
+                for (auto& v : c["expect"]) cs.expect.push_back(v.get<double>());
+            if (c.contains("tolerance")) cs.tolerance = parseTolerance(c["tolerance"], where + ".tolerance");
+            int kinds = !cs.reference.empty() + !cs.equals.empty() + !cs.expect.empty();
+            if (kinds != 1) bad(where, "give exactly one of \"reference\", \"equals\" or \"expect\"");
+            if (!cs.reference.empty() && !references().count(cs.reference)) {
+                std::string list;
+                for (auto& [n, r] : references()) list += (list.empty() ? "" : ", ") + n;
+                bad(where + ".reference", "unknown reference '" + cs.reference + "' (known: " + list + ")");
+            }
+            bool found = false;
+            for (auto& b : L.buffers) found = found || b.name == cs.buffer;
+            if (!found) bad(where + ".buffer", "no buffer named '" + cs.buffer + "'");
+            L.checks.push_back(cs);
+        }
+    }
+    if (j.contains("golden")) {
+        const json& g = j["golden"];
+        if (!g.is_object() || !g.contains("compare")) bad(file + ": golden", "expected {\"compare\": \"exact\" or {\"ulp\": n}}");
+        L.golden = parseTolerance(g["compare"], file + ": golden.compare");
+    }
+    return L;
+}
+
+fs::path findLessonsDir(const fs::path& exePath) {
+    std::error_code ec;
+    if (const char* env = std::getenv("WARPSCOPE_LESSONS"); env && *env && fs::is_directory(env, ec)) return env;
+    if (fs::is_directory("lessons", ec) && fs::exists("lessons/vector-add/lesson.json", ec)) return fs::absolute("lessons", ec);
+    fs::path p = fs::absolute(exePath, ec).parent_path();
+    for (int up = 0; up < 6 && !p.empty(); ++up) {
+        if (fs::exists(p / "lessons" / "vector-add" / "lesson.json", ec)) return p / "lessons";
+        if (fs::exists(p / "share" / "warpscope" / "lessons", ec)) return p / "share" / "warpscope" / "lessons";
+        if (p == p.parent_path()) break;
+        p = p.parent_path();
+    }
+    return {};
+}
+
+std::vector<Lesson> listLessons(const fs::path& dir, std::vector<std::string>* errors) {
+    std::vector<Lesson> out;
+    std::error_code ec;
+    if (dir.empty() || !fs::is_directory(dir, ec)) return out;
+    for (auto& e : fs::directory_iterator(dir, ec)) {
+        if (!e.is_directory() || !fs::exists(e.path() / "lesson.json")) continue;
+        try {
+            out.push_back(loadLesson(e.path()));
+        } catch (const Error& err) {
+            if (errors) errors->push_back(e.path().filename().string() + ": " + err.what());
+        }
+    }
+    std::sort(out.begin(), out.end(), [](const Lesson& a, const Lesson& b) {
+        return a.order != b.order ? a.order < b.order : a.id < b.id;
+    });
+    return out;
+}
+
+// ---------------------------------------------------------------- 3. parameters
+ParamValues resolveParams(const Lesson& lesson, const std::map<std::string, std::string>& overrides) {
+    ParamValues v;
+    for (auto& p : lesson.params) v[p.name] = p.defaultValue;
+    for (auto& [name, text] : overrides) {
+        const ParamSpec* spec = nullptr;
+        for (auto& p : lesson.params)
+            if (p.name == name) spec = &p;
+        if (!spec) {
+            std::string list;
+            for (auto& p : lesson.params) list += (list.empty() ? "" : ", ") + p.name;
+            throw Error(Error::Kind::Input, "Unknown parameter '" + name + "' (this lesson has: " + (list.empty() ? "none" : list) + ").");
+        }
+        char* end = nullptr;
+        double d = std::strtod(text.c_str(), &end);
+        if (text.empty() || *end) throw Error(Error::Kind::Input, "Parameter " + name + "=" + text + " is not a number.");
+        if (!spec->isFloat && d != std::floor(d)) throw Error(Error::Kind::Input, "Parameter " + name + " must be an integer.");
+        if (spec->min && d < *spec->min) throw Error(Error::Kind::Input, "Parameter " + name + "=" + text + " is below its minimum " + std::to_string(static_cast<int64_t>(*spec->min)) + ".");
+        if (spec->max && d > *spec->max) throw Error(Error::Kind::Input, "Parameter " + name + "=" + text + " is above its maximum " + std::to_string(static_cast<int64_t>(*spec->max)) + ".");
+        if (!spec->choices.empty()) {
+            bool ok = false;
+            for (double c : spec->choices) ok = ok || c == d;
+            if (!ok) throw Error(Error::Kind::Input, "Parameter " + name + "=" + text + " is not one of the allowed choices.");
+        }
+        v[name] = d;
+    }
+    return v;
+}
+
+// ---------------------------------------------------------------- 4. buffer initialisers
+namespace {
+
+uint64_t splitmix64(uint64_t x) {
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+void storeElem(HostBuffer& b, size_t i, double v, uint64_t rawInt, bool useRaw) {
+    if (useRaw && !isFloatType(b.type)) {
+        std::memcpy(b.bytes.data() + i * static_cast<size_t>(typeSize(b.type)), &rawInt, static_cast<size_t>(typeSize(b.type)));
+        return;
+    }
+    if (b.type == "f16") {
+        // f16 via f32 bits, round to nearest (values used in lessons are small and exact).
+        float f = static_cast<float>(v);
+        uint32_t x = std::bit_cast<uint32_t>(f);
+        uint32_t sign = (x >> 16) & 0x8000u;
+        int exp = static_cast<int>((x >> 23) & 0xff) - 127 + 15;
+        uint32_t mant = x & 0x7fffffu;
+        uint16_t h;
+        if (exp <= 0) h = static_cast<uint16_t>(sign);
+        else if (exp >= 31) h = static_cast<uint16_t>(sign | 0x7c00u);
+        else h = static_cast<uint16_t>(sign | (uint32_t(exp) << 10) | (mant >> 13));
+        std::memcpy(b.bytes.data() + i * 2, &h, 2);
+        return;
+    }
+    b.set(i, v);
+}
+
+void initBuffer(HostBuffer& b, const json& init, const std::string& where, const NameLookup& names) {
+    size_t n = b.count();
+    auto num = [&](const json& j, const std::string& w) { return evaluate(exprText(j, w), names, w); };
+    if (init.is_string()) {
+        std::string k = init.get<std::string>();
+        if (k == "zeros") return;
+        if (k == "iota") {
+            for (size_t i = 0; i < n; ++i) storeElem(b, i, static_cast<double>(i), i, true);
+            return;
+        }
+        bad(where, "unknown initialiser '" + k + "' (zeros, iota, or an object: constant, iota, random, hash, file)");
+    }
+    if (!init.is_object() || init.size() != 1) bad(where, "an initialiser object has exactly one key: constant, iota, random, hash or file");
+    auto [kind, arg] = *init.items().begin();
+    std::string w = where + "." + kind;
+    if (kind == "constant") {
+        Value v = num(arg, w);
+        for (size_t i = 0; i < n; ++i) storeElem(b, i, v.asDouble(), static_cast<uint64_t>(v.asInt()), !v.isFloat);
+    } else if (kind == "iota") {
+        if (!arg.is_object()) bad(w, "expected {\"start\": s, \"step\": d}");
+        checkKeys(arg, w, {"start", "step"});
+        Value s = arg.contains("start") ? num(arg["start"], w + ".start") : Value::ofInt(0);
+        Value d = arg.contains("step") ? num(arg["step"], w + ".step") : Value::ofInt(1);
+        for (size_t i = 0; i < n; ++i) {
+            if (s.isFloat || d.isFloat) storeElem(b, i, s.asDouble() + d.asDouble() * static_cast<double>(i), 0, false);
+            else storeElem(b, i, 0, static_cast<uint64_t>(s.i + d.i * static_cast<int64_t>(i)), true);
+        }
+    } else if (kind == "random") {
+        if (!arg.is_object()) bad(w, "expected {\"seed\": s, \"min\": lo, \"max\": hi}");
+        checkKeys(arg, w, {"seed", "min", "max"});
+        uint64_t seed = arg.contains("seed") ? static_cast<uint64_t>(num(arg["seed"], w + ".seed").asInt()) : 1;
+        Value lo = arg.contains("min") ? num(arg["min"], w + ".min") : Value::ofInt(0);
+        Value hi = arg.contains("max") ? num(arg["max"], w + ".max") : Value::ofInt(1);
+        if (hi.asDouble() < lo.asDouble()) bad(w, "max is below min");
+        uint64_t state = seed * 0x9e3779b97f4a7c15ull + 1;
+        for (size_t i = 0; i < n; ++i) {
+            uint64_t r = splitmix64(state += 0x9e3779b97f4a7c15ull);
+            if (isFloatType(b.type)) {
+                double u = static_cast<double>(r >> 11) * 0x1.0p-53;
+                storeElem(b, i, lo.asDouble() + u * (hi.asDouble() - lo.asDouble()), 0, false);
+            } else {
+                uint64_t span = static_cast<uint64_t>(hi.asInt() - lo.asInt()) + 1;
+                uint64_t v = span == 0 ? r : r % span;
+                storeElem(b, i, 0, static_cast<uint64_t>(lo.asInt()) + v, true);
+            }
+        }
+    } else if (kind == "hash") {
+        uint64_t seed = 0;
+        if (arg.is_object()) {
+            checkKeys(arg, w, {"seed"});
+            if (arg.contains("seed")) seed = static_cast<uint64_t>(num(arg["seed"], w + ".seed").asInt());
+        } else {
+            seed = static_cast<uint64_t>(num(arg, w).asInt());
+        }
+        for (size_t i = 0; i < n; ++i) {
+            uint64_t h = splitmix64(static_cast<uint64_t>(i) ^ (seed * 0xd1b54a32d192ed03ull));
+            if (isFloatType(b.type)) storeElem(b, i, static_cast<double>(h >> 11) * 0x1.0p-53, 0, false);
+            else storeElem(b, i, 0, h, true);
+        }
+    } else if (kind == "file") {
+        if (!arg.is_string()) bad(w, "expected a file path");
+        (void)0;
+        bad(w, "internal: file initialisers are resolved by the caller");
+    } else {
+        bad(where, "unknown initialiser '" + kind + "'");
+    }
+}
+
+// ---------------------------------------------------------------- 5. argument marshalling
+ParamBytes scalarBytes(const std::string& type, const Value& v, int size, const std::string& where) {
+    ParamBytes out(static_cast<size_t>(size), 0);
+    auto put = [&](auto x) {
+        if (sizeof x > out.size()) bad(where, "value of type ." + type + " does not fit the parameter");
+        std::memcpy(out.data(), &x, sizeof x);
+    };
+    if (type == "f32") put(static_cast<float>(v.asDouble()));
+    else if (type == "f64") put(v.asDouble());
+    else if (type == "f16") bad(where, "half-precision kernel parameters are not supported");
+    else {
+        if (v.isFloat && v.d != std::floor(v.d)) bad(where, "an integer parameter got a fractional value");
+        uint64_t raw = static_cast<uint64_t>(v.asInt());
+        int n = std::min<int>(size, typeSize(type));
+        std::memcpy(out.data(), &raw, static_cast<size_t>(n));
+    }
+    return out;
+}
+
+std::string ptxTypeToBufferType(ptx::Type t) {
+    switch (t) {
+    case ptx::Type::F32: return "f32";
+    case ptx::Type::F64: return "f64";
+    case ptx::Type::S8: return "s8";
+    case ptx::Type::S16: return "s16";
+    case ptx::Type::S32: return "s32";
+    case ptx::Type::S64: return "s64";
+    case ptx::Type::U8: case ptx::Type::B8: return "u8";
+    case ptx::Type::U16: case ptx::Type::B16: return "u16";
+    case ptx::Type::U32: case ptx::Type::B32: return "u32";
+    default: return "u64";
+    }
+}
+
+} // namespace
+
+// ---------------------------------------------------------------- 6. runLesson
+RunResult runLesson(const Lesson& lesson, const ParamValues& params, Device& device) {
+    RunResult result;
+    NameLookup names = [&](std::string_view n) -> std::optional<Value> {
+        auto it = params.find(std::string(n));
+        if (it == params.end()) return std::nullopt;
+        for (auto& p : lesson.params)
+            if (p.name == n && p.isFloat) return Value::ofFloat(it->second);
+        return Value::ofInt(static_cast<int64_t>(it->second));
+    };
+    const ptx::Module module = ptx::parse(lesson.ptxText, lesson.ptxPath.filename().string());
+    device.loadModule(lesson.ptxText, lesson.ptxPath.filename().string());
+
+    // Buffers: host images, initialised, then copied to device allocations.
+    std::map<std::string, HostBuffer> host;
+    std::map<std::string, DevPtr> dev;
+    std::map<std::string, HostBuffer> initial;
+    for (auto& b : lesson.buffers) {
+        std::string where = lesson.id + ": buffers." + b.name;
+        Value count = evaluate(b.countExpr, names, where + ".count");
+        if (count.isFloat || count.i < 0) bad(where + ".count", "must be a non-negative integer");
+        if (count.i > (int64_t(1) << 31)) bad(where + ".count", "is larger than the simulator allows (2^31 elements)");
+        HostBuffer hb;
+        hb.type = b.type;
+        hb.bytes.assign(static_cast<size_t>(count.i) * static_cast<size_t>(typeSize(b.type)), 0);
+        json init = json::parse(b.initJson);
+        if (init.is_object() && init.size() == 1 && init.contains("file")) {
+            fs::path p = lesson.dir / init["file"].get<std::string>();
+            std::string data = readFile(p, "buffer file");
+            if (data.size() != hb.bytes.size())
+                bad(where + ".init.file", "'" + p.string() + "' has " + std::to_string(data.size()) + " bytes; the buffer needs " + std::to_string(hb.bytes.size()));
+            std::memcpy(hb.bytes.data(), data.data(), data.size());
+        } else {
+            initBuffer(hb, init, where + ".init", names);
+        }
+        DevPtr p = device.malloc(std::max<size_t>(hb.bytes.size(), 1), b.name);
+        device.memcpyHtoD(p, hb.bytes.data(), hb.bytes.size());
+        dev[b.name] = p;
+        initial[b.name] = hb;
+        host[b.name] = std::move(hb);
+    }
+
+    json ops = json::parse(lesson.hostJson);
+    size_t k = 0;
+    for (auto& op : ops) {
+        std::string where = lesson.id + ": host[" + std::to_string(k++) + "]";
+        if (!op.is_object()) bad(where, "an operation is an object such as {\"launch\": \"kernel\", ...}");
+        auto bufferPtr = [&](const std::string& name, const std::string& w) {
+            auto it = dev.find(name);
+            if (it == dev.end()) bad(w, "no buffer named '" + name + "'");
+            return it->second;
+        };
+        if (op.contains("launch")) {
+            checkKeys(op, where, {"launch", "grid", "block", "shared", "args", "help"});
+            std::string kernel = op["launch"].get<std::string>();
+            const ptx::Function* fn = module.findFunction(kernel);
+            if (!fn || !fn->isEntry) {
+                std::string list;
+                for (auto* kf : module.kernels()) list += (list.empty() ? "" : ", ") + kf->name;
+                bad(where + ".launch", "no kernel named '" + kernel + "' in the PTX (kernels: " + list + ")");
+            }
+            auto dim = [&](const char* key) {
+                Dim3 d;
+                if (!op.contains(key)) bad(where, std::string("needs \"") + key + "\"");
+                const json& j = op[key];
+                std::vector<int64_t> v;
+                std::string w = where + "." + key;
+                if (j.is_array()) {
+                    if (j.empty() || j.size() > 3) bad(w, "give 1 to 3 dimensions");
+                    for (size_t i = 0; i < j.size(); ++i) v.push_back(evaluate(exprText(j[i], w), names, w + "[" + std::to_string(i) + "]").asInt());
+                } else {
+                    v.push_back(evaluate(exprText(j, w), names, w).asInt());
+                }
+                for (auto x : v)
+                    if (x < 1 || x > 0x7fffffff) bad(w, "dimension " + std::to_string(x) + " is out of range");
+                d.x = static_cast<uint32_t>(v[0]);
+                if (v.size() > 1) d.y = static_cast<uint32_t>(v[1]);
+                if (v.size() > 2) d.z = static_cast<uint32_t>(v[2]);
+                return d;
+            };
+            LaunchConfig cfg;
+            cfg.grid = dim("grid");
+            cfg.block = dim("block");
+            if (op.contains("shared")) {
+                int64_t s = evaluate(exprText(op["shared"], where + ".shared"), names, where + ".shared").asInt();
+                if (s < 0 || s > 227 * 1024) bad(where + ".shared", "dynamic shared memory must be between 0 and 232448 bytes");
+                cfg.dynamicSharedBytes = static_cast<uint32_t>(s);
+            }
+            const json args = op.value("args", json::array());
+            if (args.size() != fn->params.size())
+                bad(where + ".args", "kernel '" + kernel + "' takes " + std::to_string(fn->params.size()) + " arguments, " + std::to_string(args.size()) + " given");
+            std::vector<ParamBytes> pb;
+            for (size_t i = 0; i < args.size(); ++i) {
+                const auto& a = args[i];
+                const auto& decl = fn->params[i];
+                std::string w = where + ".args[" + std::to_string(i) + "]";
+                int size = static_cast<int>(decl.sizeInBytes());
+                if (a.is_string() && dev.count(a.get<std::string>())) {
+                    if (size != 8) bad(w, "buffer '" + a.get<std::string>() + "' passed where the kernel expects a " + std::to_string(size) + "-byte value");
+                    DevPtr p = dev[a.get<std::string>()];
+                    ParamBytes bytes(8);
+                    std::memcpy(bytes.data(), &p, 8);
+                    pb.push_back(bytes);
+                } else if (a.is_object() && a.contains("struct")) {
+                    ParamBytes bytes(static_cast<size_t>(size), 0);
+                    size_t off = 0;
+                    size_t fi = 0;
+                    for (auto& field : a["struct"]) {
+                        std::string fw = w + ".struct[" + std::to_string(fi++) + "]";
+                        if (!field.is_array() || field.size() != 2 || !field[0].is_string()) bad(fw, "a field is [\"type\", value]");
+                        std::string t = field[0].get<std::string>();
+                        int fs = typeSize(t);
+                        off = (off + static_cast<size_t>(fs) - 1) / static_cast<size_t>(fs) * static_cast<size_t>(fs);
+                        Value v = evaluate(exprText(field[1], fw), names, fw);
+                        ParamBytes fb = scalarBytes(t, v, fs, fw);
+                        if (off + fb.size() > bytes.size()) bad(fw, "the struct is larger than the kernel's parameter (" + std::to_string(size) + " bytes)");
+                        std::memcpy(bytes.data() + off, fb.data(), fb.size());
+                        off += fb.size();
+                    }
+                    pb.push_back(bytes);
+                } else if (a.is_object() && a.contains("bytes")) {
+                    std::string hex = a["bytes"].get<std::string>();
+                    if (hex.size() != static_cast<size_t>(size) * 2) bad(w, "needs exactly " + std::to_string(size) + " bytes of hex");
+                    ParamBytes bytes;
+                    for (size_t h = 0; h < hex.size(); h += 2) bytes.push_back(static_cast<uint8_t>(std::stoul(hex.substr(h, 2), nullptr, 16)));
+                    pb.push_back(bytes);
+                } else if (a.is_object() && a.contains("value")) {
+                    std::string t = a.value("type", ptxTypeToBufferType(decl.type));
+                    pb.push_back(scalarBytes(t, evaluate(exprText(a["value"], w), names, w), size, w));
+                } else {
+                    if (a.is_string() && !a.get<std::string>().empty() && decl.type == ptx::Type::U64 && !names(a.get<std::string>()) &&
+                        a.get<std::string>().find_first_of("+-*/()") == std::string::npos)
+                        bad(w, "no buffer or parameter named '" + a.get<std::string>() + "'");
+                    if (decl.arrayCount >= 0) bad(w, "kernel parameter '" + decl.name + "' is a struct: pass {\"struct\": [...]}");
+                    pb.push_back(scalarBytes(ptxTypeToBufferType(decl.type), evaluate(exprText(a, w), names, w), size, w));
+                }
+            }
+            result.launches.push_back(device.launch(kernel, cfg, pb));
+        } else if (op.contains("memset")) {
+            checkKeys(op, where, {"memset", "value", "help"});
+            std::string name = op["memset"].get<std::string>();
+            int64_t v = evaluate(exprText(op.value("value", json(0)), where + ".value"), names, where + ".value").asInt();
+            if (v < 0 || v > 255) bad(where + ".value", "a memset value is one byte (0..255)");
+            device.memset(bufferPtr(name, where + ".memset"), static_cast<uint8_t>(v), host[name].bytes.size());
+        } else if (op.contains("copy")) {
+            checkKeys(op, where, {"copy", "to", "help"});
+            std::string from = op["copy"].get<std::string>(), to = op.value("to", "");
+            size_t n = std::min(host[from].bytes.size(), host[to].bytes.size());
+            device.memcpyDtoD(bufferPtr(to, where + ".to"), bufferPtr(from, where + ".copy"), n);
+        } else if (op.contains("symbol")) {
+            checkKeys(op, where, {"symbol", "from", "help"});
+            std::string sym = op["symbol"].get<std::string>(), from = op.value("from", "");
+            size_t symBytes = 0;
+            DevPtr sp = device.symbolAddress(sym, &symBytes);
+            DevPtr bp = bufferPtr(from, where + ".from");
+            size_t n = std::min(symBytes, host[from].bytes.size());
+            std::vector<uint8_t> tmp(n);
+            device.memcpyDtoH(tmp.data(), bp, n);
+            device.memcpyHtoD(sp, tmp.data(), n);
+        } else {
+            bad(where, "unknown operation (expected launch, memset, copy or symbol)");
+        }
+    }
+    device.synchronize();
+    for (auto& [name, hb] : host) {
+        device.memcpyDtoH(hb.bytes.data(), dev[name], hb.bytes.size());
+        result.buffers[name] = hb.bytes;
+    }
+
+    // Checks.
+    auto ulpDistance = [](const std::string& type, double a, double b) -> double {
+        if (type == "f32") {
+            auto key = [](float f) {
+                int32_t i = std::bit_cast<int32_t>(f);
+                return i < 0 ? int64_t(INT32_MIN) - i : int64_t(i);
+            };
+            return std::fabs(static_cast<double>(key(static_cast<float>(a)) - key(static_cast<float>(b))));
+        }
+        auto key = [](double d) {
+            int64_t i = std::bit_cast<int64_t>(d);
+            return i < 0 ? static_cast<long double>(INT64_MIN) - i : static_cast<long double>(i);
+        };
+        return static_cast<double>(std::fabs(key(a) - key(b)));
+    };
+    for (auto& c : lesson.checks) {
+        CheckResult cr;
+        cr.buffer = c.buffer;
+        const HostBuffer& got = host[c.buffer];
+        HostBuffer expect;
+        expect.type = got.type;
+        size_t n = got.count();
+        if (!c.reference.empty()) {
+            expect.bytes.assign(got.bytes.size(), 0);
+            ReferenceInputs in;
+            for (auto& name : c.inputs) {
+                if (!initial.count(name)) bad(lesson.id + ": checks", "reference input '" + name + "' is not a buffer");
+                in.inputs.push_back(&initial[name]);
+            }
+            in.param = [&](const std::string& p) {
+                auto v = names(p);
+                if (!v) bad(lesson.id + ": checks", "reference '" + c.reference + "' needs parameter '" + p + "'");
+                return *v;
+            };
+            references().at(c.reference).fn(in, expect);
+        } else if (!c.equals.empty()) {
+            if (!host.count(c.equals)) bad(lesson.id + ": checks", "no buffer named '" + c.equals + "'");
+            expect = host[c.equals];
+            if (expect.type != got.type) bad(lesson.id + ": checks", "buffers '" + c.buffer + "' and '" + c.equals + "' have different types");
+            n = std::min(n, expect.count());
+        } else {
+            expect.bytes.assign(c.expect.size() * static_cast<size_t>(typeSize(got.type)), 0);
+            for (size_t i = 0; i < c.expect.size(); ++i) expect.set(i, c.expect[i]);
+            n = std::min(n, c.expect.size());
+        }
+        size_t bad_ = 0, firstBad = 0;
+        double worstUlp = 0;
+        const int es = typeSize(got.type);
+        for (size_t i = 0; i < n; ++i) {
+            bool same = std::memcmp(got.bytes.data() + i * es, expect.bytes.data() + i * es, static_cast<size_t>(es)) == 0;
+            if (same) continue;
+            double g = got.get(i), e = expect.get(i);
+            bool ok = false;
+            if (!c.tolerance.exact() && isFloatType(got.type)) {
+                if (std::isnan(g) && std::isnan(e)) ok = true;
+                double ulp = ulpDistance(got.type, g, e);
+                worstUlp = std::max(worstUlp, ulp);
+                if (c.tolerance.ulp && ulp <= *c.tolerance.ulp) ok = true;
+                if (c.tolerance.abs && std::fabs(g - e) <= *c.tolerance.abs) ok = true;
+                if (c.tolerance.rel && std::fabs(g - e) <= *c.tolerance.rel * std::fabs(e)) ok = true;
+            }
+            if (!ok) {
+                if (bad_ == 0) firstBad = i;
+                ++bad_;
+            }
+        }
+        std::ostringstream os;
+        os.precision(9);
+        if (bad_ == 0) {
+            cr.passed = true;
+            os << n << " elements match";
+            if (!c.reference.empty()) os << " the CPU reference '" << c.reference << "'";
+            else if (!c.equals.empty()) os << " buffer '" << c.equals << "'";
+            else os << " the expected values";
+            if (worstUlp > 0) os << " (worst " << worstUlp << " ulp)";
+        } else {
+            os << bad_ << " of " << n << " elements differ; first at index " << firstBad << ": got " << got.get(firstBad)
+               << ", expected " << expect.get(firstBad);
+        }
+        cr.detail = os.str();
+        result.checks.push_back(cr);
+    }
+    return result;
+}
+
+} // namespace warpscope::runtime

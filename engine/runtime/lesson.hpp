@@ -1,0 +1,93 @@
+// Lessons and launch specs (docs/lesson-format.md): loading, validating, and running the host
+// script on any Device. Errors name the JSON path of the mistake.
+#pragma once
+#include "runtime/device.hpp"
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace warpscope::runtime {
+
+struct ParamSpec {
+    std::string name;
+    double defaultValue = 0;
+    bool isFloat = false;
+    std::optional<double> min, max;
+    std::vector<double> choices;
+    std::string help;
+};
+
+struct BufferSpec {
+    std::string name;
+    std::string type;        // "f32", "s32", ...
+    std::string countExpr;
+    std::string initJson;    // the "init" value as JSON text ("\"zeros\"" when absent)
+};
+
+struct Tolerance {
+    std::optional<double> ulp, abs, rel;
+    bool exact() const { return !ulp && !abs && !rel; }
+};
+
+struct CheckSpec {
+    std::string buffer;
+    std::string reference;            // built-in CPU reference name, or empty
+    std::vector<std::string> inputs;  // reference inputs
+    std::string equals;               // other buffer, or empty
+    std::vector<double> expect;       // literal values, or empty
+    Tolerance tolerance;
+};
+
+struct Lesson {
+    std::filesystem::path dir;        // folder the paths are relative to
+    std::string id, title, summary;
+    std::filesystem::path sourcePath; // kernel.cu (may be empty for specs)
+    std::filesystem::path ptxPath;
+    std::string ptxText;
+    std::vector<ParamSpec> params;
+    std::vector<BufferSpec> buffers;
+    std::string hostJson;             // the "host" array as JSON text, interpreted at run time
+    std::vector<CheckSpec> checks;
+    std::optional<Tolerance> golden;  // tests/golden specs: how sim must match hardware
+    int order = 1000;                 // position in the course (lesson.json "order")
+};
+
+// Loads a lesson folder (containing lesson.json) or a spec .json file.
+Lesson loadLesson(const std::filesystem::path& folderOrJson);
+
+// The bundled lessons folder: $WARPSCOPE_LESSONS, ./lessons, or the one beside the source tree
+// the executable was built from (exePath's ancestors). Empty if none is found.
+std::filesystem::path findLessonsDir(const std::filesystem::path& exePath);
+// Every lesson folder under dir, in course order. Lessons that fail to load are reported in
+// `errors` ("<folder>: <message>") and skipped, so one broken file never hides the others.
+std::vector<Lesson> listLessons(const std::filesystem::path& dir, std::vector<std::string>* errors = nullptr);
+
+// "N=1024" style overrides; validated against min/max/choices.
+using ParamValues = std::map<std::string, double>;
+ParamValues resolveParams(const Lesson& lesson, const std::map<std::string, std::string>& overrides);
+
+struct CheckResult {
+    std::string buffer;
+    bool passed = false;
+    std::string detail;   // "1024 elements equal" or "element 17: got 1.5, expected 2.5 (3 ulp)"
+};
+
+struct RunResult {
+    std::map<std::string, std::vector<uint8_t>> buffers;   // final contents, by buffer name
+    std::vector<CheckResult> checks;
+    std::vector<LaunchResult> launches;
+    bool allChecksPassed() const;
+};
+
+// Runs the lesson's host script on `device`: allocates and initialises the buffers, runs the
+// operations, reads the buffers back and evaluates the checks. Throws Error on bad input or a
+// kernel fault.
+RunResult runLesson(const Lesson& lesson, const ParamValues& params, Device& device);
+
+} // namespace warpscope::runtime

@@ -1,0 +1,126 @@
+#include "runtime/references.hpp"
+
+#include "runtime/error.hpp"
+
+#include <cstring>
+
+namespace warpscope::runtime {
+
+namespace {
+int elemSize(const std::string& t) {
+    if (t == "u8" || t == "s8") return 1;
+    if (t == "u16" || t == "s16" || t == "f16") return 2;
+    if (t == "u64" || t == "s64" || t == "f64") return 8;
+    return 4;
+}
+
+void need(const ReferenceInputs& in, size_t n, const char* name) {
+    if (in.inputs.size() != n)
+        throw Error(Error::Kind::Input, std::string("Reference '") + name + "' needs " + std::to_string(n) + " input buffer(s).");
+}
+} // namespace
+
+size_t HostBuffer::count() const { return bytes.size() / static_cast<size_t>(elemSize(type)); }
+
+double HostBuffer::get(size_t i) const {
+    const uint8_t* p = bytes.data() + i * static_cast<size_t>(elemSize(type));
+    auto rd = [&](auto v) {
+        std::memcpy(&v, p, sizeof v);
+        return static_cast<double>(v);
+    };
+    if (type == "f32") return rd(float{});
+    if (type == "f64") return rd(double{});
+    if (type == "u8") return rd(uint8_t{});
+    if (type == "s8") return rd(int8_t{});
+    if (type == "u16") return rd(uint16_t{});
+    if (type == "s16") return rd(int16_t{});
+    if (type == "u32") return rd(uint32_t{});
+    if (type == "s32") return rd(int32_t{});
+    if (type == "u64") return rd(uint64_t{});
+    if (type == "s64") return rd(int64_t{});
+    return 0;
+}
+
+void HostBuffer::set(size_t i, double v) {
+    uint8_t* p = bytes.data() + i * static_cast<size_t>(elemSize(type));
+    auto wr = [&](auto x) { std::memcpy(p, &x, sizeof x); };
+    if (type == "f32") wr(static_cast<float>(v));
+    else if (type == "f64") wr(v);
+    else if (type == "u8") wr(static_cast<uint8_t>(v));
+    else if (type == "s8") wr(static_cast<int8_t>(v));
+    else if (type == "u16") wr(static_cast<uint16_t>(v));
+    else if (type == "s16") wr(static_cast<int16_t>(v));
+    else if (type == "u32") wr(static_cast<uint32_t>(v));
+    else if (type == "s32") wr(static_cast<int32_t>(v));
+    else if (type == "u64") wr(static_cast<uint64_t>(v));
+    else if (type == "s64") wr(static_cast<int64_t>(v));
+}
+
+const std::map<std::string, ReferenceInfo>& references() {
+    static const std::map<std::string, ReferenceInfo> table = [] {
+        std::map<std::string, ReferenceInfo> t;
+        auto add = [&](std::string name, std::string desc, ReferenceFn fn) {
+            t[name] = ReferenceInfo{name, std::move(desc), std::move(fn)};
+        };
+        add("vector_add", "out[i] = a[i] + b[i] (inputs: a, b; computed in the buffer's type)",
+            [](const ReferenceInputs& in, HostBuffer& out) {
+                need(in, 2, "vector_add");
+                size_t n = std::min({out.count(), in.inputs[0]->count(), in.inputs[1]->count()});
+                for (size_t i = 0; i < n; ++i) {
+                    if (out.type == "f32") out.set(i, static_cast<float>(in.inputs[0]->get(i)) + static_cast<float>(in.inputs[1]->get(i)));
+                    else out.set(i, in.inputs[0]->get(i) + in.inputs[1]->get(i));
+                }
+            });
+        add("copy", "out[i] = a[i] (input: a)", [](const ReferenceInputs& in, HostBuffer& out) {
+            need(in, 1, "copy");
+            size_t n = std::min(out.count(), in.inputs[0]->count());
+            for (size_t i = 0; i < n; ++i) out.set(i, in.inputs[0]->get(i));
+        });
+        add("matmul", "C = A x B, row-major, A is M x K, B is K x N (inputs: A, B; params M, N, K); float accumulation in index order",
+            [](const ReferenceInputs& in, HostBuffer& out) {
+                need(in, 2, "matmul");
+                int64_t M = in.param("M").asInt(), N = in.param("N").asInt(), K = in.param("K").asInt();
+                for (int64_t r = 0; r < M; ++r)
+                    for (int64_t c = 0; c < N; ++c) {
+                        float acc = 0;
+                        for (int64_t k = 0; k < K; ++k)
+                            acc += static_cast<float>(in.inputs[0]->get(size_t(r * K + k))) * static_cast<float>(in.inputs[1]->get(size_t(k * N + c)));
+                        if (static_cast<size_t>(r * N + c) < out.count()) out.set(size_t(r * N + c), acc);
+                    }
+            });
+        add("transpose", "out[c * ROWS + r] = in[r * COLS + c] (input: in; params ROWS, COLS)",
+            [](const ReferenceInputs& in, HostBuffer& out) {
+                need(in, 1, "transpose");
+                int64_t R = in.param("ROWS").asInt(), C = in.param("COLS").asInt();
+                for (int64_t r = 0; r < R; ++r)
+                    for (int64_t c = 0; c < C; ++c) out.set(size_t(c * R + r), in.inputs[0]->get(size_t(r * C + c)));
+            });
+        add("stencil_1d", "out[i] = sum of in[i-RADIUS .. i+RADIUS] (zero outside; input: in; param RADIUS)",
+            [](const ReferenceInputs& in, HostBuffer& out) {
+                need(in, 1, "stencil_1d");
+                int64_t R = in.param("RADIUS").asInt();
+                int64_t n = static_cast<int64_t>(std::min(out.count(), in.inputs[0]->count()));
+                for (int64_t i = 0; i < n; ++i) {
+                    double s = 0;
+                    float sf = 0;
+                    for (int64_t k = -R; k <= R; ++k)
+                        if (i + k >= 0 && i + k < n) {
+                            s += in.inputs[0]->get(size_t(i + k));
+                            sf += static_cast<float>(in.inputs[0]->get(size_t(i + k)));
+                        }
+                    out.set(size_t(i), out.type == "f32" ? sf : s);
+                }
+            });
+        add("reduce_sum", "out[0] = sum of in (input: in), in double then rounded to the buffer's type",
+            [](const ReferenceInputs& in, HostBuffer& out) {
+                need(in, 1, "reduce_sum");
+                double s = 0;
+                for (size_t i = 0; i < in.inputs[0]->count(); ++i) s += in.inputs[0]->get(i);
+                out.set(0, s);
+            });
+        return t;
+    }();
+    return table;
+}
+
+} // namespace warpscope::runtime

@@ -1,0 +1,1175 @@
+// PTX AST -> sim::Program.
+//
+// Sections: 1. Errors and small helpers  2. Layouts (shared, param, local)  3. Modifier
+//           decoding  4. Operands  5. Per-opcode translation  6. CFG and post-dominators
+//           7. compile()
+#include "sim/program.hpp"
+
+#include "mem/memory.hpp"
+#include "runtime/error.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <deque>
+#include <functional>
+#include <set>
+#include <unordered_map>
+
+namespace warpscope::sim {
+
+bool opFromName(std::string_view name, Op& out) {
+    for (const auto& row : kOpTable) {
+        if (row.name == name) {
+            out = row.op;
+            return true;
+        }
+    }
+    return false;
+}
+
+std::string_view execClassName(ExecClass c) {
+    switch (c) {
+    case ExecClass::Alu: return "ALU";
+    case ExecClass::Fma: return "FMA";
+    case ExecClass::Fp64: return "FP64";
+    case ExecClass::Sfu: return "SFU";
+    case ExecClass::Lsu: return "LSU";
+    case ExecClass::Branch: return "branch";
+    case ExecClass::Barrier: return "barrier";
+    case ExecClass::Warp: return "warp";
+    case ExecClass::Misc: return "misc";
+    }
+    return "";
+}
+
+namespace {
+
+using ptx::StateSpace;
+using ptx::Type;
+
+// ---------------------------------------------------------------- 1. Errors and helpers
+struct Ctx {
+    const ptx::Module& mod;
+    const std::string& kernel;
+    const SymbolAddresses& symbols;
+    const ptx::Function* fn = nullptr;
+    const ptx::Instruction* in = nullptr;
+};
+
+[[noreturn]] void unsupported(const Ctx& c, const std::string& what) {
+    FaultSite site;
+    site.kernel = c.kernel;
+    if (c.in) {
+        site.ptxLine = static_cast<uint32_t>(c.in->ptxLine);
+        if (c.in->loc.line) site.sourceLine = static_cast<uint32_t>(c.in->loc.line);
+    }
+    std::string msg = "Unsupported PTX in kernel '" + c.kernel + "'";
+    if (c.in) msg += ", PTX line " + std::to_string(c.in->ptxLine) + " (" + c.in->text() + ")";
+    throw Error(Error::Kind::Unsupported, msg + ": " + what + ".", site);
+}
+
+[[noreturn]] void malformed(const Ctx& c, const std::string& what) {
+    FaultSite site;
+    site.kernel = c.kernel;
+    if (c.in) site.ptxLine = static_cast<uint32_t>(c.in->ptxLine);
+    std::string msg = "Invalid PTX in kernel '" + c.kernel + "'";
+    if (c.in) msg += ", PTX line " + std::to_string(c.in->ptxLine) + " (" + c.in->text() + ")";
+    throw Error(Error::Kind::Input, msg + ": " + what + ".", site);
+}
+
+int64_t alignUp(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
+
+// ---------------------------------------------------------------- 2. Layouts
+struct FuncLayout {
+    std::unordered_map<std::string, uint32_t> regs;    // name -> index
+    std::unordered_map<std::string, uint32_t> preds;
+    std::unordered_map<std::string, Type> regType;
+    std::unordered_map<std::string, int64_t> params;   // name -> offset in the param area
+    std::unordered_map<std::string, int64_t> locals;   // .local name -> offset in the depot
+    std::unordered_map<std::string, int32_t> labels;   // name -> pc
+};
+
+struct Layouts {
+    std::unordered_map<std::string, uint32_t> shared;  // name -> offset (extern ones: dynamic base)
+    std::unordered_map<std::string, uint32_t> functionIndex;
+};
+
+// ---------------------------------------------------------------- 3. Modifier decoding
+struct Mods {
+    std::vector<Type> types;
+    ptx::Round rnd = ptx::Round::None;
+    StateSpace space = StateSpace::None;
+    int vec = 1;
+    bool ftz = false, sat = false, approx = false, full = false, uni = false, cc = false, to = false;
+    bool wide = false, lo = false, hi = false, sync = false, nc = false, volatileFlag = false;
+    std::vector<std::string> words;   // everything else, for per-opcode interpretation
+};
+
+Mods decodeMods(const ptx::Instruction& in) {
+    Mods m;
+    for (const auto& w : in.modifiers) {
+        if (auto t = ptx::typeFromName(w)) {
+            m.types.push_back(*t);
+        } else if (w == "rn") m.rnd = ptx::Round::RN;
+        else if (w == "rz") m.rnd = ptx::Round::RZ;
+        else if (w == "rm") m.rnd = ptx::Round::RM;
+        else if (w == "rp") m.rnd = ptx::Round::RP;
+        else if (w == "rna") m.rnd = ptx::Round::RNA;
+        else if (w == "rni") m.rnd = ptx::Round::RNI;
+        else if (w == "rzi") m.rnd = ptx::Round::RZI;
+        else if (w == "rmi") m.rnd = ptx::Round::RMI;
+        else if (w == "rpi") m.rnd = ptx::Round::RPI;
+        else if (w == "global") m.space = StateSpace::Global;
+        else if (w == "shared") m.space = StateSpace::Shared;
+        else if (w == "local") m.space = StateSpace::Local;
+        else if (w == "param") m.space = StateSpace::Param;
+        else if (w == "const") m.space = StateSpace::Const;
+        else if (w == "v2") m.vec = 2;
+        else if (w == "v4") m.vec = 4;
+        else if (w == "ftz") m.ftz = true;
+        else if (w == "sat") m.sat = true;
+        else if (w == "approx") m.approx = true;
+        else if (w == "full") m.full = true;
+        else if (w == "uni") m.uni = true;
+        else if (w == "cc") m.cc = true;
+        else if (w == "to") m.to = true;
+        else if (w == "wide") m.wide = true;
+        else if (w == "sync") m.sync = true;
+        else if (w == "nc") m.nc = true;
+        else if (w == "volatile") m.volatileFlag = true;
+        // Memory-ordering, scope and cache-policy qualifiers change nothing in a sequentially
+        // consistent, cache-less functional model.
+        else if (w == "weak" || w == "relaxed" || w == "acquire" || w == "release" || w == "acq_rel" ||
+                 w == "sc" || w == "mmio" || w == "cta" || w == "gpu" || w == "sys" || w == "cluster" ||
+                 w == "ca" || w == "cg" || w == "cs" || w == "lu" || w == "cv" || w == "wb" || w == "wt" ||
+                 w == "aligned" || w.rfind("L1::", 0) == 0 || w.rfind("L2::", 0) == 0)
+            continue;
+        else m.words.push_back(w);
+    }
+    return m;
+}
+
+bool has(const Mods& m, std::string_view w) {
+    return std::find(m.words.begin(), m.words.end(), w) != m.words.end();
+}
+
+// ---------------------------------------------------------------- 4. Operands
+class Translator {
+public:
+    Translator(Ctx& c, const FuncLayout& fl, const Layouts& lay, Function& fout, Program& prog)
+        : c_(c), fl_(fl), lay_(lay), f_(fout), prog_(prog) {}
+
+    Instr translate(const ptx::Instruction& in, uint32_t funcIndex);
+
+private:
+    std::optional<Sreg> special(const std::string& n) {
+        static const std::unordered_map<std::string, Sreg> k = {
+            {"%tid.x", Sreg::TidX}, {"%tid.y", Sreg::TidY}, {"%tid.z", Sreg::TidZ},
+            {"%ntid.x", Sreg::NtidX}, {"%ntid.y", Sreg::NtidY}, {"%ntid.z", Sreg::NtidZ},
+            {"%ctaid.x", Sreg::CtaidX}, {"%ctaid.y", Sreg::CtaidY}, {"%ctaid.z", Sreg::CtaidZ},
+            {"%nctaid.x", Sreg::NctaidX}, {"%nctaid.y", Sreg::NctaidY}, {"%nctaid.z", Sreg::NctaidZ},
+            {"%laneid", Sreg::LaneId}, {"%warpid", Sreg::WarpId}, {"%nwarpid", Sreg::NWarpId},
+            {"%smid", Sreg::SmId}, {"%nsmid", Sreg::NSmId}, {"%gridid", Sreg::GridId},
+            {"%lanemask_eq", Sreg::LanemaskEq}, {"%lanemask_le", Sreg::LanemaskLe},
+            {"%lanemask_lt", Sreg::LanemaskLt}, {"%lanemask_ge", Sreg::LanemaskGe},
+            {"%lanemask_gt", Sreg::LanemaskGt}, {"%clock", Sreg::Clock}, {"%clock64", Sreg::Clock64},
+            {"%globaltimer", Sreg::GlobalTimer}, {"%dynamic_smem_size", Sreg::DynamicSmemSize},
+            {"%total_smem_size", Sreg::TotalSmemSize},
+            {"%tid", Sreg::TidX}, {"%ntid", Sreg::NtidX}, {"%ctaid", Sreg::CtaidX}, {"%nctaid", Sreg::NctaidX},
+        };
+        auto it = k.find(n);
+        if (it == k.end()) return std::nullopt;
+        return it->second;
+    }
+
+    Operand reg(const ptx::Operand& o, bool wantPred) {
+        Operand r;
+        if (o.kind == ptx::Operand::Kind::Sink) {
+            r.kind = Operand::Kind::Sink;
+            return r;
+        }
+        if (o.kind != ptx::Operand::Kind::Register) malformed(c_, "expected a register operand");
+        if (auto p = fl_.preds.find(o.name); p != fl_.preds.end()) {
+            r.kind = Operand::Kind::Pred;
+            r.index = p->second;
+            r.negate = o.negated;
+            if (!wantPred) malformed(c_, "predicate " + o.name + " used where a value register is expected");
+            return r;
+        }
+        if (auto g = fl_.regs.find(o.name); g != fl_.regs.end()) {
+            r.kind = Operand::Kind::Reg;
+            r.index = g->second;
+            if (wantPred) malformed(c_, o.name + " is not a predicate register");
+            return r;
+        }
+        if (auto s = special(o.name)) {
+            r.kind = Operand::Kind::Special;
+            r.index = static_cast<uint32_t>(*s);
+            return r;
+        }
+        if (o.name.rfind("%envreg", 0) == 0 || o.name.rfind("%pm", 0) == 0) {
+            r.kind = Operand::Kind::Imm;   // environment / perf-monitor registers read as zero
+            return r;
+        }
+        malformed(c_, "register " + o.name + " is not declared");
+    }
+
+    static uint64_t floatBitsFor(Type t, const ptx::Operand& o) {
+        if (t == Type::F64) {
+            if (o.isDouble) return o.bits;
+            float f;
+            uint32_t u = static_cast<uint32_t>(o.bits);
+            std::memcpy(&f, &u, 4);
+            double d = f;
+            uint64_t b;
+            std::memcpy(&b, &d, 8);
+            return b;
+        }
+        if (!o.isDouble) return o.bits;
+        double d;
+        std::memcpy(&d, &o.bits, 8);
+        float f = static_cast<float>(d);
+        uint32_t u;
+        std::memcpy(&u, &f, 4);
+        return u;
+    }
+
+    // Symbol operand (mov %rd, sym / cvta ... sym): its address in its own state space.
+    Operand symbolValue(const ptx::Operand& o) {
+        Operand r;
+        r.kind = Operand::Kind::Imm;
+        const std::string& n = o.name;
+        if (auto p = fl_.params.find(n); p != fl_.params.end()) {
+            r.imm = static_cast<uint64_t>(p->second + o.value);
+            return r;
+        }
+        if (auto s = lay_.shared.find(n); s != lay_.shared.end()) {
+            r.imm = s->second + static_cast<uint64_t>(o.value);
+            return r;
+        }
+        if (auto l = fl_.locals.find(n); l != fl_.locals.end()) {
+            r.kind = Operand::Kind::Special;   // frame-relative: resolved by the executor
+            r.index = kFrameLocal;
+            r.imm = static_cast<uint64_t>(l->second + o.value);
+            return r;
+        }
+        if (auto g = c_.symbols.find(n); g != c_.symbols.end()) {
+            r.imm = g->second + static_cast<uint64_t>(o.value);
+            return r;
+        }
+        if (lay_.functionIndex.count(n) || c_.mod.findFunction(n))
+            unsupported(c_, "taking the address of function '" + n + "' (indirect calls)");
+        malformed(c_, "unknown symbol '" + n + "'");
+    }
+
+public:
+    static constexpr uint32_t kFrameLocal = 255;   // Operand::Special index meaning "frame local base + imm"
+
+private:
+    Operand value(const ptx::Operand& o, Type t) {
+        Operand r;
+        switch (o.kind) {
+        case ptx::Operand::Kind::Register: return reg(o, t == Type::Pred);
+        case ptx::Operand::Kind::Integer:
+            r.kind = Operand::Kind::Imm;
+            if (t == Type::F32 || t == Type::F64) {
+                // Integer literal where a float is expected: PTX treats it as the value.
+                double d = static_cast<double>(o.value);
+                if (t == Type::F32) {
+                    float f = static_cast<float>(d);
+                    uint32_t u;
+                    std::memcpy(&u, &f, 4);
+                    r.imm = u;
+                } else {
+                    std::memcpy(&r.imm, &d, 8);
+                }
+            } else {
+                r.imm = static_cast<uint64_t>(o.value);
+            }
+            return r;
+        case ptx::Operand::Kind::Float:
+            r.kind = Operand::Kind::Imm;
+            if (t == Type::F32 || t == Type::F64) r.imm = floatBitsFor(t, o);
+            else r.imm = o.bits;   // mov.b32 %r, 0f3F800000: the bits
+            return r;
+        case ptx::Operand::Kind::Symbol: return symbolValue(o);
+        case ptx::Operand::Kind::Sink: r.kind = Operand::Kind::Sink; return r;
+        default: malformed(c_, "unexpected operand kind");
+        }
+    }
+
+    Address address(const ptx::Operand& o, StateSpace space) {
+        Address a;
+        if (o.kind != ptx::Operand::Kind::Address) malformed(c_, "expected an address operand [..]");
+        a.offset = o.value;
+        if (o.name.empty()) return a;
+        if (o.baseIsRegister) {
+            ptx::Operand r;
+            r.kind = ptx::Operand::Kind::Register;
+            r.name = o.name;
+            a.base = reg(r, false);
+            if (a.base.kind == Operand::Kind::Special) malformed(c_, "special register used as an address");
+            return a;
+        }
+        ptx::Operand sym;
+        sym.kind = ptx::Operand::Kind::Symbol;
+        sym.name = o.name;
+        Operand v = symbolValue(sym);
+        if (v.kind == Operand::Kind::Special) {   // a .local variable: frame-relative
+            a.base = v;
+            a.offset += static_cast<int64_t>(v.imm);
+            a.base.imm = 0;
+            return a;
+        }
+        // Symbol in another space than the instruction's: generic access to a named variable.
+        bool isParam = fl_.params.count(o.name) > 0;
+        bool isShared = lay_.shared.count(o.name) > 0;
+        if (space == StateSpace::None) {
+            if (isParam) a.offset += static_cast<int64_t>(mem::kParamWindow);
+            else if (isShared) a.offset += static_cast<int64_t>(mem::kSharedWindow);
+        }
+        a.offset += static_cast<int64_t>(v.imm);
+        return a;
+    }
+
+    Type mainType(const Mods& m) {
+        if (m.types.empty()) malformed(c_, "the instruction needs a type such as .u32 or .f32");
+        return m.types.back();
+    }
+
+    CmpOp cmpFrom(const Mods& m) {
+        static const std::pair<const char*, CmpOp> k[] = {
+            {"eq", CmpOp::Eq}, {"ne", CmpOp::Ne}, {"lt", CmpOp::Lt}, {"le", CmpOp::Le}, {"gt", CmpOp::Gt},
+            {"ge", CmpOp::Ge}, {"lo", CmpOp::Lo}, {"ls", CmpOp::Ls}, {"hi", CmpOp::Hi}, {"hs", CmpOp::Hs},
+            {"equ", CmpOp::Equ}, {"neu", CmpOp::Neu}, {"ltu", CmpOp::Ltu}, {"leu", CmpOp::Leu},
+            {"gtu", CmpOp::Gtu}, {"geu", CmpOp::Geu}, {"num", CmpOp::Num}, {"nan", CmpOp::Nan}};
+        for (auto& w : m.words)
+            for (auto& [n, op] : k)
+                if (w == n) return op;
+        malformed(c_, "missing comparison operator");
+    }
+
+    void onlyWords(const Mods& m, std::initializer_list<std::string_view> allowed) {
+        for (auto& w : m.words) {
+            bool ok = false;
+            for (auto a : allowed) ok = ok || (w == a);
+            if (!ok) unsupported(c_, "modifier ." + w + " on " + c_.in->opcode);
+        }
+    }
+
+    void needOperands(const ptx::Instruction& in, size_t n) {
+        if (in.operands.size() != n)
+            malformed(c_, "expected " + std::to_string(n) + " operands, found " + std::to_string(in.operands.size()));
+    }
+
+    Ctx& c_;
+    const FuncLayout& fl_;
+    const Layouts& lay_;
+    Function& f_;
+    Program& prog_;
+};
+
+// ---------------------------------------------------------------- 5. Per-opcode translation
+Instr Translator::translate(const ptx::Instruction& in, uint32_t funcIndex) {
+    c_.in = &in;
+    Instr I;
+    I.ptxLine = static_cast<uint32_t>(in.ptxLine);
+    I.line = static_cast<uint32_t>(std::max(0, in.loc.line));
+    I.file = static_cast<uint16_t>(in.loc.file);
+    I.innerLine = static_cast<uint32_t>(std::max(0, in.loc.innerLine));
+    I.innerFile = static_cast<uint16_t>(in.loc.innerFile);
+    I.func = funcIndex;
+    I.text = in.text();
+    if (!in.guard.empty()) {
+        auto p = fl_.preds.find(in.guard);
+        if (p == fl_.preds.end()) malformed(c_, "guard " + in.guard + " is not a declared predicate");
+        I.guard.kind = Operand::Kind::Pred;
+        I.guard.index = p->second;
+        I.guard.negate = in.guardNegated;
+    }
+    if (!opFromName(in.opcode, I.op)) unsupported(c_, "instruction '" + in.opcode + "' is not implemented");
+    Mods m = decodeMods(in);
+    I.rnd = m.rnd;
+    I.ftz = m.ftz;
+    I.sat = m.sat;
+    I.approx = m.approx;
+    I.full = m.full;
+    I.uni = m.uni;
+    I.cc = m.cc;
+    I.space = m.space;
+    I.vec = static_cast<uint8_t>(m.vec);
+    const auto& ops = in.operands;
+
+    auto simple = [&](size_t nsrc) {
+        needOperands(in, nsrc + 1);
+        I.type = mainType(m);
+        I.dst = reg(ops[0], I.type == Type::Pred);
+        I.nsrc = static_cast<uint8_t>(nsrc);
+        for (size_t i = 0; i < nsrc; ++i) I.src[i] = value(ops[i + 1], I.type);
+    };
+
+    switch (I.op) {
+    case Op::Add:
+    case Op::Sub:
+    case Op::Addc:
+    case Op::Subc:
+    case Op::Min:
+    case Op::Max:
+    case Op::Copysign:
+        onlyWords(m, {"relu", "NaN"});
+        if (has(m, "relu") || has(m, "NaN")) unsupported(c_, "min/max .relu and .NaN");
+        simple(2);
+        break;
+    case Op::Mul:
+    case Op::Mad:
+    case Op::Mul24:
+    case Op::Mad24: {
+        bool isMad = I.op == Op::Mad || I.op == Op::Mad24;
+        for (auto& w : m.words) {
+            if (w == "lo") I.mul = MulMode::Lo;
+            else if (w == "hi") I.mul = MulMode::Hi;
+            else unsupported(c_, "modifier ." + w);
+        }
+        if (m.wide) I.mul = MulMode::Wide;
+        needOperands(in, isMad ? 4 : 3);
+        I.type = mainType(m);   // source type; for .wide the destination is twice as wide
+        Type dt = I.type;
+        if (I.mul == MulMode::Wide) {
+            if (I.type == Type::S16) dt = Type::S32;
+            else if (I.type == Type::U16) dt = Type::U32;
+            else if (I.type == Type::S32) dt = Type::S64;
+            else if (I.type == Type::U32) dt = Type::U64;
+            else malformed(c_, ".wide needs a 16- or 32-bit integer type");
+        }
+        I.type2 = dt;
+        I.dst = reg(ops[0], false);
+        I.nsrc = isMad ? 3 : 2;
+        I.src[0] = value(ops[1], I.type);
+        I.src[1] = value(ops[2], I.type);
+        if (isMad) I.src[2] = value(ops[3], dt);
+        if (I.op == Op::Mad && ptx::isFloat(I.type)) I.op = Op::Fma;   // mad.rn.f32 == fma.rn.f32
+        break;
+    }
+    case Op::Sad: simple(3); break;
+    case Op::Div:
+    case Op::Rem:
+        onlyWords(m, {});
+        simple(2);
+        if (I.op == Op::Div && I.type == Type::F32 && !m.approx && !m.full && m.rnd == ptx::Round::None)
+            malformed(c_, "div.f32 needs .approx, .full or a rounding mode");
+        break;
+    case Op::Abs:
+    case Op::Neg:
+    case Op::Popc:
+    case Op::Clz:
+    case Op::Brev:
+    case Op::Not:
+    case Op::Cnot:
+    case Op::Rcp:
+    case Op::Sqrt:
+    case Op::Rsqrt:
+    case Op::Sin:
+    case Op::Cos:
+    case Op::Lg2:
+    case Op::Ex2:
+    case Op::Tanh:
+        onlyWords(m, {});
+        simple(1);
+        break;
+    case Op::Bfind:
+        I.bfindShift = has(m, "shiftamt");
+        onlyWords(m, {"shiftamt"});
+        simple(1);
+        break;
+    case Op::Bfe: simple(3); break;
+    case Op::Bfi: simple(4); break;
+    case Op::Prmt: {
+        static const char* modes[] = {"", "f4e", "b4e", "rc8", "ecl", "ecr", "rc16"};
+        for (auto& w : m.words) {
+            bool found = false;
+            for (int k = 1; k < 7; ++k)
+                if (w == modes[k]) {
+                    I.prmtMode = static_cast<PrmtMode>(k);
+                    found = true;
+                }
+            if (!found) unsupported(c_, "prmt mode ." + w);
+        }
+        simple(3);
+        break;
+    }
+    case Op::And:
+    case Op::Or:
+    case Op::Xor:
+        onlyWords(m, {});
+        simple(2);
+        break;
+    case Op::Shl:
+    case Op::Shr:
+        onlyWords(m, {});
+        needOperands(in, 3);
+        I.type = mainType(m);
+        I.dst = reg(ops[0], false);
+        I.nsrc = 2;
+        I.src[0] = value(ops[1], I.type);
+        I.src[1] = value(ops[2], Type::U32);
+        break;
+    case Op::Shf:
+        for (auto& w : m.words) {
+            if (w == "l") I.shfLeft = true;
+            else if (w == "r") I.shfLeft = false;
+            else if (w == "clamp") I.shfClamp = true;
+            else if (w == "wrap") I.shfClamp = false;
+            else unsupported(c_, "shf modifier ." + w);
+        }
+        simple(3);
+        break;
+    case Op::Fma:
+        onlyWords(m, {});
+        simple(3);
+        break;
+    case Op::Testp: {
+        static const std::pair<const char*, TestpOp> k[] = {
+            {"finite", TestpOp::Finite}, {"infinite", TestpOp::Infinite}, {"number", TestpOp::Number},
+            {"notanumber", TestpOp::NotANumber}, {"normal", TestpOp::Normal}, {"subnormal", TestpOp::Subnormal}};
+        bool found = false;
+        for (auto& w : m.words)
+            for (auto& [n, t] : k)
+                if (w == n) {
+                    I.testp = t;
+                    found = true;
+                }
+        if (!found) malformed(c_, "testp needs an operation such as .finite");
+        needOperands(in, 2);
+        I.type = mainType(m);
+        I.dst = reg(ops[0], true);
+        I.nsrc = 1;
+        I.src[0] = value(ops[1], I.type);
+        break;
+    }
+    case Op::Setp: {
+        I.cmp = cmpFrom(m);
+        for (auto& w : m.words) {
+            if (w == "and") I.boolOp = BoolOp::And;
+            else if (w == "or") I.boolOp = BoolOp::Or;
+            else if (w == "xor") I.boolOp = BoolOp::Xor;
+        }
+        I.type = mainType(m);
+        size_t want = I.boolOp == BoolOp::None ? 3 : 4;
+        needOperands(in, want);
+        I.dst = reg(ops[0], true);
+        if (!ops[0].pipePredicate.empty()) {
+            ptx::Operand q;
+            q.kind = ptx::Operand::Kind::Register;
+            q.name = ops[0].pipePredicate;
+            I.dst2 = reg(q, true);
+        }
+        I.nsrc = static_cast<uint8_t>(want - 1);
+        I.src[0] = value(ops[1], I.type);
+        I.src[1] = value(ops[2], I.type);
+        if (want == 4) I.src[2] = value(ops[3], Type::Pred);
+        break;
+    }
+    case Op::Set: {
+        I.cmp = cmpFrom(m);
+        for (auto& w : m.words) {
+            if (w == "and") I.boolOp = BoolOp::And;
+            else if (w == "or") I.boolOp = BoolOp::Or;
+            else if (w == "xor") I.boolOp = BoolOp::Xor;
+        }
+        if (m.types.size() != 2) malformed(c_, "set needs a destination and a source type");
+        I.type = m.types[0];
+        I.type2 = m.types[1];
+        size_t want = I.boolOp == BoolOp::None ? 3 : 4;
+        needOperands(in, want);
+        I.dst = reg(ops[0], false);
+        I.nsrc = static_cast<uint8_t>(want - 1);
+        I.src[0] = value(ops[1], I.type2);
+        I.src[1] = value(ops[2], I.type2);
+        if (want == 4) I.src[2] = value(ops[3], Type::Pred);
+        break;
+    }
+    case Op::Selp:
+        needOperands(in, 4);
+        I.type = mainType(m);
+        I.dst = reg(ops[0], false);
+        I.nsrc = 3;
+        I.src[0] = value(ops[1], I.type);
+        I.src[1] = value(ops[2], I.type);
+        I.src[2] = value(ops[3], Type::Pred);
+        break;
+    case Op::Slct:
+        needOperands(in, 4);
+        if (m.types.size() != 2) malformed(c_, "slct needs two types");
+        I.type = m.types[0];
+        I.type2 = m.types[1];
+        I.dst = reg(ops[0], false);
+        I.nsrc = 3;
+        I.src[0] = value(ops[1], I.type);
+        I.src[1] = value(ops[2], I.type);
+        I.src[2] = value(ops[3], I.type2);
+        break;
+    case Op::Cvt:
+        onlyWords(m, {"satfinite", "relu"});
+        if (has(m, "satfinite") || has(m, "relu")) unsupported(c_, "cvt .satfinite/.relu");
+        if (m.types.size() != 2) malformed(c_, "cvt needs a destination and a source type");
+        needOperands(in, 2);
+        I.type = m.types[0];
+        I.type2 = m.types[1];
+        I.dst = reg(ops[0], false);
+        I.nsrc = 1;
+        I.src[0] = value(ops[1], I.type2);
+        break;
+    case Op::Cvta:
+    case Op::Isspacep:
+        onlyWords(m, {});
+        if (I.space == StateSpace::None) malformed(c_, "needs a state space");
+        I.toSpace = m.to;
+        needOperands(in, 2);
+        I.type = I.op == Op::Cvta ? mainType(m) : Type::Pred;
+        I.dst = reg(ops[0], I.op == Op::Isspacep);
+        I.nsrc = 1;
+        I.src[0] = value(ops[1], Type::U64);
+        break;
+    case Op::Mov:
+        needOperands(in, 2);
+        I.type = mainType(m);
+        if (ops[1].kind == ptx::Operand::Kind::Vector) {   // mov.b64 %rd, {%r1, %r2}: pack
+            I.vec = static_cast<uint8_t>(ops[1].elems.size());
+            if (I.vec != 2 && I.vec != 4) malformed(c_, "vector operand must have 2 or 4 elements");
+            I.dst = reg(ops[0], false);
+            for (size_t k = 0; k < ops[1].elems.size(); ++k) I.vecRegs[k] = value(ops[1].elems[k], Type::B32);
+            I.nsrc = 0;
+            I.type2 = Type::B128;   // marks "pack"
+        } else if (ops[0].kind == ptx::Operand::Kind::Vector) {   // mov.b64 {%r1, %r2}, %rd: unpack
+            I.vec = static_cast<uint8_t>(ops[0].elems.size());
+            if (I.vec != 2 && I.vec != 4) malformed(c_, "vector operand must have 2 or 4 elements");
+            for (size_t k = 0; k < ops[0].elems.size(); ++k) I.vecRegs[k] = reg(ops[0].elems[k], false);
+            I.src[0] = value(ops[1], I.type);
+            I.nsrc = 1;
+            I.type2 = Type::B8;     // marks "unpack"
+        } else {
+            I.dst = reg(ops[0], I.type == Type::Pred);
+            I.nsrc = 1;
+            I.src[0] = value(ops[1], I.type);
+        }
+        break;
+    case Op::Ld:
+    case Op::Ldu:
+    case Op::St: {
+        onlyWords(m, {});
+        bool isStore = I.op == Op::St;
+        needOperands(in, 2);
+        I.type = mainType(m);
+        const ptx::Operand& a = isStore ? ops[0] : ops[1];
+        const ptx::Operand& v = isStore ? ops[1] : ops[0];
+        I.addr = address(a, I.space);
+        if (I.vec > 1) {
+            if (v.kind != ptx::Operand::Kind::Vector || v.elems.size() != I.vec)
+                malformed(c_, "a .v" + std::to_string(I.vec) + " access needs a {..} operand with that many elements");
+            for (size_t k = 0; k < I.vec; ++k)
+                I.vecRegs[k] = isStore ? value(v.elems[k], I.type) : reg(v.elems[k], false);
+        } else if (isStore) {
+            I.src[0] = value(v, I.type);
+            I.nsrc = 1;
+        } else {
+            I.dst = reg(v, false);
+        }
+        if (I.op == Op::Ldu) I.op = Op::Ld;
+        break;
+    }
+    case Op::Atom:
+    case Op::Red: {
+        static const std::pair<const char*, AtomOp> k[] = {
+            {"add", AtomOp::Add}, {"min", AtomOp::Min}, {"max", AtomOp::Max}, {"inc", AtomOp::Inc},
+            {"dec", AtomOp::Dec}, {"cas", AtomOp::Cas}, {"exch", AtomOp::Exch}, {"and", AtomOp::And},
+            {"or", AtomOp::Or}, {"xor", AtomOp::Xor}};
+        for (auto& w : m.words) {
+            bool found = false;
+            for (auto& [n, op] : k)
+                if (w == n) {
+                    I.atom = op;
+                    found = true;
+                }
+            if (!found && w != "noftz") unsupported(c_, "atomic modifier ." + w);
+        }
+        if (I.atom == AtomOp::None) malformed(c_, "atomic operation missing (.add, .cas, ...)");
+        if (m.vec > 1) unsupported(c_, "vector atomics");
+        I.type = mainType(m);
+        bool isRed = I.op == Op::Red;
+        size_t nsrc = I.atom == AtomOp::Cas ? 2 : 1;
+        needOperands(in, (isRed ? 1 : 2) + nsrc);
+        size_t i = 0;
+        if (!isRed) I.dst = reg(ops[i++], false);
+        I.addr = address(ops[i++], I.space);
+        I.nsrc = static_cast<uint8_t>(nsrc);
+        for (size_t s = 0; s < nsrc; ++s) I.src[s] = value(ops[i++], I.type);
+        break;
+    }
+    case Op::Bar:
+    case Op::Barrier: {
+        // bar.sync a{, b}; barrier.sync; bar.arrive a, b; bar.red.popc.u32 d, a{, b}, {!}p
+        bool red = has(m, "red");
+        I.barArrive = has(m, "arrive");
+        if (has(m, "warp")) {   // bar.warp.sync membermask (__syncwarp)
+            needOperands(in, 1);
+            I.op = Op::Bar;
+            I.type = Type::B8;   // marks warp-level
+            I.nsrc = 1;
+            I.src[0] = value(ops[0], Type::U32);
+            break;
+        }
+        if (red) {
+            if (has(m, "popc")) I.barRed = 1;
+            else if (has(m, "and")) I.barRed = 2;
+            else if (has(m, "or")) I.barRed = 3;
+            else malformed(c_, "bar.red needs .popc, .and or .or");
+            I.type = I.barRed == 1 ? Type::U32 : Type::Pred;
+            if (ops.size() != 3 && ops.size() != 4) malformed(c_, "bar.red takes 3 or 4 operands");
+            I.dst = reg(ops[0], I.barRed != 1);
+            I.src[0] = value(ops[1], Type::U32);
+            if (ops.size() == 4) {
+                I.src[1] = value(ops[2], Type::U32);
+                I.src[2] = value(ops[3], Type::Pred);
+            } else {
+                I.src[2] = value(ops[2], Type::Pred);
+            }
+            I.nsrc = 3;
+        } else {
+            // A plain "bar 0" is the same as bar.sync 0.
+            if (ops.empty() && I.op == Op::Barrier) {
+                I.src[0].kind = Operand::Kind::Imm;   // barrier.sync with no operand: barrier 0
+            } else {
+                if (ops.empty() || ops.size() > 2) malformed(c_, "bar.sync takes a barrier id and an optional count");
+                I.src[0] = value(ops[0], Type::U32);
+                if (ops.size() == 2) I.src[1] = value(ops[1], Type::U32);
+            }
+            I.nsrc = static_cast<uint8_t>(ops.size());
+        }
+        I.op = Op::Bar;
+        break;
+    }
+    case Op::Membar:
+    case Op::Fence:
+    case Op::Nanosleep:
+    case Op::Prefetch:
+    case Op::Pmevent:
+    case Op::Brkpt:
+        break;   // no functional effect in this model
+    case Op::Shfl: {
+        if (has(m, "up")) I.shfl = ShflMode::Up;
+        else if (has(m, "down")) I.shfl = ShflMode::Down;
+        else if (has(m, "bfly")) I.shfl = ShflMode::Bfly;
+        else if (has(m, "idx")) I.shfl = ShflMode::Idx;
+        else malformed(c_, "shfl needs .up, .down, .bfly or .idx");
+        I.type = Type::B32;
+        size_t want = m.sync ? 5 : 4;
+        needOperands(in, want);
+        I.dst = reg(ops[0], false);
+        if (!ops[0].pipePredicate.empty()) {
+            ptx::Operand q;
+            q.kind = ptx::Operand::Kind::Register;
+            q.name = ops[0].pipePredicate;
+            I.dst2 = reg(q, true);
+        }
+        I.nsrc = static_cast<uint8_t>(want - 1);
+        for (size_t i = 1; i < want; ++i) I.src[i - 1] = value(ops[i], Type::B32);
+        if (!m.sync) I.src[3] = Operand{Operand::Kind::Imm, false, 0, 0xffffffffull};
+        break;
+    }
+    case Op::Vote: {
+        if (has(m, "all")) I.vote = VoteMode::All;
+        else if (has(m, "any")) I.vote = VoteMode::Any;
+        else if (has(m, "uni")) I.vote = VoteMode::Uni;
+        else if (has(m, "ballot")) I.vote = VoteMode::Ballot;
+        else malformed(c_, "vote needs .all, .any, .uni or .ballot");
+        size_t want = m.sync ? 3 : 2;
+        needOperands(in, want);
+        I.type = I.vote == VoteMode::Ballot ? Type::B32 : Type::Pred;
+        I.dst = reg(ops[0], I.vote != VoteMode::Ballot);
+        I.src[0] = value(ops[1], Type::Pred);
+        I.src[1] = m.sync ? value(ops[2], Type::U32) : Operand{Operand::Kind::Imm, false, 0, 0xffffffffull};
+        I.nsrc = 2;
+        break;
+    }
+    case Op::Activemask:
+        needOperands(in, 1);
+        I.type = Type::B32;
+        I.dst = reg(ops[0], false);
+        break;
+    case Op::Match:
+        I.matchAll = has(m, "all");
+        if (!I.matchAll && !has(m, "any")) malformed(c_, "match needs .any or .all");
+        needOperands(in, 3);
+        I.type = mainType(m);
+        I.dst = reg(ops[0], false);
+        if (!ops[0].pipePredicate.empty()) {
+            ptx::Operand q;
+            q.kind = ptx::Operand::Kind::Register;
+            q.name = ops[0].pipePredicate;
+            I.dst2 = reg(q, true);
+        }
+        I.src[0] = value(ops[1], I.type);
+        I.src[1] = value(ops[2], Type::U32);
+        I.nsrc = 2;
+        break;
+    case Op::Bra: {
+        needOperands(in, 1);
+        if (ops[0].kind != ptx::Operand::Kind::Symbol) unsupported(c_, "indirect branches");
+        auto l = fl_.labels.find(ops[0].name);
+        if (l == fl_.labels.end()) malformed(c_, "branch to unknown label '" + ops[0].name + "'");
+        I.target = l->second;
+        break;
+    }
+    case Op::Call: {
+        // call{.uni} (ret...), func, (args...);  — the return and argument lists are optional
+        size_t i = 0;
+        std::vector<const ptx::Operand*> rets, args;
+        if (i < ops.size() && ops[i].kind == ptx::Operand::Kind::Vector) {
+            for (auto& e : ops[i].elems) rets.push_back(&e);
+            ++i;
+        }
+        if (i >= ops.size() || ops[i].kind != ptx::Operand::Kind::Symbol) {
+            if (i < ops.size() && ops[i].kind == ptx::Operand::Kind::Register)
+                unsupported(c_, "indirect calls through a function pointer");
+            malformed(c_, "call needs a function name");
+        }
+        const std::string& callee = ops[i].name;
+        ++i;
+        if (i < ops.size() && ops[i].kind == ptx::Operand::Kind::Vector) {
+            for (auto& e : ops[i].elems) args.push_back(&e);
+            ++i;
+        }
+        if (i < ops.size()) unsupported(c_, "call with a prototype (indirect call)");
+        auto fi = lay_.functionIndex.find(callee);
+        if (fi == lay_.functionIndex.end()) {
+            const ptx::Function* pf = c_.mod.findFunction(callee);
+            if (pf && !pf->hasBody)
+                unsupported(c_, "call to external function '" + callee + "' (for example printf/vprintf), which has no body in this PTX");
+            malformed(c_, "call to unknown function '" + callee + "'");
+        }
+        CallSite cs;
+        cs.callee = fi->second;
+        for (auto* a : args) {
+            if (a->kind != ptx::Operand::Kind::Symbol) unsupported(c_, "call arguments that are not .param variables");
+            auto p = fl_.params.find(a->name);
+            if (p == fl_.params.end()) malformed(c_, "call argument '" + a->name + "' is not a .param variable");
+            cs.argOffsets.push_back(p->second);
+        }
+        for (auto* r : rets) {
+            if (r->kind != ptx::Operand::Kind::Symbol) unsupported(c_, "call results that are not .param variables");
+            auto p = fl_.params.find(r->name);
+            if (p == fl_.params.end()) malformed(c_, "call result '" + r->name + "' is not a .param variable");
+            cs.retOffsets.push_back(p->second);
+        }
+        I.target = static_cast<int32_t>(cs.callee);
+        I.callSite = static_cast<int32_t>(f_.calls.size());
+        f_.calls.push_back(std::move(cs));
+        break;
+    }
+    case Op::Ret:
+    case Op::Exit:
+    case Op::Trap:
+        break;
+    case Op::Count_:
+        malformed(c_, "bad opcode");
+    }
+    (void)prog_;
+    return I;
+}
+
+// ---------------------------------------------------------------- 6. CFG and post-dominators
+// Computes, for every conditional branch of one function, the pc where its two paths meet again:
+// the first instruction of the branch block's immediate post-dominator (kExitPc when the paths
+// only meet at the function's end).
+void computeReconvergence(std::vector<Instr>& code, int32_t begin, int32_t end) {
+    const int n = end - begin;
+    if (n <= 0) return;
+    // Basic-block leaders.
+    std::vector<char> leader(static_cast<size_t>(n) + 1, 0);
+    leader[0] = 1;
+    for (int i = 0; i < n; ++i) {
+        const Instr& I = code[static_cast<size_t>(begin + i)];
+        bool ends = I.op == Op::Bra || I.op == Op::Ret || I.op == Op::Exit || I.op == Op::Trap;
+        if (ends && i + 1 <= n) leader[static_cast<size_t>(i + 1)] = 1;
+        if (I.op == Op::Bra) leader[static_cast<size_t>(I.target - begin)] = 1;
+    }
+    std::vector<int> blockOf(static_cast<size_t>(n));
+    std::vector<int> blockStart;
+    for (int i = 0; i < n; ++i) {
+        if (leader[static_cast<size_t>(i)]) blockStart.push_back(i);
+        blockOf[static_cast<size_t>(i)] = static_cast<int>(blockStart.size()) - 1;
+    }
+    const int nb = static_cast<int>(blockStart.size());
+    const int exitNode = nb;   // virtual exit
+    std::vector<std::vector<int>> succ(static_cast<size_t>(nb) + 1), pred(static_cast<size_t>(nb) + 1);
+    for (int b = 0; b < nb; ++b) {
+        int last = (b + 1 < nb ? blockStart[static_cast<size_t>(b + 1)] : n) - 1;
+        const Instr& I = code[static_cast<size_t>(begin + last)];
+        auto add = [&](int s) {
+            succ[static_cast<size_t>(b)].push_back(s);
+            pred[static_cast<size_t>(s)].push_back(b);
+        };
+        if (I.op == Op::Ret || I.op == Op::Exit || I.op == Op::Trap) {
+            if (I.guard.kind == Operand::Kind::Pred) add(last + 1 < n ? blockOf[static_cast<size_t>(last + 1)] : exitNode);
+            add(exitNode);
+        } else if (I.op == Op::Bra) {
+            add(blockOf[static_cast<size_t>(I.target - begin)]);
+            if (I.guard.kind == Operand::Kind::Pred) add(last + 1 < n ? blockOf[static_cast<size_t>(last + 1)] : exitNode);
+        } else {
+            add(last + 1 < n ? blockOf[static_cast<size_t>(last + 1)] : exitNode);
+        }
+    }
+    // Post-dominators by the iterative data-flow algorithm (Cooper, Harvey, Kennedy) on the
+    // reverse CFG, numbering nodes in reverse post-order from the exit.
+    std::vector<int> order;   // post-order of the reverse graph
+    std::vector<char> seen(static_cast<size_t>(nb) + 1, 0);
+    {
+        std::vector<std::pair<int, size_t>> stack{{exitNode, 0}};
+        seen[static_cast<size_t>(exitNode)] = 1;
+        while (!stack.empty()) {
+            auto& [node, idx] = stack.back();
+            auto& ps = pred[static_cast<size_t>(node)];
+            if (idx < ps.size()) {
+                int p = ps[idx++];
+                if (!seen[static_cast<size_t>(p)]) {
+                    seen[static_cast<size_t>(p)] = 1;
+                    stack.emplace_back(p, 0);
+                }
+            } else {
+                order.push_back(node);
+                stack.pop_back();
+            }
+        }
+    }
+    std::vector<int> rpoIndex(static_cast<size_t>(nb) + 1, -1);
+    for (size_t k = 0; k < order.size(); ++k) rpoIndex[static_cast<size_t>(order[k])] = static_cast<int>(k);
+    std::vector<int> ipdom(static_cast<size_t>(nb) + 1, -1);
+    ipdom[static_cast<size_t>(exitNode)] = exitNode;
+    auto intersect = [&](int a, int b) {
+        while (a != b) {
+            while (rpoIndex[static_cast<size_t>(a)] < rpoIndex[static_cast<size_t>(b)]) a = ipdom[static_cast<size_t>(a)];
+            while (rpoIndex[static_cast<size_t>(b)] < rpoIndex[static_cast<size_t>(a)]) b = ipdom[static_cast<size_t>(b)];
+        }
+        return a;
+    };
+    bool changed = true;
+    while (changed) {
+        changed = false;
+        for (auto it = order.rbegin(); it != order.rend(); ++it) {
+            int b = *it;
+            if (b == exitNode) continue;
+            int nd = -1;
+            for (int s : succ[static_cast<size_t>(b)]) {
+                if (ipdom[static_cast<size_t>(s)] == -1) continue;
+                nd = nd == -1 ? s : intersect(s, nd);
+            }
+            if (nd != -1 && ipdom[static_cast<size_t>(b)] != nd) {
+                ipdom[static_cast<size_t>(b)] = nd;
+                changed = true;
+            }
+        }
+    }
+    for (int i = 0; i < n; ++i) {
+        Instr& I = code[static_cast<size_t>(begin + i)];
+        if (I.op != Op::Bra) continue;
+        int b = blockOf[static_cast<size_t>(i)];
+        int pd = ipdom[static_cast<size_t>(b)];
+        // Blocks that cannot reach the exit (infinite loops) have no post-dominator: paths never
+        // meet, so reconverge only when lanes exit.
+        I.reconv = (pd < 0 || pd == exitNode) ? kExitPc : begin + blockStart[static_cast<size_t>(pd)];
+    }
+}
+
+// ---------------------------------------------------------------- 7. compile()
+void layoutParams(const std::vector<ptx::VariableDecl>& decls, int64_t& cursor, FuncLayout& fl,
+                  std::vector<int64_t>* offsets, std::vector<int>* sizes) {
+    for (auto& d : decls) {
+        cursor = alignUp(cursor, d.alignment());
+        fl.params[d.name] = cursor;
+        if (offsets) offsets->push_back(cursor);
+        if (sizes) sizes->push_back(static_cast<int>(d.sizeInBytes()));
+        cursor += d.sizeInBytes();
+    }
+}
+
+} // namespace
+
+Program compile(const ptx::Module& module, const std::string& kernelName, const SymbolAddresses& symbols) {
+    Ctx ctx{module, kernelName, symbols};
+    const ptx::Function* kernel = module.findFunction(kernelName);
+    if (!kernel || !kernel->isEntry) {
+        std::string list;
+        for (auto* k : module.kernels()) list += (list.empty() ? "" : ", ") + k->name;
+        throw Error(Error::Kind::Input, "No kernel named '" + kernelName + "' in the PTX (kernels: " +
+                                            (list.empty() ? "none" : list) + ").");
+    }
+    if (!kernel->hasBody) throw Error(Error::Kind::Input, "Kernel '" + kernelName + "' has no body.");
+
+    // Reachable functions, kernel first.
+    Layouts lay;
+    std::vector<const ptx::Function*> funcs{kernel};
+    lay.functionIndex[kernel->name] = 0;
+    for (size_t k = 0; k < funcs.size(); ++k) {
+        for (auto& s : funcs[k]->body) {
+            if (s.kind != ptx::Statement::Kind::Instruction || s.instr.opcode != "call") continue;
+            for (auto& o : s.instr.operands) {
+                if (o.kind != ptx::Operand::Kind::Symbol) continue;
+                const ptx::Function* callee = module.findFunction(o.name);
+                if (callee && callee->hasBody && !lay.functionIndex.count(callee->name)) {
+                    lay.functionIndex[callee->name] = static_cast<uint32_t>(funcs.size());
+                    funcs.push_back(callee);
+                }
+            }
+        }
+    }
+
+    Program prog;
+    prog.kernelName = kernelName;
+    prog.files = module.files;
+
+    // Shared memory: module-scope variables and the functions' own (demoted) ones; extern
+    // (dynamic) shared arrays all start after the static part.
+    int64_t sharedCursor = 0;
+    int dynAlign = 16;
+    std::vector<const ptx::VariableDecl*> externShared;
+    auto placeShared = [&](const ptx::VariableDecl& v) {
+        if (v.isExtern || v.arrayCount == 0) {
+            externShared.push_back(&v);
+            dynAlign = std::max(dynAlign, v.alignment());
+            return;
+        }
+        sharedCursor = alignUp(sharedCursor, v.alignment());
+        lay.shared[v.name] = static_cast<uint32_t>(sharedCursor);
+        prog.sharedVars.push_back({v.name, static_cast<uint32_t>(sharedCursor), static_cast<uint32_t>(v.sizeInBytes())});
+        sharedCursor += v.sizeInBytes();
+    };
+    for (auto& v : module.variables)
+        if (v.space == StateSpace::Shared) placeShared(v);
+    for (auto* f : funcs)
+        for (auto& v : f->locals)
+            if (v.space == StateSpace::Shared) placeShared(v);
+    prog.staticSharedBytes = static_cast<uint32_t>(sharedCursor);
+    prog.dynamicSharedAlign = static_cast<uint32_t>(dynAlign);
+    uint32_t dynBase = static_cast<uint32_t>(alignUp(sharedCursor, dynAlign));
+    for (auto* v : externShared) {
+        lay.shared[v->name] = dynBase;
+        prog.sharedVars.push_back({v->name, dynBase, 0});
+    }
+
+    // Kernel parameters as the host marshals them.
+    {
+        int64_t off = 0;
+        for (auto& p : kernel->params) {
+            KernelParam kp;
+            kp.name = p.name;
+            kp.type = p.type;
+            kp.size = static_cast<int>(p.sizeInBytes());
+            kp.align = p.alignment();
+            kp.isArray = p.arrayCount >= 0;
+            off = alignUp(off, kp.align);
+            kp.offset = static_cast<int>(off);
+            off += kp.size;
+            prog.params.push_back(kp);
+        }
+    }
+
+    for (uint32_t fi = 0; fi < funcs.size(); ++fi) {
+        const ptx::Function& pf = *funcs[fi];
+        ctx.fn = &pf;
+        ctx.in = nullptr;
+        Function fn;
+        fn.name = pf.name;
+        fn.isKernel = pf.isEntry;
+        FuncLayout fl;
+        // Registers.
+        for (auto& r : pf.registers) {
+            auto add = [&](const std::string& name) {
+                if (r.type == Type::Pred) {
+                    fl.preds[name] = fn.numPreds++;
+                    fn.predNames.push_back(name);
+                } else {
+                    if (r.type == Type::B128) ctx.in = nullptr, unsupported(ctx, "128-bit registers");
+                    fl.regs[name] = fn.numRegs++;
+                    fl.regType[name] = r.type;
+                    fn.regNames.push_back(name.substr(0, name.find('@')));
+                    fn.regTypes.push_back(r.type);
+                }
+            };
+            if (r.count > 0) {
+                for (int k = 0; k < r.count; ++k) add(r.name + std::to_string(k));
+            } else {
+                add(r.name);
+            }
+        }
+        // Param area: formals, returns, then call-sequence params.
+        int64_t pcur = 0;
+        layoutParams(pf.params, pcur, fl, &fn.formalOffsets, &fn.formalSizes);
+        layoutParams(pf.returns, pcur, fl, &fn.returnOffsets, &fn.returnSizes);
+        std::vector<ptx::VariableDecl> callParams;
+        for (auto& v : pf.locals)
+            if (v.space == StateSpace::Param) callParams.push_back(v);
+        layoutParams(callParams, pcur, fl, nullptr, nullptr);
+        fn.paramBytes = static_cast<uint32_t>(alignUp(pcur, 8));
+        // Local depot.
+        int64_t lcur = 0;
+        for (auto& v : pf.locals) {
+            if (v.space != StateSpace::Local) continue;
+            lcur = alignUp(lcur, v.alignment());
+            fl.locals[v.name] = lcur;
+            lcur += v.sizeInBytes();
+        }
+        fn.localBytes = static_cast<uint32_t>(alignUp(lcur, 16));
+        for (auto& v : pf.locals)
+            if (v.space == StateSpace::Global || v.space == StateSpace::Const)
+                unsupported(ctx, "function-scope ." + std::string(ptx::spaceName(v.space)) + " variable '" + v.name + "'");
+        // Labels.
+        int32_t pc = static_cast<int32_t>(prog.code.size());
+        fn.entry = pc;
+        for (auto& s : pf.body) {
+            if (s.kind == ptx::Statement::Kind::Label) {
+                if (fl.labels.count(s.label)) {
+                    FaultSite site;
+                    site.ptxLine = static_cast<uint32_t>(s.ptxLine);
+                    throw Error(Error::Kind::Input, "Label '" + s.label + "' defined twice in '" + pf.name + "'.", site);
+                }
+                fl.labels[s.label] = pc;
+            } else if (s.kind == ptx::Statement::Kind::Instruction) {
+                ++pc;
+            }
+        }
+        prog.functions.push_back(fn);
+        Function& fref = prog.functions.back();
+        Translator tr(ctx, fl, lay, fref, prog);
+        for (auto& s : pf.body)
+            if (s.kind == ptx::Statement::Kind::Instruction) prog.code.push_back(tr.translate(s.instr, fi));
+        fref.end = static_cast<int32_t>(prog.code.size());
+        // A function whose last instruction can fall through gets an implicit return, so control
+        // never runs into the next function.
+        if (fref.end == fref.entry || (prog.code.back().op != Op::Ret && prog.code.back().op != Op::Exit &&
+                                       !(prog.code.back().op == Op::Bra && prog.code.back().guard.kind == Operand::Kind::None))) {
+            Instr r;
+            r.op = Op::Ret;
+            r.ptxLine = static_cast<uint32_t>(pf.ptxLine);
+            r.func = fi;
+            r.text = "ret (implicit, end of function)";
+            if (!prog.code.empty() && fref.end != fref.entry) {
+                r.line = prog.code.back().line;
+                r.file = prog.code.back().file;
+            }
+            prog.code.push_back(r);
+            fref.end = static_cast<int32_t>(prog.code.size());
+        }
+        computeReconvergence(prog.code, fref.entry, fref.end);
+    }
+    // The kernel's own source file: the most common .file among its instructions.
+    std::map<int, int> fileCount;
+    for (auto& I : prog.code)
+        if (I.file) ++fileCount[I.file];
+    int best = 0;
+    for (auto& [f, c] : fileCount)
+        if (best == 0 || c > fileCount[best]) best = f;
+    prog.mainFile = best;
+    return prog;
+}
+
+} // namespace warpscope::sim

@@ -1,0 +1,1455 @@
+// The warp interpreter.
+//
+// Sections: 1. Launch set-up  2. Scheduling and control  3. SIMT bookkeeping (settle, exit,
+//           barriers)  4. Faults  5. Exec: operand access and memory  6. Exec: instruction
+//           families  7. issue()
+#include "sim/gpu.hpp"
+
+#include "sim/arith.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <sstream>
+
+namespace warpscope::sim {
+
+using ptx::StateSpace;
+using ptx::Type;
+
+namespace {
+constexpr uint32_t kFull = 0xffffffffu;
+constexpr uint32_t kFrameLocal = 255;   // Operand::Special index: frame local base + imm (see compile.cpp)
+
+template <class F>
+inline void forLanes(uint32_t mask, F&& f) {
+    if (mask == kFull) {
+        for (int l = 0; l < 32; ++l) f(l);
+    } else {
+        while (mask) {
+            int l = std::countr_zero(mask);
+            mask &= mask - 1;
+            f(l);
+        }
+    }
+}
+
+int64_t alignUp(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
+} // namespace
+
+// ---------------------------------------------------------------- 1. Launch set-up
+Gpu::Gpu(const Program& program, mem::GlobalMemory& memory, const runtime::LaunchConfig& config,
+         const std::vector<runtime::ParamBytes>& params, LaunchOptions options)
+    : prog_(program), mem_(memory), cfg_(config), opt_(options) {
+    auto bad = [&](const std::string& m) {
+        FaultSite s;
+        s.kernel = prog_.kernelName;
+        throw Error(Error::Kind::Input, "Cannot launch '" + prog_.kernelName + "': " + m, s);
+    };
+    const auto& b = cfg_.block;
+    const auto& g = cfg_.grid;
+    if (b.x == 0 || b.y == 0 || b.z == 0 || g.x == 0 || g.y == 0 || g.z == 0)
+        bad("grid and block dimensions must all be at least 1.");
+    if (b.x > 1024 || b.y > 1024 || b.z > 64 || b.count() > 1024)
+        bad("a block may have at most 1024 threads (x, y <= 1024, z <= 64); this one has " +
+            std::to_string(b.x) + "x" + std::to_string(b.y) + "x" + std::to_string(b.z) + ".");
+    if (g.x > 0x7fffffffu || g.y > 65535 || g.z > 65535) bad("grid dimensions exceed the limits (2^31-1, 65535, 65535).");
+    threadsPerBlock_ = static_cast<uint32_t>(b.count());
+    warpsPerBlock_ = (threadsPerBlock_ + 31) / 32;
+    uint64_t shared = alignUp(prog_.staticSharedBytes, prog_.dynamicSharedAlign) + cfg_.dynamicSharedBytes;
+    if (cfg_.dynamicSharedBytes == 0) shared = prog_.staticSharedBytes;
+    if (shared > 227 * 1024)
+        bad("it needs " + std::to_string(shared) + " bytes of shared memory per block; the limit is 227 KiB.");
+    sharedBytes_ = static_cast<uint32_t>(shared);
+    if (params.size() != prog_.params.size())
+        bad("the kernel takes " + std::to_string(prog_.params.size()) + " parameters, but " +
+            std::to_string(params.size()) + " were given.");
+    int total = 0;
+    for (auto& p : prog_.params) total = std::max(total, p.offset + p.size);
+    kernelParams_.assign(static_cast<size_t>(total), 0);
+    for (size_t i = 0; i < params.size(); ++i) {
+        const auto& kp = prog_.params[i];
+        if (params[i].size() != static_cast<size_t>(kp.size))
+            bad("parameter " + std::to_string(i) + " ('" + kp.name + "') has " + std::to_string(kp.size) +
+                " bytes, but " + std::to_string(params[i].size()) + " were given.");
+        std::memcpy(kernelParams_.data() + kp.offset, params[i].data(), params[i].size());
+    }
+    if (opt_.maxResidentBlocks == 0) opt_.maxResidentBlocks = 1;
+    admitBlocks();
+}
+
+void Gpu::admitBlocks() {
+    const Function& kf = prog_.functions[0];
+    while (resident_.size() < opt_.maxResidentBlocks && nextBlock_ < cfg_.grid.count()) {
+        // Retired blocks are recycled: their vectors keep their capacity, so admitting a block
+        // costs clearing memory, not allocating it (grids of many small blocks are common).
+        std::unique_ptr<Block> blk;
+        if (!spare_.empty()) {
+            blk = std::move(spare_.back());
+            spare_.pop_back();
+        } else {
+            blk = std::make_unique<Block>();
+        }
+        uint32_t lin = nextBlock_++;
+        blk->linear = lin;
+        blk->done = false;
+        std::memset(blk->barRedAccum, 0, sizeof blk->barRedAccum);
+        blk->idx.x = lin % cfg_.grid.x;
+        blk->idx.y = (lin / cfg_.grid.x) % cfg_.grid.y;
+        blk->idx.z = lin / (cfg_.grid.x * cfg_.grid.y);
+        blk->sm = lin % std::max(1u, opt_.numSMs);
+        blk->shared.assign(sharedBytes_, 0);
+        blk->warps.resize(warpsPerBlock_);
+        for (uint32_t wi = 0; wi < warpsPerBlock_; ++wi) {
+            Warp& w = blk->warps[wi];
+            w.indexInBlock = wi;
+            uint32_t lanes = std::min<uint32_t>(32, threadsPerBlock_ - wi * 32);
+            w.validMask = lanes == 32 ? kFull : ((1u << lanes) - 1);
+            w.exited = 0;
+            w.state = WarpState::Ready;
+            w.barrierId = w.barrierCount = 0;
+            w.barrierPc = -1;
+            w.issued = 0;
+            std::memset(w.carry, 0, sizeof w.carry);
+            w.frames.resize(1);
+            Frame& f = w.frames[0];
+            f.func = 0;
+            f.regs.assign(size_t(kf.numRegs) * 32, 0);
+            f.preds.assign(kf.numPreds, 0);
+            f.params.resize(size_t(kf.paramBytes) * 32);
+            size_t n = std::min(kernelParams_.size(), size_t(kf.paramBytes));
+            for (int l = 0; l < 32; ++l) {
+                uint8_t* dst = f.params.data() + size_t(l) * kf.paramBytes;
+                std::memcpy(dst, kernelParams_.data(), n);
+                std::memset(dst + n, 0, kf.paramBytes - n);
+            }
+            f.localBase = 0;
+            f.stack.clear();
+            f.stack.push_back({kf.entry, kExitPc, w.validMask});
+            f.returnPc = f.callSite = -1;
+            f.returned = 0;
+            w.local.resize(32);
+            w.localTop = kf.localBytes;
+            for (auto& l : w.local) l.assign(kf.localBytes, 0);
+        }
+        resident_.push_back(std::move(blk));
+    }
+}
+
+// ---------------------------------------------------------------- 2. Scheduling and control
+bool Gpu::pickAndIssue(int onlySlot, int onlyWarp) {
+    if (state_ != LaunchState::Running) return false;
+    try {
+        if (onlySlot >= 0) {
+            if (static_cast<size_t>(onlySlot) >= resident_.size()) return false;
+            Block& b = *resident_[static_cast<size_t>(onlySlot)];
+            if (static_cast<size_t>(onlyWarp) >= b.warps.size()) return false;
+            Warp& w = b.warps[static_cast<size_t>(onlyWarp)];
+            if (w.state != WarpState::Ready) return false;
+            issue(b, w);
+            retireIfDone(b);
+            return true;
+        }
+        for (;;) {
+            if (resident_.empty()) {
+                state_ = LaunchState::Finished;
+                return false;
+            }
+            // Round-robin over (block, warp) from the cursor.
+            size_t nb = resident_.size();
+            if (rrBlock_ >= nb) {
+                rrBlock_ = 0;
+                rrWarp_ = 0;
+            }
+            size_t totalWarps = nb * warpsPerBlock_;
+            for (size_t k = 0; k < totalWarps; ++k) {
+                Block& b = *resident_[rrBlock_];
+                uint32_t wi = rrWarp_;
+                if (++rrWarp_ >= warpsPerBlock_) {
+                    rrWarp_ = 0;
+                    rrBlock_ = (rrBlock_ + 1) % nb;
+                }
+                Warp& w = b.warps[wi];
+                if (w.state != WarpState::Ready) continue;
+                issue(b, w);
+                retireIfDone(b);
+                return true;
+            }
+            // Nobody could issue: every live warp of every resident block waits at a barrier
+            // that cannot complete.
+            Block& b = *resident_.front();
+            for (auto& w : b.warps) {
+                if (w.state == WarpState::AtBarrier) {
+                    const Instr* in = w.barrierPc >= 0 ? &prog_.code[static_cast<size_t>(w.barrierPc)] : nullptr;
+                    std::ostringstream os;
+                    os << "Deadlock: every warp of block (" << b.idx.x << "," << b.idx.y << "," << b.idx.z
+                       << ") still running waits at a barrier that can never complete. Warp " << w.indexInBlock
+                       << " waits at barrier " << w.barrierId;
+                    if (w.barrierCount) os << " for " << w.barrierCount << " threads";
+                    int arrived = 0, live = 0;
+                    for (auto& o : b.warps) {
+                        if (o.state != WarpState::Done) ++live;
+                        if (o.state == WarpState::AtBarrier && o.barrierId == w.barrierId) ++arrived;
+                    }
+                    os << "; " << arrived << " of " << live << " live warps arrived there";
+                    for (auto& o : b.warps)
+                        if (o.state == WarpState::AtBarrier && o.barrierId != w.barrierId) {
+                            os << ", warp " << o.indexInBlock << " waits at barrier " << o.barrierId << " instead";
+                            break;
+                        }
+                    raise(Error::Kind::Deadlock, os.str() + ".", b, w, std::countr_zero(w.validMask & ~w.exited), in);
+                }
+            }
+            state_ = LaunchState::Finished;
+            return false;
+        }
+    } catch (const Error& e) {
+        recordFault(e);
+        return false;
+    }
+}
+
+bool Gpu::step() { return pickAndIssue(-1, -1); }
+
+bool Gpu::stepWarp(uint32_t slot, uint32_t warp) {
+    return pickAndIssue(static_cast<int>(slot), static_cast<int>(warp));
+}
+
+bool Gpu::stepLine(uint32_t slot, uint32_t warp) {
+    if (slot >= resident_.size() || warp >= warpsPerBlock_) return false;
+    const Block* blk = resident_[slot].get();
+    auto lineOf = [&](const Warp& w) -> uint32_t {
+        int32_t pc = w.pc();
+        return pc >= 0 ? prog_.code[static_cast<size_t>(pc)].line : 0;
+    };
+    uint32_t start = lineOf(blk->warps[warp]);
+    // Other warps keep running in round-robin order so barriers can complete.
+    for (uint64_t guard = 0; guard < opt_.instructionBudget; ++guard) {
+        if (state_ != LaunchState::Running) return false;
+        bool found = false;
+        for (auto& r : resident_)
+            if (r.get() == blk) found = true;
+        if (!found) return true;   // the block finished
+        const Warp& w = blk->warps[warp];
+        if (w.state == WarpState::Done) return true;
+        if (w.state == WarpState::Ready) {
+            size_t s = 0;
+            while (resident_[s].get() != blk) ++s;
+            pickAndIssue(static_cast<int>(s), static_cast<int>(warp));
+            if (state_ != LaunchState::Running) return false;
+            bool still = false;
+            for (auto& r : resident_)
+                if (r.get() == blk) still = true;
+            if (!still || blk->warps[warp].state == WarpState::Done) return true;
+            uint32_t now = lineOf(blk->warps[warp]);
+            if (now != start && now != 0) return true;
+        } else if (!step()) {
+            return false;
+        }
+    }
+    return state_ == LaunchState::Running;
+}
+
+bool Gpu::runToBarrier() {
+    barrierReleased_ = false;
+    while (state_ == LaunchState::Running && !barrierReleased_)
+        if (!step()) break;
+    return state_ == LaunchState::Running;
+}
+
+uint64_t Gpu::runFor(uint64_t maxSteps) {
+    uint64_t n = 0;
+    while (n < maxSteps && step()) ++n;
+    return n;
+}
+
+void Gpu::run() {
+    while (step()) {
+    }
+    if (fault_) throw *fault_;
+}
+
+void Gpu::recordFault(const Error& e) {
+    state_ = LaunchState::Faulted;
+    fault_ = e;
+}
+
+// ---------------------------------------------------------------- 3. SIMT bookkeeping
+namespace {
+// Pops finished SIMT entries and finished call frames; marks the warp done when nothing is left.
+void settle(const Program& prog, Warp& w) {
+    for (;;) {
+        Frame& f = w.frames.back();
+        while (!f.stack.empty() && (f.stack.back().mask == 0 || f.stack.back().pc == f.stack.back().rpc)) {
+            SimtEntry e = f.stack.back();
+            f.stack.pop_back();
+            // An entry that reached its reconvergence point hands its lanes back to the entry below
+            // (which already holds them); nothing to merge explicitly.
+            (void)e;
+        }
+        if (!f.stack.empty()) return;
+        if (w.frames.size() == 1) {
+            w.state = WarpState::Done;
+            return;
+        }
+        // Return from a call: copy results of the lanes that returned (not exited).
+        Frame callee = std::move(w.frames.back());
+        w.frames.pop_back();
+        Frame& caller = w.frames.back();
+        const Function& cf = prog.functions[callee.func];
+        const Function& pf = prog.functions[caller.func];
+        const CallSite& cs = pf.calls[static_cast<size_t>(callee.callSite)];
+        uint32_t lanes = callee.returned & ~w.exited;
+        for (size_t k = 0; k < cs.retOffsets.size() && k < cf.returnOffsets.size(); ++k) {
+            size_t n = static_cast<size_t>(cf.returnSizes[k]);
+            forLanes(lanes, [&](int l) {
+                std::memcpy(caller.params.data() + size_t(l) * pf.paramBytes + size_t(cs.retOffsets[k]),
+                            callee.params.data() + size_t(l) * cf.paramBytes + size_t(cf.returnOffsets[k]), n);
+            });
+        }
+        w.localTop = callee.localBase;
+    }
+}
+} // namespace
+
+void Gpu::finishLanes(Warp& w, uint32_t lanes) {
+    w.exited |= lanes;
+    for (auto& f : w.frames)
+        for (auto& e : f.stack) e.mask &= ~lanes;
+}
+
+void Gpu::tryReleaseBarrier(Block& b) {
+    // Threads that exited no longer take part (as on Volta and later).
+    for (auto& w : b.warps) {
+        if (w.state != WarpState::AtBarrier) continue;
+        uint32_t id = w.barrierId;
+        uint32_t arrivedThreads = 0, liveThreads = 0, expected = w.barrierCount;
+        bool allLiveArrived = true;
+        for (auto& o : b.warps) {
+            if (o.state == WarpState::Done) continue;
+            uint32_t live = static_cast<uint32_t>(std::popcount(o.validMask & ~o.exited));
+            liveThreads += live;
+            if (o.state == WarpState::AtBarrier && o.barrierId == id) arrivedThreads += 32;
+            else allLiveArrived = false;
+        }
+        bool release = expected ? arrivedThreads >= expected : allLiveArrived;
+        if (!release) continue;
+        uint32_t released = 0;
+        for (auto& o : b.warps) {
+            if (o.state == WarpState::AtBarrier && o.barrierId == id) {
+                o.state = WarpState::Ready;
+                ++released;
+                if (expected && released * 32 >= expected) break;
+            }
+        }
+        ++stats_.barriers;
+        barrierReleased_ = true;
+        (void)liveThreads;
+        return;
+    }
+}
+
+void Gpu::retireIfDone(Block& b) {
+    for (auto& w : b.warps)
+        if (w.state != WarpState::Done) return;
+    b.done = true;
+    ++stats_.blocksCompleted;
+    for (size_t i = 0; i < resident_.size(); ++i) {
+        if (resident_[i].get() == &b) {
+            spare_.push_back(std::move(resident_[i]));
+            resident_.erase(resident_.begin() + static_cast<long>(i));
+            if (rrBlock_ > i) --rrBlock_;
+            if (rrBlock_ >= resident_.size()) {
+                rrBlock_ = 0;
+                rrWarp_ = 0;
+            }
+            break;
+        }
+    }
+    admitBlocks();
+}
+
+// ---------------------------------------------------------------- 4. Faults
+void Gpu::raise(Error::Kind kind, const std::string& what, const Block& b, const Warp& w, int lane, const Instr* in,
+                std::optional<uint64_t> address, bool describeGlobal) {
+    FaultSite s;
+    s.kernel = prog_.kernelName;
+    s.blockX = b.idx.x;
+    s.blockY = b.idx.y;
+    s.blockZ = b.idx.z;
+    std::ostringstream os;
+    os << what;
+    if (lane >= 0 && lane < 32) {
+        uint32_t t = w.indexInBlock * 32 + static_cast<uint32_t>(lane);
+        s.threadX = t % cfg_.block.x;
+        s.threadY = (t / cfg_.block.x) % cfg_.block.y;
+        s.threadZ = t / (cfg_.block.x * cfg_.block.y);
+        s.lane = static_cast<uint32_t>(lane);
+    }
+    if (address) {
+        s.address = *address;
+        if (describeGlobal) {
+            std::string name;
+            std::optional<int64_t> off;
+            os << " Address " << mem::describeAddress(mem_, *address, &name, &off) << ".";
+            s.allocation = name;
+            s.offset = off;
+        }
+    }
+    os << " [kernel " << prog_.kernelName << ", block (" << b.idx.x << "," << b.idx.y << "," << b.idx.z << ")";
+    if (s.threadX) os << ", thread (" << *s.threadX << "," << *s.threadY << "," << *s.threadZ << "), warp "
+                      << w.indexInBlock << " lane " << lane;
+    if (in) {
+        s.ptxLine = in->ptxLine;
+        if (in->line) {
+            s.sourceLine = in->line;
+            os << ", source line " << in->line;
+        }
+        os << ", PTX line " << in->ptxLine << ": " << in->text;
+    }
+    os << "]";
+    throw Error(kind, os.str(), s);
+}
+
+// ---------------------------------------------------------------- 5. Exec: operands and memory
+struct Exec {
+    // The scratch arrays are deliberately left uninitialised: this object is built for every
+    // issued instruction, and every lane an instruction reads was written first.
+    Exec(Gpu& g_, Block& b_, Warp& w_, Frame& f_, const Instr& I_, uint32_t active_, uint32_t exec_)
+        : g(g_), b(b_), w(w_), f(f_), I(I_), active(active_), exec(exec_) {}
+    Gpu& g;
+    Block& b;
+    Warp& w;
+    Frame& f;
+    const Instr& I;
+    uint32_t active;
+    uint32_t exec;
+    uint64_t tmp[4][32];
+    uint64_t sink[32];
+    uint64_t addrs[32];
+
+    const uint64_t* src(int k) {
+        const Operand& o = I.src[k];
+        switch (o.kind) {
+        case Operand::Kind::Reg: return f.regs.data() + size_t(o.index) * 32;
+        case Operand::Kind::Imm:
+            for (int l = 0; l < 32; ++l) tmp[k][l] = o.imm;
+            return tmp[k];
+        case Operand::Kind::Pred: {
+            uint32_t m = f.preds[o.index] ^ (o.negate ? kFull : 0u);
+            for (int l = 0; l < 32; ++l) tmp[k][l] = (m >> l) & 1u;
+            return tmp[k];
+        }
+        case Operand::Kind::Special: special(o, tmp[k]); return tmp[k];
+        case Operand::Kind::None:
+        case Operand::Kind::Sink: break;
+        }
+        for (int l = 0; l < 32; ++l) tmp[k][l] = 0;
+        return tmp[k];
+    }
+    const uint64_t* value(const Operand& o, uint64_t* scratch) {
+        switch (o.kind) {
+        case Operand::Kind::Reg: return f.regs.data() + size_t(o.index) * 32;
+        case Operand::Kind::Imm:
+            for (int l = 0; l < 32; ++l) scratch[l] = o.imm;
+            return scratch;
+        case Operand::Kind::Special: special(o, scratch); return scratch;
+        default:
+            for (int l = 0; l < 32; ++l) scratch[l] = 0;
+            return scratch;
+        }
+    }
+    uint32_t predMask(const Operand& o) {
+        if (o.kind == Operand::Kind::Pred) return f.preds[o.index] ^ (o.negate ? kFull : 0u);
+        if (o.kind == Operand::Kind::Imm) return o.imm ? kFull : 0u;
+        return 0;
+    }
+    uint8_t* carry() { return w.carry; }
+    uint64_t* dst() {
+        if (I.dst.kind == Operand::Kind::Reg) return f.regs.data() + size_t(I.dst.index) * 32;
+        return sink;
+    }
+    uint64_t* regOut(const Operand& o) {
+        if (o.kind == Operand::Kind::Reg) return f.regs.data() + size_t(o.index) * 32;
+        return sink;
+    }
+    void setPred(const Operand& o, uint32_t lanesTrue, uint32_t lanes) {
+        if (o.kind != Operand::Kind::Pred) return;
+        uint32_t& p = f.preds[o.index];
+        p = (p & ~lanes) | (lanesTrue & lanes);
+    }
+
+    void special(const Operand& o, uint64_t* out) {
+        const auto& cfg = g.cfg_;
+        uint32_t base = w.indexInBlock * 32;
+        auto tidComp = [&](int l, int c) -> uint64_t {
+            uint32_t t = base + static_cast<uint32_t>(l);
+            if (c == 0) return t % cfg.block.x;
+            if (c == 1) return (t / cfg.block.x) % cfg.block.y;
+            return t / (cfg.block.x * cfg.block.y);
+        };
+        if (o.index == kFrameLocal) {
+            for (int l = 0; l < 32; ++l) out[l] = f.localBase + o.imm;
+            return;
+        }
+        Sreg s = static_cast<Sreg>(o.index);
+        for (int l = 0; l < 32; ++l) {
+            uint64_t v = 0;
+            switch (s) {
+            case Sreg::TidX: v = tidComp(l, 0); break;
+            case Sreg::TidY: v = tidComp(l, 1); break;
+            case Sreg::TidZ: v = tidComp(l, 2); break;
+            case Sreg::NtidX: v = cfg.block.x; break;
+            case Sreg::NtidY: v = cfg.block.y; break;
+            case Sreg::NtidZ: v = cfg.block.z; break;
+            case Sreg::CtaidX: v = b.idx.x; break;
+            case Sreg::CtaidY: v = b.idx.y; break;
+            case Sreg::CtaidZ: v = b.idx.z; break;
+            case Sreg::NctaidX: v = cfg.grid.x; break;
+            case Sreg::NctaidY: v = cfg.grid.y; break;
+            case Sreg::NctaidZ: v = cfg.grid.z; break;
+            case Sreg::LaneId: v = static_cast<uint64_t>(l); break;
+            case Sreg::WarpId: v = w.indexInBlock; break;
+            case Sreg::NWarpId: v = 64; break;
+            case Sreg::SmId: v = b.sm; break;
+            case Sreg::NSmId: v = g.opt_.numSMs; break;
+            case Sreg::GridId: v = 1; break;
+            case Sreg::LanemaskEq: v = 1u << l; break;
+            case Sreg::LanemaskLe: v = l == 31 ? kFull : ((2u << l) - 1); break;
+            case Sreg::LanemaskLt: v = (1u << l) - 1; break;
+            case Sreg::LanemaskGe: v = ~((1u << l) - 1); break;
+            case Sreg::LanemaskGt: v = l == 31 ? 0u : ~((2u << l) - 1); break;
+            // Deterministic "clocks": instructions this warp has issued (x4, a rough cycle count).
+            case Sreg::Clock: v = (w.issued * 4) & 0xffffffffu; break;
+            case Sreg::Clock64: v = w.issued * 4; break;
+            case Sreg::GlobalTimer: v = g.stats_.warpInstructions * 4; break;
+            case Sreg::DynamicSmemSize: v = g.cfg_.dynamicSharedBytes; break;
+            case Sreg::TotalSmemSize: v = g.sharedBytes_; break;
+            }
+            out[l] = v;
+        }
+    }
+
+    [[noreturn]] void fault(Error::Kind k, const std::string& what, int lane, std::optional<uint64_t> addr = std::nullopt,
+                            bool global = false) {
+        g.raise(k, what, b, w, lane, &I, addr, global);
+    }
+
+    // Resolves one lane's access to host memory. `space` None means generic addressing.
+    uint8_t* resolve(StateSpace space, uint64_t addr, uint32_t bytes, int lane, bool isStore, StateSpace* resolved) {
+        if (bytes > 1 && (addr % bytes) != 0) {
+            std::ostringstream os;
+            os << "Misaligned address: a " << bytes << "-byte " << (isStore ? "store" : "load") << " must use an address that is a multiple of "
+               << bytes << ", but lane " << lane << " used 0x" << std::hex << addr << std::dec << ".";
+            fault(Error::Kind::Fault, os.str(), lane, addr, space == StateSpace::Global || space == StateSpace::None);
+        }
+        if (space == StateSpace::None) {
+            switch (mem::windowOf(addr)) {
+            case mem::Window::Shared: space = StateSpace::Shared; addr -= mem::kSharedWindow; break;
+            case mem::Window::Local: space = StateSpace::Local; addr -= mem::kLocalWindow; break;
+            case mem::Window::Param: space = StateSpace::Param; addr -= mem::kParamWindow; break;
+            case mem::Window::Global: space = StateSpace::Global; break;
+            }
+        }
+        if (resolved) *resolved = space;
+        switch (space) {
+        case StateSpace::Global:
+        case StateSpace::Const: {
+            mem::Allocation* a = g.mem_.find(addr, bytes);
+            if (!a) {
+                std::ostringstream os;
+                os << "Out-of-bounds " << (isStore ? "store" : "load") << " of " << bytes << " bytes in global memory.";
+                fault(Error::Kind::Fault, os.str(), lane, addr, true);
+            }
+            if (isStore && a->readOnly)
+                fault(Error::Kind::Fault, "Store to read-only constant memory ('" + a->name + "').", lane, addr, true);
+            return a->data.get() + (addr - a->base);
+        }
+        case StateSpace::Shared:
+            if (addr + bytes > b.shared.size() || addr + bytes < addr) {
+                std::ostringstream os;
+                os << "Out-of-bounds shared-memory " << (isStore ? "store" : "load") << " at shared offset " << addr
+                   << "; the block has " << b.shared.size() << " bytes of shared memory.";
+                fault(Error::Kind::Fault, os.str(), lane, addr);
+            }
+            return b.shared.data() + addr;
+        case StateSpace::Local: {
+            auto& lm = w.local[static_cast<size_t>(lane)];
+            if (addr + bytes > lm.size() || addr + bytes < addr) {
+                std::ostringstream os;
+                os << "Out-of-bounds local-memory access at local offset " << addr << "; the thread's stack has "
+                   << lm.size() << " bytes.";
+                fault(Error::Kind::Fault, os.str(), lane, addr);
+            }
+            return lm.data() + addr;
+        }
+        case StateSpace::Param: {
+            const Function& fn = g.prog_.functions[f.func];
+            if (addr + bytes > fn.paramBytes) fault(Error::Kind::Fault, "Access outside the parameter space.", lane, addr);
+            return f.params.data() + size_t(lane) * fn.paramBytes + addr;
+        }
+        default: fault(Error::Kind::Fault, "Unsupported state space for a memory access.", lane, addr);
+        }
+    }
+
+    // The common case inline: an aligned access to shared memory or to a global allocation in
+    // an explicit state space. Everything else (generic addresses, faults) takes resolve().
+    uint8_t* pointerFor(int lane, uint32_t bytes, bool isStore, StateSpace* resolved) {
+        const uint64_t a = addrs[lane];
+        if ((a & (bytes - 1)) == 0) {
+            if (I.space == StateSpace::Shared) {
+                if (a + bytes <= b.shared.size()) return b.shared.data() + a;
+            } else if (I.space == StateSpace::Global) {
+                mem::Allocation* al = g.mem_.find(a, bytes);
+                if (al && !(isStore && al->readOnly)) return al->data.get() + (a - al->base);
+            } else if (I.space == StateSpace::Param) {
+                const uint32_t pb = g.prog_.functions[f.func].paramBytes;
+                if (a + bytes <= pb) return f.params.data() + size_t(lane) * pb + a;
+            }
+        }
+        return resolve(I.space, a, bytes, lane, isStore, resolved);
+    }
+
+    void computeAddresses() {
+        const uint64_t* base = nullptr;
+        if (I.addr.base.kind == Operand::Kind::Reg) base = f.regs.data() + size_t(I.addr.base.index) * 32;
+        uint64_t extra = I.addr.base.kind == Operand::Kind::Special ? f.localBase : 0;
+        forLanes(exec, [&](int l) {
+            uint64_t a = (base ? base[l] : 0) + extra + static_cast<uint64_t>(I.addr.offset);
+            if (I.space == StateSpace::Shared || (I.space == StateSpace::Local && base)) a &= 0xffffffffull;
+            addrs[l] = a;
+        });
+    }
+};
+
+// ---------------------------------------------------------------- 6. Exec: instruction families
+namespace {
+
+inline uint64_t mask(int bits) { return bits >= 64 ? ~0ull : ((1ull << bits) - 1); }
+inline float asF32(uint64_t v) { return std::bit_cast<float>(static_cast<uint32_t>(v)); }
+inline double asF64(uint64_t v) { return std::bit_cast<double>(v); }
+inline uint64_t fromF32(float f) { return std::bit_cast<uint32_t>(f); }
+inline uint64_t fromF64(double d) { return std::bit_cast<uint64_t>(d); }
+
+// Store a result of `bits` width into a register slot: signed results are kept zero-extended
+// to their width; readers sign-extend as their type requires.
+template <class F>
+void map1(Exec& x, F fn) {
+    const uint64_t* a = x.src(0);
+    uint64_t* d = x.dst();
+    forLanes(x.exec, [&](int l) { d[l] = fn(a[l]); });
+}
+template <class F>
+void map2(Exec& x, F fn) {
+    const uint64_t* a = x.src(0);
+    const uint64_t* b = x.src(1);
+    uint64_t* d = x.dst();
+    forLanes(x.exec, [&](int l) { d[l] = fn(a[l], b[l]); });
+}
+template <class F>
+void map3(Exec& x, F fn) {
+    const uint64_t* a = x.src(0);
+    const uint64_t* b = x.src(1);
+    const uint64_t* c = x.src(2);
+    uint64_t* d = x.dst();
+    forLanes(x.exec, [&](int l) { d[l] = fn(a[l], b[l], c[l]); });
+}
+
+[[noreturn]] void unsupportedType(Exec& x) {
+    x.fault(Error::Kind::Unsupported,
+            "Unsupported: '" + x.I.text + "' with type ." + std::string(ptx::typeName(x.I.type)) + " is not implemented.", -1);
+}
+
+void execArith(Exec& x) {
+    const Instr& I = x.I;
+    const Type t = I.type;
+    const int bits = ptx::bitsOf(t);
+    const bool sgn = ptx::isSigned(t);
+    using namespace arith;
+    const Round r = I.rnd == Round::None ? Round::RN : I.rnd;
+    switch (I.op) {
+    case Op::Add:
+    case Op::Sub: {
+        bool sub = I.op == Op::Sub;
+        if (t == Type::F32) {
+            if (r == Round::RN && !I.ftz && !I.sat) {
+                map2(x, [&](uint64_t a, uint64_t b) {
+                    float v = sub ? asF32(a) - asF32(b) : asF32(a) + asF32(b);
+                    return v != v ? uint64_t(kCanonicalNaNF32) : fromF32(v);
+                });
+            } else {
+                map2(x, [&](uint64_t a, uint64_t b) {
+                    return fromF32(sub ? subF32(asF32(a), asF32(b), r, I.ftz, I.sat) : addF32(asF32(a), asF32(b), r, I.ftz, I.sat));
+                });
+            }
+        } else if (t == Type::F64) {
+            map2(x, [&](uint64_t a, uint64_t b) {
+                return fromF64(sub ? subF64(asF64(a), asF64(b), r) : addF64(asF64(a), asF64(b), r));
+            });
+        } else if (t == Type::F16) {
+            map2(x, [&](uint64_t a, uint64_t b) {
+                return uint64_t(sub ? subF16(uint16_t(a), uint16_t(b), r, I.ftz, I.sat) : addF16(uint16_t(a), uint16_t(b), r, I.ftz, I.sat));
+            });
+        } else if (ptx::isInteger(t)) {
+            if (I.sat && t == Type::S32) {
+                map2(x, [&](uint64_t a, uint64_t b) {
+                    int32_t v = sub ? subSatS32(int32_t(a), int32_t(b)) : addSatS32(int32_t(a), int32_t(b));
+                    return uint64_t(uint32_t(v));
+                });
+            } else if (I.cc) {
+                // add.cc / sub.cc: the carry goes to the warp's carry flag, kept in dst2's slot.
+                const uint64_t* a = x.src(0);
+                const uint64_t* b = x.src(1);
+                uint64_t* d = x.dst();
+                forLanes(x.exec, [&](int l) {
+                    CarryResult cr = sub ? subBorrow(a[l], b[l], false, bits) : addCarry(a[l], b[l], false, bits);
+                    d[l] = cr.value;
+                    x.carry()[l] = cr.carry;
+                });
+            } else {
+                const uint64_t m = mask(bits);
+                map2(x, [&](uint64_t a, uint64_t b) { return (sub ? a - b : a + b) & m; });
+            }
+        } else {
+            unsupportedType(x);
+        }
+        break;
+    }
+    case Op::Addc:
+    case Op::Subc: {
+        bool sub = I.op == Op::Subc;
+        const uint64_t* a = x.src(0);
+        const uint64_t* b = x.src(1);
+        uint64_t* d = x.dst();
+        forLanes(x.exec, [&](int l) {
+            bool cin = x.carry()[l] != 0;
+            CarryResult cr = sub ? subBorrow(a[l], b[l], cin, bits) : addCarry(a[l], b[l], cin, bits);
+            d[l] = cr.value;
+            if (I.cc) x.carry()[l] = cr.carry;
+        });
+        break;
+    }
+    case Op::Mul:
+    case Op::Mad: {
+        if (t == Type::F32) {
+            if (I.op == Op::Mul && r == Round::RN && !I.ftz && !I.sat) {
+                map2(x, [&](uint64_t a, uint64_t b) {
+                    float v = asF32(a) * asF32(b);
+                    return v != v ? uint64_t(kCanonicalNaNF32) : fromF32(v);
+                });
+            } else {
+                map2(x, [&](uint64_t a, uint64_t b) { return fromF32(mulF32(asF32(a), asF32(b), r, I.ftz, I.sat)); });
+            }
+            break;
+        }
+        if (t == Type::F64) {
+            map2(x, [&](uint64_t a, uint64_t b) { return fromF64(mulF64(asF64(a), asF64(b), r)); });
+            break;
+        }
+        if (t == Type::F16) {
+            map2(x, [&](uint64_t a, uint64_t b) { return uint64_t(mulF16(uint16_t(a), uint16_t(b), r, I.ftz, I.sat)); });
+            break;
+        }
+        if (!ptx::isInteger(t)) unsupportedType(x);
+        const bool mad = I.op == Op::Mad;
+        if (I.mul == MulMode::Wide) {
+            if (mad) map3(x, [&](uint64_t a, uint64_t b, uint64_t c) { return madWide(a, b, c, bits, sgn); });
+            else map2(x, [&](uint64_t a, uint64_t b) { return mulWide(a, b, bits, sgn); });
+        } else if (I.mul == MulMode::Hi) {
+            if (mad && I.sat && t == Type::S32)
+                map3(x, [&](uint64_t a, uint64_t b, uint64_t c) { return uint64_t(uint32_t(madHiSatS32(int32_t(a), int32_t(b), int32_t(c)))); });
+            else if (mad) map3(x, [&](uint64_t a, uint64_t b, uint64_t c) { return madHi(a, b, c, bits, sgn); });
+            else map2(x, [&](uint64_t a, uint64_t b) { return mulHi(a, b, bits, sgn); });
+        } else {
+            const uint64_t m = mask(bits);
+            if (mad) map3(x, [&](uint64_t a, uint64_t b, uint64_t c) { return (a * b + c) & m; });
+            else map2(x, [&](uint64_t a, uint64_t b) { return (a * b) & m; });
+        }
+        break;
+    }
+    case Op::Mul24:
+        map2(x, [&](uint64_t a, uint64_t b) { return uint64_t(mul24(uint32_t(a), uint32_t(b), I.mul == MulMode::Hi, sgn)); });
+        break;
+    case Op::Mad24:
+        map3(x, [&](uint64_t a, uint64_t b, uint64_t c) {
+            return uint64_t(mad24(uint32_t(a), uint32_t(b), uint32_t(c), I.mul == MulMode::Hi, sgn, I.sat));
+        });
+        break;
+    case Op::Sad: map3(x, [&](uint64_t a, uint64_t b, uint64_t c) { return sadInt(a, b, c, bits, sgn); }); break;
+    case Op::Fma:
+        // std::fma is correctly rounded to nearest (IEEE fusedMultiplyAdd); only the NaN
+        // encoding differs from the GPU, so the common case skips the software rounding core.
+        if (t == Type::F32 && r == Round::RN && !I.ftz && !I.sat)
+            map3(x, [&](uint64_t a, uint64_t b, uint64_t c) {
+                float v = std::fma(asF32(a), asF32(b), asF32(c));
+                return v != v ? uint64_t(kCanonicalNaNF32) : fromF32(v);
+            });
+        else if (t == Type::F32) map3(x, [&](uint64_t a, uint64_t b, uint64_t c) { return fromF32(fmaF32(asF32(a), asF32(b), asF32(c), r, I.ftz, I.sat)); });
+        else if (t == Type::F64) map3(x, [&](uint64_t a, uint64_t b, uint64_t c) { return fromF64(fmaF64(asF64(a), asF64(b), asF64(c), r)); });
+        else if (t == Type::F16) map3(x, [&](uint64_t a, uint64_t b, uint64_t c) { return uint64_t(fmaF16(uint16_t(a), uint16_t(b), uint16_t(c), r, I.ftz, I.sat)); });
+        else unsupportedType(x);
+        break;
+    case Op::Div:
+        if (t == Type::F32) {
+            if (I.approx) map2(x, [&](uint64_t a, uint64_t b) { return fromF32(divApproxF32(asF32(a), asF32(b), I.ftz)); });
+            else if (I.full) map2(x, [&](uint64_t a, uint64_t b) { return fromF32(divFullF32(asF32(a), asF32(b), I.ftz)); });
+            else map2(x, [&](uint64_t a, uint64_t b) { return fromF32(divF32(asF32(a), asF32(b), r, I.ftz)); });
+        } else if (t == Type::F64) {
+            map2(x, [&](uint64_t a, uint64_t b) { return fromF64(divF64(asF64(a), asF64(b), r)); });
+        } else if (ptx::isInteger(t)) {
+            map2(x, [&](uint64_t a, uint64_t b) { return divInt(a, b, bits, sgn); });
+        } else {
+            unsupportedType(x);
+        }
+        break;
+    case Op::Rem:
+        if (!ptx::isInteger(t)) unsupportedType(x);
+        map2(x, [&](uint64_t a, uint64_t b) { return remInt(a, b, bits, sgn); });
+        break;
+    case Op::Abs:
+        if (t == Type::F32) map1(x, [&](uint64_t a) { return fromF32(absF32(asF32(a), I.ftz)); });
+        else if (t == Type::F64) map1(x, [&](uint64_t a) { return fromF64(absF64(asF64(a))); });
+        else if (ptx::isInteger(t)) map1(x, [&](uint64_t a) { return absInt(a, bits); });
+        else unsupportedType(x);
+        break;
+    case Op::Neg:
+        if (t == Type::F32) map1(x, [&](uint64_t a) { return fromF32(negF32(asF32(a), I.ftz)); });
+        else if (t == Type::F64) map1(x, [&](uint64_t a) { return fromF64(negF64(asF64(a))); });
+        else if (ptx::isInteger(t)) map1(x, [&](uint64_t a) { return negInt(a, bits); });
+        else unsupportedType(x);
+        break;
+    case Op::Min:
+    case Op::Max: {
+        bool mx = I.op == Op::Max;
+        if (t == Type::F32) map2(x, [&](uint64_t a, uint64_t b) { return fromF32(mx ? maxF32(asF32(a), asF32(b), I.ftz) : minF32(asF32(a), asF32(b), I.ftz)); });
+        else if (t == Type::F64) map2(x, [&](uint64_t a, uint64_t b) { return fromF64(mx ? maxF64(asF64(a), asF64(b)) : minF64(asF64(a), asF64(b))); });
+        else if (ptx::isInteger(t)) map2(x, [&](uint64_t a, uint64_t b) { return mx ? maxInt(a, b, bits, sgn) : minInt(a, b, bits, sgn); });
+        else unsupportedType(x);
+        break;
+    }
+    case Op::Copysign:
+        if (t == Type::F32) map2(x, [&](uint64_t a, uint64_t b) { return fromF32(copysignF32(asF32(a), asF32(b))); });
+        else if (t == Type::F64) map2(x, [&](uint64_t a, uint64_t b) { return fromF64(copysignF64(asF64(a), asF64(b))); });
+        else unsupportedType(x);
+        break;
+    case Op::Rcp:
+        if (t == Type::F32) {
+            if (I.approx) map1(x, [&](uint64_t a) { return fromF32(rcpApproxF32(asF32(a), I.ftz)); });
+            else map1(x, [&](uint64_t a) { return fromF32(rcpF32(asF32(a), r, I.ftz)); });
+        } else if (t == Type::F64) {
+            if (I.approx) map1(x, [&](uint64_t a) { return fromF64(rcpApproxFtzF64(asF64(a))); });
+            else map1(x, [&](uint64_t a) { return fromF64(rcpF64(asF64(a), r)); });
+        } else {
+            unsupportedType(x);
+        }
+        break;
+    case Op::Sqrt:
+        if (t == Type::F32) {
+            if (I.approx) map1(x, [&](uint64_t a) { return fromF32(sqrtApproxF32(asF32(a), I.ftz)); });
+            else map1(x, [&](uint64_t a) { return fromF32(sqrtF32(asF32(a), r, I.ftz)); });
+        } else if (t == Type::F64) {
+            map1(x, [&](uint64_t a) { return fromF64(sqrtF64(asF64(a), r)); });
+        } else {
+            unsupportedType(x);
+        }
+        break;
+    case Op::Rsqrt:
+        if (t == Type::F32) map1(x, [&](uint64_t a) { return fromF32(rsqrtApproxF32(asF32(a), I.ftz)); });
+        else if (t == Type::F64) map1(x, [&](uint64_t a) { return fromF64(I.ftz ? rsqrtApproxFtzF64(asF64(a)) : rsqrtApproxF64(asF64(a))); });
+        else unsupportedType(x);
+        break;
+    case Op::Sin: map1(x, [&](uint64_t a) { return fromF32(sinApproxF32(asF32(a), I.ftz)); }); break;
+    case Op::Cos: map1(x, [&](uint64_t a) { return fromF32(cosApproxF32(asF32(a), I.ftz)); }); break;
+    case Op::Lg2: map1(x, [&](uint64_t a) { return fromF32(lg2ApproxF32(asF32(a), I.ftz)); }); break;
+    case Op::Ex2: map1(x, [&](uint64_t a) { return fromF32(ex2ApproxF32(asF32(a), I.ftz)); }); break;
+    case Op::Tanh: map1(x, [&](uint64_t a) { return fromF32(tanhApproxF32(asF32(a))); }); break;
+    default: break;
+    }
+}
+
+void execBits(Exec& x) {
+    const Instr& I = x.I;
+    const Type t = I.type;
+    const int bits = ptx::bitsOf(t);
+    const bool sgn = ptx::isSigned(t);
+    using namespace arith;
+    if (t == Type::Pred) {
+        // Predicate logic: and/or/xor/not/mov on predicate registers.
+        uint32_t a = x.predMask(I.src[0]);
+        uint32_t b = I.nsrc > 1 ? x.predMask(I.src[1]) : 0;
+        uint32_t v = 0;
+        switch (I.op) {
+        case Op::And: v = a & b; break;
+        case Op::Or: v = a | b; break;
+        case Op::Xor: v = a ^ b; break;
+        case Op::Not: v = ~a; break;
+        case Op::Cnot: v = ~a; break;
+        default: unsupportedType(x);
+        }
+        x.setPred(I.dst, v, x.exec);
+        return;
+    }
+    const uint64_t m = mask(bits);
+    switch (I.op) {
+    case Op::And: map2(x, [&](uint64_t a, uint64_t b) { return (a & b) & m; }); break;
+    case Op::Or: map2(x, [&](uint64_t a, uint64_t b) { return (a | b) & m; }); break;
+    case Op::Xor: map2(x, [&](uint64_t a, uint64_t b) { return (a ^ b) & m; }); break;
+    case Op::Not: map1(x, [&](uint64_t a) { return ~a & m; }); break;
+    case Op::Cnot: map1(x, [&](uint64_t a) { return uint64_t((a & m) == 0); }); break;
+    case Op::Shl: map2(x, [&](uint64_t a, uint64_t b) { return shl(a, uint32_t(b), bits); }); break;
+    case Op::Shr: map2(x, [&](uint64_t a, uint64_t b) { return shr(a, uint32_t(b), bits, sgn); }); break;
+    case Op::Shf:
+        // shf.{l,r}.{wrap,clamp}.b32 d, a, b, c: funnel shift of the 64-bit value b:a by c.
+        map3(x, [&](uint64_t a, uint64_t b, uint64_t c) {
+            uint32_t n = uint32_t(c);
+            n = I.shfClamp ? std::min<uint32_t>(n, 32) : (n & 31);
+            uint64_t v = (uint64_t(uint32_t(b)) << 32) | uint32_t(a);
+            if (I.shfLeft) return uint64_t(uint32_t((v << n) >> 32));
+            return uint64_t(uint32_t(v >> n));
+        });
+        break;
+    case Op::Popc: map1(x, [&](uint64_t a) { return uint64_t(popc(a, bits)); }); break;
+    case Op::Clz: map1(x, [&](uint64_t a) { return uint64_t(clz(a, bits)); }); break;
+    case Op::Bfind: map1(x, [&](uint64_t a) { return uint64_t(bfind(a, bits, sgn, I.bfindShift)); }); break;
+    case Op::Brev: map1(x, [&](uint64_t a) { return bits == 64 ? brev64(a) : uint64_t(brev32(uint32_t(a))); }); break;
+    case Op::Bfe: map3(x, [&](uint64_t a, uint64_t b, uint64_t c) { return bfe(a, uint32_t(b), uint32_t(c), bits, sgn); }); break;
+    case Op::Bfi: {
+        const uint64_t* a = x.src(0);
+        const uint64_t* b = x.src(1);
+        const uint64_t* c = x.src(2);
+        const uint64_t* d4 = x.src(3);
+        uint64_t* d = x.dst();
+        forLanes(x.exec, [&](int l) { d[l] = bfi(a[l], b[l], uint32_t(c[l]), uint32_t(d4[l]), bits); });
+        break;
+    }
+    case Op::Prmt: map3(x, [&](uint64_t a, uint64_t b, uint64_t c) { return uint64_t(prmt(uint32_t(a), uint32_t(b), uint32_t(c), I.prmtMode)); }); break;
+    default: break;
+    }
+}
+
+bool compareLane(const Instr& I, Type t, uint64_t a, uint64_t b) {
+    using namespace arith;
+    if (t == Type::F32) return compareF32(I.cmp, asF32(a), asF32(b), I.ftz);
+    if (t == Type::F64) return compareF64(I.cmp, asF64(a), asF64(b));
+    if (t == Type::F16) return compareF32(I.cmp, f16ToF32(uint16_t(a)), f16ToF32(uint16_t(b)), I.ftz);
+    return compareInt(I.cmp, a, b, ptx::bitsOf(t), ptx::isSigned(t));
+}
+
+void execCompare(Exec& x) {
+    const Instr& I = x.I;
+    using namespace arith;
+    switch (I.op) {
+    case Op::Setp: {
+        const uint64_t* a = x.src(0);
+        const uint64_t* b = x.src(1);
+        uint32_t c = I.boolOp != BoolOp::None ? x.predMask(I.src[2]) : 0;
+        uint32_t p = 0;
+        forLanes(x.exec, [&](int l) {
+            if (compareLane(I, I.type, a[l], b[l])) p |= 1u << l;
+        });
+        uint32_t q = ~p;
+        switch (I.boolOp) {
+        case BoolOp::None: break;
+        case BoolOp::And: p &= c; q &= c; break;
+        case BoolOp::Or: p |= c; q |= c; break;
+        case BoolOp::Xor: p ^= c; q ^= c; break;
+        }
+        x.setPred(I.dst, p, x.exec);
+        x.setPred(I.dst2, q, x.exec);
+        break;
+    }
+    case Op::Set: {
+        const uint64_t* a = x.src(0);
+        const uint64_t* b = x.src(1);
+        uint32_t c = I.boolOp != BoolOp::None ? x.predMask(I.src[2]) : 0;
+        uint64_t* d = x.dst();
+        forLanes(x.exec, [&](int l) {
+            bool v = compareLane(I, I.type2, a[l], b[l]);
+            bool cv = (c >> l) & 1;
+            if (I.boolOp == BoolOp::And) v = v && cv;
+            else if (I.boolOp == BoolOp::Or) v = v || cv;
+            else if (I.boolOp == BoolOp::Xor) v = v != cv;
+            if (I.type == Type::F32) d[l] = v ? 0x3f800000u : 0u;
+            else d[l] = v ? mask(ptx::bitsOf(I.type)) : 0u;
+        });
+        break;
+    }
+    case Op::Selp: {
+        const uint64_t* a = x.src(0);
+        const uint64_t* b = x.src(1);
+        uint32_t c = x.predMask(I.src[2]);
+        if (I.type == Type::Pred) {
+            uint32_t v = 0;
+            forLanes(x.exec, [&](int l) { v |= uint32_t(((c >> l) & 1) ? a[l] & 1 : b[l] & 1) << l; });
+            x.setPred(I.dst, v, x.exec);
+            break;
+        }
+        uint64_t* d = x.dst();
+        forLanes(x.exec, [&](int l) { d[l] = ((c >> l) & 1) ? a[l] : b[l]; });
+        break;
+    }
+    case Op::Slct: {
+        const uint64_t* a = x.src(0);
+        const uint64_t* b = x.src(1);
+        const uint64_t* c = x.src(2);
+        uint64_t* d = x.dst();
+        forLanes(x.exec, [&](int l) {
+            bool ge = int32_t(c[l]) >= 0;
+            if (I.type2 == Type::F32) {
+                float cf = asF32(c[l]);
+                if (I.ftz && arith::isSubnormalF32(cf)) cf = 0.0f;
+                ge = cf >= 0.0f;   // -0.0 >= 0 is true; NaN is false
+            }
+            d[l] = ge ? a[l] : b[l];
+        });
+        break;
+    }
+    case Op::Testp: {
+        const uint64_t* a = x.src(0);
+        uint32_t v = 0;
+        forLanes(x.exec, [&](int l) {
+            bool r = I.type == Type::F32 ? testpF32(I.testp, asF32(a[l])) : testpF64(I.testp, asF64(a[l]));
+            if (r) v |= 1u << l;
+        });
+        x.setPred(I.dst, v, x.exec);
+        break;
+    }
+    default: break;
+    }
+}
+
+uint64_t signExtendTo64(uint64_t v, Type t) {
+    int bits = ptx::bitsOf(t);
+    if (ptx::isSigned(t) && bits < 64) return uint64_t(arith::signExtend(v, bits));
+    return v;
+}
+
+void execMove(Exec& x) {
+    const Instr& I = x.I;
+    switch (I.op) {
+    case Op::Mov: {
+        if (I.type == Type::Pred) {
+            x.setPred(I.dst, x.predMask(I.src[0]), x.exec);
+            break;
+        }
+        if (I.type2 == Type::B128) {   // pack {a, b(, c, d)} into one register
+            int eb = ptx::bitsOf(I.type) / I.vec;
+            uint64_t* d = x.dst();
+            uint64_t s[4][32];
+            const uint64_t* v[4];
+            for (int k = 0; k < I.vec; ++k) v[k] = x.value(I.vecRegs[k], s[k]);
+            forLanes(x.exec, [&](int l) {
+                uint64_t r = 0;
+                for (int k = 0; k < I.vec; ++k) r |= (v[k][l] & mask(eb)) << (eb * k);
+                d[l] = r;
+            });
+            break;
+        }
+        if (I.type2 == Type::B8) {   // unpack one register into {a, b(, c, d)}
+            int eb = ptx::bitsOf(I.type) / I.vec;
+            const uint64_t* a = x.src(0);
+            uint64_t copy[32];
+            std::memcpy(copy, a, sizeof copy);
+            for (int k = 0; k < I.vec; ++k) {
+                uint64_t* d = x.regOut(I.vecRegs[k]);
+                forLanes(x.exec, [&](int l) { d[l] = (copy[l] >> (eb * k)) & mask(eb); });
+            }
+            break;
+        }
+        const uint64_t m = mask(ptx::bitsOf(I.type));
+        map1(x, [&](uint64_t a) { return a & m; });
+        break;
+    }
+    case Op::Cvt: {
+        const Type dt = I.type, st = I.type2;
+        const int db = ptx::bitsOf(dt);
+        const uint64_t m = mask(db);
+        if (ptx::isInteger(dt) && ptx::isInteger(st) && !I.sat) {
+            // Plain integer widening/narrowing (hot: cvt.u64.u32, cvt.s64.s32).
+            map1(x, [&](uint64_t a) { return signExtendTo64(a & mask(ptx::bitsOf(st)), st) & m; });
+        } else {
+            map1(x, [&](uint64_t a) { return arith::convert(a, dt, st, I.rnd, I.ftz, I.sat) & m; });
+        }
+        break;
+    }
+    case Op::Cvta: {
+        uint64_t base = 0;
+        if (I.space == StateSpace::Shared) base = mem::kSharedWindow;
+        else if (I.space == StateSpace::Local) base = mem::kLocalWindow;
+        else if (I.space == StateSpace::Param) base = mem::kParamWindow;
+        const uint64_t m = mask(ptx::bitsOf(I.type));
+        if (I.toSpace) map1(x, [&](uint64_t a) { return (a - base) & m; });
+        else map1(x, [&](uint64_t a) { return (a + base) & m; });
+        break;
+    }
+    case Op::Isspacep: {
+        const uint64_t* a = x.src(0);
+        uint32_t v = 0;
+        forLanes(x.exec, [&](int l) {
+            mem::Window win = mem::windowOf(a[l]);
+            bool r = false;
+            switch (I.space) {
+            case StateSpace::Shared: r = win == mem::Window::Shared; break;
+            case StateSpace::Local: r = win == mem::Window::Local; break;
+            case StateSpace::Param: r = win == mem::Window::Param; break;
+            case StateSpace::Global: r = win == mem::Window::Global && a[l] >= mem::kGlobalBase; break;
+            case StateSpace::Const: r = a[l] >= mem::kConstBase && a[l] < mem::kGlobalBase; break;
+            default: break;
+            }
+            if (r) v |= 1u << l;
+        });
+        x.setPred(I.dst, v, x.exec);
+        break;
+    }
+    default: break;
+    }
+}
+
+void execMemory(Exec& x, trace::Step* st) {
+    const Instr& I = x.I;
+    const int es = ptx::sizeOf(I.type);
+    const uint32_t bytes = static_cast<uint32_t>(es) * I.vec;
+    x.computeAddresses();
+    StateSpace resolved = I.space;
+    if (I.op == Op::Ld) {
+        const uint64_t signFill = ptx::isSigned(I.type) ? 1 : 0;
+        uint64_t* outs[4];
+        for (int k = 0; k < I.vec; ++k) outs[k] = I.vec > 1 ? x.regOut(I.vecRegs[k]) : x.dst();
+        forLanes(x.exec, [&](int l) {
+            const uint8_t* p = x.pointerFor(l, bytes, false, &resolved);
+            for (int k = 0; k < I.vec; ++k) {
+                uint64_t v = 0;
+                std::memcpy(&v, p + k * es, static_cast<size_t>(es));
+                if (signFill && es < 8) v = uint64_t(arith::signExtend(v, es * 8)) & mask(std::max(32, es * 8));
+                outs[k][l] = v;
+            }
+        });
+    } else if (I.op == Op::St) {
+        uint64_t s[4][32];
+        const uint64_t* vals[4];
+        if (I.vec > 1)
+            for (int k = 0; k < I.vec; ++k) vals[k] = x.value(I.vecRegs[k], s[k]);
+        else
+            vals[0] = x.src(0);
+        forLanes(x.exec, [&](int l) {
+            uint8_t* p = x.pointerFor(l, bytes, true, &resolved);
+            for (int k = 0; k < I.vec; ++k) std::memcpy(p + k * es, &vals[k][l], static_cast<size_t>(es));
+        });
+    } else {   // atom / red: lanes in order, each a read-modify-write
+        const uint64_t* b = x.src(0);
+        const uint64_t* c = I.nsrc > 1 ? x.src(1) : nullptr;
+        uint64_t* d = I.op == Op::Atom ? x.dst() : x.sink;
+        const Type t = I.type;
+        const int bits = es * 8;
+        const bool sgn = ptx::isSigned(t);
+        forLanes(x.exec, [&](int l) {
+            uint8_t* p = x.resolve(I.space, x.addrs[l], bytes, l, true, &resolved);
+            uint64_t old = 0;
+            std::memcpy(&old, p, static_cast<size_t>(es));
+            uint64_t v = old;
+            using namespace arith;
+            switch (I.atom) {
+            case AtomOp::Add:
+                if (t == Type::F32) v = fromF32(addF32(asF32(old), asF32(b[l]), Round::RN, false, false));
+                else if (t == Type::F64) v = fromF64(addF64(asF64(old), asF64(b[l]), Round::RN));
+                else if (t == Type::F16) v = addF16(uint16_t(old), uint16_t(b[l]), Round::RN, false, false);
+                else v = (old + b[l]) & mask(bits);
+                break;
+            case AtomOp::Min:
+                if (t == Type::F32) v = fromF32(minF32(asF32(old), asF32(b[l])));
+                else if (t == Type::F64) v = fromF64(minF64(asF64(old), asF64(b[l])));
+                else v = minInt(old, b[l], bits, sgn);
+                break;
+            case AtomOp::Max:
+                if (t == Type::F32) v = fromF32(maxF32(asF32(old), asF32(b[l])));
+                else if (t == Type::F64) v = fromF64(maxF64(asF64(old), asF64(b[l])));
+                else v = maxInt(old, b[l], bits, sgn);
+                break;
+            case AtomOp::Inc: v = (old >= (b[l] & mask(bits))) ? 0 : (old + 1) & mask(bits); break;
+            case AtomOp::Dec: v = (old == 0 || old > (b[l] & mask(bits))) ? (b[l] & mask(bits)) : old - 1; break;
+            case AtomOp::Cas: v = (old == (b[l] & mask(bits))) ? (c[l] & mask(bits)) : old; break;
+            case AtomOp::Exch: v = b[l] & mask(bits); break;
+            case AtomOp::And: v = old & b[l]; break;
+            case AtomOp::Or: v = old | b[l]; break;
+            case AtomOp::Xor: v = (old ^ b[l]) & mask(bits); break;
+            case AtomOp::None: break;
+            }
+            std::memcpy(p, &v, static_cast<size_t>(es));
+            d[l] = old;
+        });
+    }
+    if (st) {
+        st->space = resolved;
+        st->accessBytes = static_cast<uint8_t>(std::min<uint32_t>(bytes, 255));
+        st->isLoad = I.op == Op::Ld;
+        st->isStore = I.op == Op::St;
+        st->isAtomic = I.op == Op::Atom || I.op == Op::Red;
+        st->addresses = x.addrs;
+    }
+}
+
+void execWarp(Exec& x) {
+    const Instr& I = x.I;
+    switch (I.op) {
+    case Op::Shfl: {
+        const uint64_t* a = x.src(0);
+        const uint64_t* bb = x.src(1);
+        const uint64_t* cc = x.src(2);
+        uint64_t av[32];
+        std::memcpy(av, a, sizeof av);   // sources are read before any lane writes
+        uint64_t* d = x.dst();
+        uint32_t valid = 0;
+        uint64_t res[32];
+        forLanes(x.exec, [&](int l) {
+            uint32_t lane = uint32_t(l);
+            uint32_t bval = uint32_t(bb[l]) & 31;
+            uint32_t c = uint32_t(cc[l]);
+            uint32_t cval = c & 31, segmask = (c >> 8) & 31;
+            uint32_t maxLane = (lane & segmask) | (cval & ~segmask);
+            uint32_t minLane = lane & segmask;
+            int32_t j = 0;
+            bool pval = false;
+            switch (I.shfl) {
+            case ShflMode::Up: j = int32_t(lane) - int32_t(bval); pval = j >= int32_t(maxLane); break;
+            case ShflMode::Down: j = int32_t(lane + bval); pval = j <= int32_t(maxLane); break;
+            case ShflMode::Bfly: j = int32_t(lane ^ bval); pval = j <= int32_t(maxLane); break;
+            case ShflMode::Idx: j = int32_t(minLane | (bval & ~segmask)); pval = j <= int32_t(maxLane); break;
+            }
+            if (!pval) j = int32_t(lane);
+            res[l] = av[j & 31] & 0xffffffffu;
+            if (pval) valid |= 1u << l;
+        });
+        forLanes(x.exec, [&](int l) { d[l] = res[l]; });
+        x.setPred(I.dst2, valid, x.exec);
+        break;
+    }
+    case Op::Vote: {
+        uint32_t p = x.predMask(I.src[0]) & x.exec;
+        uint32_t members = x.exec;
+        if (I.vote == VoteMode::Ballot) {
+            uint64_t* d = x.dst();
+            forLanes(x.exec, [&](int l) { d[l] = p; });
+        } else {
+            bool v = false;
+            if (I.vote == VoteMode::All) v = p == members;
+            else if (I.vote == VoteMode::Any) v = p != 0;
+            else v = p == 0 || p == members;
+            x.setPred(I.dst, v ? kFull : 0u, x.exec);
+        }
+        break;
+    }
+    case Op::Activemask: {
+        uint64_t* d = x.dst();
+        forLanes(x.exec, [&](int l) { d[l] = x.exec; });
+        break;
+    }
+    case Op::Match: {
+        const uint64_t* a = x.src(0);
+        const uint64_t m = mask(ptx::bitsOf(I.type));
+        uint64_t* d = x.dst();
+        uint32_t members = x.exec;
+        bool allSame = true;
+        int first = std::countr_zero(members);
+        forLanes(members, [&](int l) { allSame = allSame && ((a[l] & m) == (a[first] & m)); });
+        forLanes(members, [&](int l) {
+            if (I.matchAll) {
+                d[l] = allSame ? members : 0u;
+            } else {
+                uint32_t same = 0;
+                forLanes(members, [&](int k) {
+                    if ((a[k] & m) == (a[l] & m)) same |= 1u << k;
+                });
+                d[l] = same;
+            }
+        });
+        if (I.matchAll) x.setPred(I.dst2, allSame ? kFull : 0u, x.exec);
+        break;
+    }
+    default: break;
+    }
+}
+
+} // namespace
+
+// ---------------------------------------------------------------- 7. issue()
+void Gpu::issue(Block& b, Warp& w) {
+    settle(prog_, w);
+    if (w.state == WarpState::Done) return;
+    Frame& f = w.frames.back();
+    const size_t topIndex = f.stack.size() - 1;
+    const int32_t pc = f.stack[topIndex].pc;
+    const Instr& I = prog_.code[static_cast<size_t>(pc)];
+    const uint32_t active = f.stack[topIndex].mask;
+    uint32_t execMask = active;
+    if (I.guard.kind == Operand::Kind::Pred) execMask &= f.preds[I.guard.index] ^ (I.guard.negate ? kFull : 0u);
+
+    if (stats_.warpInstructions >= opt_.instructionBudget) {
+        std::ostringstream os;
+        os << "Stopped after " << stats_.warpInstructions
+           << " warp-instructions: the launch exceeded its instruction budget, which usually means a loop that never ends.";
+        raise(Error::Kind::Budget, os.str(), b, w, std::countr_zero(active), &I);
+    }
+    ++stats_.warpInstructions;
+    stats_.threadInstructions += static_cast<uint64_t>(std::popcount(execMask));
+    ++w.issued;
+
+    trace::Step step;
+    trace::Step* st = listener_ ? &step : nullptr;
+    Exec x(*this, b, w, f, I, active, execMask);
+    int32_t nextPc = pc + 1;
+    bool control = false;
+
+    switch (I.op) {
+    case Op::Add: case Op::Sub: case Op::Addc: case Op::Subc: case Op::Mul: case Op::Mad: case Op::Mul24:
+    case Op::Mad24: case Op::Sad: case Op::Div: case Op::Rem: case Op::Abs: case Op::Neg: case Op::Min:
+    case Op::Max: case Op::Fma: case Op::Rcp: case Op::Sqrt: case Op::Rsqrt: case Op::Sin: case Op::Cos:
+    case Op::Lg2: case Op::Ex2: case Op::Tanh: case Op::Copysign:
+        if (execMask) execArith(x);
+        break;
+    case Op::Popc: case Op::Clz: case Op::Bfind: case Op::Brev: case Op::Bfe: case Op::Bfi: case Op::Prmt:
+    case Op::And: case Op::Or: case Op::Xor: case Op::Not: case Op::Cnot: case Op::Shl: case Op::Shr: case Op::Shf:
+        if (execMask) execBits(x);
+        break;
+    case Op::Setp: case Op::Set: case Op::Selp: case Op::Slct: case Op::Testp:
+        if (execMask) execCompare(x);
+        break;
+    case Op::Mov: case Op::Cvt: case Op::Cvta: case Op::Isspacep:
+        if (execMask) execMove(x);
+        break;
+    case Op::Ld: case Op::Ldu: case Op::St: case Op::Atom: case Op::Red:
+        if (execMask) execMemory(x, st);
+        break;
+    case Op::Shfl: case Op::Vote: case Op::Activemask: case Op::Match:
+        if (execMask) execWarp(x);
+        break;
+    case Op::Membar: case Op::Fence: case Op::Nanosleep: case Op::Prefetch: case Op::Pmevent: case Op::Brkpt:
+        break;
+    case Op::Bra: {
+        control = true;
+        ++stats_.branches;
+        if (st) st->branch = true;
+        const uint32_t taken = execMask;
+        const uint32_t notTaken = active & ~taken;
+        SimtEntry& top = f.stack[topIndex];
+        if (taken == 0) {
+            top.pc = pc + 1;
+        } else if (notTaken == 0 || I.target == pc + 1) {
+            top.pc = I.target;
+        } else {
+            ++stats_.divergentBranches;
+            if (st) st->divergent = true;
+            const int32_t rpc = I.reconv;
+            if (top.rpc == rpc) {
+                // The current entry would only wait at the same point as the one below: reuse it.
+                top = {I.target, rpc, taken};
+            } else {
+                top.pc = rpc;
+                f.stack.push_back({I.target, rpc, taken});
+            }
+            f.stack.push_back({pc + 1, rpc, notTaken});
+        }
+        break;
+    }
+    case Op::Call: {
+        control = true;
+        if (execMask == 0) {
+            f.stack[topIndex].pc = pc + 1;
+            break;
+        }
+        if (w.frames.size() >= 256) raise(Error::Kind::Fault, "Call stack overflow: more than 255 nested calls (runaway recursion?).", b, w, std::countr_zero(execMask), &I);
+        const Function& caller = prog_.functions[f.func];
+        const CallSite& cs = caller.calls[static_cast<size_t>(I.callSite)];
+        const Function& callee = prog_.functions[cs.callee];
+        f.stack[topIndex].pc = pc + 1;   // where the caller resumes (lanes that did not call wait there)
+        Frame nf;
+        nf.func = cs.callee;
+        nf.regs.assign(size_t(callee.numRegs) * 32, 0);
+        nf.preds.assign(callee.numPreds, 0);
+        nf.params.assign(size_t(callee.paramBytes) * 32, 0);
+        for (size_t k = 0; k < cs.argOffsets.size() && k < callee.formalOffsets.size(); ++k) {
+            size_t n = static_cast<size_t>(callee.formalSizes[k]);
+            forLanes(execMask, [&](int l) {
+                std::memcpy(nf.params.data() + size_t(l) * callee.paramBytes + size_t(callee.formalOffsets[k]),
+                            f.params.data() + size_t(l) * caller.paramBytes + size_t(cs.argOffsets[k]), n);
+            });
+        }
+        nf.localBase = w.localTop;
+        uint64_t top = uint64_t(w.localTop) + callee.localBytes;
+        if (top > opt_.maxLocalBytesPerThread)
+            raise(Error::Kind::Fault, "Local memory stack overflow (" + std::to_string(top) + " bytes per thread).", b, w, std::countr_zero(execMask), &I);
+        w.localTop = static_cast<uint32_t>(top);
+        for (auto& lm : w.local)
+            if (lm.size() < top) lm.resize(top, 0);
+        nf.stack.push_back({callee.entry, kExitPc, execMask});
+        nf.returnPc = pc + 1;
+        nf.callSite = I.callSite;
+        w.frames.push_back(std::move(nf));
+        break;
+    }
+    case Op::Ret:
+    case Op::Exit: {
+        control = true;
+        if (I.op == Op::Exit || w.frames.size() == 1) {
+            finishLanes(w, execMask);
+        } else {
+            f.returned |= execMask;
+            for (auto& e : f.stack) e.mask &= ~execMask;
+        }
+        if (execMask != active) w.frames.back().stack.back().pc = pc + 1;
+        break;
+    }
+    case Op::Trap:
+        if (execMask) raise(Error::Kind::Fault, "The kernel executed trap (for example a failed assert).", b, w, std::countr_zero(execMask), &I);
+        break;
+    case Op::Bar:
+    case Op::Barrier: {
+        if (I.type == Type::B8) break;   // bar.warp.sync: warps execute in lockstep here
+        if (execMask == 0) break;
+        const uint32_t live = w.validMask & ~w.exited;
+        if (active != live) {
+            std::ostringstream os;
+            os << "Barrier in divergent code: only lanes 0x" << std::hex << active << " of the warp's live lanes 0x" << live
+               << std::dec << " reached __syncthreads(); the others took another path. Every thread of the block must reach the same barrier.";
+            raise(Error::Kind::Deadlock, os.str(), b, w, std::countr_zero(live & ~active), &I);
+        }
+        const uint64_t* idv = x.src(0);
+        uint32_t id = static_cast<uint32_t>(idv[std::countr_zero(execMask)]) & 15;
+        uint32_t count = 0;
+        if (I.barRed == 0 && I.nsrc >= 2) count = static_cast<uint32_t>(x.src(1)[std::countr_zero(execMask)]);
+        if (I.barRed != 0 && I.src[1].kind != Operand::Kind::None) count = static_cast<uint32_t>(x.src(1)[std::countr_zero(execMask)]);
+        if (count % 32 != 0) raise(Error::Kind::Fault, "Barrier thread count " + std::to_string(count) + " is not a multiple of 32.", b, w, 0, &I);
+        f.stack[topIndex].pc = pc + 1;
+        control = true;
+        if (I.barArrive) break;
+        w.state = WarpState::AtBarrier;
+        w.barrierId = id;
+        w.barrierCount = count;
+        w.barrierPc = pc;
+        tryReleaseBarrier(b);
+        break;
+    }
+    case Op::Count_: break;
+    }
+    if (!control) f.stack[topIndex].pc = nextPc;
+    (void)x.active;
+
+    if (st) {
+        step.index = stats_.warpInstructions - 1;
+        step.block = b.linear;
+        step.warpInBlock = w.indexInBlock;
+        step.warp = b.linear * warpsPerBlock_ + w.indexInBlock;
+        step.pc = pc;
+        step.instr = &I;
+        step.activeMask = active;
+        step.execMask = execMask;
+    }
+    settle(prog_, w);
+    if (w.state == WarpState::Done) tryReleaseBarrier(b);
+    if (st) {
+        step.maskAfter = w.state == WarpState::Done ? 0 : w.activeMask();
+        listener_->onStep(step);
+    }
+}
+
+} // namespace warpscope::sim

@@ -1,0 +1,144 @@
+// The simulated GPU running one kernel launch: blocks made resident a few at a time, warps of
+// 32 lanes with a SIMT reconvergence stack, barriers, and deterministic round-robin issue of one
+// warp-instruction at a time. All state lives in the instance (two can run side by side).
+#pragma once
+#include "mem/memory.hpp"
+#include "runtime/device.hpp"
+#include "runtime/error.hpp"
+#include "sim/program.hpp"
+#include "trace/step.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace warpscope::sim {
+
+struct LaunchOptions {
+    uint64_t instructionBudget = 500'000'000;   // warp-instructions before a runaway loop is declared
+    uint32_t maxResidentBlocks = 32;            // blocks in flight at once
+    uint32_t numSMs = 4;                        // for %smid / %nsmid and display
+    uint64_t maxLocalBytesPerThread = 512 * 1024;
+};
+
+struct SimtEntry {
+    int32_t pc = 0;
+    int32_t rpc = kExitPc;     // reconvergence pc; kExitPc = never by pc, only when lanes finish
+    uint32_t mask = 0;
+};
+
+// One function activation of a warp (the kernel itself is frame 0).
+struct Frame {
+    uint32_t func = 0;
+    std::vector<uint64_t> regs;       // numRegs x 32 lanes
+    std::vector<uint32_t> preds;      // one lane mask per predicate register
+    std::vector<uint8_t> params;      // 32 lanes x paramBytes
+    uint32_t localBase = 0;           // start of this frame's .local depot in each lane's stack
+    std::vector<SimtEntry> stack;     // SIMT reconvergence stack
+    int32_t returnPc = -1;            // caller pc to resume at
+    int32_t callSite = -1;            // caller's CallSite index
+    uint32_t returned = 0;            // lanes that executed ret
+};
+
+enum class WarpState : uint8_t { Ready, AtBarrier, Done };
+
+struct Warp {
+    uint32_t indexInBlock = 0;
+    uint32_t validMask = 0;           // lanes that exist (the last warp of a block may be partial)
+    uint32_t exited = 0;              // lanes that executed exit (or returned from the kernel)
+    WarpState state = WarpState::Ready;
+    uint32_t barrierId = 0;
+    uint32_t barrierCount = 0;        // expected threads (0 = all of the block)
+    int32_t barrierPc = -1;
+    uint64_t issued = 0;
+    uint8_t carry[32] = {};           // add.cc / addc carry flag per lane
+    std::vector<Frame> frames;
+    std::vector<std::vector<uint8_t>> local;   // per lane .local stack
+    uint32_t localTop = 0;
+    // Helpers for the current position.
+    int32_t pc() const { return frames.empty() || frames.back().stack.empty() ? -1 : frames.back().stack.back().pc; }
+    uint32_t activeMask() const { return frames.empty() || frames.back().stack.empty() ? 0 : frames.back().stack.back().mask; }
+};
+
+struct Block {
+    uint32_t linear = 0;
+    runtime::Dim3 idx;
+    std::vector<uint8_t> shared;
+    std::vector<Warp> warps;
+    uint32_t barRedAccum[16] = {};    // bar.red partial results per barrier id
+    bool done = false;
+    uint32_t sm = 0;
+};
+
+enum class LaunchState : uint8_t { Running, Finished, Faulted };
+
+struct LaunchStats {
+    uint64_t warpInstructions = 0;
+    uint64_t threadInstructions = 0;
+    uint64_t branches = 0;
+    uint64_t divergentBranches = 0;
+    uint64_t barriers = 0;             // barrier releases
+    uint64_t blocksCompleted = 0;
+};
+
+class Gpu {
+public:
+    Gpu(const Program& program, mem::GlobalMemory& memory, const runtime::LaunchConfig& config,
+        const std::vector<runtime::ParamBytes>& params, LaunchOptions options = {});
+
+    // --- control (each returns false once the launch is over: finished or faulted) ---
+    bool step();                                  // one warp-instruction, next warp in round-robin order
+    bool stepWarp(uint32_t residentSlot, uint32_t warpInBlock);  // one instruction of that warp, if ready
+    bool stepLine(uint32_t residentSlot, uint32_t warpInBlock);  // until that warp reaches another source line
+    bool runToBarrier();                          // until a barrier releases or the launch ends
+    void run();                                   // to completion; throws the fault if one happens
+    uint64_t runFor(uint64_t maxSteps);           // up to maxSteps instructions; returns how many ran
+
+    void setListener(trace::StepListener* l) { listener_ = l; }
+
+    // --- state for clients (read-only) ---
+    LaunchState state() const { return state_; }
+    const std::optional<Error>& fault() const { return fault_; }
+    const LaunchStats& stats() const { return stats_; }
+    const Program& program() const { return prog_; }
+    const runtime::LaunchConfig& config() const { return cfg_; }
+    const std::vector<std::unique_ptr<Block>>& residentBlocks() const { return resident_; }
+    uint32_t blocksLaunched() const { return nextBlock_; }
+    uint64_t blockCount() const { return cfg_.grid.count(); }
+    uint32_t warpsPerBlock() const { return warpsPerBlock_; }
+    uint64_t stepCount() const { return stats_.warpInstructions; }
+    uint32_t sharedBytesPerBlock() const { return sharedBytes_; }
+
+private:
+    friend struct Exec;
+    void admitBlocks();
+    bool pickAndIssue(int onlySlot, int onlyWarp);
+    void issue(Block& b, Warp& w);
+    void tryReleaseBarrier(Block& b);
+    void retireIfDone(Block& b);
+    void finishLanes(Warp& w, uint32_t lanes);   // exit: remove lanes from every frame
+    [[noreturn]] void raise(Error::Kind kind, const std::string& what, const Block& b, const Warp& w, int lane,
+                            const Instr* in, std::optional<uint64_t> address = std::nullopt, bool describeGlobal = false);
+    void recordFault(const Error& e);
+
+    const Program& prog_;
+    mem::GlobalMemory& mem_;
+    runtime::LaunchConfig cfg_;
+    std::vector<uint8_t> kernelParams_;
+    LaunchOptions opt_;
+    uint32_t threadsPerBlock_ = 0, warpsPerBlock_ = 0, sharedBytes_ = 0;
+    std::vector<std::unique_ptr<Block>> resident_;
+    std::vector<std::unique_ptr<Block>> spare_;   // retired blocks, recycled by admitBlocks
+    uint32_t nextBlock_ = 0;
+    size_t rrBlock_ = 0;
+    uint32_t rrWarp_ = 0;
+    LaunchState state_ = LaunchState::Running;
+    std::optional<Error> fault_;
+    LaunchStats stats_;
+    trace::StepListener* listener_ = nullptr;
+    bool barrierReleased_ = false;
+};
+
+} // namespace warpscope::sim

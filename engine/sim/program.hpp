@@ -1,0 +1,147 @@
+// The executable form of one kernel: its instructions and those of every .func it can call,
+// with dense register indices, resolved branch targets, reconvergence points (immediate
+// post-dominators), state-space layouts and a source-line table.
+#pragma once
+#include "ptx/ast.hpp"
+#include "sim/arith.hpp"
+#include "sim/isa.hpp"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace warpscope::sim {
+
+// Special registers (%tid.x ...), readable through Operand::Kind::Special.
+enum class Sreg : uint8_t {
+    TidX, TidY, TidZ, NtidX, NtidY, NtidZ, CtaidX, CtaidY, CtaidZ, NctaidX, NctaidY, NctaidZ,
+    LaneId, WarpId, NWarpId, SmId, NSmId, GridId,
+    LanemaskEq, LanemaskLe, LanemaskLt, LanemaskGe, LanemaskGt,
+    Clock, Clock64, GlobalTimer, DynamicSmemSize, TotalSmemSize,
+};
+
+struct Operand {
+    enum class Kind : uint8_t { None, Reg, Pred, Imm, Special, Sink };
+    Kind kind = Kind::None;
+    bool negate = false;      // !%p
+    uint32_t index = 0;       // register / predicate index, or Sreg
+    uint64_t imm = 0;         // immediate bits (already converted to the instruction's type)
+};
+
+using arith::CmpOp;
+using arith::PrmtMode;
+using arith::TestpOp;
+enum class BoolOp : uint8_t { None, And, Or, Xor };
+enum class AtomOp : uint8_t { None, Add, Min, Max, Inc, Dec, Cas, Exch, And, Or, Xor };
+enum class ShflMode : uint8_t { Up, Down, Bfly, Idx };
+enum class VoteMode : uint8_t { All, Any, Uni, Ballot };
+enum class MulMode : uint8_t { Lo, Hi, Wide };
+
+// How a memory instruction finds its address: base register (or none) plus a constant offset.
+// For .param and symbol-relative addresses the offset already includes the symbol's location.
+struct Address {
+    Operand base;             // Reg, or None for an absolute address
+    int64_t offset = 0;
+};
+
+struct Instr {
+    Op op = Op::Mov;
+    ptx::Type type = ptx::Type::None;    // main type (destination type for cvt)
+    ptx::Type type2 = ptx::Type::None;   // cvt source type, set/slct comparison type
+    ptx::StateSpace space = ptx::StateSpace::None;  // ld/st/atom/cvta/isspacep
+    ptx::Round rnd = ptx::Round::None;
+    bool ftz = false, sat = false, approx = false, full = false, uni = false, cc = false;
+    bool toSpace = false;          // cvta.to.<space>
+    bool shfClamp = false, shfLeft = false;
+    bool bfindShift = false;
+    MulMode mul = MulMode::Lo;
+    CmpOp cmp = CmpOp::Eq;
+    BoolOp boolOp = BoolOp::None;
+    AtomOp atom = AtomOp::None;
+    ShflMode shfl = ShflMode::Idx;
+    VoteMode vote = VoteMode::All;
+    TestpOp testp = TestpOp::Finite;
+    PrmtMode prmtMode = PrmtMode::Default;
+    uint8_t vec = 1;               // .v2/.v4 width for ld/st/mov pack
+    uint8_t nsrc = 0;
+    bool matchAll = false;
+    bool barArrive = false;        // bar.arrive: no wait
+    uint8_t barRed = 0;            // 0 none, 1 popc, 2 and, 3 or
+    Operand guard;                 // Pred or None
+    Operand dst, dst2;             // dst2: setp's second predicate, shfl/match's predicate, carry
+    Operand src[4];
+    Operand vecRegs[4];            // ld/st/mov vector elements
+    Address addr;                  // ld/st/atom/red/prefetch
+    int32_t target = -1;           // bra: target pc; call: callee index
+    int32_t reconv = -1;           // bra: reconvergence pc (kExitPc for "at exit")
+    int32_t callSite = -1;         // call: index into Function::calls
+    // Where it came from.
+    uint32_t ptxLine = 0;
+    uint32_t line = 0;             // CUDA source line (outermost if inlined), 0 if unknown
+    uint16_t file = 0;
+    uint32_t innerLine = 0;        // inlined location (e.g. a line in a CUDA header)
+    uint16_t innerFile = 0;
+    uint32_t func = 0;             // index of the function this instruction belongs to
+    std::string text;              // the PTX text of the instruction, for display and errors
+};
+
+constexpr int32_t kExitPc = -2;
+
+// A call site: the caller's .param buffers for arguments and return values.
+struct CallSite {
+    uint32_t callee = 0;
+    std::vector<int64_t> argOffsets;   // offsets in the caller's param area
+    std::vector<int64_t> retOffsets;
+};
+
+struct Function {
+    std::string name;
+    bool isKernel = false;
+    int32_t entry = 0;                 // pc of the first instruction
+    int32_t end = 0;                   // one past the last
+    uint32_t numRegs = 0, numPreds = 0;
+    uint32_t paramBytes = 0;           // per-lane param area: formals, returns, call-sequence params
+    std::vector<int64_t> formalOffsets;   // offsets of the formal parameters
+    std::vector<int> formalSizes;
+    std::vector<int64_t> returnOffsets;
+    std::vector<int> returnSizes;
+    uint32_t localBytes = 0;           // per-thread .local depot
+    std::vector<CallSite> calls;
+    std::vector<std::string> regNames; // for display: index -> "%r3"
+    std::vector<ptx::Type> regTypes;
+    std::vector<std::string> predNames;
+};
+
+struct KernelParam {
+    std::string name;
+    ptx::Type type = ptx::Type::None;
+    int size = 0, align = 1, offset = 0;
+    bool isArray = false;              // .b8 name[N]: a struct passed by value
+};
+
+struct SharedVar {
+    std::string name;
+    uint32_t offset = 0, size = 0;
+};
+
+struct Program {
+    std::string kernelName;
+    std::vector<Instr> code;
+    std::vector<Function> functions;   // functions[0] is the kernel
+    std::vector<KernelParam> params;
+    uint32_t staticSharedBytes = 0;
+    uint32_t dynamicSharedAlign = 16;  // where extern shared memory starts (after static, aligned)
+    std::vector<SharedVar> sharedVars;
+    std::map<int, std::string> files;  // .file index -> path
+    int mainFile = 0;                  // the .file of the kernel's own source (most common)
+};
+
+// Addresses of module-scope variables (.global/.const), chosen by whoever owns device memory.
+using SymbolAddresses = std::map<std::string, uint64_t>;
+
+// Compiles kernel `kernelName` of `module`. Throws Error(Unsupported) naming instruction, PTX
+// line and kernel for anything the engine does not implement, Error(Input) for malformed PTX.
+Program compile(const ptx::Module& module, const std::string& kernelName, const SymbolAddresses& symbols);
+
+} // namespace warpscope::sim
