@@ -600,6 +600,10 @@ runtime::LaunchResult CudaDevice::launch(const std::string& kernel, const runtim
     }
 
     runtime::LaunchResult result;
+    result.kernel = kernel;
+    result.grid = config.grid;
+    result.block = config.block;
+    result.dynamicSharedBytes = config.dynamicSharedBytes;
     float ms = 0;
     if (api.cuEventElapsedTime(&ms, start, stop) == CUDA_SUCCESS) result.elapsedMs = ms;
     return result;

@@ -9,16 +9,20 @@
 namespace warpscope::mem {
 
 uint64_t GlobalMemory::allocate(uint64_t bytes, std::string name, bool readOnly) {
-    if (bytes > (uint64_t(1) << 36))
+    if (bytes > kMaxAllocation)
         throw Error(Error::Kind::Input, "Allocation '" + name + "' of " + std::to_string(bytes) +
-                                            " bytes is larger than the simulator allows (64 GiB).");
+                                            " bytes is larger than the simulator allows (4 GiB).");
     auto a = std::make_unique<Allocation>();
+    try {
+        a->data = std::make_unique<uint8_t[]>(std::max<uint64_t>(bytes, 1));
+    } catch (const std::bad_alloc&) {
+        throw Error(Error::Kind::Input, "Not enough host memory for allocation '" + name + "' (" + std::to_string(bytes) + " bytes).");
+    }
     uint64_t& next = readOnly ? nextConst_ : nextGlobal_;
     a->base = next;
     a->size = bytes;
     a->name = std::move(name);
     a->readOnly = readOnly;
-    a->data = std::make_unique<uint8_t[]>(std::max<uint64_t>(bytes, 1));
     std::memset(a->data.get(), 0, std::max<uint64_t>(bytes, 1));
     // Leave a gap after every allocation so running off its end never lands in the next one.
     next += ((bytes + kAllocationAlign - 1) / kAllocationAlign + 1) * kAllocationAlign;

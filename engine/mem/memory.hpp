@@ -20,7 +20,8 @@ constexpr uint64_t kParamWindow = 0x0000'0003'0000'0000ull;
 constexpr uint64_t kWindowSize = 0x0000'0001'0000'0000ull;
 constexpr uint64_t kConstBase = 0x0000'0006'0000'0000ull;
 constexpr uint64_t kGlobalBase = 0x0000'0007'0000'0000ull;
-constexpr uint64_t kAllocationAlign = 512;   // cudaMalloc aligns to at least 256 bytes
+constexpr uint64_t kAllocationAlign = 512;
+constexpr uint64_t kMaxAllocation = uint64_t(4) << 30;   // per allocation: the host must hold it   // cudaMalloc aligns to at least 256 bytes
 
 enum class Window : uint8_t { Global, Shared, Local, Param };
 inline Window windowOf(uint64_t generic) {

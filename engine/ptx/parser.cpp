@@ -694,13 +694,19 @@ private:
         // Some modifiers arrive as separate directive tokens (e.g. "ld.param .b32" never, but
         // "tex.2d.v4.f32.f32" is fine); accept directive tokens glued after the opcode.
         while (at(Tok::Directive)) in.modifiers.emplace_back(next().text.substr(1));
-        if (!atPunct(';')) {
+        if (!atPunct(';') && !atPunct('}')) {
             for (;;) {
                 in.operands.push_back(operand());
                 if (!acceptPunct(',')) break;
             }
         }
-        expectPunct(';', "at the end of the instruction '" + in.opcode + "'");
+        if (!atPunct(';')) {
+            // Point at the end of the instruction, not at whatever the next line starts with.
+            const Token& last = t_[i_ > 0 ? i_ - 1 : 0];
+            fail(file_, last.line, last.col + static_cast<int>(last.text.size()),
+                 "expected ';' at the end of the instruction '" + in.opcode + "'");
+        }
+        next();
         return in;
     }
 

@@ -590,20 +590,6 @@ RunResult runLesson(const Lesson& lesson, const ParamValues& params, Device& dev
     }
 
     // Checks.
-    auto ulpDistance = [](const std::string& type, double a, double b) -> double {
-        if (type == "f32") {
-            auto key = [](float f) {
-                int32_t i = std::bit_cast<int32_t>(f);
-                return i < 0 ? int64_t(INT32_MIN) - i : int64_t(i);
-            };
-            return std::fabs(static_cast<double>(key(static_cast<float>(a)) - key(static_cast<float>(b))));
-        }
-        auto key = [](double d) {
-            int64_t i = std::bit_cast<int64_t>(d);
-            return i < 0 ? static_cast<long double>(INT64_MIN) - i : static_cast<long double>(i);
-        };
-        return static_cast<double>(std::fabs(key(a) - key(b)));
-    };
     for (auto& c : lesson.checks) {
         CheckResult cr;
         cr.buffer = c.buffer;
@@ -634,44 +620,71 @@ RunResult runLesson(const Lesson& lesson, const ParamValues& params, Device& dev
             for (size_t i = 0; i < c.expect.size(); ++i) expect.set(i, c.expect[i]);
             n = std::min(n, c.expect.size());
         }
-        size_t bad_ = 0, firstBad = 0;
-        double worstUlp = 0;
-        const int es = typeSize(got.type);
-        for (size_t i = 0; i < n; ++i) {
-            bool same = std::memcmp(got.bytes.data() + i * es, expect.bytes.data() + i * es, static_cast<size_t>(es)) == 0;
-            if (same) continue;
-            double g = got.get(i), e = expect.get(i);
-            bool ok = false;
-            if (!c.tolerance.exact() && isFloatType(got.type)) {
-                if (std::isnan(g) && std::isnan(e)) ok = true;
-                double ulp = ulpDistance(got.type, g, e);
-                worstUlp = std::max(worstUlp, ulp);
-                if (c.tolerance.ulp && ulp <= *c.tolerance.ulp) ok = true;
-                if (c.tolerance.abs && std::fabs(g - e) <= *c.tolerance.abs) ok = true;
-                if (c.tolerance.rel && std::fabs(g - e) <= *c.tolerance.rel * std::fabs(e)) ok = true;
-            }
-            if (!ok) {
-                if (bad_ == 0) firstBad = i;
-                ++bad_;
-            }
-        }
+        Comparison cmp = compareBuffers(got, expect, n, c.tolerance);
         std::ostringstream os;
         os.precision(9);
-        if (bad_ == 0) {
+        if (cmp.mismatches == 0) {
             cr.passed = true;
             os << n << " elements match";
             if (!c.reference.empty()) os << " the CPU reference '" << c.reference << "'";
             else if (!c.equals.empty()) os << " buffer '" << c.equals << "'";
             else os << " the expected values";
-            if (worstUlp > 0) os << " (worst " << worstUlp << " ulp)";
+            if (cmp.worstUlp > 0) os << " (worst " << cmp.worstUlp << " ulp)";
         } else {
-            os << bad_ << " of " << n << " elements differ; first at index " << firstBad << ": got " << got.get(firstBad)
-               << ", expected " << expect.get(firstBad);
+            os << cmp.mismatches << " of " << n << " elements differ; first at index " << cmp.firstIndex << ": got " << cmp.firstGot
+               << ", expected " << cmp.firstExpected;
         }
         cr.detail = os.str();
         result.checks.push_back(cr);
     }
     return result;
+}
+
+
+// ---------------------------------------------------------------- 7. element comparison
+namespace {
+double ulpDistance(const std::string& type, double a, double b) {
+    if (type == "f32") {
+        auto key = [](float f) {
+            int32_t i = std::bit_cast<int32_t>(f);
+            return i < 0 ? int64_t(INT32_MIN) - i : int64_t(i);
+        };
+        return std::fabs(static_cast<double>(key(static_cast<float>(a)) - key(static_cast<float>(b))));
+    }
+    auto key = [](double d) {
+        int64_t i = std::bit_cast<int64_t>(d);
+        return i < 0 ? static_cast<long double>(INT64_MIN) - i : static_cast<long double>(i);
+    };
+    return static_cast<double>(std::fabs(key(a) - key(b)));
+}
+} // namespace
+
+Comparison compareBuffers(const HostBuffer& got, const HostBuffer& expect, size_t n, const Tolerance& tol) {
+    Comparison c;
+    c.compared = n;
+    const int es = typeSize(got.type);
+    for (size_t i = 0; i < n; ++i) {
+        if (std::memcmp(got.bytes.data() + i * es, expect.bytes.data() + i * es, static_cast<size_t>(es)) == 0) continue;
+        double g = got.get(i), e = expect.get(i);
+        bool ok = false;
+        if (!tol.exact() && isFloatType(got.type)) {
+            if (std::isnan(g) && std::isnan(e)) ok = true;
+            double ulp = ulpDistance(got.type, g, e);
+            if (c.worstUlp < ulp && !std::isnan(g) && !std::isnan(e)) c.worstUlp = ulp;
+            if (tol.ulp && ulp <= *tol.ulp) ok = true;
+            if (tol.abs && std::fabs(g - e) <= *tol.abs) ok = true;
+            if (tol.rel && std::fabs(g - e) <= *tol.rel * std::fabs(e)) ok = true;
+        }
+        if (!ok) {
+            if (c.mismatches == 0) {
+                c.firstIndex = i;
+                c.firstGot = g;
+                c.firstExpected = e;
+            }
+            ++c.mismatches;
+        }
+    }
+    return c;
 }
 
 } // namespace warpscope::runtime

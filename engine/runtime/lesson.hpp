@@ -2,6 +2,7 @@
 // script on any Device. Errors name the JSON path of the mistake.
 #pragma once
 #include "runtime/device.hpp"
+#include "runtime/references.hpp"
 
 #include <cstdint>
 #include <filesystem>
@@ -89,5 +90,13 @@ struct RunResult {
 // operations, reads the buffers back and evaluates the checks. Throws Error on bad input or a
 // kernel fault.
 RunResult runLesson(const Lesson& lesson, const ParamValues& params, Device& device);
+
+// Element-wise comparison of two buffers of the same type under a tolerance (bit-exact when the
+// tolerance is empty; NaN matches NaN under any tolerance).
+struct Comparison {
+    size_t compared = 0, mismatches = 0, firstIndex = 0;
+    double firstGot = 0, firstExpected = 0, worstUlp = 0;
+};
+Comparison compareBuffers(const HostBuffer& got, const HostBuffer& expect, size_t n, const Tolerance& tol);
 
 } // namespace warpscope::runtime

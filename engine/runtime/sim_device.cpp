@@ -21,6 +21,9 @@ void SimDevice::loadModule(const std::string& ptxText, const std::string& displa
         if (v.isExtern) continue;
         int64_t size = v.sizeInBytes();
         if (size <= 0) size = static_cast<int64_t>(v.init.size());
+        if (size > (int64_t(256) << 20))
+            throw Error(Error::Kind::Input, "Module variable '" + v.name + "' has " + std::to_string(size) +
+                                                " bytes; the simulator allows at most 256 MiB per variable.");
         DevPtr p = memory_.allocate(static_cast<uint64_t>(std::max<int64_t>(size, 1)), v.name, v.space == ptx::StateSpace::Const);
         symbols_[v.name] = p;
         symbolSizes_[v.name] = static_cast<size_t>(size);

@@ -79,6 +79,10 @@ struct Ctx {
 
 int64_t alignUp(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
 
+// Limits that keep a hostile or broken PTX file from exhausting host memory.
+constexpr uint64_t kMaxRegisters = 65536;          // per function (PTX virtual registers)
+constexpr uint64_t kMaxLocalBytes = 512 * 1024;    // per thread, like the hardware's limit
+
 // ---------------------------------------------------------------- 2. Layouts
 struct FuncLayout {
     std::unordered_map<std::string, uint32_t> regs;    // name -> index
@@ -182,13 +186,17 @@ private:
         return it->second;
     }
 
+    bool isRegisterName(const std::string& n) const { return fl_.regs.count(n) || fl_.preds.count(n); }
+
     Operand reg(const ptx::Operand& o, bool wantPred) {
         Operand r;
         if (o.kind == ptx::Operand::Kind::Sink) {
             r.kind = Operand::Kind::Sink;
             return r;
         }
-        if (o.kind != ptx::Operand::Kind::Register) malformed(c_, "expected a register operand");
+        // Registers declared in inline-asm scopes may be named without '%' (".reg .f16 low;").
+        if (o.kind != ptx::Operand::Kind::Register && !(o.kind == ptx::Operand::Kind::Symbol && isRegisterName(o.name)))
+            malformed(c_, "expected a register operand");
         if (auto p = fl_.preds.find(o.name); p != fl_.preds.end()) {
             r.kind = Operand::Kind::Pred;
             r.index = p->second;
@@ -292,7 +300,14 @@ private:
             if (t == Type::F32 || t == Type::F64) r.imm = floatBitsFor(t, o);
             else r.imm = o.bits;   // mov.b32 %r, 0f3F800000: the bits
             return r;
-        case ptx::Operand::Kind::Symbol: return symbolValue(o);
+        case ptx::Operand::Kind::Symbol:
+            if (isRegisterName(o.name)) return reg(o, t == Type::Pred);
+            if (o.name == "WARP_SZ") {
+                r.kind = Operand::Kind::Imm;
+                r.imm = 32;
+                return r;
+            }
+            return symbolValue(o);
         case ptx::Operand::Kind::Sink: r.kind = Operand::Kind::Sink; return r;
         default: malformed(c_, "unexpected operand kind");
         }
@@ -303,7 +318,7 @@ private:
         if (o.kind != ptx::Operand::Kind::Address) malformed(c_, "expected an address operand [..]");
         a.offset = o.value;
         if (o.name.empty()) return a;
-        if (o.baseIsRegister) {
+        if (o.baseIsRegister || isRegisterName(o.name)) {
             ptx::Operand r;
             r.kind = ptx::Operand::Kind::Register;
             r.name = o.name;
@@ -422,9 +437,10 @@ Instr Translator::translate(const ptx::Instruction& in, uint32_t funcIndex) {
         break;
     case Op::Mul:
     case Op::Mad:
+    case Op::Madc:
     case Op::Mul24:
     case Op::Mad24: {
-        bool isMad = I.op == Op::Mad || I.op == Op::Mad24;
+        bool isMad = I.op == Op::Mad || I.op == Op::Mad24 || I.op == Op::Madc;
         for (auto& w : m.words) {
             if (w == "lo") I.mul = MulMode::Lo;
             else if (w == "hi") I.mul = MulMode::Hi;
@@ -482,6 +498,7 @@ Instr Translator::translate(const ptx::Instruction& in, uint32_t funcIndex) {
         simple(1);
         break;
     case Op::Bfe: simple(3); break;
+    case Op::Fns: simple(3); break;
     case Op::Bfi: simple(4); break;
     case Op::Prmt: {
         static const char* modes[] = {"", "f4e", "b4e", "rc8", "ecl", "ecr", "rc16"};
@@ -779,7 +796,7 @@ Instr Translator::translate(const ptx::Instruction& in, uint32_t funcIndex) {
     case Op::Vote: {
         if (has(m, "all")) I.vote = VoteMode::All;
         else if (has(m, "any")) I.vote = VoteMode::Any;
-        else if (has(m, "uni")) I.vote = VoteMode::Uni;
+        else if (m.uni) I.vote = VoteMode::Uni;   // ".uni" is decoded as the uniform-branch flag
         else if (has(m, "ballot")) I.vote = VoteMode::Ballot;
         else malformed(c_, "vote needs .all, .any, .uni or .ballot");
         size_t want = m.sync ? 3 : 2;
@@ -1048,6 +1065,9 @@ Program compile(const ptx::Module& module, const std::string& kernelName, const 
     for (auto* f : funcs)
         for (auto& v : f->locals)
             if (v.space == StateSpace::Shared) placeShared(v);
+    if (sharedCursor > 227 * 1024)
+        throw Error(Error::Kind::Input, "Kernel '" + kernelName + "' declares " + std::to_string(sharedCursor) +
+                                            " bytes of static shared memory; a block can have at most 227 KiB.");
     prog.staticSharedBytes = static_cast<uint32_t>(sharedCursor);
     prog.dynamicSharedAlign = static_cast<uint32_t>(dynAlign);
     uint32_t dynBase = static_cast<uint32_t>(alignUp(sharedCursor, dynAlign));
@@ -1095,6 +1115,8 @@ Program compile(const ptx::Module& module, const std::string& kernelName, const 
                     fn.regTypes.push_back(r.type);
                 }
             };
+            if (uint64_t(fn.numRegs) + fn.numPreds + uint64_t(r.count) > kMaxRegisters)
+                unsupported(ctx, "function '" + pf.name + "' declares more than " + std::to_string(kMaxRegisters) + " registers");
             if (r.count > 0) {
                 for (int k = 0; k < r.count; ++k) add(r.name + std::to_string(k));
             } else {
@@ -1118,6 +1140,9 @@ Program compile(const ptx::Module& module, const std::string& kernelName, const 
             fl.locals[v.name] = lcur;
             lcur += v.sizeInBytes();
         }
+        if (lcur > int64_t(kMaxLocalBytes))
+            unsupported(ctx, "function '" + pf.name + "' needs " + std::to_string(lcur) + " bytes of local memory per thread (the simulator allows " +
+                                 std::to_string(kMaxLocalBytes) + ")");
         fn.localBytes = static_cast<uint32_t>(alignUp(lcur, 16));
         for (auto& v : pf.locals)
             if (v.space == StateSpace::Global || v.space == StateSpace::Const)

@@ -631,6 +631,7 @@ inline float asF32(uint64_t v) { return std::bit_cast<float>(static_cast<uint32_
 inline double asF64(uint64_t v) { return std::bit_cast<double>(v); }
 inline uint64_t fromF32(float f) { return std::bit_cast<uint32_t>(f); }
 inline uint64_t fromF64(double d) { return std::bit_cast<uint64_t>(d); }
+inline bool isNaNF16(uint16_t h) { return (h & 0x7fff) > 0x7c00; }
 
 // Store a result of `bits` width into a register slot: signed results are kept zero-extended
 // to their width; readers sign-extend as their type requires.
@@ -687,10 +688,10 @@ void execArith(Exec& x) {
             map2(x, [&](uint64_t a, uint64_t b) {
                 return fromF64(sub ? subF64(asF64(a), asF64(b), r) : addF64(asF64(a), asF64(b), r));
             });
-        } else if (t == Type::F16) {
-            map2(x, [&](uint64_t a, uint64_t b) {
-                return uint64_t(sub ? subF16(uint16_t(a), uint16_t(b), r, I.ftz, I.sat) : addF16(uint16_t(a), uint16_t(b), r, I.ftz, I.sat));
-            });
+        } else if (t == Type::F16 || t == Type::F16x2) {
+            auto one = [&](uint16_t a, uint16_t b) { return sub ? subF16(a, b, r, I.ftz, I.sat) : addF16(a, b, r, I.ftz, I.sat); };
+            if (t == Type::F16) map2(x, [&](uint64_t a, uint64_t b) { return uint64_t(one(uint16_t(a), uint16_t(b))); });
+            else map2(x, [&](uint64_t a, uint64_t b) { return uint64_t(one(uint16_t(a), uint16_t(b))) | (uint64_t(one(uint16_t(a >> 16), uint16_t(b >> 16))) << 16); });
         } else if (ptx::isInteger(t)) {
             if (I.sat && t == Type::S32) {
                 map2(x, [&](uint64_t a, uint64_t b) {
@@ -731,7 +732,8 @@ void execArith(Exec& x) {
         break;
     }
     case Op::Mul:
-    case Op::Mad: {
+    case Op::Mad:
+    case Op::Madc: {
         if (t == Type::F32) {
             if (I.op == Op::Mul && r == Round::RN && !I.ftz && !I.sat) {
                 map2(x, [&](uint64_t a, uint64_t b) {
@@ -751,7 +753,29 @@ void execArith(Exec& x) {
             map2(x, [&](uint64_t a, uint64_t b) { return uint64_t(mulF16(uint16_t(a), uint16_t(b), r, I.ftz, I.sat)); });
             break;
         }
+        if (t == Type::F16x2) {
+            map2(x, [&](uint64_t a, uint64_t b) {
+                return uint64_t(mulF16(uint16_t(a), uint16_t(b), r, I.ftz, I.sat)) |
+                       (uint64_t(mulF16(uint16_t(a >> 16), uint16_t(b >> 16), r, I.ftz, I.sat)) << 16);
+            });
+            break;
+        }
         if (!ptx::isInteger(t)) unsupportedType(x);
+        if (I.cc || I.op == Op::Madc) {
+            // mad{c}.{lo,hi}{.cc}: product half + c (+ carry-in for madc), carry-out with .cc.
+            const uint64_t* a = x.src(0);
+            const uint64_t* b = x.src(1);
+            const uint64_t* c = x.src(2);
+            uint64_t* d = x.dst();
+            const bool withCarry = I.op == Op::Madc;
+            forLanes(x.exec, [&](int l) {
+                uint64_t p = I.mul == MulMode::Hi ? mulHi(a[l], b[l], bits, sgn) : (a[l] * b[l]) & mask(bits);
+                unsigned __int128 sum = (unsigned __int128)p + (c[l] & mask(bits)) + (withCarry ? x.carry()[l] : 0);
+                d[l] = uint64_t(sum) & mask(bits);
+                if (I.cc) x.carry()[l] = uint8_t((sum >> bits) & 1);
+            });
+            break;
+        }
         const bool mad = I.op == Op::Mad;
         if (I.mul == MulMode::Wide) {
             if (mad) map3(x, [&](uint64_t a, uint64_t b, uint64_t c) { return madWide(a, b, c, bits, sgn); });
@@ -788,6 +812,11 @@ void execArith(Exec& x) {
         else if (t == Type::F32) map3(x, [&](uint64_t a, uint64_t b, uint64_t c) { return fromF32(fmaF32(asF32(a), asF32(b), asF32(c), r, I.ftz, I.sat)); });
         else if (t == Type::F64) map3(x, [&](uint64_t a, uint64_t b, uint64_t c) { return fromF64(fmaF64(asF64(a), asF64(b), asF64(c), r)); });
         else if (t == Type::F16) map3(x, [&](uint64_t a, uint64_t b, uint64_t c) { return uint64_t(fmaF16(uint16_t(a), uint16_t(b), uint16_t(c), r, I.ftz, I.sat)); });
+        else if (t == Type::F16x2)
+            map3(x, [&](uint64_t a, uint64_t b, uint64_t c) {
+                return uint64_t(fmaF16(uint16_t(a), uint16_t(b), uint16_t(c), r, I.ftz, I.sat)) |
+                       (uint64_t(fmaF16(uint16_t(a >> 16), uint16_t(b >> 16), uint16_t(c >> 16), r, I.ftz, I.sat)) << 16);
+            });
         else unsupportedType(x);
         break;
     case Op::Div:
@@ -808,13 +837,15 @@ void execArith(Exec& x) {
         map2(x, [&](uint64_t a, uint64_t b) { return remInt(a, b, bits, sgn); });
         break;
     case Op::Abs:
-        if (t == Type::F32) map1(x, [&](uint64_t a) { return fromF32(absF32(asF32(a), I.ftz)); });
+        if (t == Type::F16) map1(x, [&](uint64_t a) { return isNaNF16(uint16_t(a)) ? uint64_t(0x7fff) : (a & 0x7fff); });
+        else if (t == Type::F32) map1(x, [&](uint64_t a) { return fromF32(absF32(asF32(a), I.ftz)); });
         else if (t == Type::F64) map1(x, [&](uint64_t a) { return fromF64(absF64(asF64(a))); });
         else if (ptx::isInteger(t)) map1(x, [&](uint64_t a) { return absInt(a, bits); });
         else unsupportedType(x);
         break;
     case Op::Neg:
-        if (t == Type::F32) map1(x, [&](uint64_t a) { return fromF32(negF32(asF32(a), I.ftz)); });
+        if (t == Type::F16) map1(x, [&](uint64_t a) { return isNaNF16(uint16_t(a)) ? uint64_t(0x7fff) : ((a ^ 0x8000) & 0xffff); });
+        else if (t == Type::F32) map1(x, [&](uint64_t a) { return fromF32(negF32(asF32(a), I.ftz)); });
         else if (t == Type::F64) map1(x, [&](uint64_t a) { return fromF64(negF64(asF64(a))); });
         else if (ptx::isInteger(t)) map1(x, [&](uint64_t a) { return negInt(a, bits); });
         else unsupportedType(x);
@@ -862,8 +893,15 @@ void execArith(Exec& x) {
     case Op::Sin: map1(x, [&](uint64_t a) { return fromF32(sinApproxF32(asF32(a), I.ftz)); }); break;
     case Op::Cos: map1(x, [&](uint64_t a) { return fromF32(cosApproxF32(asF32(a), I.ftz)); }); break;
     case Op::Lg2: map1(x, [&](uint64_t a) { return fromF32(lg2ApproxF32(asF32(a), I.ftz)); }); break;
-    case Op::Ex2: map1(x, [&](uint64_t a) { return fromF32(ex2ApproxF32(asF32(a), I.ftz)); }); break;
-    case Op::Tanh: map1(x, [&](uint64_t a) { return fromF32(tanhApproxF32(asF32(a))); }); break;
+    case Op::Ex2:
+        // Half-precision approximations: evaluated in single precision and rounded to half.
+        if (t == Type::F16) map1(x, [&](uint64_t a) { return uint64_t(f32ToF16(ex2ApproxF32(f16ToF32(uint16_t(a)), false))); });
+        else map1(x, [&](uint64_t a) { return fromF32(ex2ApproxF32(asF32(a), I.ftz)); });
+        break;
+    case Op::Tanh:
+        if (t == Type::F16) map1(x, [&](uint64_t a) { return uint64_t(f32ToF16(tanhApproxF32(f16ToF32(uint16_t(a))))); });
+        else map1(x, [&](uint64_t a) { return fromF32(tanhApproxF32(asF32(a))); });
+        break;
     default: break;
     }
 }
@@ -923,6 +961,7 @@ void execBits(Exec& x) {
         forLanes(x.exec, [&](int l) { d[l] = bfi(a[l], b[l], uint32_t(c[l]), uint32_t(d4[l]), bits); });
         break;
     }
+    case Op::Fns: map3(x, [&](uint64_t a, uint64_t b, uint64_t c) { return uint64_t(fns(uint32_t(a), uint32_t(b), int32_t(uint32_t(c)))); }); break;
     case Op::Prmt: map3(x, [&](uint64_t a, uint64_t b, uint64_t c) { return uint64_t(prmt(uint32_t(a), uint32_t(b), uint32_t(c), I.prmtMode)); }); break;
     default: break;
     }
@@ -971,6 +1010,7 @@ void execCompare(Exec& x) {
             else if (I.boolOp == BoolOp::Or) v = v || cv;
             else if (I.boolOp == BoolOp::Xor) v = v != cv;
             if (I.type == Type::F32) d[l] = v ? 0x3f800000u : 0u;
+            else if (I.type == Type::F16) d[l] = v ? 0x3c00u : 0u;
             else d[l] = v ? mask(ptx::bitsOf(I.type)) : 0u;
         });
         break;
@@ -1301,13 +1341,13 @@ void Gpu::issue(Block& b, Warp& w) {
     bool control = false;
 
     switch (I.op) {
-    case Op::Add: case Op::Sub: case Op::Addc: case Op::Subc: case Op::Mul: case Op::Mad: case Op::Mul24:
+    case Op::Add: case Op::Sub: case Op::Addc: case Op::Subc: case Op::Mul: case Op::Mad: case Op::Madc: case Op::Mul24:
     case Op::Mad24: case Op::Sad: case Op::Div: case Op::Rem: case Op::Abs: case Op::Neg: case Op::Min:
     case Op::Max: case Op::Fma: case Op::Rcp: case Op::Sqrt: case Op::Rsqrt: case Op::Sin: case Op::Cos:
     case Op::Lg2: case Op::Ex2: case Op::Tanh: case Op::Copysign:
         if (execMask) execArith(x);
         break;
-    case Op::Popc: case Op::Clz: case Op::Bfind: case Op::Brev: case Op::Bfe: case Op::Bfi: case Op::Prmt:
+    case Op::Popc: case Op::Clz: case Op::Bfind: case Op::Fns: case Op::Brev: case Op::Bfe: case Op::Bfi: case Op::Prmt:
     case Op::And: case Op::Or: case Op::Xor: case Op::Not: case Op::Cnot: case Op::Shl: case Op::Shr: case Op::Shf:
         if (execMask) execBits(x);
         break;

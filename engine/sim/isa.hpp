@@ -18,6 +18,7 @@ std::string_view execClassName(ExecClass c);
     X(Subc, "subc", Alu, 4)                                    \
     X(Mul, "mul", Fma, 4)                                      \
     X(Mad, "mad", Fma, 4)                                      \
+    X(Madc, "madc", Fma, 4)                                    \
     X(Mul24, "mul24", Fma, 4)                                  \
     X(Mad24, "mad24", Fma, 4)                                  \
     X(Sad, "sad", Alu, 4)                                      \
@@ -30,6 +31,7 @@ std::string_view execClassName(ExecClass c);
     X(Popc, "popc", Alu, 4)                                    \
     X(Clz, "clz", Alu, 4)                                      \
     X(Bfind, "bfind", Alu, 4)                                  \
+    X(Fns, "fns", Alu, 4)                                      \
     X(Brev, "brev", Alu, 4)                                    \
     X(Bfe, "bfe", Alu, 4)                                      \
     X(Bfi, "bfi", Alu, 4)                                      \

@@ -1,0 +1,136 @@
+// Lesson and spec files: every bundled lesson loads and passes; mistakes in a lesson file are
+// reported with the JSON path of the mistake.
+#include "support.hpp"
+
+#include "runtime/error.hpp"
+#include "runtime/lesson.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+using namespace warpscope;
+namespace fs = std::filesystem;
+
+TEST_CASE("every bundled lesson runs on the simulator and passes its checks", "[runtime]") {
+    std::vector<std::string> errors;
+    auto lessons = runtime::listLessons(wst::sourcePath("lessons"), &errors);
+    CHECK(errors.empty());
+    REQUIRE(lessons.size() >= 2);
+    CHECK(lessons.front().id == "vector-add");
+    for (auto& l : lessons) {
+        INFO("lesson " << l.id);
+        runtime::SimDevice dev;
+        runtime::RunResult r = runtime::runLesson(l, runtime::resolveParams(l, {}), dev);
+        CHECK(!r.checks.empty());
+        for (auto& c : r.checks) {
+            INFO(c.buffer << ": " << c.detail);
+            CHECK(c.passed);
+        }
+    }
+}
+
+TEST_CASE("vector add: the last partial warp runs with 8 lanes", "[runtime]") {
+    runtime::Lesson l = runtime::loadLesson(wst::sourcePath("lessons/vector-add"));
+    runtime::SimDevice dev;
+    auto r = runtime::runLesson(l, runtime::resolveParams(l, {{"N", "1000"}}), dev);
+    REQUIRE(r.launches.size() == 1);
+    CHECK(r.launches[0].grid.x == 4);
+    CHECK(r.launches[0].divergentBranches == 1);   // only the warp holding elements 992..1023 splits
+    CHECK(r.allChecksPassed());
+    auto r2 = runtime::runLesson(l, runtime::resolveParams(l, {{"N", "1024"}}), dev);
+    CHECK(r2.launches[0].divergentBranches == 0);
+}
+
+namespace {
+struct TempLesson {
+    fs::path dir;
+    explicit TempLesson(const std::string& json) {
+        dir = fs::temp_directory_path() / ("warpscope-test-" + std::to_string(std::hash<std::string>{}(json)));
+        fs::create_directories(dir);
+        std::ofstream(dir / "lesson.json") << json;
+        fs::copy_file(wst::sourcePath("lessons/vector-add/kernel.ptx"), dir / "kernel.ptx", fs::copy_options::overwrite_existing);
+    }
+    ~TempLesson() {
+        std::error_code ec;
+        fs::remove_all(dir, ec);
+    }
+    std::string error(const std::map<std::string, std::string>& params = {}) const {
+        try {
+            runtime::Lesson l = runtime::loadLesson(dir);
+            runtime::SimDevice dev;
+            runtime::runLesson(l, runtime::resolveParams(l, params), dev);
+        } catch (const Error& e) {
+            return e.what();
+        }
+        return "";
+    }
+};
+
+const char* kGood = R"JSON({
+  "ptx": "kernel.ptx",
+  "params": { "N": { "default": 100, "min": 1, "max": 1000 } },
+  "buffers": { "a": { "type": "f32", "count": "N" }, "b": { "type": "f32", "count": "N", "init": "iota" },
+               "c": { "type": "f32", "count": "N" } },
+  "host": [ { "launch": "vadd", "grid": "ceil_div(N, 32)", "block": 32, "args": ["a", "b", "c", "N"] } ],
+  "checks": [ { "buffer": "c", "equals": "b" } ]
+})JSON";
+
+std::string with(std::string base, const std::string& from, const std::string& to) {
+    auto p = base.find(from);
+    REQUIRE(p != std::string::npos);
+    return base.replace(p, from.size(), to);
+}
+} // namespace
+
+TEST_CASE("a good spec runs; each kind of mistake gets a precise message", "[runtime]") {
+    CHECK(TempLesson(kGood).error() == "");
+    CHECK(TempLesson("{ not json").error().find("not valid JSON") != std::string::npos);
+    CHECK(TempLesson(with(kGood, "\"type\": \"f32\", \"count\": \"N\" }, \"b\"", "\"type\": \"float\", \"count\": \"N\" }, \"b\""))
+              .error().find("buffers.a.type: unknown type 'float'") != std::string::npos);
+    CHECK(TempLesson(with(kGood, "\"ceil_div(N, 32)\"", "\"ceil_div(NN, 32)\"")).error().find("host[0].grid: unknown name 'NN'") != std::string::npos);
+    CHECK(TempLesson(with(kGood, "\"launch\": \"vadd\"", "\"launch\": \"vad\"")).error().find("no kernel named 'vad'") != std::string::npos);
+    CHECK(TempLesson(with(kGood, "[\"a\", \"b\", \"c\", \"N\"]", "[\"a\", \"b\", \"c\"]")).error().find("takes 4 arguments, 3 given") != std::string::npos);
+    CHECK(TempLesson(with(kGood, "[\"a\", \"b\", \"c\", \"N\"]", "[\"a\", \"bb\", \"c\", \"N\"]")).error().find("args[1]: no buffer or parameter named 'bb'") != std::string::npos);
+    CHECK(TempLesson(with(kGood, "\"equals\": \"b\"", "\"equals\": \"b\", \"reference\": \"copy\"")).error().find("exactly one of") != std::string::npos);
+    CHECK(TempLesson(with(kGood, "\"host\"", "\"hots\"")).error().find("unknown key 'hots'") != std::string::npos);
+    CHECK(TempLesson(with(kGood, "\"ptx\": \"kernel.ptx\"", "\"ptx\": \"missing.ptx\"")).error().find("Cannot read PTX file") != std::string::npos);
+    CHECK(TempLesson(kGood).error({{"N", "5000"}}).find("above its maximum") != std::string::npos);
+    CHECK(TempLesson(kGood).error({{"M", "5"}}).find("Unknown parameter 'M'") != std::string::npos);
+    CHECK(TempLesson(kGood).error({{"N", "abc"}}).find("not a number") != std::string::npos);
+    CHECK(TempLesson(with(kGood, "\"block\": 32", "\"block\": 2048")).error().find("at most 1024 threads") != std::string::npos);
+}
+
+TEST_CASE("buffer initialisers are deterministic and typed", "[runtime]") {
+    TempLesson t(R"JSON({
+      "ptx": "kernel.ptx",
+      "buffers": {
+        "r": { "type": "s32", "count": 1000, "init": { "random": { "seed": 3, "min": -5, "max": 5 } } },
+        "h": { "type": "u32", "count": 8, "init": { "hash": { "seed": 9 } } },
+        "k": { "type": "f64", "count": 4, "init": { "constant": 2.5 } },
+        "i": { "type": "u8", "count": 300, "init": { "iota": { "start": 250, "step": 1 } } }
+      },
+      "checks": [ { "buffer": "k", "expect": [2.5, 2.5, 2.5, 2.5] } ]
+    })JSON");
+    runtime::Lesson l = runtime::loadLesson(t.dir);
+    runtime::SimDevice d1, d2;
+    auto a = runtime::runLesson(l, {}, d1);
+    auto b = runtime::runLesson(l, {}, d2);
+    CHECK(a.buffers == b.buffers);
+    CHECK(a.allChecksPassed());
+    const auto& r = a.buffers["r"];
+    bool sawMin = false, sawMax = false;
+    for (size_t i = 0; i < 1000; ++i) {
+        int32_t v;
+        std::memcpy(&v, r.data() + i * 4, 4);
+        CHECK(v >= -5);
+        CHECK(v <= 5);
+        sawMin = sawMin || v == -5;
+        sawMax = sawMax || v == 5;
+    }
+    CHECK(sawMin);
+    CHECK(sawMax);
+    CHECK(a.buffers["i"][5] == 255);
+    CHECK(a.buffers["i"][6] == 0);   // u8 iota wraps
+}

@@ -1,0 +1,32 @@
+#include "support.hpp"
+
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace wst {
+
+std::string sourcePath(const std::string& rel) { return std::string(WARPSCOPE_SOURCE_DIR) + "/" + rel; }
+
+std::string readFile(const std::string& path) {
+    std::ifstream f(path, std::ios::binary);
+    if (!f) throw std::runtime_error("cannot read " + path);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+}
+
+Sim::Sim(const std::string& ptxRel, warpscope::sim::LaunchOptions opt) : dev(opt) {
+    dev.loadModule(readFile(sourcePath(ptxRel)), ptxRel);
+}
+
+warpscope::runtime::LaunchResult Sim::launch(const std::string& kernel, uint32_t grid, uint32_t block,
+                                             std::vector<warpscope::runtime::ParamBytes> params, uint32_t shared) {
+    warpscope::runtime::LaunchConfig cfg;
+    cfg.grid.x = grid;
+    cfg.block.x = block;
+    cfg.dynamicSharedBytes = shared;
+    return dev.launch(kernel, cfg, params);
+}
+
+} // namespace wst
