@@ -16,6 +16,10 @@ struct HostBuffer {
     size_t count() const;
     double get(size_t i) const;    // element as double (exact for every type but 64-bit ints > 2^53)
     void set(size_t i, double v);
+
+private:
+    int code() const;              // the type as a small number, computed once (get/set are hot)
+    mutable int code_ = -1;
 };
 
 struct ReferenceInputs {

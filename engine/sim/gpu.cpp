@@ -148,7 +148,7 @@ bool Gpu::pickAndIssue(int onlySlot, int onlyWarp) {
             Warp& w = b.warps[static_cast<size_t>(onlyWarp)];
             if (w.state != WarpState::Ready) return false;
             issue(b, w);
-            retireIfDone(b);
+            if (w.state == WarpState::Done) retireIfDone(b);
             return true;
         }
         for (;;) {
@@ -173,7 +173,7 @@ bool Gpu::pickAndIssue(int onlySlot, int onlyWarp) {
                 Warp& w = b.warps[wi];
                 if (w.state != WarpState::Ready) continue;
                 issue(b, w);
-                retireIfDone(b);
+                if (w.state == WarpState::Done) retireIfDone(b);
                 return true;
             }
             // Nobody could issue: every live warp of every resident block waits at a barrier
@@ -494,6 +494,16 @@ struct Exec {
             return;
         }
         Sreg s = static_cast<Sreg>(o.index);
+        // The per-lane registers first, with the loop inside the switch.
+        if (s == Sreg::TidX || s == Sreg::LaneId) {
+            if (s == Sreg::LaneId || cfg.block.x % 32 == 0) {
+                const uint64_t first = s == Sreg::LaneId ? 0 : base % cfg.block.x;
+                for (int l = 0; l < 32; ++l) out[l] = first + uint64_t(l);
+            } else {
+                for (int l = 0; l < 32; ++l) out[l] = tidComp(l, 0);
+            }
+            return;
+        }
         for (int l = 0; l < 32; ++l) {
             uint64_t v = 0;
             switch (s) {
@@ -611,6 +621,32 @@ struct Exec {
         return resolve(I.space, a, bytes, lane, isStore, resolved);
     }
 
+    // Host pointers for every executing lane: a tight loop for the common explicit-space cases,
+    // the general pointerFor() (generic addresses, faults) for any lane that needs it.
+    void pointersFor(uint32_t bytes, bool isStore, StateSpace* resolved, uint8_t** ptr) {
+        uint32_t slow = 0;
+        const uint64_t misalign = bytes - 1;
+        if (I.space == StateSpace::Shared) {
+            uint8_t* base = b.shared.data();
+            const uint64_t limit = b.shared.size();
+            forLanes(exec, [&](int l) {
+                const uint64_t a = addrs[l];
+                if ((a & misalign) == 0 && a + bytes <= limit) ptr[l] = base + a;
+                else slow |= 1u << l;
+            });
+        } else if (I.space == StateSpace::Global) {
+            forLanes(exec, [&](int l) {
+                const uint64_t a = addrs[l];
+                mem::Allocation* al = (a & misalign) == 0 ? g.mem_.find(a, bytes) : nullptr;
+                if (al && !(isStore && al->readOnly)) ptr[l] = al->data.get() + (a - al->base);
+                else slow |= 1u << l;
+            });
+        } else {
+            slow = exec;
+        }
+        forLanes(slow, [&](int l) { ptr[l] = pointerFor(l, bytes, isStore, resolved); });
+    }
+
     void computeAddresses() {
         const uint64_t* base = nullptr;
         if (I.addr.base.kind == Operand::Kind::Reg) base = f.regs.data() + size_t(I.addr.base.index) * 32;
@@ -656,6 +692,32 @@ void map3(Exec& x, F fn) {
     uint64_t* d = x.dst();
     forLanes(x.exec, [&](int l) { d[l] = fn(a[l], b[l], c[l]); });
 }
+
+// fma.rn.f32 over a warp. The FMA3 variant is chosen once at run time: baseline x86-64 code
+// would call libm's fmaf for every lane. Both are exact (IEEE fused multiply-add).
+template <bool kFma3>
+void fmaLanesImpl(const uint64_t* a, const uint64_t* b, const uint64_t* c, uint64_t* d, uint32_t mask) {
+    forLanes(mask, [&](int l) {
+        float v;
+        if constexpr (kFma3) v = __builtin_fmaf(asF32(a[l]), asF32(b[l]), asF32(c[l]));
+        else v = std::fma(asF32(a[l]), asF32(b[l]), asF32(c[l]));
+        d[l] = v != v ? uint64_t(arith::kCanonicalNaNF32) : fromF32(v);
+    });
+}
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+__attribute__((target("fma"))) void fmaLanesFma3(const uint64_t* a, const uint64_t* b, const uint64_t* c, uint64_t* d, uint32_t mask) {
+    fmaLanesImpl<true>(a, b, c, d, mask);
+}
+void fmaF32LanesRN(const uint64_t* a, const uint64_t* b, const uint64_t* c, uint64_t* d, uint32_t mask) {
+    static const bool hasFma = __builtin_cpu_supports("fma");
+    if (hasFma) fmaLanesFma3(a, b, c, d, mask);
+    else fmaLanesImpl<false>(a, b, c, d, mask);
+}
+#else
+void fmaF32LanesRN(const uint64_t* a, const uint64_t* b, const uint64_t* c, uint64_t* d, uint32_t mask) {
+    fmaLanesImpl<false>(a, b, c, d, mask);
+}
+#endif
 
 [[noreturn]] void unsupportedType(Exec& x) {
     x.fault(Error::Kind::Unsupported,
@@ -805,10 +867,7 @@ void execArith(Exec& x) {
         // std::fma is correctly rounded to nearest (IEEE fusedMultiplyAdd); only the NaN
         // encoding differs from the GPU, so the common case skips the software rounding core.
         if (t == Type::F32 && r == Round::RN && !I.ftz && !I.sat)
-            map3(x, [&](uint64_t a, uint64_t b, uint64_t c) {
-                float v = std::fma(asF32(a), asF32(b), asF32(c));
-                return v != v ? uint64_t(kCanonicalNaNF32) : fromF32(v);
-            });
+            fmaF32LanesRN(x.src(0), x.src(1), x.src(2), x.dst(), x.exec);
         else if (t == Type::F32) map3(x, [&](uint64_t a, uint64_t b, uint64_t c) { return fromF32(fmaF32(asF32(a), asF32(b), asF32(c), r, I.ftz, I.sat)); });
         else if (t == Type::F64) map3(x, [&](uint64_t a, uint64_t b, uint64_t c) { return fromF64(fmaF64(asF64(a), asF64(b), asF64(c), r)); });
         else if (t == Type::F16) map3(x, [&](uint64_t a, uint64_t b, uint64_t c) { return uint64_t(fmaF16(uint16_t(a), uint16_t(b), uint16_t(c), r, I.ftz, I.sat)); });
@@ -984,9 +1043,31 @@ void execCompare(Exec& x) {
         const uint64_t* b = x.src(1);
         uint32_t c = I.boolOp != BoolOp::None ? x.predMask(I.src[2]) : 0;
         uint32_t p = 0;
-        forLanes(x.exec, [&](int l) {
-            if (compareLane(I, I.type, a[l], b[l])) p |= 1u << l;
-        });
+        const Type t = I.type;
+        if ((t == Type::S32 || t == Type::U32 || t == Type::B32) &&
+            (I.cmp <= CmpOp::Ge || (I.cmp >= CmpOp::Lo && I.cmp <= CmpOp::Hs))) {
+            // The common integer comparisons, inline (loop counters, bounds checks).
+            const bool sgn = t == Type::S32 && I.cmp <= CmpOp::Ge;
+            auto cmp = [&](int64_t u, int64_t v) {
+                switch (I.cmp) {
+                case CmpOp::Eq: return u == v;
+                case CmpOp::Ne: return u != v;
+                case CmpOp::Lt: case CmpOp::Lo: return u < v;
+                case CmpOp::Le: case CmpOp::Ls: return u <= v;
+                case CmpOp::Gt: case CmpOp::Hi: return u > v;
+                default: return u >= v;
+                }
+            };
+            forLanes(x.exec, [&](int l) {
+                int64_t u = sgn ? int64_t(int32_t(a[l])) : int64_t(uint32_t(a[l]));
+                int64_t v = sgn ? int64_t(int32_t(b[l])) : int64_t(uint32_t(b[l]));
+                if (cmp(u, v)) p |= 1u << l;
+            });
+        } else {
+            forLanes(x.exec, [&](int l) {
+                if (compareLane(I, t, a[l], b[l])) p |= 1u << l;
+            });
+        }
         uint32_t q = ~p;
         switch (I.boolOp) {
         case BoolOp::None: break;
@@ -1153,18 +1234,31 @@ void execMemory(Exec& x, trace::Step* st) {
     x.computeAddresses();
     StateSpace resolved = I.space;
     if (I.op == Op::Ld) {
-        const uint64_t signFill = ptx::isSigned(I.type) ? 1 : 0;
+        const bool signFill = ptx::isSigned(I.type) && es < 8;
         uint64_t* outs[4];
         for (int k = 0; k < I.vec; ++k) outs[k] = I.vec > 1 ? x.regOut(I.vecRegs[k]) : x.dst();
-        forLanes(x.exec, [&](int l) {
-            const uint8_t* p = x.pointerFor(l, bytes, false, &resolved);
-            for (int k = 0; k < I.vec; ++k) {
-                uint64_t v = 0;
-                std::memcpy(&v, p + k * es, static_cast<size_t>(es));
-                if (signFill && es < 8) v = uint64_t(arith::signExtend(v, es * 8)) & mask(std::max(32, es * 8));
-                outs[k][l] = v;
-            }
-        });
+        // Fixed-size copies per element width, so the compiler emits plain moves, not memcpy calls.
+        uint8_t* ptr[32];
+        x.pointersFor(bytes, false, &resolved, ptr);
+        auto loadAll = [&](auto elem) {
+            using E = decltype(elem);
+            forLanes(x.exec, [&](int l) {
+                const uint8_t* p = ptr[l];
+                for (int k = 0; k < I.vec; ++k) {
+                    E e;
+                    std::memcpy(&e, p + k * sizeof(E), sizeof(E));
+                    uint64_t v = e;
+                    if (signFill) v = uint64_t(arith::signExtend(v, es * 8)) & mask(std::max(32, es * 8));
+                    outs[k][l] = v;
+                }
+            });
+        };
+        switch (es) {
+        case 1: loadAll(uint8_t{}); break;
+        case 2: loadAll(uint16_t{}); break;
+        case 4: loadAll(uint32_t{}); break;
+        default: loadAll(uint64_t{}); break;
+        }
     } else if (I.op == Op::St) {
         uint64_t s[4][32];
         const uint64_t* vals[4];
@@ -1172,10 +1266,24 @@ void execMemory(Exec& x, trace::Step* st) {
             for (int k = 0; k < I.vec; ++k) vals[k] = x.value(I.vecRegs[k], s[k]);
         else
             vals[0] = x.src(0);
-        forLanes(x.exec, [&](int l) {
-            uint8_t* p = x.pointerFor(l, bytes, true, &resolved);
-            for (int k = 0; k < I.vec; ++k) std::memcpy(p + k * es, &vals[k][l], static_cast<size_t>(es));
-        });
+        uint8_t* ptr[32];
+        x.pointersFor(bytes, true, &resolved, ptr);
+        auto storeAll = [&](auto elem) {
+            using E = decltype(elem);
+            forLanes(x.exec, [&](int l) {
+                uint8_t* p = ptr[l];
+                for (int k = 0; k < I.vec; ++k) {
+                    E e = static_cast<E>(vals[k][l]);
+                    std::memcpy(p + k * sizeof(E), &e, sizeof(E));
+                }
+            });
+        };
+        switch (es) {
+        case 1: storeAll(uint8_t{}); break;
+        case 2: storeAll(uint16_t{}); break;
+        case 4: storeAll(uint32_t{}); break;
+        default: storeAll(uint64_t{}); break;
+        }
     } else {   // atom / red: lanes in order, each a read-modify-write
         const uint64_t* b = x.src(0);
         const uint64_t* c = I.nsrc > 1 ? x.src(1) : nullptr;
@@ -1314,8 +1422,7 @@ void execWarp(Exec& x) {
 
 // ---------------------------------------------------------------- 7. issue()
 void Gpu::issue(Block& b, Warp& w) {
-    settle(prog_, w);
-    if (w.state == WarpState::Done) return;
+    // Every issue ends with settle(), so a Ready warp always has a live SIMT entry on top.
     Frame& f = w.frames.back();
     const size_t topIndex = f.stack.size() - 1;
     const int32_t pc = f.stack[topIndex].pc;

@@ -7,6 +7,7 @@
 #include <bit>
 #include <cstdint>
 #include <map>
+#include <vector>
 
 namespace warpscope::trace {
 
@@ -22,7 +23,10 @@ struct LineStats {
 class LineStatsCollector : public StepListener {
 public:
     void onStep(const Step& s) override {
-        LineStats& ls = byLine_[s.instr->line];
+        // Indexed by line number: this runs for every issued instruction.
+        const uint32_t line = s.instr->line;
+        if (line >= lines_.size()) lines_.resize(line + 1);
+        LineStats& ls = lines_[line];
         ++ls.warpInstructions;
         ls.threadInstructions += static_cast<uint64_t>(std::popcount(s.execMask));
         ls.activeLanes += static_cast<uint64_t>(std::popcount(s.activeMask));
@@ -31,11 +35,17 @@ public:
             if (s.divergent) ++ls.divergentBranches;
         }
     }
-    const std::map<uint32_t, LineStats>& byLine() const { return byLine_; }
-    void clear() { byLine_.clear(); }
+    // Source line (0 = unknown) -> stats, for the lines that ran.
+    std::map<uint32_t, LineStats> byLine() const {
+        std::map<uint32_t, LineStats> m;
+        for (uint32_t l = 0; l < lines_.size(); ++l)
+            if (lines_[l].warpInstructions) m[l] = lines_[l];
+        return m;
+    }
+    void clear() { lines_.clear(); }
 
 private:
-    std::map<uint32_t, LineStats> byLine_;   // source line (0 = unknown) -> stats
+    std::vector<LineStats> lines_;
 };
 
 } // namespace warpscope::trace

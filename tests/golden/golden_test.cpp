@@ -31,7 +31,9 @@ TEST_CASE("simulator matches the recorded H100 results", "[golden]") {
         for (auto& b : l.buffers) {
             fs::path hw = e.path() / "hw" / (b.name + ".bin");
             REQUIRE(fs::exists(hw));
-            runtime::HostBuffer expect{b.type, {}}, got{b.type, r.buffers.at(b.name)};
+            runtime::HostBuffer expect, got;
+            expect.type = got.type = b.type;
+            got.bytes = r.buffers.at(b.name);
             std::string bytes = wst::readFile(hw.string());
             expect.bytes.assign(bytes.begin(), bytes.end());
             REQUIRE(expect.bytes.size() == got.bytes.size());

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs everything warpscope needs on Debian 12 (bookworm), from Debian's own packages:
+# compiler and build tools, GLFW, Dear ImGui (with its GLFW/OpenGL3 backends), glm, stb,
+# nlohmann-json, Catch2, a font, and Xvfb + Mesa for headless GUI tests and screenshots.
+# Safe to run again: apt-get skips what is installed. Needs root (or sudo).
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build pkg-config git
+  libglfw3-dev libimgui-dev libglm-dev libstb-dev nlohmann-json3-dev catch2
+  libgl1-mesa-dev libgl1-mesa-dri mesa-utils xvfb xauth
+  fonts-dejavu-core
+)
+
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
+    echo "setup.sh: need root (or sudo) to install: ${packages[*]}" >&2; exit 1; fi
+}
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup.sh: all packages already installed"
+  exit 0
+fi
+echo "setup.sh: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+as_root apt-get update -q
+as_root apt-get install -y -q --no-install-recommends "${missing[@]}"
