@@ -2,11 +2,7 @@
 // and randomized cross-checks against references computed a different way: the defining property
 // of each rounding mode checked with exact big-integer arithmetic on significands, and the host's
 // own IEEE float/double arithmetic for round-to-nearest.
-#if __has_include(<catch2/catch_test_macros.hpp>)
-#include <catch2/catch_test_macros.hpp>
-#else
 #include <catch2/catch.hpp>
-#endif
 
 #include <array>
 #include <cmath>
