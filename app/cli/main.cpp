@@ -9,10 +9,12 @@
 #include "runtime/lesson.hpp"
 #include "runtime/sim_device.hpp"
 #include "sim/program.hpp"
+#include "trace/counters.hpp"
 #include "trace/line_stats.hpp"
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -36,6 +38,7 @@ usage:
       --backend sim|gpu    run on the simulator (default) or a real NVIDIA GPU
       --json               machine-readable output
       --lines              per-source-line statistics (simulator)
+      --metrics            Nsight Compute counters per launch and per source line (simulator)
       --save BUF=PATH      write a buffer's final contents as raw bytes (repeatable)
       --save-all DIR       write every buffer to DIR/<name>.bin
       --budget N           runaway-loop budget in warp-instructions (default 500000000)
@@ -112,7 +115,7 @@ std::vector<std::string> sourceLines(const runtime::Lesson& L) {
 
 int cmdRun(int argc, char** argv, const fs::path& lessonsDir) {
     std::string target, backend = "sim", saveAll;
-    bool asJson = false, lines = false;
+    bool asJson = false, lines = false, metrics = false;
     uint64_t budget = 0;
     std::map<std::string, std::string> overrides;
     std::vector<std::pair<std::string, std::string>> saves;
@@ -124,6 +127,7 @@ int cmdRun(int argc, char** argv, const fs::path& lessonsDir) {
         };
         if (a == "--json") asJson = true;
         else if (a == "--lines") lines = true;
+        else if (a == "--metrics") metrics = true;
         else if (a == "--backend") backend = val("--backend");
         else if (a == "--save-all") saveAll = val("--save-all");
         else if (a == "--budget") budget = std::stoull(val("--budget"));
@@ -145,6 +149,8 @@ int cmdRun(int argc, char** argv, const fs::path& lessonsDir) {
 
     std::unique_ptr<runtime::Device> device;
     trace::LineStatsCollector collector;
+    std::vector<std::unique_ptr<trace::CounterCollector>> counters;   // one per launch
+    trace::FanOut fanOut;
     runtime::SimDevice* sim = nullptr;
     if (backend == "gpu") {
         device = hw::openCudaDevice(0);
@@ -153,7 +159,19 @@ int cmdRun(int argc, char** argv, const fs::path& lessonsDir) {
         if (budget) opt.instructionBudget = budget;
         auto s = std::make_unique<runtime::SimDevice>(opt);
         sim = s.get();
-        if (lines) s->onLaunch = [&](sim::Gpu& g) { g.setListener(&collector); };
+        if (lines || metrics) {
+            s->onLaunch = [&](sim::Gpu& g) {
+                fanOut = trace::FanOut();
+                if (lines) fanOut.add(&collector);
+                if (metrics) {
+                    trace::CacheConfig cc;
+                    cc.numSMs = sim->options().numSMs;   // `s` itself has been moved into `device`
+                    counters.push_back(std::make_unique<trace::CounterCollector>(cc));
+                    fanOut.add(counters.back().get());
+                }
+                g.setListener(&fanOut);
+            };
+        }
         device = std::move(s);
     }
 
@@ -203,6 +221,23 @@ int cmdRun(int argc, char** argv, const fs::path& lessonsDir) {
             j["branches"] = l.branches;
             j["divergent_branches"] = l.divergentBranches;
         }
+        size_t li = out["launches"].size();
+        if (li < counters.size()) {
+            for (auto& [name, v] : counters[li]->metrics()) j["metrics"][name] = v;
+            j["estimated_metrics"] = trace::CounterCollector::estimatedMetrics();
+            for (auto& [line, c] : counters[li]->byLine())
+                j["metrics_by_line"].push_back({{"line", line}, {"smsp__inst_executed.sum", c.inst},
+                                                {"smsp__thread_inst_executed.sum", c.threadInst},
+                                                {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", c.globalLdRequests},
+                                                {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", c.globalLdSectors},
+                                                {"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", c.globalStRequests},
+                                                {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", c.globalStSectors},
+                                                {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", c.sharedLdWavefronts},
+                                                {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", c.sharedStWavefronts},
+                                                {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", c.sharedLdConflicts},
+                                                {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", c.sharedStConflicts},
+                                                {"smsp__sass_branch_targets_threads_divergent.sum", c.divergentBranches}});
+        }
         out["launches"].push_back(j);
     }
     for (auto& c : result.checks) out["checks"].push_back({{"buffer", c.buffer}, {"passed", c.passed}, {"detail", c.detail}});
@@ -230,6 +265,27 @@ int cmdRun(int argc, char** argv, const fs::path& lessonsDir) {
                             l.warpInstructions ? double(l.threadInstructions) / double(l.warpInstructions) : 0.0,
                             static_cast<unsigned long long>(l.branches), static_cast<unsigned long long>(l.divergentBranches));
             std::printf("\n");
+        }
+        if (metrics && !sim) std::cout << "  (--metrics needs the simulator; hardware counters come from Nsight Compute)\n";
+        for (size_t li = 0; li < counters.size() && li < result.launches.size(); ++li) {
+            const auto& est = trace::CounterCollector::estimatedMetrics();
+            std::cout << "  metrics of launch " << li << " (" << result.launches[li].kernel << "), as Nsight Compute names them:\n";
+            for (auto& [name, v] : counters[li]->metrics()) {
+                bool e = std::find(est.begin(), est.end(), name) != est.end();
+                std::printf("    %-72s %14.6g%s\n", name.c_str(), v, e ? "  (estimated)" : "");
+            }
+            auto src = sourceLines(lesson);
+            std::cout << "    per source line:  inst  lanes/inst  gld req  gld sect  gst req  gst sect  shared ld/st wavefronts (conflicts)  divergent\n";
+            for (auto& [line, c] : counters[li]->byLine()) {
+                std::string text = line >= 1 && line <= src.size() ? src[line - 1] : "";
+                std::printf("    %4u %9llu %8.1f %8llu %9llu %8llu %9llu %12llu/%llu (%llu/%llu) %6llu  %s\n", line,
+                            (unsigned long long)c.inst, c.inst ? double(c.threadInst) / double(c.inst) : 0.0,
+                            (unsigned long long)c.globalLdRequests, (unsigned long long)c.globalLdSectors,
+                            (unsigned long long)c.globalStRequests, (unsigned long long)c.globalStSectors,
+                            (unsigned long long)c.sharedLdWavefronts, (unsigned long long)c.sharedStWavefronts,
+                            (unsigned long long)c.sharedLdConflicts, (unsigned long long)c.sharedStConflicts,
+                            (unsigned long long)c.divergentBranches, text.c_str());
+            }
         }
         for (auto& c : result.checks) std::cout << "  check " << c.buffer << ": " << (c.passed ? "PASS" : "FAIL") << " (" << c.detail << ")\n";
         if (result.checks.empty()) std::cout << "  (no checks in this lesson)\n";

@@ -5,6 +5,7 @@
 #include "ptx/ast.hpp"
 
 #include <cstdint>
+#include <vector>
 
 namespace warpscope::sim {
 struct Instr;
@@ -36,6 +37,21 @@ class StepListener {
 public:
     virtual ~StepListener() = default;
     virtual void onStep(const Step& step) = 0;
+};
+
+// Hands every Step to several listeners, in order.
+class FanOut : public StepListener {
+public:
+    void add(StepListener* l) {
+        if (l) listeners_.push_back(l);
+    }
+    bool empty() const { return listeners_.empty(); }
+    void onStep(const Step& step) override {
+        for (auto* l : listeners_) l->onStep(step);
+    }
+
+private:
+    std::vector<StepListener*> listeners_;
 };
 
 } // namespace warpscope::trace

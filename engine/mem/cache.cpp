@@ -1,0 +1,52 @@
+#include "mem/cache.hpp"
+
+#include <algorithm>
+#include <bit>
+
+namespace warpscope::mem {
+
+SectorCache::SectorCache(uint64_t bytes, uint32_t ways) : ways_(std::max(1u, ways)) {
+    uint64_t lines = std::max<uint64_t>(1, bytes / 128);
+    sets_ = static_cast<uint32_t>(std::max<uint64_t>(1, lines / ways_));
+    lines_.resize(size_t(sets_) * ways_);
+}
+
+bool SectorCache::access(uint64_t sectorAddr, bool write) {
+    const uint64_t lineAddr = sectorAddr >> 7;
+    const uint8_t bit = static_cast<uint8_t>(1u << ((sectorAddr >> 5) & 3));
+    // Hash the line address a little so power-of-two strides do not all land in one set.
+    const uint64_t set = (lineAddr ^ (lineAddr >> 11)) % sets_;
+    Line* base = &lines_[size_t(set) * ways_];
+    ++clock_;
+    Line* victim = base;
+    for (uint32_t w = 0; w < ways_; ++w) {
+        Line& l = base[w];
+        if (l.tag == lineAddr) {
+            l.lastUse = clock_;
+            if (write) l.dirty |= bit;
+            if (l.valid & bit) {
+                ++hits_;
+                return true;
+            }
+            l.valid |= bit;
+            ++misses_;
+            return false;
+        }
+        if (l.lastUse < victim->lastUse) victim = &l;
+    }
+    writebacks_ += static_cast<uint64_t>(std::popcount(victim->dirty));
+    victim->tag = lineAddr;
+    victim->lastUse = clock_;
+    victim->valid = bit;
+    victim->dirty = write ? bit : 0;
+    ++misses_;
+    return false;
+}
+
+uint64_t SectorCache::dirtySectors() const {
+    uint64_t n = 0;
+    for (auto& l : lines_) n += static_cast<uint64_t>(std::popcount(l.dirty));
+    return n;
+}
+
+} // namespace warpscope::mem

@@ -1,0 +1,168 @@
+#include "trace/counters.hpp"
+
+#include "mem/access.hpp"
+#include "sim/program.hpp"
+
+#include <algorithm>
+#include <bit>
+
+namespace warpscope::trace {
+
+void MemCounters::add(const MemCounters& o) {
+    inst += o.inst;
+    threadInst += o.threadInst;
+    threadInstPredOn += o.threadInstPredOn;
+    branches += o.branches;
+    divergentBranches += o.divergentBranches;
+    globalLdRequests += o.globalLdRequests;
+    globalLdSectors += o.globalLdSectors;
+    globalLdBytes += o.globalLdBytes;
+    globalStRequests += o.globalStRequests;
+    globalStSectors += o.globalStSectors;
+    globalStBytes += o.globalStBytes;
+    globalAtomRequests += o.globalAtomRequests;
+    globalAtomSectors += o.globalAtomSectors;
+    localLdSectors += o.localLdSectors;
+    localStSectors += o.localStSectors;
+    localRequests += o.localRequests;
+    sharedLdRequests += o.sharedLdRequests;
+    sharedLdWavefronts += o.sharedLdWavefronts;
+    sharedLdConflicts += o.sharedLdConflicts;
+    sharedStRequests += o.sharedStRequests;
+    sharedStWavefronts += o.sharedStWavefronts;
+    sharedStConflicts += o.sharedStConflicts;
+}
+
+CounterCollector::CounterCollector(CacheConfig cfg) : cfg_(cfg) {
+    for (uint32_t i = 0; i < std::max(1u, cfg_.numSMs); ++i) l1_.push_back(std::make_unique<mem::SectorCache>(cfg_.l1Bytes, cfg_.l1Ways));
+    l2_ = std::make_unique<mem::SectorCache>(cfg_.l2Bytes, cfg_.l2Ways);
+}
+
+MemCounters& CounterCollector::lineOf(uint32_t line) {
+    if (line >= lines_.size()) lines_.resize(line + 1);
+    return lines_[line];
+}
+
+void CounterCollector::onStep(const Step& s) {
+    MemCounters d;
+    d.inst = 1;
+    d.threadInst = static_cast<uint64_t>(std::popcount(s.activeMask));
+    d.threadInstPredOn = static_cast<uint64_t>(std::popcount(s.execMask));
+    if (s.branch) {
+        d.branches = 1;
+        d.divergentBranches = s.divergent ? 1 : 0;
+    }
+    if (s.addresses && s.execMask && (s.isLoad || s.isStore || s.isAtomic)) {
+        const uint32_t bytes = s.accessBytes;
+        if (s.space == ptx::StateSpace::Global) {
+            mem::GlobalAccess ga;
+            mem::coalesce(s.addresses, s.execMask, bytes, ga);
+            mem::SectorCache& l1 = *l1_[s.block % l1_.size()];
+            if (s.isAtomic) {
+                d.globalAtomRequests = ga.requests;
+                d.globalAtomSectors = ga.sectors;
+            } else if (s.isLoad) {
+                d.globalLdRequests = ga.requests;
+                d.globalLdSectors = ga.sectors;
+                d.globalLdBytes = ga.bytesUsed;
+            } else {
+                d.globalStRequests = ga.requests;
+                d.globalStSectors = ga.sectors;
+                d.globalStBytes = ga.bytesUsed;
+            }
+            for (uint32_t i = 0; i < ga.sectors; ++i) {
+                const uint64_t sec = ga.sectorAddr[i];
+                if (s.isLoad) {
+                    ++l1Lookups_;
+                    if (l1.access(sec, false)) {
+                        ++l1Hits_;
+                        continue;
+                    }
+                }
+                // Stores write through to L2; atomics execute at L2; load misses go there too.
+                ++l2Lookups_;
+                const bool write = !s.isLoad;
+                if (l2_->access(sec, write)) ++l2Hits_;
+                else if (!write || s.isAtomic) ++dramReadSectors_;
+            }
+        } else if (s.space == ptx::StateSpace::Shared && !s.isAtomic) {
+            mem::SharedAccess sa = mem::sharedWavefronts(s.addresses, s.execMask, bytes, s.isLoad);
+            if (s.isLoad) {
+                d.sharedLdRequests = 1;
+                d.sharedLdWavefronts = sa.wavefronts;
+                d.sharedLdConflicts = sa.conflicts();
+            } else {
+                d.sharedStRequests = 1;
+                d.sharedStWavefronts = sa.wavefronts;
+                d.sharedStConflicts = sa.conflicts();
+            }
+        } else if (s.space == ptx::StateSpace::Local) {
+            // Local memory is interleaved by 4-byte words across the lanes of a warp, so the
+            // same offset in every thread forms one contiguous 128-byte run.
+            uint64_t phys[32];
+            for (int l = 0; l < 32; ++l) phys[l] = (s.addresses[l] / 4) * 128 + uint64_t(l) * 4 + (s.addresses[l] % 4);
+            mem::GlobalAccess ga;
+            mem::coalesce(phys, s.execMask, std::min<uint32_t>(bytes, 4), ga);
+            uint32_t per = std::max(1u, bytes / 4);
+            d.localRequests = 1;
+            if (s.isLoad) d.localLdSectors = uint64_t(ga.sectors) * per;
+            else d.localStSectors = uint64_t(ga.sectors) * per;
+        }
+    }
+    total_.add(d);
+    lineOf(s.instr ? s.instr->line : 0).add(d);
+}
+
+std::map<uint32_t, MemCounters> CounterCollector::byLine() const {
+    std::map<uint32_t, MemCounters> m;
+    for (uint32_t l = 0; l < lines_.size(); ++l)
+        if (lines_[l].inst) m[l] = lines_[l];
+    return m;
+}
+
+const std::vector<std::string>& CounterCollector::estimatedMetrics() {
+    static const std::vector<std::string> e = {"l1tex__t_sector_hit_rate.pct", "lts__t_sector_hit_rate.pct",
+                                               "dram__bytes_read.sum", "dram__bytes_write.sum"};
+    return e;
+}
+
+std::map<std::string, double> CounterCollector::metrics() const {
+    const MemCounters& t = total_;
+    auto ratio = [](double a, double b) { return b > 0 ? a / b : 0.0; };
+    std::map<std::string, double> m;
+    m["smsp__inst_executed.sum"] = double(t.inst);
+    m["smsp__thread_inst_executed.sum"] = double(t.threadInst);
+    m["smsp__thread_inst_executed_pred_on.sum"] = double(t.threadInstPredOn);
+    m["smsp__thread_inst_executed_per_inst_executed.ratio"] = ratio(double(t.threadInst), double(t.inst));
+    m["smsp__sass_branch_targets.sum"] = double(t.branches);
+    m["smsp__sass_branch_targets_threads_divergent.sum"] = double(t.divergentBranches);
+    m["smsp__sass_branch_targets_threads_uniform.sum"] = double(t.branches - t.divergentBranches);
+    m["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"] = double(t.globalLdRequests);
+    m["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"] = double(t.globalLdSectors);
+    m["l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio"] = ratio(double(t.globalLdSectors), double(t.globalLdRequests));
+    m["l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"] = double(t.globalStRequests);
+    m["l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"] = double(t.globalStSectors);
+    m["l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_st.ratio"] = ratio(double(t.globalStSectors), double(t.globalStRequests));
+    m["l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum"] = double(t.globalAtomRequests);
+    m["l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum"] = double(t.globalAtomSectors);
+    m["smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct"] = 100.0 * ratio(double(t.globalLdBytes), 32.0 * double(t.globalLdSectors));
+    m["smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct"] = 100.0 * ratio(double(t.globalStBytes), 32.0 * double(t.globalStSectors));
+    m["l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum"] = double(t.localLdSectors);
+    m["l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum"] = double(t.localStSectors);
+    m["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"] = double(t.sharedLdWavefronts);
+    m["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"] = double(t.sharedStWavefronts);
+    m["smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"] = double(t.sharedLdWavefronts);
+    m["smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum"] = double(t.sharedStWavefronts);
+    m["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"] = double(t.sharedLdConflicts);
+    m["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"] = double(t.sharedStConflicts);
+    m["smsp__inst_executed_op_shared_ld.sum"] = double(t.sharedLdRequests);
+    m["smsp__inst_executed_op_shared_st.sum"] = double(t.sharedStRequests);
+    m["l1tex__t_sector_hit_rate.pct"] = 100.0 * ratio(double(l1Hits_), double(l1Lookups_));
+    m["lts__t_sector_hit_rate.pct"] = 100.0 * ratio(double(l2Hits_), double(l2Lookups_));
+    m["dram__bytes_read.sum"] = 32.0 * double(dramReadSectors_);
+    // Written sectors reach DRAM when evicted or at the end of the kernel (write-back L2).
+    m["dram__bytes_write.sum"] = 32.0 * double(l2_->writebacks() + l2_->dirtySectors());
+    return m;
+}
+
+} // namespace warpscope::trace

@@ -1,0 +1,61 @@
+// Counters named as Nsight Compute names them, collected from Step records, per kernel launch
+// and per CUDA source line: instruction counts and warp efficiency, branches, global-memory
+// requests and sectors (the coalescer), shared-memory wavefronts and bank conflicts (the bank
+// model), and estimated L1/L2 hit rates and DRAM bytes (sector caches). Attach one collector per
+// launch (SimDevice::onLaunch); it never changes functional results.
+#pragma once
+#include "mem/cache.hpp"
+#include "trace/step.hpp"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace warpscope::trace {
+
+struct CacheConfig {
+    uint32_t numSMs = 4;                 // L1 caches (blocks map to SMs round-robin)
+    uint64_t l1Bytes = 128 * 1024;       // per SM
+    uint32_t l1Ways = 4;
+    uint64_t l2Bytes = 50ull << 20;
+    uint32_t l2Ways = 16;
+};
+
+// One source line's share (also used for the kernel total).
+struct MemCounters {
+    uint64_t inst = 0, threadInst = 0, threadInstPredOn = 0;
+    uint64_t branches = 0, divergentBranches = 0;
+    uint64_t globalLdRequests = 0, globalLdSectors = 0, globalLdBytes = 0;
+    uint64_t globalStRequests = 0, globalStSectors = 0, globalStBytes = 0;
+    uint64_t globalAtomRequests = 0, globalAtomSectors = 0;
+    uint64_t localLdSectors = 0, localStSectors = 0, localRequests = 0;
+    uint64_t sharedLdRequests = 0, sharedLdWavefronts = 0, sharedLdConflicts = 0;
+    uint64_t sharedStRequests = 0, sharedStWavefronts = 0, sharedStConflicts = 0;
+    void add(const MemCounters& o);
+};
+
+class CounterCollector : public StepListener {
+public:
+    explicit CounterCollector(CacheConfig cfg = {});
+    void onStep(const Step& s) override;
+
+    const MemCounters& total() const { return total_; }
+    std::map<uint32_t, MemCounters> byLine() const;   // source line -> counters (lines that ran)
+    // Every metric under its Nsight Compute name, for the whole launch. Estimated cache and DRAM
+    // figures are named as Nsight names them and listed in estimatedMetrics().
+    std::map<std::string, double> metrics() const;
+    static const std::vector<std::string>& estimatedMetrics();
+
+private:
+    MemCounters& lineOf(uint32_t line);
+    CacheConfig cfg_;
+    MemCounters total_;
+    std::vector<MemCounters> lines_;
+    std::vector<std::unique_ptr<mem::SectorCache>> l1_;
+    std::unique_ptr<mem::SectorCache> l2_;
+    uint64_t l1Hits_ = 0, l1Lookups_ = 0, l2Hits_ = 0, l2Lookups_ = 0, dramReadSectors_ = 0;
+};
+
+} // namespace warpscope::trace

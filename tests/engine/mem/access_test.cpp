@@ -1,0 +1,99 @@
+// The coalescer and the shared-memory bank model reproduce the per-instruction costs measured
+// on an H100 (shared/HARDWARE-FACTS.md), one warp-instruction with all 32 lanes active.
+#include "mem/access.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <functional>
+
+using namespace warpscope::mem;
+
+namespace {
+constexpr uint64_t kBase = 0x700000000ull;   // 512-byte aligned, like an allocation
+
+uint32_t sectors(uint32_t bytes, const std::function<uint64_t(int)>& addr, uint32_t mask = 0xffffffffu) {
+    uint64_t a[32];
+    for (int l = 0; l < 32; ++l) a[l] = addr(l);
+    GlobalAccess g;
+    coalesce(a, mask, bytes, g);
+    CHECK(g.requests == 1);
+    return g.sectors;
+}
+
+SharedAccess shared(uint32_t bytes, bool load, const std::function<uint64_t(int)>& addr) {
+    uint64_t a[32];
+    for (int l = 0; l < 32; ++l) a[l] = addr(l);
+    return sharedWavefronts(a, 0xffffffffu, bytes, load);
+}
+} // namespace
+
+TEST_CASE("global: sectors per request for float, byte, double and float4 patterns", "[mem]") {
+    CHECK(sectors(4, [](int l) { return kBase + 4 * l; }) == 4);         // stride 1
+    CHECK(sectors(4, [](int l) { return kBase + 4 + 4 * l; }) == 5);     // +1 element misaligned
+    CHECK(sectors(4, [](int l) { return kBase + 8 * l; }) == 8);         // stride 2
+    CHECK(sectors(4, [](int l) { return kBase + 16 * l; }) == 16);       // stride 4
+    CHECK(sectors(4, [](int l) { return kBase + 32 * l; }) == 32);       // stride 8
+    CHECK(sectors(4, [](int l) { return kBase + 128 * l; }) == 32);      // stride 32
+    CHECK(sectors(4, [](int) { return kBase; }) == 1);                   // one address
+    CHECK(sectors(1, [](int l) { return kBase + l; }) == 1);             // u8 contiguous
+    CHECK(sectors(8, [](int l) { return kBase + 8 * l; }) == 8);         // double contiguous
+    CHECK(sectors(8, [](int l) { return kBase + 8 + 8 * l; }) == 9);     // double misaligned by 8
+    CHECK(sectors(16, [](int l) { return kBase + 16 * l; }) == 16);      // float4 contiguous
+    CHECK(sectors(16, [](int l) { return kBase + 16 + 16 * l; }) == 17); // float4 misaligned by 16
+    CHECK(sectors(16, [](int l) { return kBase + 32 * l; }) == 32);      // float4 stride 2
+    CHECK(sectors(4, [](int l) { return kBase + 4 * l; }, 0xffu) == 1);  // 8 lanes of a partial warp
+}
+
+TEST_CASE("global: tag-stage wavefronts follow distinct 128-byte lines", "[mem]") {
+    uint64_t a[32];
+    for (int l = 0; l < 32; ++l) a[l] = kBase + 128 * l;
+    GlobalAccess g;
+    coalesce(a, 0xffffffffu, 4, g);
+    CHECK(g.lines == 32);
+    CHECK(g.wavefronts == 8);
+    for (int l = 0; l < 32; ++l) a[l] = kBase + 4 * l;
+    coalesce(a, 0xffffffffu, 4, g);
+    CHECK(g.lines == 1);
+    CHECK(g.wavefronts == 1);
+    CHECK(g.bytesRequested == 128);
+    CHECK(g.bytesUsed == 128);
+    for (int l = 0; l < 32; ++l) a[l] = kBase + 4 * (l / 16);   // two addresses, 16 lanes each
+    coalesce(a, 0xffffffffu, 4, g);
+    CHECK(g.bytesRequested == 128);
+    CHECK(g.bytesUsed == 8);   // a broadcast moves its bytes once
+}
+
+TEST_CASE("shared 32-bit: wavefronts are the worst bank's distinct words", "[mem]") {
+    auto w = [](int stride) { return shared(4, true, [&](int l) { return uint64_t(4 * l * stride); }).wavefronts; };
+    CHECK(w(1) == 1);
+    CHECK(w(2) == 2);
+    CHECK(w(4) == 4);
+    CHECK(w(16) == 16);
+    CHECK(w(32) == 32);
+    CHECK(w(3) == 1);
+    CHECK(w(33) == 1);
+    CHECK(shared(4, true, [](int) { return uint64_t(64); }).wavefronts == 1);       // broadcast
+    CHECK(shared(4, true, [](int l) { return uint64_t(4 * (l / 2)); }).wavefronts == 1);   // lane/2
+    SharedAccess s = shared(4, true, [](int l) { return uint64_t(4 * 32 * l); });
+    CHECK(s.ideal == 1);
+    CHECK(s.conflicts() == 31);   // the transpose tile read by column
+}
+
+TEST_CASE("shared 64-bit: two phases, pairing halves loads only", "[mem]") {
+    auto w = [](int stride, bool load) { return shared(8, load, [&](int l) { return uint64_t(8 * l * stride); }).wavefronts; };
+    CHECK(w(1, true) == 2);
+    CHECK(w(2, true) == 4);
+    CHECK(w(16, true) == 32);
+    CHECK(shared(8, true, [](int) { return uint64_t(0); }).wavefronts == 1);    // broadcast load
+    CHECK(shared(8, false, [](int) { return uint64_t(0); }).wavefronts == 2);   // broadcast store
+    CHECK(shared(8, true, [](int l) { return uint64_t(8 * l); }).ideal == 2);
+}
+
+TEST_CASE("shared 128-bit: four phases, pairing halves loads only", "[mem]") {
+    auto w = [](int stride, bool load) { return shared(16, load, [&](int l) { return uint64_t(16 * l * stride); }).wavefronts; };
+    CHECK(w(1, true) == 4);
+    CHECK(w(2, true) == 8);
+    CHECK(w(8, true) == 32);
+    CHECK(shared(16, true, [](int) { return uint64_t(0); }).wavefronts == 2);   // broadcast load
+    CHECK(shared(16, false, [](int) { return uint64_t(0); }).wavefronts == 4);  // broadcast store
+}
