@@ -27,6 +27,7 @@ using namespace warpscope;
 using nlohmann::json;
 
 int runBench(int argc, char** argv, const fs::path& lessonsDir);
+int runNcuCompare(int argc, char** argv);
 
 namespace {
 
@@ -45,6 +46,8 @@ usage:
   warpscope ptx <file.ptx> [--json]   parse PTX and list kernels, registers, shared memory, instructions
   warpscope lessons [--json]          list the bundled lessons
   warpscope bench [--quick]           interpreter speed in thread-instructions per second
+  warpscope ncu-compare <lesson|spec> <ncu.csv>
+                                      simulator counters next to an Nsight Compute CSV (Markdown)
   warpscope help
 )";
 
@@ -405,6 +408,7 @@ int main(int argc, char** argv) {
         if (cmd == "ptx") return cmdPtx(argc - 2, argv + 2);
         if (cmd == "lessons") return cmdLessons(argc - 2, argv + 2, lessonsDir);
         if (cmd == "bench") return runBench(argc - 2, argv + 2, lessonsDir);
+        if (cmd == "ncu-compare") return runNcuCompare(argc - 2, argv + 2);
         if (cmd == "help" || cmd == "--help" || cmd == "-h") {
             std::cout << kUsage;
             return 0;

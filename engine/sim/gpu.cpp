@@ -101,6 +101,7 @@ void Gpu::admitBlocks() {
         blk->sm = lin % std::max(1u, opt_.numSMs);
         blk->shared.assign(sharedBytes_, 0);
         blk->warps.resize(warpsPerBlock_);
+        blk->readyWarps = warpsPerBlock_;
         for (uint32_t wi = 0; wi < warpsPerBlock_; ++wi) {
             Warp& w = blk->warps[wi];
             w.indexInBlock = wi;
@@ -165,6 +166,12 @@ bool Gpu::pickAndIssue(int onlySlot, int onlyWarp) {
             size_t totalWarps = nb * warpsPerBlock_;
             for (size_t k = 0; k < totalWarps; ++k) {
                 Block& b = *resident_[rrBlock_];
+                if (b.readyWarps == 0) {   // nothing to issue here: move to the next block
+                    k += warpsPerBlock_ - rrWarp_ - 1;
+                    rrWarp_ = 0;
+                    rrBlock_ = (rrBlock_ + 1) % nb;
+                    continue;
+                }
                 uint32_t wi = rrWarp_;
                 if (++rrWarp_ >= warpsPerBlock_) {
                     rrWarp_ = 0;
@@ -339,6 +346,7 @@ void Gpu::tryReleaseBarrier(Block& b) {
         for (auto& o : b.warps) {
             if (o.state == WarpState::AtBarrier && o.barrierId == id) {
                 o.state = WarpState::Ready;
+                ++b.readyWarps;
                 ++released;
                 if (expected && released * 32 >= expected) break;
             }
@@ -1570,6 +1578,7 @@ void Gpu::issue(Block& b, Warp& w) {
         control = true;
         if (I.barArrive) break;
         w.state = WarpState::AtBarrier;
+        --b.readyWarps;
         w.barrierId = id;
         w.barrierCount = count;
         w.barrierPc = pc;
@@ -1591,8 +1600,12 @@ void Gpu::issue(Block& b, Warp& w) {
         step.activeMask = active;
         step.execMask = execMask;
     }
+    const WarpState before = w.state;
     settle(prog_, w);
-    if (w.state == WarpState::Done) tryReleaseBarrier(b);
+    if (w.state == WarpState::Done) {
+        if (before == WarpState::Ready) --b.readyWarps;
+        tryReleaseBarrier(b);
+    }
     if (st) {
         step.maskAfter = w.state == WarpState::Done ? 0 : w.activeMask();
         listener_->onStep(step);

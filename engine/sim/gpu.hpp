@@ -68,6 +68,7 @@ struct Block {
     std::vector<uint8_t> shared;
     std::vector<Warp> warps;
     uint32_t barRedAccum[16] = {};    // bar.red partial results per barrier id
+    uint32_t readyWarps = 0;          // warps in state Ready (lets the scheduler skip a block)
     bool done = false;
     uint32_t sm = 0;
 };

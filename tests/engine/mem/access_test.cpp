@@ -4,7 +4,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <functional>
+#include <numeric>
 
 using namespace warpscope::mem;
 
@@ -96,4 +98,36 @@ TEST_CASE("shared 128-bit: four phases, pairing halves loads only", "[mem]") {
     CHECK(w(8, true) == 32);
     CHECK(shared(16, true, [](int) { return uint64_t(0); }).wavefronts == 2);   // broadcast load
     CHECK(shared(16, false, [](int) { return uint64_t(0); }).wavefronts == 4);  // broadcast store
+}
+
+TEST_CASE("global sweeps: offsets 0..32 and strides 1..32 follow closed forms", "[mem]") {
+    for (int off = 0; off <= 32; ++off) {
+        INFO("float offset " << off);
+        // 128 contiguous bytes starting at 4*off: 4 sectors when sector-aligned, else 5.
+        CHECK(sectors(4, [&](int l) { return kBase + 4 * (off + l); }) == ((4 * off) % 32 == 0 ? 4u : 5u));
+    }
+    for (int s = 1; s <= 32; ++s) {
+        INFO("float stride " << s);
+        // Lane l at byte 4*s*l: every 32-byte sector holds 8/s lanes while s < 8, one lane after.
+        CHECK(sectors(4, [&](int l) { return kBase + 4 * uint64_t(s) * l; }) == std::min(32u, 4u * uint32_t(s)));
+    }
+}
+
+TEST_CASE("shared sweeps: stride s gives gcd(s, 32)-way conflicts for 32-bit words", "[mem]") {
+    for (int s = 1; s <= 64; ++s) {
+        INFO("word stride " << s);
+        SharedAccess a = shared(4, true, [&](int l) { return uint64_t(4 * s * l); });
+        uint32_t g = std::gcd(uint32_t(s), 32u);
+        CHECK(a.wavefronts == g);
+        CHECK(a.conflicts() == g - 1);
+    }
+    // n-way conflicts for n = 2..32: n lanes share each bank with different words.
+    for (uint32_t n = 2; n <= 32; n *= 2) {
+        INFO(n << "-way");
+        SharedAccess a = shared(4, true, [&](int l) { return uint64_t(4) * ((l % (32 / n)) + 32 * (l / (32 / n))); });
+        CHECK(a.wavefronts == n);
+    }
+    // Broadcast of one word to every lane, and of a few words to groups of lanes, is free.
+    CHECK(shared(4, true, [](int l) { return uint64_t(4 * (l % 4)); }).wavefronts == 1);
+    CHECK(shared(4, false, [](int) { return uint64_t(12); }).wavefronts == 1);
 }
