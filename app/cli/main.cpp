@@ -28,6 +28,7 @@ using nlohmann::json;
 
 int runBench(int argc, char** argv, const fs::path& lessonsDir);
 int runNcuCompare(int argc, char** argv);
+int runCompare(int argc, char** argv, const fs::path& lessonsDir);
 
 namespace {
 
@@ -46,6 +47,8 @@ usage:
   warpscope ptx <file.ptx> [--json]   parse PTX and list kernels, registers, shared memory, instructions
   warpscope lessons [--json]          list the bundled lessons
   warpscope bench [--quick]           interpreter speed in thread-instructions per second
+  warpscope compare <lesson|spec> [--param N=V] [--ncu hw.csv] [--json]
+                                      simulator and real GPU side by side: outputs, times, counters
   warpscope ncu-compare <lesson|spec> <ncu.csv>
                                       simulator counters next to an Nsight Compute CSV (Markdown)
   warpscope help
@@ -99,13 +102,17 @@ std::string dimText(const runtime::Dim3& d) {
     return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
 }
 
-fs::path resolveLesson(const std::string& arg, const fs::path& lessonsDir) {
+} // namespace
+
+fs::path resolveLessonArg(const std::string& arg, const fs::path& lessonsDir) {
     std::error_code ec;
     if (fs::exists(arg, ec)) return arg;
     if (!lessonsDir.empty() && fs::exists(lessonsDir / arg / "lesson.json", ec)) return lessonsDir / arg;
     throw Error(Error::Kind::Input, "No lesson or spec named '" + arg + "' (not a path, and not a lesson id under " +
                                         (lessonsDir.empty() ? std::string("any lessons folder") : lessonsDir.string()) + ").");
 }
+
+namespace {
 
 std::vector<std::string> sourceLines(const runtime::Lesson& L) {
     std::vector<std::string> lines;
@@ -147,7 +154,7 @@ int cmdRun(int argc, char** argv, const fs::path& lessonsDir) {
     if (target.empty()) throw Error(Error::Kind::Input, "run needs a lesson folder, lesson id or spec file.");
     if (backend != "sim" && backend != "gpu") throw Error(Error::Kind::Input, "--backend is 'sim' or 'gpu'.");
 
-    runtime::Lesson lesson = runtime::loadLesson(resolveLesson(target, lessonsDir));
+    runtime::Lesson lesson = runtime::loadLesson(resolveLessonArg(target, lessonsDir));
     runtime::ParamValues params = runtime::resolveParams(lesson, overrides);
 
     std::unique_ptr<runtime::Device> device;
@@ -409,6 +416,7 @@ int main(int argc, char** argv) {
         if (cmd == "lessons") return cmdLessons(argc - 2, argv + 2, lessonsDir);
         if (cmd == "bench") return runBench(argc - 2, argv + 2, lessonsDir);
         if (cmd == "ncu-compare") return runNcuCompare(argc - 2, argv + 2);
+        if (cmd == "compare") return runCompare(argc - 2, argv + 2, lessonsDir);
         if (cmd == "help" || cmd == "--help" || cmd == "-h") {
             std::cout << kUsage;
             return 0;

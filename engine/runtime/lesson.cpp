@@ -666,6 +666,8 @@ Comparison compareBuffers(const HostBuffer& got, const HostBuffer& expect, size_
     for (size_t i = 0; i < n; ++i) {
         if (std::memcmp(got.bytes.data() + i * es, expect.bytes.data() + i * es, static_cast<size_t>(es)) == 0) continue;
         double g = got.get(i), e = expect.get(i);
+        ++c.differing;
+        if (!std::isnan(g) && !std::isnan(e)) c.maxAbs = std::max(c.maxAbs, std::fabs(g - e));
         bool ok = false;
         if (!tol.exact() && isFloatType(got.type)) {
             if (std::isnan(g) && std::isnan(e)) ok = true;

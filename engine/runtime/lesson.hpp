@@ -96,6 +96,8 @@ RunResult runLesson(const Lesson& lesson, const ParamValues& params, Device& dev
 struct Comparison {
     size_t compared = 0, mismatches = 0, firstIndex = 0;
     double firstGot = 0, firstExpected = 0, worstUlp = 0;
+    size_t differing = 0;     // elements that are not bit-identical (within tolerance or not)
+    double maxAbs = 0;        // largest absolute difference among them (floats; NaN pairs excluded)
 };
 Comparison compareBuffers(const HostBuffer& got, const HostBuffer& expect, size_t n, const Tolerance& tol);
 

@@ -1,0 +1,161 @@
+// warpscope compare <lesson|spec>: runs the lesson on the simulator and on the real GPU with the
+// same PTX and prints them side by side: outputs (bit-identical, or how far apart), launches
+// (hardware time), and counters (the simulator's next to an imported Nsight Compute CSV).
+#include "hw/cuda_device.hpp"
+#include "hw/ncu_import.hpp"
+#include "runtime/error.hpp"
+#include "runtime/lesson.hpp"
+#include "runtime/sim_device.hpp"
+#include "trace/counters.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace fs = std::filesystem;
+using namespace warpscope;
+using nlohmann::json;
+
+fs::path resolveLessonArg(const std::string& arg, const fs::path& lessonsDir);
+
+namespace {
+const std::vector<std::string> kCompared = {
+    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+    "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+    "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+    "smsp__inst_executed.sum", "smsp__sass_branch_targets_threads_divergent.sum"};
+}
+
+int runCompare(int argc, char** argv, const fs::path& lessonsDir) {
+    std::string target, ncuPath;
+    bool asJson = false;
+    std::map<std::string, std::string> overrides;
+    for (int i = 0; i < argc; ++i) {
+        std::string a = argv[i];
+        if (a == "--json") asJson = true;
+        else if (a == "--ncu" && i + 1 < argc) ncuPath = argv[++i];
+        else if (a == "--param" && i + 1 < argc) {
+            std::string kv = argv[++i];
+            auto eq = kv.find('=');
+            if (eq == std::string::npos) throw Error(Error::Kind::Input, "--param expects NAME=VALUE.");
+            overrides[kv.substr(0, eq)] = kv.substr(eq + 1);
+        } else if (target.empty() && a[0] != '-') target = a;
+        else throw Error(Error::Kind::Input, "Unknown option '" + a + "' for compare.");
+    }
+    if (target.empty()) throw Error(Error::Kind::Input, "compare needs a lesson folder, lesson id or spec file.");
+    runtime::Lesson lesson = runtime::loadLesson(resolveLessonArg(target, lessonsDir));
+    runtime::ParamValues params = runtime::resolveParams(lesson, overrides);
+
+    // Simulator, with counters.
+    runtime::SimDevice sim;
+    std::vector<std::unique_ptr<trace::CounterCollector>> counters;
+    sim.onLaunch = [&](sim::Gpu& g) {
+        counters.push_back(std::make_unique<trace::CounterCollector>());
+        g.setListener(counters.back().get());
+    };
+    runtime::RunResult simResult = runtime::runLesson(lesson, params, sim);
+
+    // Hardware.
+    json out;
+    out["lesson"] = lesson.id;
+    out["simulator"]["passed"] = simResult.allChecksPassed();
+    std::optional<runtime::RunResult> hwResult;
+    std::string hwName, hwUnavailable = hw::cudaAvailability();
+    if (hwUnavailable.empty()) {
+        try {
+            auto gpu = hw::openCudaDevice(0);
+            hwName = gpu->name();
+            hwResult = runtime::runLesson(lesson, params, *gpu);
+        } catch (const Error& e) {
+            hwUnavailable = e.what();
+        }
+    }
+    std::optional<hw::NcuReport> ncu;
+    if (!ncuPath.empty()) {
+        std::ifstream f(ncuPath, std::ios::binary);
+        if (!f) throw Error(Error::Kind::Input, "Cannot read '" + ncuPath + "'.");
+        std::stringstream ss;
+        ss << f.rdbuf();
+        ncu = hw::parseNcuCsv(ss.str());
+        if (ncu->rows.size() != counters.size())
+            throw Error(Error::Kind::Input, "The Nsight Compute CSV has " + std::to_string(ncu->rows.size()) + " kernel rows; the lesson launched " +
+                                                std::to_string(counters.size()) + " kernels.");
+    }
+
+    // Outputs.
+    bool allIdentical = hwResult.has_value();
+    for (auto& b : lesson.buffers) {
+        json jb;
+        jb["buffer"] = b.name;
+        if (hwResult) {
+            runtime::HostBuffer s, h;
+            s.type = h.type = b.type;
+            s.bytes = simResult.buffers.at(b.name);
+            h.bytes = hwResult->buffers.at(b.name);
+            runtime::Tolerance any;
+            any.ulp = 1e300;
+            runtime::Comparison c = runtime::compareBuffers(s, h, s.count(), any);
+            jb["elements"] = c.compared;
+            jb["differing"] = c.differing;
+            jb["max_abs"] = c.maxAbs;
+            jb["max_ulp"] = c.worstUlp;
+            if (c.differing) allIdentical = false;
+        }
+        out["outputs"].push_back(jb);
+    }
+    for (size_t i = 0; i < simResult.launches.size(); ++i) {
+        const auto& l = simResult.launches[i];
+        json jl = {{"kernel", l.kernel}, {"simulated_warp_instructions", l.warpInstructions}, {"simulator_host_ms", l.elapsedMs}};
+        if (hwResult && i < hwResult->launches.size()) jl["hardware_ms"] = hwResult->launches[i].elapsedMs;
+        auto sm = counters[i]->metrics();
+        for (auto& m : kCompared) {
+            jl["counters"][m]["simulator"] = sm.at(m);
+            if (ncu && ncu->rows[i].metrics.count(m)) jl["counters"][m]["hardware"] = ncu->rows[i].metrics.at(m);
+        }
+        out["launches"].push_back(jl);
+    }
+    if (hwResult) out["hardware"] = {{"device", hwName}, {"passed", hwResult->allChecksPassed()}};
+    else out["hardware"] = {{"unavailable", hwUnavailable}};
+    out["outputs_identical"] = allIdentical;
+
+    if (asJson) {
+        std::cout << out.dump(2) << "\n";
+        return hwResult ? 0 : 4;
+    }
+    std::printf("compare %s: simulator vs %s\n", lesson.id.c_str(), hwResult ? hwName.c_str() : "(no GPU)");
+    if (!hwResult) std::printf("  hardware unavailable: %s\n", hwUnavailable.c_str());
+    std::printf("\n  outputs\n  %-16s %10s %10s %12s %10s\n", "buffer", "elements", "differing", "max |diff|", "max ulp");
+    for (auto& jb : out["outputs"]) {
+        if (!hwResult) {
+            std::printf("  %-16s %10s\n", jb["buffer"].get<std::string>().c_str(), "n/a");
+            continue;
+        }
+        std::printf("  %-16s %10zu %10zu %12.4g %10.4g%s\n", jb["buffer"].get<std::string>().c_str(), jb["elements"].get<size_t>(),
+                    jb["differing"].get<size_t>(), jb["max_abs"].get<double>(), jb["max_ulp"].get<double>(),
+                    jb["differing"].get<size_t>() == 0 ? "   bit-identical" : "");
+    }
+    std::printf("\n  launches\n");
+    for (auto& jl : out["launches"]) {
+        std::printf("  %s: hardware %s, simulator %llu warp-instructions (predicted time needs the timing model)\n",
+                    jl["kernel"].get<std::string>().c_str(),
+                    jl.contains("hardware_ms") ? (std::to_string(jl["hardware_ms"].get<double>()) + " ms").c_str() : "n/a",
+                    (unsigned long long)jl["simulated_warp_instructions"].get<uint64_t>());
+        std::printf("    %-66s %12s %12s\n", "counter", "hardware", "simulator");
+        for (auto& [m, v] : jl["counters"].items()) {
+            std::string hwv = v.contains("hardware") ? std::to_string(v["hardware"].get<double>()) : "-";
+            if (hwv != "-") hwv = hwv.substr(0, hwv.find('.'));
+            std::printf("    %-66s %12s %12.0f%s\n", m.c_str(), hwv.c_str(), v["simulator"].get<double>(),
+                        m.rfind("smsp__", 0) == 0 && m.find("wavefronts") == std::string::npos ? "  (SASS vs PTX)" : "");
+        }
+    }
+    if (!ncu)
+        std::printf("\n  Hardware counters need Nsight Compute: run\n    ncu --csv --page raw --metrics <names> warpscope run %s --backend gpu > hw.csv\n  and pass --ncu hw.csv (see scripts/validate-metrics.sh for the metric list).\n",
+                    target.c_str());
+    return hwResult ? 0 : 4;
+}
