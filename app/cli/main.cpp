@@ -44,6 +44,8 @@ usage:
       --save BUF=PATH      write a buffer's final contents as raw bytes (repeatable)
       --save-all DIR       write every buffer to DIR/<name>.bin
       --budget N           runaway-loop budget in warp-instructions (default 500000000)
+      --check LIST         checkers, comma-separated: memcheck, synccheck (always on), initcheck,
+                           racecheck; reports make the exit code 3
   warpscope ptx <file.ptx> [--json]   parse PTX and list kernels, registers, shared memory, instructions
   warpscope lessons [--json]          list the bundled lessons
   warpscope bench [--quick]           interpreter speed in thread-instructions per second
@@ -127,6 +129,7 @@ int cmdRun(int argc, char** argv, const fs::path& lessonsDir) {
     std::string target, backend = "sim", saveAll;
     bool asJson = false, lines = false, metrics = false;
     uint64_t budget = 0;
+    bool initcheck = false, racecheck = false;
     std::map<std::string, std::string> overrides;
     std::vector<std::pair<std::string, std::string>> saves;
     for (int i = 0; i < argc; ++i) {
@@ -141,6 +144,16 @@ int cmdRun(int argc, char** argv, const fs::path& lessonsDir) {
         else if (a == "--backend") backend = val("--backend");
         else if (a == "--save-all") saveAll = val("--save-all");
         else if (a == "--budget") budget = std::stoull(val("--budget"));
+        else if (a == "--check") {
+            std::stringstream list(val("--check"));
+            std::string tool;
+            while (std::getline(list, tool, ',')) {
+                if (tool == "initcheck") initcheck = true;
+                else if (tool == "racecheck") racecheck = true;
+                else if (tool != "memcheck" && tool != "synccheck")
+                    throw Error(Error::Kind::Input, "Unknown checker '" + tool + "' (memcheck, initcheck, racecheck, synccheck).");
+            }
+        }
         else if (a == "--param" || a == "--save") {
             std::string kv = val(a.c_str());
             auto eq = kv.find('=');
@@ -167,6 +180,8 @@ int cmdRun(int argc, char** argv, const fs::path& lessonsDir) {
     } else {
         sim::LaunchOptions opt;
         if (budget) opt.instructionBudget = budget;
+        opt.initcheck = initcheck;
+        opt.racecheck = racecheck;
         auto s = std::make_unique<runtime::SimDevice>(opt);
         sim = s.get();
         if (lines || metrics) {
@@ -197,11 +212,24 @@ int cmdRun(int argc, char** argv, const fs::path& lessonsDir) {
     } catch (const Error& e) {
         if (asJson) {
             out["error"] = errorJson(e);
+            if (sim)
+                for (auto& r : sim->reports()) out["reports"].push_back({{"tool", r.tool}, {"hazard", r.hazard}, {"message", r.message}});
             std::cout << out.dump(2) << "\n";
         } else {
+            if (sim)
+                for (auto& r : sim->reports()) std::cerr << r.tool << " (" << r.hazard << "): " << r.message << "\n";
             std::cerr << "error (" << Error::kindName(e.kind()) << "): " << e.what() << "\n";
         }
         return exitCodeFor(e);
+    }
+    const std::vector<sim::CheckReport> noReports;
+    const auto& reports = sim ? sim->reports() : noReports;
+    for (auto& r : reports) {
+        json jr = {{"tool", r.tool}, {"hazard", r.hazard}, {"message", r.message}};
+        if (r.site.sourceLine) jr["source_line"] = *r.site.sourceLine;
+        if (r.site.ptxLine) jr["ptx_line"] = *r.site.ptxLine;
+        if (r.site.lane) jr["lane"] = *r.site.lane;
+        out["reports"].push_back(jr);
     }
     for (auto& [name, bytes] : result.buffers) {
         out["buffers"][name] = {{"bytes", bytes.size()}, {"fnv1a64", hex64(fnv1a64(bytes))}};
@@ -297,6 +325,7 @@ int cmdRun(int argc, char** argv, const fs::path& lessonsDir) {
                             (unsigned long long)c.divergentBranches, text.c_str());
             }
         }
+        for (auto& r : reports) std::cout << "  " << r.tool << " (" << r.hazard << "): " << r.message << "\n";
         for (auto& c : result.checks) std::cout << "  check " << c.buffer << ": " << (c.passed ? "PASS" : "FAIL") << " (" << c.detail << ")\n";
         if (result.checks.empty()) std::cout << "  (no checks in this lesson)\n";
         if (lines) {
@@ -310,6 +339,7 @@ int cmdRun(int argc, char** argv, const fs::path& lessonsDir) {
             }
         }
     }
+    if (!reports.empty()) return 3;
     return result.allChecksPassed() ? 0 : 1;
 }
 

@@ -24,6 +24,10 @@ uint64_t GlobalMemory::allocate(uint64_t bytes, std::string name, bool readOnly)
     a->name = std::move(name);
     a->readOnly = readOnly;
     std::memset(a->data.get(), 0, std::max<uint64_t>(bytes, 1));
+    if (trackInit_) {
+        a->init = std::make_unique<uint8_t[]>(std::max<uint64_t>(bytes, 1));
+        std::memset(a->init.get(), 0, std::max<uint64_t>(bytes, 1));
+    }
     // Leave a gap after every allocation so running off its end never lands in the next one.
     next += ((bytes + kAllocationAlign - 1) / kAllocationAlign + 1) * kAllocationAlign;
     uint64_t base = a->base;
@@ -46,6 +50,11 @@ void GlobalMemory::free(uint64_t base) {
         }
     }
     throw Error(Error::Kind::Input, "free() of an address that is not the start of an allocation.");
+}
+
+void GlobalMemory::markWritten(uint64_t addr, uint64_t bytes) {
+    Allocation* a = find(addr, bytes);
+    if (a && a->init) std::memset(a->init.get() + (addr - a->base), 1, bytes);
 }
 
 void GlobalMemory::reset() {

@@ -38,6 +38,7 @@ struct Allocation {
     bool readOnly = false;     // .const data: kernels cannot store to it
     bool freed = false;
     std::unique_ptr<uint8_t[]> data;
+    std::unique_ptr<uint8_t[]> init;   // initcheck shadow: 1 per written byte (only when tracking)
 };
 
 class GlobalMemory {
@@ -46,6 +47,11 @@ public:
     uint64_t allocate(uint64_t bytes, std::string name, bool readOnly = false);
     void free(uint64_t base);     // throws Error(Input) for an address that is not an allocation base
     void reset();
+    // initcheck: allocations made from now on carry a shadow of written bytes; host writes
+    // (markWritten) and kernel stores set it, kernel loads check it.
+    void setTrackInit(bool on) { trackInit_ = on; }
+    bool tracksInit() const { return trackInit_; }
+    void markWritten(uint64_t addr, uint64_t bytes);
 
     // Lookup for the executor: the live allocation containing [addr, addr+bytes), or nullptr.
     // Uses a one-entry cache because consecutive lanes almost always hit the same allocation.
@@ -68,6 +74,7 @@ private:
     mutable Allocation* last_ = nullptr;
     uint64_t nextGlobal_ = kGlobalBase;
     uint64_t nextConst_ = kConstBase;
+    bool trackInit_ = false;
 };
 
 // Describes where an address falls, for fault messages: "c + 4096 (past the end of c, 4000 bytes)".

@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 namespace warpscope::runtime {
@@ -120,7 +121,7 @@ Lesson loadLesson(const fs::path& folderOrJson) {
     }
     const std::string file = jsonPath.string();
     if (!j.is_object()) bad(file, "the top level must be a JSON object");
-    checkKeys(j, file, {"id", "title", "summary", "source", "ptx", "params", "buffers", "host", "checks", "golden", "order", "registers"});
+    checkKeys(j, file, {"id", "title", "summary", "source", "ptx", "params", "buffers", "host", "checks", "golden", "order", "registers", "planted"});
     try {
         if (j.contains("id")) L.id = j["id"].get<std::string>();
         if (j.contains("order")) L.order = j["order"].get<int>();
@@ -321,12 +322,12 @@ void initBuffer(HostBuffer& b, const json& init, const std::string& where, const
     auto num = [&](const json& j, const std::string& w) { return evaluate(exprText(j, w), names, w); };
     if (init.is_string()) {
         std::string k = init.get<std::string>();
-        if (k == "zeros") return;
+        if (k == "zeros" || k == "uninitialized") return;
         if (k == "iota") {
             for (size_t i = 0; i < n; ++i) storeElem(b, i, static_cast<double>(i), i, true);
             return;
         }
-        bad(where, "unknown initialiser '" + k + "' (zeros, iota, or an object: constant, iota, random, hash, file)");
+        bad(where, "unknown initialiser '" + k + "' (zeros, iota, uninitialized, or an object: constant, iota, random, hash, file)");
     }
     if (!init.is_object() || init.size() != 1) bad(where, "an initialiser object has exactly one key: constant, iota, random, hash or file");
     auto [kind, arg] = *init.items().begin();
@@ -456,13 +457,15 @@ RunResult runLesson(const Lesson& lesson, const ParamValues& params, Device& dev
             initBuffer(hb, init, where + ".init", names);
         }
         DevPtr p = device.malloc(std::max<size_t>(hb.bytes.size(), 1), b.name);
-        device.memcpyHtoD(p, hb.bytes.data(), hb.bytes.size());
+        // "uninitialized": allocated like cudaMalloc and never written by the host (initcheck).
+        if (!(init.is_string() && init.get<std::string>() == "uninitialized")) device.memcpyHtoD(p, hb.bytes.data(), hb.bytes.size());
         dev[b.name] = p;
         initial[b.name] = hb;
         host[b.name] = std::move(hb);
     }
 
     json ops = json::parse(lesson.hostJson);
+    std::set<std::string> freed;
     size_t k = 0;
     for (auto& op : ops) {
         std::string where = lesson.id + ": host[" + std::to_string(k++) + "]";
@@ -569,6 +572,11 @@ RunResult runLesson(const Lesson& lesson, const ParamValues& params, Device& dev
             std::string from = op["copy"].get<std::string>(), to = op.value("to", "");
             size_t n = std::min(host[from].bytes.size(), host[to].bytes.size());
             device.memcpyDtoD(bufferPtr(to, where + ".to"), bufferPtr(from, where + ".copy"), n);
+        } else if (op.contains("free")) {
+            checkKeys(op, where, {"free", "help"});
+            std::string name = op["free"].get<std::string>();
+            device.free(bufferPtr(name, where + ".free"));
+            freed.insert(name);   // its pointer stays in `dev`, so a later launch can still (wrongly) use it
         } else if (op.contains("symbol")) {
             checkKeys(op, where, {"symbol", "from", "help"});
             std::string sym = op["symbol"].get<std::string>(), from = op.value("from", "");
@@ -580,11 +588,12 @@ RunResult runLesson(const Lesson& lesson, const ParamValues& params, Device& dev
             device.memcpyDtoH(tmp.data(), bp, n);
             device.memcpyHtoD(sp, tmp.data(), n);
         } else {
-            bad(where, "unknown operation (expected launch, memset, copy or symbol)");
+            bad(where, "unknown operation (expected launch, memset, copy, symbol or free)");
         }
     }
     device.synchronize();
     for (auto& [name, hb] : host) {
+        if (freed.count(name)) continue;
         device.memcpyDtoH(hb.bytes.data(), dev[name], hb.bytes.size());
         result.buffers[name] = hb.bytes;
     }

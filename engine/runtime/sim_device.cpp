@@ -13,6 +13,7 @@ void SimDevice::loadModule(const std::string& ptxText, const std::string& displa
     // Module variables become named allocations; their initialisers are copied in. Addresses in
     // initialisers (generic(sym)) are patched once every variable has a place.
     memory_.reset();
+    memory_.setTrackInit(options_.initcheck);
     symbols_.clear();
     symbolSizes_.clear();
     programs_.clear();
@@ -43,6 +44,8 @@ void SimDevice::loadModule(const std::string& ptxText, const std::string& displa
         uint8_t* dst = memory_.hostPointer(it->second, bytes.size(), "module initialiser");
         std::memcpy(dst, bytes.data(), bytes.size());
     }
+    // Module variables are zero-initialised by the loader: all of their bytes count as written.
+    for (auto& [name, addr] : symbols_) memory_.markWritten(addr, std::max<size_t>(symbolSizes_[name], 1));
     module_ = std::move(m);
     loaded_ = true;
 }
@@ -61,6 +64,7 @@ void SimDevice::free(DevPtr ptr) { memory_.free(ptr); }
 void SimDevice::memcpyHtoD(DevPtr dst, const void* src, size_t bytes) {
     if (bytes == 0) return;
     std::memcpy(memory_.hostPointer(dst, bytes, "cudaMemcpy host-to-device"), src, bytes);
+    memory_.markWritten(dst, bytes);
 }
 void SimDevice::memcpyDtoH(void* dst, DevPtr src, size_t bytes) {
     if (bytes == 0) return;
@@ -70,10 +74,12 @@ void SimDevice::memcpyDtoD(DevPtr dst, DevPtr src, size_t bytes) {
     if (bytes == 0) return;
     const uint8_t* s = memory_.hostPointer(src, bytes, "cudaMemcpy device-to-device (source)");
     std::memmove(memory_.hostPointer(dst, bytes, "cudaMemcpy device-to-device (destination)"), s, bytes);
+    memory_.markWritten(dst, bytes);
 }
 void SimDevice::memset(DevPtr dst, uint8_t value, size_t bytes) {
     if (bytes == 0) return;
     std::memset(memory_.hostPointer(dst, bytes, "cudaMemset"), value, bytes);
+    memory_.markWritten(dst, bytes);
 }
 
 DevPtr SimDevice::symbolAddress(const std::string& name, size_t* bytes) {
@@ -88,6 +94,11 @@ LaunchResult SimDevice::launch(const std::string& kernel, const LaunchConfig& co
     auto t0 = std::chrono::steady_clock::now();
     sim::Gpu gpu(prog, memory_, config, params, options_);
     if (onLaunch) onLaunch(gpu);
+    struct KeepReports {   // keep the checkers' findings even when the launch faults
+        sim::Gpu& g;
+        std::vector<sim::CheckReport>& out;
+        ~KeepReports() { out.insert(out.end(), g.reports().begin(), g.reports().end()); }
+    } keep{gpu, reports_};
     gpu.run();
     auto t1 = std::chrono::steady_clock::now();
     lastStats_ = gpu.stats();

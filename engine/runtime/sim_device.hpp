@@ -15,7 +15,7 @@ namespace warpscope::runtime {
 
 class SimDevice : public Device {
 public:
-    explicit SimDevice(sim::LaunchOptions options = {}) : options_(options) {}
+    explicit SimDevice(sim::LaunchOptions options = {}) : options_(options) { memory_.setTrackInit(options.initcheck); }
 
     std::string name() const override { return "warpscope simulator"; }
     bool isSimulator() const override { return true; }
@@ -40,6 +40,8 @@ public:
     // If the hook runs the launch itself (to completion) SimDevice only collects the result.
     std::function<void(sim::Gpu&)> onLaunch;
     const sim::LaunchStats& lastStats() const { return lastStats_; }
+    // Checker reports of every launch so far (initcheck, racecheck), in launch order.
+    const std::vector<sim::CheckReport>& reports() const { return reports_; }
 
 private:
     ptx::Module module_;
@@ -50,6 +52,7 @@ private:
     std::map<std::string, std::unique_ptr<sim::Program>> programs_;
     sim::LaunchOptions options_;
     sim::LaunchStats lastStats_;
+    std::vector<sim::CheckReport> reports_;
 };
 
 } // namespace warpscope::runtime

@@ -11,6 +11,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <exception>
 #include <sstream>
 
 namespace warpscope::sim {
@@ -100,6 +101,9 @@ void Gpu::admitBlocks() {
         blk->idx.z = lin / (cfg_.grid.x * cfg_.grid.y);
         blk->sm = lin % std::max(1u, opt_.numSMs);
         blk->shared.assign(sharedBytes_, 0);
+        blk->barrierEpoch = 0;
+        if (opt_.initcheck) blk->sharedInit.assign(sharedBytes_, 0);
+        if (opt_.racecheck) blk->race.assign(sharedBytes_ / 4 + 1, Block::RaceCell{});
         blk->warps.resize(warpsPerBlock_);
         blk->readyWarps = warpsPerBlock_;
         for (uint32_t wi = 0; wi < warpsPerBlock_; ++wi) {
@@ -108,6 +112,7 @@ void Gpu::admitBlocks() {
             uint32_t lanes = std::min<uint32_t>(32, threadsPerBlock_ - wi * 32);
             w.validMask = lanes == 32 ? kFull : ((1u << lanes) - 1);
             w.exited = 0;
+            w.syncEpoch = 0;
             w.state = WarpState::Ready;
             w.barrierId = w.barrierCount = 0;
             w.barrierPc = -1;
@@ -352,6 +357,8 @@ void Gpu::tryReleaseBarrier(Block& b) {
             }
         }
         ++stats_.barriers;
+        ++b.barrierEpoch;
+        for (auto& o : b.warps) ++o.syncEpoch;   // a block barrier also synchronises each warp
         barrierReleased_ = true;
         (void)liveThreads;
         return;
@@ -418,6 +425,17 @@ void Gpu::raise(Error::Kind kind, const std::string& what, const Block& b, const
     }
     os << "]";
     throw Error(kind, os.str(), s);
+}
+
+void Gpu::report(const std::string& tool, const std::string& hazard, const std::string& what, const Block& b, const Warp& w, int lane,
+                 const Instr* in, std::optional<uint64_t> address) {
+    std::string key = tool + "|" + hazard + "|" + std::to_string(in ? in->ptxLine : 0);
+    if (reports_.size() >= opt_.maxReports || !reportKeys_.insert(key).second) return;
+    try {
+        raise(Error::Kind::Fault, what, b, w, lane, in, address, hazard.find("global") != std::string::npos);
+    } catch (const Error& e) {   // raise() builds the same site and message a fault would have
+        reports_.push_back({tool, hazard, e.what(), e.site()});
+    }
 }
 
 // ---------------------------------------------------------------- 5. Exec: operands and memory
@@ -577,7 +595,12 @@ struct Exec {
             mem::Allocation* a = g.mem_.find(addr, bytes);
             if (!a) {
                 std::ostringstream os;
-                os << "Out-of-bounds " << (isStore ? "store" : "load") << " of " << bytes << " bytes in global memory.";
+                const mem::Allocation* near = g.mem_.nearest(addr);
+                if (near && near->freed && addr >= near->base && addr < near->base + near->size)
+                    os << "Use after free: a " << bytes << "-byte " << (isStore ? "store" : "load") << " to '" << near->name
+                       << "', which the host freed before this launch.";
+                else
+                    os << "Out-of-bounds " << (isStore ? "store" : "load") << " of " << bytes << " bytes in global memory.";
                 fault(Error::Kind::Fault, os.str(), lane, addr, true);
             }
             if (isStore && a->readOnly)
@@ -1235,11 +1258,123 @@ void execMove(Exec& x) {
     }
 }
 
+// initcheck and racecheck for one memory instruction. `before` runs ahead of the access (reads
+// are checked against what was there), the other pass after it (writes are recorded, and a
+// write-after-write can compare the value it stored with the one it replaced).
+void checkAccess(Exec& x, uint32_t bytes, bool before) {
+    const Instr& I = x.I;
+    Gpu& g = x.g;
+    const bool isLoad = I.op == Op::Ld, isAtomic = I.op == Op::Atom || I.op == Op::Red, isStore = I.op == Op::St;
+    const bool initcheck = g.options().initcheck, racecheck = g.options().racecheck;
+    forLanes(x.exec, [&](int l) {
+        uint64_t addr = x.addrs[l];
+        StateSpace space = I.space;
+        if (space == StateSpace::None) {
+            mem::Window win = mem::windowOf(addr);
+            if (win == mem::Window::Shared) {
+                space = StateSpace::Shared;
+                addr -= mem::kSharedWindow;
+            } else if (win == mem::Window::Global) {
+                space = StateSpace::Global;
+            } else {
+                return;
+            }
+        }
+        if (space == StateSpace::Global) {
+            if (!initcheck) return;
+            mem::Allocation* a = g.memory().find(addr, bytes);
+            if (!a || !a->init) return;
+            uint8_t* shadow = a->init.get() + (addr - a->base);
+            if (before && (isLoad || isAtomic)) {
+                for (uint32_t k = 0; k < bytes; ++k)
+                    if (!shadow[k]) {
+                        g.report("initcheck", "uninitialized global read",
+                                 "Uninitialized read: " + std::to_string(bytes) + " bytes of global memory that nothing has written.",
+                                 x.b, x.w, l, &I, x.addrs[l]);
+                        break;
+                    }
+            }
+            if (!before && (isStore || isAtomic)) std::memset(shadow, 1, bytes);
+            return;
+        }
+        if (space != StateSpace::Shared || addr + bytes > x.b.shared.size()) return;
+        if (initcheck && !x.b.sharedInit.empty()) {
+            uint8_t* shadow = x.b.sharedInit.data() + addr;
+            if (before && (isLoad || isAtomic)) {
+                for (uint32_t k = 0; k < bytes; ++k)
+                    if (!shadow[k]) {
+                        g.report("initcheck", "uninitialized shared read",
+                                 "Uninitialized read: shared-memory offset " + std::to_string(addr) + " has not been written by any thread of the block.",
+                                 x.b, x.w, l, &I, addr);
+                        break;
+                    }
+            }
+            if (!before && (isStore || isAtomic)) std::memset(shadow, 1, bytes);
+        }
+        if (!racecheck || x.b.race.empty() || isAtomic) return;   // atomics never race with each other
+        const uint32_t epoch = x.b.barrierEpoch, me = x.w.indexInBlock;
+        for (uint64_t word = addr / 4; word <= (addr + bytes - 1) / 4; ++word) {
+            Block::RaceCell& c = x.b.race[word];
+            auto other = [&](const char* what) {
+                const Instr& wi = g.program().code[size_t(std::max(0, c.writerPc))];
+                std::ostringstream os;
+                os << what << " at shared-memory offset " << word * 4 << ": warp " << me << " lane " << l << " and warp " << c.writerWarp
+                   << " lane " << int(c.writerLane) << " (source line " << wi.line << ") with no __syncthreads() between them.";
+                return os.str();
+            };
+            if (before && isLoad) {
+                if (c.writeEpoch == epoch && c.writerWarp != me) {
+                    g.report("racecheck", "read-after-write", other("Read-after-write hazard"), x.b, x.w, l, &I, addr);
+                } else if (c.writeEpoch == epoch && c.writerWarp == me && c.writerLane != uint8_t(l) && c.writerSync == x.w.syncEpoch) {
+                    std::ostringstream os;
+                    os << "Warp-synchronous read at shared-memory offset " << word * 4 << ": lane " << l << " reads what lane " << int(c.writerLane)
+                       << " of the same warp wrote, relying on lockstep execution; add __syncwarp() between the write and the read.";
+                    g.report("racecheck", "lockstep", os.str(), x.b, x.w, l, &I, addr);
+                }
+                if (c.readEpoch != epoch) {
+                    c.readEpoch = epoch;
+                    c.readers = 0;
+                }
+                if (me < 32) c.readers |= 1u << me;
+            }
+            if (!before && isStore) {
+                uint32_t now = 0;
+                std::memcpy(&now, x.b.shared.data() + word * 4, 4);
+                if (c.readEpoch == epoch && (c.readers & ~(me < 32 ? 1u << me : 0u)))
+                    g.report("racecheck", "write-after-read",
+                             "Write-after-read hazard at shared-memory offset " + std::to_string(word * 4) + ": warp " + std::to_string(me) +
+                                 " overwrites a word other warps read since the last __syncthreads().",
+                             x.b, x.w, l, &I, addr);
+                if (c.writeEpoch == epoch && c.writerWarp != me)
+                    g.report("racecheck", now == c.value ? "write-after-write (same value)" : "write-after-write",
+                             other(now == c.value ? "Write-after-write of the same value (benign on hardware, still a race)" : "Write-after-write hazard"),
+                             x.b, x.w, l, &I, addr);
+                c.writeEpoch = epoch;
+                c.writerWarp = uint16_t(me);
+                c.writerLane = uint8_t(l);
+                c.writerSync = x.w.syncEpoch;
+                c.writerPc = int32_t(&I - g.program().code.data());
+                c.value = now;
+            }
+        }
+    });
+}
+
 void execMemory(Exec& x, trace::Step* st) {
     const Instr& I = x.I;
     const int es = ptx::sizeOf(I.type);
     const uint32_t bytes = static_cast<uint32_t>(es) * I.vec;
     x.computeAddresses();
+    const bool checking = x.g.options().initcheck || x.g.options().racecheck;
+    if (checking) checkAccess(x, bytes, true);
+    struct After {   // runs after the access, also on early exits
+        Exec& x;
+        uint32_t bytes;
+        bool on;
+        ~After() {
+            if (on && std::uncaught_exceptions() == 0) checkAccess(x, bytes, false);
+        }
+    } after{x, bytes, checking};
     StateSpace resolved = I.space;
     if (I.op == Op::Ld) {
         const bool signFill = ptx::isSigned(I.type) && es < 8;
@@ -1559,7 +1694,10 @@ void Gpu::issue(Block& b, Warp& w) {
         break;
     case Op::Bar:
     case Op::Barrier: {
-        if (I.type == Type::B8) break;   // bar.warp.sync: warps execute in lockstep here
+        if (I.type == Type::B8) {   // bar.warp.sync: lanes run in lockstep here; racecheck notes the sync
+            ++w.syncEpoch;
+            break;
+        }
         if (execMask == 0) break;
         const uint32_t live = w.validMask & ~w.exited;
         if (active != live) {

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,18 @@ struct LaunchOptions {
     uint32_t maxResidentBlocks = 32;            // blocks in flight at once
     uint32_t numSMs = 4;                        // for %smid / %nsmid and display
     uint64_t maxLocalBytesPerThread = 512 * 1024;
+    // Optional checkers (memcheck and synccheck are always on: they stop the launch).
+    bool initcheck = false;   // loads of global or shared memory nothing has written
+    bool racecheck = false;   // shared-memory hazards between warps with no barrier between them
+    uint32_t maxReports = 64; // distinct reports kept per launch
+};
+
+// A problem a checker found that does not stop the launch (initcheck, racecheck).
+struct CheckReport {
+    std::string tool;        // "initcheck", "racecheck"
+    std::string hazard;      // "uninitialized read", "read-after-write", ...
+    std::string message;     // a complete sentence with both sides of a hazard
+    FaultSite site;          // the access that revealed it
 };
 
 struct SimtEntry {
@@ -46,6 +59,7 @@ enum class WarpState : uint8_t { Ready, AtBarrier, Done };
 
 struct Warp {
     uint32_t indexInBlock = 0;
+    uint32_t syncEpoch = 0;           // bar.warp.sync count (racecheck: lockstep reliance)
     uint32_t validMask = 0;           // lanes that exist (the last warp of a block may be partial)
     uint32_t exited = 0;              // lanes that executed exit (or returned from the kernel)
     WarpState state = WarpState::Ready;
@@ -69,6 +83,15 @@ struct Block {
     std::vector<Warp> warps;
     uint32_t barRedAccum[16] = {};    // bar.red partial results per barrier id
     uint32_t readyWarps = 0;          // warps in state Ready (lets the scheduler skip a block)
+    uint32_t barrierEpoch = 0;        // barrier releases so far (racecheck)
+    std::vector<uint8_t> sharedInit;  // initcheck: 1 per written byte of shared memory
+    struct RaceCell {                 // racecheck: per 4-byte word of shared memory
+        uint32_t writeEpoch = ~0u, readEpoch = ~0u, readers = 0, writerSync = 0, value = 0;
+        int32_t writerPc = -1;
+        uint16_t writerWarp = 0;
+        uint8_t writerLane = 0;
+    };
+    std::vector<RaceCell> race;
     bool done = false;
     uint32_t sm = 0;
 };
@@ -103,6 +126,9 @@ public:
     LaunchState state() const { return state_; }
     const std::optional<Error>& fault() const { return fault_; }
     const LaunchStats& stats() const { return stats_; }
+    const std::vector<CheckReport>& reports() const { return reports_; }
+    const LaunchOptions& options() const { return opt_; }
+    mem::GlobalMemory& memory() { return mem_; }
     const Program& program() const { return prog_; }
     const runtime::LaunchConfig& config() const { return cfg_; }
     const std::vector<std::unique_ptr<Block>>& residentBlocks() const { return resident_; }
@@ -140,6 +166,12 @@ private:
     LaunchStats stats_;
     trace::StepListener* listener_ = nullptr;
     bool barrierReleased_ = false;
+    std::vector<CheckReport> reports_;
+    std::set<std::string> reportKeys_;   // one report per (tool, hazard, PTX line)
+public:
+    // Adds a report (deduplicated, capped at LaunchOptions::maxReports).
+    void report(const std::string& tool, const std::string& hazard, const std::string& what, const Block& b, const Warp& w, int lane,
+                const Instr* in, std::optional<uint64_t> address);
 };
 
 } // namespace warpscope::sim
