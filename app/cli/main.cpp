@@ -101,7 +101,9 @@ std::string hex64(uint64_t v) {
 }
 
 std::string dimText(const runtime::Dim3& d) {
-    return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "(%u,%u,%u)", d.x, d.y, d.z);
+    return buf;
 }
 
 } // namespace

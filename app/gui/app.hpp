@@ -1,0 +1,75 @@
+// What every panel gets: the session, the latest snapshot, settings, fonts and UI-only state.
+// Panels never touch the engine; they read the snapshot and send commands to the Session.
+#pragma once
+#include "gui/palette.hpp"
+#include "gui/session.hpp"
+#include "gui/settings.hpp"
+
+#include <imgui.h>
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace warpscope::gui {
+
+struct Fonts {
+    ImFont* ui = nullptr;
+    ImFont* mono = nullptr;
+    ImFont* bold = nullptr;
+    ImFont* heading = nullptr;
+    ImFont* italic = nullptr;
+    bool fromSystem = false;   // DejaVu found; otherwise ImGui's built-in font
+};
+
+struct UiState {
+    std::vector<runtime::Lesson> lessons;
+    std::vector<std::string> lessonErrors;
+    std::string lessonsDir;
+    int current = -1;                       // index into lessons
+    runtime::ParamValues params;            // values shown in the parameter widgets
+    int stepSection = 0;                    // steps.md section shown
+    uint32_t clickedLine = 0;               // source line whose statistics are shown
+    uint64_t scrolledForSerial = 0;         // source auto-scroll bookkeeping
+    int32_t lastScrolledLine = -1;
+    float gridZoom = 1.0f;
+    bool showShortcuts = false;
+    bool showAbout = false;
+    bool resetLayout = false;
+    bool headless = false;                  // screenshot / benchmark: fixed layout, no ini
+    float pendingScale = 0;                 // UI scale chosen this frame (applied before the next)
+};
+
+// A drawn panel's rectangle in framebuffer pixels (for the screenshot sidecar).
+struct PanelRect {
+    std::string id;
+    float x = 0, y = 0, w = 0, h = 0;
+};
+
+struct AppContext {
+    AppContext(Session& s, Settings& st) : session(s), settings(st) {}
+    Session& session;
+    Settings& settings;
+    Fonts fonts;
+    UiState ui;
+    std::shared_ptr<const Snapshot> snap;   // this frame's snapshot (never null)
+    std::vector<PanelRect> drawn;           // this frame's panels
+    ImVec2 workPos, workSize;               // area between toolbar and status bar
+
+    void loadLesson(int index);
+    void applyParams();
+};
+
+inline ImU32 col(Rgb c, int alpha = 255) { return IM_COL32(c.r, c.g, c.b, alpha); }
+inline ImVec4 colv(Rgb c, float alpha = 1.0f) { return ImVec4(c.r / 255.f, c.g / 255.f, c.b / 255.f, alpha); }
+
+// Shared drawing helpers (ui_common.cpp).
+void drawLaneStrip(ImDrawList* dl, ImVec2 pos, float laneW, float h, const std::array<LaneState, 32>& lanes, uint32_t highlight = 0);
+void drawLegend(bool compact = false);
+std::string maskText(uint32_t mask);      // "0xffff0000 (16 lanes)"
+std::string hex(uint64_t v, int digits = 0);
+void helpMarker(const char* text);
+void drawErrorBox(AppContext& app);
+
+} // namespace warpscope::gui

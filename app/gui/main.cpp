@@ -1,0 +1,479 @@
+// warpscope-gui: the desktop app. GLFW window, OpenGL 3.3 core, Dear ImGui; every panel reads
+// the Session's latest snapshot each frame.
+//
+// Headless uses (under Xvfb):
+//   --lesson ID --steps N --screenshot out.png [--size WxH]   render, write PNG + out.png.json, exit
+//   --bench-frames N                                          print the median frame time
+//
+// Sections: 1. options  2. fonts and style  3. one frame  4. screenshot  5. main
+#include "gui/panels.hpp"
+#include "gui/screenshot.hpp"
+
+#include "runtime/error.hpp"
+#include "runtime/lesson.hpp"
+
+#include <GLFW/glfw3.h>
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+namespace fs = std::filesystem;
+using namespace warpscope;
+using namespace warpscope::gui;
+
+namespace {
+
+// ---------------------------------------------------------------- 1. options
+const char* kUsage = R"(warpscope-gui - step CUDA kernels warp by warp
+
+usage: warpscope-gui [options]
+  --lesson ID|DIR       open this lesson (default: the last one used, or the first)
+  --param NAME=VALUE    lesson parameter (repeatable)
+  --lessons DIR         the lessons folder (default: $WARPSCOPE_LESSONS, ./lessons, or beside the build)
+  --scale F             UI scale (e.g. 1.5 for a projector)
+  --light               light theme
+  --no-settings         do not read or write settings and layout (also: WARPSCOPE_NO_SETTINGS=1)
+  --steps N             step N warp-instructions after loading
+  --select B,W          select warp W of block B (linear block index)
+  --text-step K         show step K (1-based) of the lesson's text
+  --screenshot FILE     render one frame to FILE (PNG) and FILE.json (panel rectangles), then exit
+  --size WxH            window size (default 1600x1000)
+  --bench-frames N      render N frames and print the median frame time, then exit
+  --bench-run           keep the simulation running during --bench-frames
+)";
+
+struct Options {
+    std::string lesson, lessonsDir, screenshot;
+    std::map<std::string, std::string> params;
+    uint64_t steps = 0;
+    int width = 1600, height = 1000;
+    int benchFrames = 0;
+    bool benchRun = false;
+    bool noSettings = false;
+    bool light = false;
+    float scale = 0;
+    int selBlock = -1, selWarp = -1;
+    int textStep = 0;
+};
+
+bool parseArgs(int argc, char** argv, Options& o) {
+    for (int i = 1; i < argc; ++i) {
+        std::string a = argv[i];
+        auto val = [&]() -> std::string {
+            if (i + 1 >= argc) throw Error(Error::Kind::Input, a + " needs a value.");
+            return argv[++i];
+        };
+        if (a == "--lesson") o.lesson = val();
+        else if (a == "--lessons") o.lessonsDir = val();
+        else if (a == "--param") {
+            std::string kv = val();
+            auto eq = kv.find('=');
+            if (eq == std::string::npos || eq == 0) throw Error(Error::Kind::Input, "--param expects NAME=VALUE, got '" + kv + "'.");
+            o.params[kv.substr(0, eq)] = kv.substr(eq + 1);
+        } else if (a == "--steps") o.steps = std::stoull(val());
+        else if (a == "--screenshot") o.screenshot = val();
+        else if (a == "--text-step") o.textStep = std::stoi(val());
+        else if (a == "--select") {
+            std::string s = val();
+            if (std::sscanf(s.c_str(), "%d,%d", &o.selBlock, &o.selWarp) != 2 || o.selBlock < 0 || o.selWarp < 0)
+                throw Error(Error::Kind::Input, "--select expects BLOCK,WARP, got '" + s + "'.");
+        }
+        else if (a == "--size") {
+            std::string s = val();
+            if (std::sscanf(s.c_str(), "%dx%d", &o.width, &o.height) != 2 || o.width < 320 || o.height < 240)
+                throw Error(Error::Kind::Input, "--size expects WxH (at least 320x240), got '" + s + "'.");
+        } else if (a == "--bench-frames") o.benchFrames = std::stoi(val());
+        else if (a == "--bench-run") o.benchRun = true;
+        else if (a == "--no-settings") o.noSettings = true;
+        else if (a == "--light") o.light = true;
+        else if (a == "--scale") o.scale = std::stof(val());
+        else if (a == "--help" || a == "-h") {
+            std::cout << kUsage;
+            return false;
+        } else throw Error(Error::Kind::Input, "Unknown option '" + a + "'.\n" + kUsage);
+    }
+    return true;
+}
+
+// ---------------------------------------------------------------- 2. fonts and style
+fs::path findFont(const char* name) {
+    const char* dirs[] = {"/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/dejavu", "/usr/share/fonts/TTF",
+                          "/usr/local/share/fonts"};
+    for (const char* d : dirs) {
+        fs::path p = fs::path(d) / name;
+        std::error_code ec;
+        if (fs::exists(p, ec)) return p;
+    }
+    return {};
+}
+
+void buildFonts(AppContext& app, float scale, bool rebuild) {
+    ImGuiIO& io = ImGui::GetIO();
+    io.Fonts->Clear();
+    static ImVector<ImWchar> ranges;
+    if (ranges.empty()) {
+        ImFontGlyphRangesBuilder b;
+        b.AddRanges(io.Fonts->GetGlyphRangesDefault());
+        b.AddText("\xE2\x80\xA2\xE2\x96\xB6\xE2\x97\x80\xE2\x9D\x9A\xE2\x80\xA6\xE2\x80\x93\xE2\x80\x94\xC3\x97\xE2\x86\x92\xE2\x86\x90\xE2\x89\xA4\xE2\x89\xA5\xE2\x80\x99\xE2\x80\x9C\xE2\x80\x9D");
+        b.BuildRanges(&ranges);
+    }
+    fs::path sans = findFont("DejaVuSans.ttf"), mono = findFont("DejaVuSansMono.ttf"), bold = findFont("DejaVuSans-Bold.ttf"),
+             italic = findFont("DejaVuSans-Oblique.ttf");
+    auto load = [&](const fs::path& p, float px) -> ImFont* {
+        if (p.empty()) return nullptr;
+        return io.Fonts->AddFontFromFileTTF(p.string().c_str(), px * scale, nullptr, ranges.Data);
+    };
+    app.fonts = Fonts{};
+    app.fonts.ui = load(sans, 17);
+    if (app.fonts.ui) {
+        app.fonts.fromSystem = true;
+        app.fonts.mono = load(mono, 16);
+        app.fonts.bold = load(bold, 17);
+        app.fonts.heading = load(bold, 21);
+        app.fonts.italic = load(italic, 17);
+    } else {
+        ImFontConfig cfg;
+        cfg.SizePixels = std::round(13 * scale);
+        app.fonts.ui = io.Fonts->AddFontDefault(&cfg);
+    }
+    if (!app.fonts.mono) app.fonts.mono = app.fonts.ui;
+    if (!app.fonts.bold) app.fonts.bold = app.fonts.ui;
+    if (!app.fonts.heading) app.fonts.heading = app.fonts.bold;
+    if (!app.fonts.italic) app.fonts.italic = app.fonts.ui;
+    io.Fonts->Build();
+    if (rebuild) {
+        ImGui_ImplOpenGL3_DestroyFontsTexture();
+        ImGui_ImplOpenGL3_CreateFontsTexture();
+    }
+}
+
+void applyStyle(bool dark, float scale) {
+    ImGuiStyle& st = ImGui::GetStyle();
+    st = ImGuiStyle();
+    if (dark) ImGui::StyleColorsDark();
+    else ImGui::StyleColorsLight();
+    st.WindowRounding = 4;
+    st.FrameRounding = 3;
+    st.GrabRounding = 3;
+    st.WindowPadding = ImVec2(8, 7);
+    st.FramePadding = ImVec2(6, 4);
+    st.ItemSpacing = ImVec2(8, 5);
+    st.ScrollbarSize = 16;
+    if (dark) {
+        st.Colors[ImGuiCol_WindowBg] = ImVec4(0.10f, 0.10f, 0.12f, 1.0f);
+        st.Colors[ImGuiCol_ChildBg] = ImVec4(0.08f, 0.08f, 0.09f, 1.0f);
+        st.Colors[ImGuiCol_TitleBg] = ImVec4(0.16f, 0.16f, 0.20f, 1.0f);
+        st.Colors[ImGuiCol_TitleBgActive] = ImVec4(0.18f, 0.26f, 0.40f, 1.0f);
+    }
+    st.ScaleAllSizes(scale);
+}
+
+// ---------------------------------------------------------------- 3. one frame
+struct FrameState {
+    float builtScale = 0;
+    bool builtDark = true;
+    bool layoutAlways = false;
+};
+
+void drawMenu(AppContext& app, GLFWwindow* window) {
+    if (!ImGui::BeginMainMenuBar()) return;
+    if (ImGui::BeginMenu("Lesson")) {
+        for (size_t i = 0; i < app.ui.lessons.size(); ++i)
+            if (ImGui::MenuItem(app.ui.lessons[i].title.c_str(), nullptr, static_cast<int>(i) == app.ui.current)) app.loadLesson(static_cast<int>(i));
+        ImGui::Separator();
+        if (ImGui::MenuItem("Restart", "R")) app.session.restart();
+        if (ImGui::MenuItem("Quit", "Ctrl+Q")) glfwSetWindowShouldClose(window, 1);
+        ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("View")) {
+        for (auto& p : panels()) {
+            bool& open = app.settings.panelsOpen.try_emplace(p.id, true).first->second;
+            ImGui::MenuItem(p.title, nullptr, &open);
+        }
+        ImGui::Separator();
+        ImGui::MenuItem("Dark theme", nullptr, &app.settings.darkTheme);
+        ImGui::MenuItem("PTX beside source", nullptr, &app.settings.showPtx);
+        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+        float sc = app.settings.uiScale;
+        if (ImGui::SliderFloat("UI scale", &sc, 0.6f, 3.0f, "%.1f")) app.ui.pendingScale = sc;
+        if (ImGui::MenuItem("Reset layout")) app.ui.resetLayout = true;
+        ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("Help")) {
+        if (ImGui::MenuItem("Keyboard shortcuts", "F1")) app.ui.showShortcuts = true;
+        ImGui::MenuItem("About warpscope", nullptr, &app.ui.showAbout);
+        ImGui::EndMenu();
+    }
+    const Snapshot& s = *app.snap;
+    if (s.lesson) {
+        std::string t = s.lesson->lesson.title;
+        float w = ImGui::CalcTextSize(t.c_str()).x;
+        ImGui::SetCursorPosX(ImGui::GetWindowWidth() - w - ImGui::GetStyle().WindowPadding.x * 2);
+        ImGui::TextDisabled("%s", t.c_str());
+    }
+    ImGui::EndMainMenuBar();
+}
+
+void drawAbout(AppContext& app) {
+    if (!app.ui.showAbout) return;
+    ImGui::SetNextWindowPos(ImVec2(app.workPos.x + app.workSize.x * 0.5f, app.workPos.y + app.workSize.y * 0.3f), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+    if (ImGui::Begin("About warpscope", &app.ui.showAbout, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings)) {
+        ImGui::TextUnformatted("warpscope: a CUDA teaching simulator that executes the PTX nvcc emits, warp by warp.");
+        ImGui::Text("Dear ImGui %s, %s font", ImGui::GetVersion(), app.fonts.fromSystem ? "DejaVu" : "built-in");
+        ImGui::Text("Settings: %s", configDir().empty() ? "not saved (disabled)" : configDir().string().c_str());
+    }
+    ImGui::End();
+}
+
+void drawFrame(AppContext& app, GLFWwindow* window, FrameState& fs) {
+    ImGuiIO& io = ImGui::GetIO();
+    app.snap = app.session.snapshot();
+    app.drawn.clear();
+    handleShortcuts(app);
+    if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_Q, false)) glfwSetWindowShouldClose(window, 1);
+
+    drawMenu(app, window);
+    const ImGuiStyle& st = ImGui::GetStyle();
+    float menuH = ImGui::GetFrameHeight();
+    float W = io.DisplaySize.x, H = io.DisplaySize.y;
+    float barH = ImGui::GetFrameHeight() + st.WindowPadding.y * 2;
+    float statusH = ImGui::GetTextLineHeight() + st.WindowPadding.y * 2;
+    ImGuiWindowFlags fixedFlags = ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoMove |
+                                  ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse |
+                                  ImGuiWindowFlags_NoBringToFrontOnFocus;
+    auto record = [&](const char* id) {
+        ImVec2 p = ImGui::GetWindowPos(), s = ImGui::GetWindowSize();
+        float fx = io.DisplayFramebufferScale.x, fy = io.DisplayFramebufferScale.y;
+        app.drawn.push_back({id, p.x * fx, p.y * fy, s.x * fx, s.y * fy});
+    };
+
+    ImGui::SetNextWindowPos(ImVec2(0, menuH));
+    ImGui::SetNextWindowSize(ImVec2(W, barH));
+    if (ImGui::Begin("##toolbar", nullptr, fixedFlags)) {
+        record("controls");
+        drawControlsPanel(app);
+    }
+    ImGui::End();
+    ImGui::SetNextWindowPos(ImVec2(0, H - statusH));
+    ImGui::SetNextWindowSize(ImVec2(W, statusH));
+    if (ImGui::Begin("##status", nullptr, fixedFlags)) {
+        record("status");
+        drawStatusBar(app);
+    }
+    ImGui::End();
+
+    app.workPos = ImVec2(0, menuH + barH);
+    app.workSize = ImVec2(W, std::max(100.0f, H - menuH - barH - statusH));
+    ImGuiCond cond = (fs.layoutAlways || app.ui.resetLayout) ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
+    for (const PanelDef& p : panels()) {
+        bool& open = app.settings.panelsOpen.try_emplace(p.id, true).first->second;
+        if (!open) continue;
+        ImGui::SetNextWindowPos(ImVec2(app.workPos.x + p.fx * app.workSize.x, app.workPos.y + p.fy * app.workSize.y), cond);
+        ImGui::SetNextWindowSize(ImVec2(p.fw * app.workSize.x, p.fh * app.workSize.y), cond);
+        if (ImGui::Begin(p.title, &open, ImGuiWindowFlags_NoCollapse)) {
+            record(p.id);
+            ImGui::PushID(p.id);
+            p.draw(app);
+            ImGui::PopID();
+        }
+        ImGui::End();
+    }
+    app.ui.resetLayout = false;
+    drawShortcutsHelp(app);
+    drawAbout(app);
+}
+
+// ---------------------------------------------------------------- 5. main
+int runApp(int argc, char** argv) {
+    Options opt;
+    if (!parseArgs(argc, argv, opt)) return 0;
+    bool headless = !opt.screenshot.empty() || opt.benchFrames > 0;
+    if (headless || opt.noSettings) disablePersistence();
+    fs::path cfgDir = configDir();
+    Settings settings = loadSettings(cfgDir.empty() ? fs::path() : cfgDir / "settings.json");
+    if (headless) settings = Settings{};
+    if (opt.scale > 0) settings.uiScale = std::clamp(opt.scale, 0.5f, 3.0f);
+    if (opt.light) settings.darkTheme = false;
+
+    // Lessons first: a bad --lesson or --param is reported before any window opens.
+    fs::path lessonsDir = !opt.lessonsDir.empty() ? fs::path(opt.lessonsDir) : runtime::findLessonsDir(argv[0]);
+    std::vector<std::string> lessonErrors;
+    std::vector<runtime::Lesson> lessons = runtime::listLessons(lessonsDir, &lessonErrors);
+    int pick = lessons.empty() ? -1 : 0;
+    if (!opt.lesson.empty()) {
+        pick = -1;
+        for (size_t i = 0; i < lessons.size(); ++i)
+            if (lessons[i].id == opt.lesson) pick = static_cast<int>(i);
+        std::error_code ec;
+        if (pick < 0 && fs::exists(opt.lesson, ec)) {
+            lessons.push_back(runtime::loadLesson(opt.lesson));
+            pick = static_cast<int>(lessons.size()) - 1;
+        }
+        if (pick < 0) throw Error(Error::Kind::Input, "No lesson named '" + opt.lesson + "' in " + lessonsDir.string() + ".");
+    } else if (!settings.lastLesson.empty()) {
+        for (size_t i = 0; i < lessons.size(); ++i)
+            if (lessons[i].id == settings.lastLesson) pick = static_cast<int>(i);
+    }
+    runtime::ParamValues params;
+    if (pick >= 0) params = runtime::resolveParams(lessons[static_cast<size_t>(pick)], opt.params);
+
+    glfwSetErrorCallback([](int code, const char* msg) { std::fprintf(stderr, "GLFW error %d: %s\n", code, msg); });
+    if (!glfwInit()) {
+        std::fprintf(stderr, "warpscope-gui: cannot open a window (no display?). The headless CLI is 'warpscope'.\n");
+        return 1;
+    }
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+    glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+    if (headless) glfwWindowHint(GLFW_RESIZABLE, GLFW_FALSE);
+    GLFWwindow* window = glfwCreateWindow(opt.width, opt.height, "warpscope", nullptr, nullptr);
+    if (!window) {
+        std::fprintf(stderr, "warpscope-gui: cannot create an OpenGL 3.3 window.\n");
+        glfwTerminate();
+        return 1;
+    }
+    glfwMakeContextCurrent(window);
+    glfwSwapInterval(headless ? 0 : 1);
+
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    static std::string iniPath;
+    if (!cfgDir.empty()) {
+        std::error_code ec;
+        fs::create_directories(cfgDir, ec);
+        iniPath = (cfgDir / "imgui.ini").string();
+        io.IniFilename = iniPath.c_str();
+    } else {
+        io.IniFilename = nullptr;
+    }
+    io.ConfigWindowsMoveFromTitleBarOnly = true;
+    ImGui_ImplGlfw_InitForOpenGL(window, true);
+    ImGui_ImplOpenGL3_Init("#version 330 core");
+
+    int rc = 0;
+    {
+        Session session;
+        session.setSpeed(settings.speed);
+        AppContext app(session, settings);
+        app.ui.lessons = std::move(lessons);
+        app.ui.lessonErrors = std::move(lessonErrors);
+        app.ui.lessonsDir = lessonsDir.string();
+        app.ui.headless = headless;
+        app.snap = session.snapshot();
+        FrameState fst;
+        fst.layoutAlways = headless;
+        buildFonts(app, settings.uiScale, false);
+        applyStyle(settings.darkTheme, settings.uiScale);
+        fst.builtScale = settings.uiScale;
+        fst.builtDark = settings.darkTheme;
+        if (pick >= 0) {
+            app.loadLesson(pick);
+            if (!opt.params.empty()) {
+                app.ui.params = params;
+                app.applyParams();
+            }
+            if (!settings.followIssuing) session.setFollow(false);
+        }
+        if (opt.textStep > 0) app.ui.stepSection = opt.textStep - 1;
+        if (opt.selBlock >= 0) {
+            session.select(static_cast<uint32_t>(opt.selBlock), static_cast<uint32_t>(opt.selWarp), false);
+            settings.followIssuing = false;
+        }
+        if (opt.steps > 0) session.runSteps(opt.steps);
+        if (headless) session.waitIdle(120);
+        if (opt.benchRun) session.run();
+
+        using Clock = std::chrono::steady_clock;
+        std::vector<double> frameMs, uiMs;   // whole frame; building the UI (CPU, before GL draws)
+        int framesLeft = !opt.screenshot.empty() ? 3 : opt.benchFrames > 0 ? opt.benchFrames + 5 : -1;
+        while (!glfwWindowShouldClose(window)) {
+            auto t0 = Clock::now();
+            auto snapNow = session.snapshot();
+            if (headless || snapNow->state == RunState::Running || session.busy()) glfwPollEvents();
+            else glfwWaitEventsTimeout(0.1);
+            if (app.ui.pendingScale > 0) {
+                settings.uiScale = app.ui.pendingScale;
+                app.ui.pendingScale = 0;
+            }
+            if (settings.uiScale != fst.builtScale || settings.darkTheme != fst.builtDark) {
+                if (settings.uiScale != fst.builtScale) buildFonts(app, settings.uiScale, true);
+                applyStyle(settings.darkTheme, settings.uiScale);
+                fst.builtScale = settings.uiScale;
+                fst.builtDark = settings.darkTheme;
+            }
+            ImGui_ImplOpenGL3_NewFrame();
+            ImGui_ImplGlfw_NewFrame();
+            ImGui::NewFrame();
+            ImGui::PushFont(app.fonts.ui);
+            drawFrame(app, window, fst);
+            ImGui::PopFont();
+            ImGui::Render();
+            if (opt.benchFrames > 0) uiMs.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+            int fbw, fbh;
+            glfwGetFramebufferSize(window, &fbw, &fbh);
+            glViewport(0, 0, fbw, fbh);
+            ImVec4 bg = settings.darkTheme ? ImVec4(0.06f, 0.06f, 0.07f, 1) : ImVec4(0.85f, 0.85f, 0.85f, 1);
+            glClearColor(bg.x, bg.y, bg.z, bg.w);
+            glClear(GL_COLOR_BUFFER_BIT);
+            ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+            bool last = framesLeft == 1;
+            if (last && !opt.screenshot.empty()) {
+                std::string err;
+                if (!writeScreenshot(opt.screenshot, fbw, fbh, app, opt.steps, &err)) {
+                    std::fprintf(stderr, "warpscope-gui: %s\n", err.c_str());
+                    rc = 1;
+                } else {
+                    std::printf("wrote %s (%dx%d) and %s.json\n", opt.screenshot.c_str(), fbw, fbh, opt.screenshot.c_str());
+                }
+            }
+            glfwSwapBuffers(window);
+            if (opt.benchFrames > 0) {
+                glFinish();
+                frameMs.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+            }
+            if (framesLeft > 0 && --framesLeft == 0) break;
+        }
+        if (opt.benchFrames > 0 && frameMs.size() > 5) {
+            std::vector<double> v(frameMs.begin() + 5, frameMs.end());   // skip warm-up frames
+            std::sort(v.begin(), v.end());
+            double median = v[v.size() / 2];
+            std::vector<double> u(uiMs.begin() + 5, uiMs.end());
+            std::sort(u.begin(), u.end());
+            auto s = session.snapshot();
+            std::printf("median frame time: %.2f ms over %zu frames, of which %.2f ms building the UI (%dx%d, %s, %llu blocks, %s)\n",
+                        median, v.size(), u[u.size() / 2], opt.width, opt.height, app.snap && app.snap->lesson ? app.snap->lesson->lesson.id.c_str() : "-",
+                        static_cast<unsigned long long>(s->blockCount), runStateName(s->state));
+        }
+        if (!headless && !cfgDir.empty()) saveSettings(settings, cfgDir / "settings.json");
+    }
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui_ImplGlfw_Shutdown();
+    ImGui::DestroyContext();
+    glfwDestroyWindow(window);
+    glfwTerminate();
+    return rc;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    try {
+        return runApp(argc, argv);
+    } catch (const Error& e) {
+        std::fprintf(stderr, "warpscope-gui: error (%s): %s\n", Error::kindName(e.kind()), e.what());
+        return 2;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "warpscope-gui: error: %s\n", e.what());
+        return 2;
+    }
+}

@@ -1,0 +1,160 @@
+// Controls: the toolbar (stepping buttons, run speed), keyboard shortcuts, the status bar and
+// the shortcut help window.
+#include "gui/panels.hpp"
+
+#include <GLFW/glfw3.h>
+
+#include <cmath>
+
+namespace warpscope::gui {
+
+namespace {
+struct Shortcut {
+    const char* keys;
+    const char* what;
+};
+constexpr Shortcut kShortcuts[] = {
+    {"F10 or Space", "step one warp-instruction (next warp in the scheduler's order)"},
+    {"Shift+F10", "step one instruction of the selected warp"},
+    {"F11", "step the selected warp to its next source line"},
+    {"B", "run until a barrier releases"},
+    {"F5", "run / pause"},
+    {"Backspace", "step back one warp-instruction"},
+    {"R", "restart the lesson"},
+    {"Page Down / Page Up", "next / previous lesson step text"},
+    {"Ctrl+= / Ctrl+-", "bigger / smaller UI"},
+    {"F1", "this help"},
+};
+
+bool button(const char* label, const char* tip, bool enabled = true) {
+    ImGui::BeginDisabled(!enabled);
+    bool r = ImGui::Button(label);
+    ImGui::EndDisabled();
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", tip);
+    return r;
+}
+} // namespace
+
+void drawControlsPanel(AppContext& app) {
+    const Snapshot& s = *app.snap;
+    bool loaded = s.lesson != nullptr;
+    bool inLaunch = s.state == RunState::Paused || s.state == RunState::LaunchDone;
+    bool running = s.state == RunState::Running;
+    Session& ses = app.session;
+    if (button("Restart (R)", "Run the lesson again from the beginning", loaded)) ses.restart();
+    ImGui::SameLine();
+    if (button("\xE2\x97\x80 Back (Bksp)", "Step back one warp-instruction (replays the run up to the previous step)", loaded && !running))
+        ses.stepBack();
+    ImGui::SameLine();
+    if (button("Step (F10)", "One warp-instruction: the next warp in the scheduler's round-robin order", inLaunch || running)) ses.step();
+    ImGui::SameLine();
+    if (button("Step warp (Shift+F10)", "One instruction of the selected warp", inLaunch)) ses.stepWarp();
+    ImGui::SameLine();
+    if (button("Step line (F11)", "Run the selected warp until it reaches another source line (other warps run when it waits)", inLaunch))
+        ses.stepLine();
+    ImGui::SameLine();
+    if (button("To barrier (B)", "Run until a barrier (__syncthreads) releases, or the launch ends", inLaunch)) ses.runToBarrier();
+    ImGui::SameLine();
+    if (running) {
+        if (button("\xE2\x9D\x9A\xE2\x9D\x9A Pause (F5)", "Pause the run")) ses.pause();
+    } else if (button("\xE2\x96\xB6 Run (F5)", "Run at the chosen speed", inLaunch)) {
+        ses.run();
+    }
+    ImGui::SameLine();
+    // Speed: log scale from 1 to 10^7 warp-instructions per second, right end = unlimited.
+    float sp = app.settings.speed <= 0 ? 7.5f : static_cast<float>(std::log10(std::max(1.0, app.settings.speed)));
+    char label[48];
+    if (app.settings.speed <= 0) std::snprintf(label, sizeof label, "max speed");
+    else if (app.settings.speed >= 1000) std::snprintf(label, sizeof label, "%.0fk instr/s", app.settings.speed / 1000);
+    else std::snprintf(label, sizeof label, "%.0f instr/s", app.settings.speed);
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 11);
+    if (ImGui::SliderFloat("##speed", &sp, 0.0f, 7.5f, label)) {
+        app.settings.speed = sp >= 7.4f ? 0.0 : std::pow(10.0, static_cast<double>(sp));
+        ses.setSpeed(app.settings.speed);
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Run speed in warp-instructions per second (right end: as fast as possible)");
+    ImGui::SameLine();
+    if (ImGui::SmallButton("?")) app.ui.showShortcuts = true;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Keyboard shortcuts (F1)");
+}
+
+void drawStatusBar(AppContext& app) {
+    const Snapshot& s = *app.snap;
+    Rgb stateCol = s.state == RunState::Faulted || s.state == RunState::Failed ? faultColor()
+                 : s.state == RunState::Running                               ? okabe_ito::BluishGreen
+                 : s.state == RunState::Finished                              ? okabe_ito::SkyBlue
+                                                                              : Rgb{200, 200, 200};
+    ImGui::TextColored(colv(stateCol), "%s", runStateName(s.state));
+    ImGui::SameLine();
+    ImGui::Text("| step %llu", static_cast<unsigned long long>(s.totalSteps));
+    if (s.launchIndex >= 0 && s.program) {
+        ImGui::SameLine();
+        int n = s.lesson ? s.lesson->launchCount : 0;
+        ImGui::Text("| launch %d/%d %s: %llu in this launch", s.launchIndex + 1, n, s.program->kernelName.c_str(),
+                    static_cast<unsigned long long>(s.stepInLaunch));
+    }
+    ImGui::SameLine();
+    ImGui::TextUnformatted("|");
+    ImGui::SameLine();
+    if (s.error) ImGui::TextColored(colv(faultColor()), "%s", s.statusText.c_str());
+    else ImGui::TextUnformatted(s.statusText.c_str());
+    if (ImGui::IsItemHovered() && !s.statusText.empty()) {
+        ImGui::BeginTooltip();
+        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 40);
+        ImGui::TextUnformatted(s.statusText.c_str());
+        ImGui::PopTextWrapPos();
+        ImGui::EndTooltip();
+    }
+}
+
+void handleShortcuts(AppContext& app) {
+    ImGuiIO& io = ImGui::GetIO();
+    if (io.WantTextInput) return;
+    Session& ses = app.session;
+    auto pressed = [](int key, bool repeat = true) { return ImGui::IsKeyPressed(key, repeat); };
+    bool running = app.snap->state == RunState::Running;
+    if (pressed(GLFW_KEY_F10) || (pressed(GLFW_KEY_SPACE) && !io.KeyCtrl)) {
+        if (io.KeyShift) ses.stepWarp();
+        else ses.step();
+    }
+    if (pressed(GLFW_KEY_F11)) ses.stepLine();
+    if (pressed(GLFW_KEY_B, false) && !io.KeyCtrl) ses.runToBarrier();
+    if (pressed(GLFW_KEY_F5, false)) {
+        if (running) ses.pause();
+        else ses.run();
+    }
+    if (pressed(GLFW_KEY_BACKSPACE)) ses.stepBack();
+    if (pressed(GLFW_KEY_R, false) && !io.KeyCtrl) ses.restart();
+    if (pressed(GLFW_KEY_PAGE_DOWN)) ++app.ui.stepSection;
+    if (pressed(GLFW_KEY_PAGE_UP) && app.ui.stepSection > 0) --app.ui.stepSection;
+    if (pressed(GLFW_KEY_F1, false)) app.ui.showShortcuts = !app.ui.showShortcuts;
+    if (io.KeyCtrl && (pressed(GLFW_KEY_EQUAL, false) || pressed(GLFW_KEY_KP_ADD, false)))
+        app.settings.uiScale = std::min(3.0f, app.settings.uiScale + 0.1f);
+    if (io.KeyCtrl && (pressed(GLFW_KEY_MINUS, false) || pressed(GLFW_KEY_KP_SUBTRACT, false)))
+        app.settings.uiScale = std::max(0.6f, app.settings.uiScale - 0.1f);
+}
+
+void drawShortcutsHelp(AppContext& app) {
+    if (!app.ui.showShortcuts) return;
+    ImGui::SetNextWindowPos(ImVec2(app.workPos.x + app.workSize.x * 0.5f, app.workPos.y + app.workSize.y * 0.3f), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+    if (ImGui::Begin("Keyboard shortcuts", &app.ui.showShortcuts, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings)) {
+        if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
+            for (auto& k : kShortcuts) {
+                ImGui::TableNextRow();
+                ImGui::TableNextColumn();
+                ImGui::PushFont(app.fonts.bold);
+                ImGui::TextUnformatted(k.keys);
+                ImGui::PopFont();
+                ImGui::TableNextColumn();
+                ImGui::TextUnformatted(k.what);
+            }
+            ImGui::EndTable();
+        }
+        ImGui::Separator();
+        ImGui::TextUnformatted("Lane colours:");
+        drawLegend(false);
+    }
+    ImGui::End();
+}
+
+} // namespace warpscope::gui

@@ -1,0 +1,897 @@
+// Session: the worker thread, the primitive log used for step back, snapshot building.
+//
+// Sections: 1. lesson info  2. worker state and recorder  3. Session (UI side)
+//           4. worker: outer loop  5. worker: inside a launch  6. primitives and long operations
+//           7. snapshots
+#include "gui/session.hpp"
+
+#include "runtime/sim_device.hpp"
+#include "sim/isa.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <sstream>
+
+namespace warpscope::gui {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+
+std::string readFile(const std::filesystem::path& p) {
+    std::ifstream f(p, std::ios::binary);
+    if (!f) return {};
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+}
+} // namespace
+
+// ---------------------------------------------------------------- 1. lesson info
+std::shared_ptr<const LessonInfo> makeLessonInfo(const runtime::Lesson& lesson) {
+    auto info = std::make_shared<LessonInfo>();
+    info->lesson = lesson;
+    if (!lesson.sourcePath.empty()) {
+        std::istringstream in(readFile(lesson.sourcePath));
+        std::string line;
+        while (std::getline(in, line)) {
+            if (!line.empty() && line.back() == '\r') line.pop_back();
+            info->sourceLines.push_back(line);
+        }
+    }
+    if (!lesson.dir.empty()) info->stepsMarkdown = readFile(lesson.dir / "steps.md");
+    try {
+        auto host = nlohmann::json::parse(lesson.hostJson.empty() ? std::string("[]") : lesson.hostJson);
+        for (auto& op : host)
+            if (op.is_object() && op.contains("launch")) ++info->launchCount;
+    } catch (const std::exception&) {
+        info->launchCount = 0;
+    }
+    return info;
+}
+
+// ---------------------------------------------------------------- 2. worker state and recorder
+namespace {
+struct RestartRun {};   // thrown through runLesson to abandon the current run and start over
+struct QuitWorker {};
+
+constexpr uint32_t kRoundRobin = 0xffffffffu;
+struct Prim {
+    uint32_t block = kRoundRobin, warp = 0;   // kRoundRobin: Gpu::step(); else stepWarp of that warp
+    uint64_t count = 0;
+};
+struct LaunchLog {
+    std::vector<Prim> prims;
+    uint64_t steps = 0;
+    bool complete = false;
+};
+struct LastStep {
+    uint32_t active = 0, exec = 0;
+    bool valid = false, branch = false;
+};
+constexpr size_t kRecent = 64;
+} // namespace
+
+struct Session::Worker : trace::StepListener {
+    // --- shared with the UI thread (under m) ---
+    mutable std::mutex m;
+    std::condition_variable cv, idleCv;
+    std::deque<Command> queue;
+    bool executing = false;
+    std::shared_ptr<const Snapshot> published = std::make_shared<Snapshot>();
+    const std::atomic<double>* speed = nullptr;
+
+    // --- worker thread only ---
+    sim::LaunchOptions options;
+    std::shared_ptr<const LessonInfo> lesson;
+    runtime::ParamValues params;
+    uint64_t generation = 0, serial = 0;
+    uint32_t selBlock = 0, selWarp = 0;
+    bool follow = true;
+    bool running = false;
+    uint64_t pendingSteps = 0;
+    std::vector<LaunchLog> logs, replayLogs;
+    std::optional<std::pair<int, uint64_t>> target;   // replay to (launch, steps in it)
+    int launchIdx = -1;
+    uint64_t stepsBefore = 0, records = 0;
+    trace::LineStatsCollector lineStats;
+    std::vector<LastStep> lastByWarp;
+    std::deque<StepRecord> recent;
+    std::shared_ptr<const ProgramInfo> program;
+    std::map<const sim::Program*, std::shared_ptr<const ProgramInfo>> programs;
+    std::shared_ptr<const Snapshot> last;   // last published snapshot of this run
+    std::string note;                       // one-off status message for the next publish
+    uint32_t wpb = 1;
+
+    void onStep(const trace::Step& s) override {
+        lineStats.onStep(s);
+        ++records;
+        if (s.warp >= lastByWarp.size()) lastByWarp.resize(std::max<size_t>(s.warp + 1, lastByWarp.size() * 2));
+        LastStep& l = lastByWarp[s.warp];
+        l.active = s.activeMask;
+        l.exec = s.execMask;
+        l.valid = true;
+        l.branch = s.branch;
+        StepRecord r;
+        r.index = s.index;
+        r.block = s.block;
+        r.warpInBlock = s.warpInBlock;
+        r.pc = s.pc;
+        r.line = s.instr ? s.instr->line : 0;
+        r.activeMask = s.activeMask;
+        r.execMask = s.execMask;
+        r.maskAfter = s.maskAfter;
+        r.divergent = s.divergent;
+        if (recent.size() >= kRecent) recent.pop_front();
+        recent.push_back(r);
+    }
+
+    // outer loop and launches
+    void main();
+    void startRuns(bool& quit);
+    void runOnce();
+    void onLaunch(sim::Gpu& gpu);
+    void serve(sim::Gpu& gpu);
+    Command waitCommand();
+    bool applyOutside(const Command& c);   // true: a new run must start
+    void applyRestart(const Command& c);
+    bool pollInterrupt(bool* stepRequested = nullptr);
+    // primitives
+    bool prim(sim::Gpu& gpu, uint32_t block, uint32_t warp);
+    void replay(sim::Gpu& gpu, const LaunchLog& log, uint64_t upTo);
+    void doStepLine(sim::Gpu& gpu);
+    void doRunToBarrier(sim::Gpu& gpu);
+    void doRunFree(sim::Gpu& gpu);
+    void doRunSteps(sim::Gpu& gpu);
+    std::pair<uint32_t, uint32_t> selection() const;
+    // snapshots
+    std::shared_ptr<const ProgramInfo> programInfo(const sim::Program& p);
+    std::shared_ptr<Snapshot> build(const sim::Gpu* gpu, RunState state);
+    void publish(std::shared_ptr<Snapshot> s);
+    void publishGpu(const sim::Gpu& gpu);
+    void publishState(RunState state, const std::string& status);
+};
+
+// ---------------------------------------------------------------- 3. Session (UI side)
+Session::Session(sim::LaunchOptions options) : w_(std::make_unique<Worker>()) {
+    w_->options = options;
+    w_->speed = &speed_;
+    thread_ = std::thread([this] { workerMain(); });
+}
+
+Session::~Session() {
+    {
+        std::lock_guard lk(w_->m);
+        w_->queue.clear();
+    }
+    post(Command(CommandKind::Quit));
+    if (thread_.joinable()) thread_.join();
+}
+
+void Session::post(Command c) {
+    {
+        std::lock_guard lk(w_->m);
+        w_->queue.push_back(std::move(c));
+    }
+    w_->cv.notify_all();
+}
+
+void Session::load(const runtime::Lesson& lesson, const runtime::ParamValues& params) {
+    Command c(CommandKind::Load);
+    c.lesson = makeLessonInfo(lesson);
+    c.params = params;
+    post(std::move(c));
+}
+
+void Session::setParams(const runtime::ParamValues& params) {
+    Command c(CommandKind::Load);
+    c.params = params;   // lesson stays
+    post(std::move(c));
+}
+
+void Session::restart() { post(Command(CommandKind::Restart)); }
+void Session::step() { post(Command(CommandKind::Step)); }
+void Session::stepWarp() { post(Command(CommandKind::StepWarp)); }
+void Session::stepLine() { post(Command(CommandKind::StepLine)); }
+void Session::runToBarrier() { post(Command(CommandKind::RunToBarrier)); }
+void Session::run() { post(Command(CommandKind::Run)); }
+void Session::pause() { post(Command(CommandKind::Pause)); }
+void Session::stepBack() { post(Command(CommandKind::StepBack)); }
+void Session::runSteps(uint64_t n) {
+    Command c(CommandKind::RunSteps);
+    c.count = n;
+    post(std::move(c));
+}
+void Session::toggleRun() {
+    auto s = snapshot();
+    post(Command(s->state == RunState::Running ? CommandKind::Pause : CommandKind::Run));
+}
+void Session::select(uint32_t block, uint32_t warp, bool follow) {
+    Command c(CommandKind::Select);
+    c.block = block;
+    c.warp = warp;
+    c.follow = follow;
+    post(std::move(c));
+}
+void Session::setFollow(bool follow) {
+    auto s = snapshot();
+    select(s->selBlock, s->selWarp, follow);
+}
+
+std::shared_ptr<const Snapshot> Session::snapshot() const {
+    std::lock_guard lk(w_->m);
+    return w_->published;
+}
+
+bool Session::busy() const {
+    std::lock_guard lk(w_->m);
+    return w_->executing || !w_->queue.empty();
+}
+
+bool Session::waitIdle(double timeoutSeconds) {
+    std::unique_lock lk(w_->m);
+    return w_->idleCv.wait_for(lk, std::chrono::duration<double>(timeoutSeconds),
+                               [&] { return !w_->executing && w_->queue.empty(); });
+}
+
+void Session::workerMain() { w_->main(); }
+
+// ---------------------------------------------------------------- 4. worker: outer loop
+Command Session::Worker::waitCommand() {
+    std::unique_lock lk(m);
+    if (queue.empty()) {
+        executing = false;
+        idleCv.notify_all();
+        cv.wait(lk, [&] { return !queue.empty(); });
+    }
+    Command c = std::move(queue.front());
+    queue.pop_front();
+    executing = true;
+    return c;
+}
+
+void Session::Worker::main() {
+    bool quit = false;
+    while (!quit) {
+        Command c = waitCommand();
+        if (c.kind == CommandKind::Quit) break;
+        if (applyOutside(c)) startRuns(quit);
+    }
+    std::lock_guard lk(m);
+    executing = false;
+    idleCv.notify_all();
+}
+
+// A command that arrives while no launch is in progress (nothing loaded, lesson finished,
+// faulted or failed).
+bool Session::Worker::applyOutside(const Command& c) {
+    switch (c.kind) {
+    case CommandKind::Load:
+    case CommandKind::Restart:
+    case CommandKind::StepBack:
+        if (!lesson && !c.lesson) return false;
+        applyRestart(c);
+        return true;
+    case CommandKind::Select:
+        selBlock = c.block;
+        selWarp = c.warp;
+        follow = c.follow;
+        if (last) {
+            auto s = std::make_shared<Snapshot>(*last);
+            s->selBlock = selBlock;
+            s->selWarp = selWarp;
+            s->selected.reset();
+            publish(s);
+        }
+        return false;
+    case CommandKind::Step: case CommandKind::StepWarp: case CommandKind::StepLine: case CommandKind::RunToBarrier:
+    case CommandKind::Run: case CommandKind::RunSteps:
+        if (last) {
+            auto s = std::make_shared<Snapshot>(*last);
+            s->statusText = lesson ? (last->state == RunState::Finished
+                                          ? "The lesson has finished. Restart (R) or step back (Backspace)."
+                                          : last->statusText + " Restart (R) or step back (Backspace).")
+                                   : "Load a lesson first.";
+            publish(s);
+        }
+        return false;
+    case CommandKind::Pause:
+    case CommandKind::Quit:
+        return false;
+    }
+    return false;
+}
+
+// Sets up the next run for Load / Restart / StepBack: what to run and where to stop.
+void Session::Worker::applyRestart(const Command& c) {
+    running = false;
+    pendingSteps = 0;
+    target.reset();
+    if (c.kind == CommandKind::Load) {
+        if (c.lesson) {
+            lesson = c.lesson;
+            selBlock = selWarp = 0;
+            follow = true;
+        }
+        params = c.params;
+        logs.clear();
+        note.clear();
+        return;
+    }
+    if (c.kind == CommandKind::Restart) {
+        logs.clear();
+        note = "Restarted.";
+        return;
+    }
+    // Step back: where are we now?
+    int L = launchIdx;
+    uint64_t n = records;
+    RunState st = last ? last->state : RunState::NoLesson;
+    if (L < 0 || logs.empty()) {
+        note = "Already at the beginning.";
+        logs.clear();
+        return;
+    }
+    L = std::min<int>(L, static_cast<int>(logs.size()) - 1);
+    n = logs[static_cast<size_t>(L)].steps;
+    std::pair<int, uint64_t> to{0, 0};
+    if (st == RunState::Faulted) {
+        to = {L, n};   // the state just before the faulting instruction
+    } else if (n > 0) {
+        to = {L, n - 1};
+    } else if (L > 0) {
+        to = {L - 1, logs[static_cast<size_t>(L - 1)].steps};
+    } else {
+        note = "Already at the beginning.";
+    }
+    target = to;
+    note = note.empty() ? "Stepped back." : note;
+}
+
+void Session::Worker::startRuns(bool& quit) {
+    for (;;) {
+        try {
+            runOnce();
+            return;
+        } catch (const RestartRun&) {
+            continue;   // applyRestart already set up the next run
+        } catch (const QuitWorker&) {
+            quit = true;
+            return;
+        }
+    }
+}
+
+void Session::Worker::runOnce() {
+    ++generation;
+    replayLogs = std::move(logs);
+    logs.clear();
+    if (!target) replayLogs.clear();
+    launchIdx = -1;
+    stepsBefore = records = 0;
+    lineStats.clear();
+    lastByWarp.clear();
+    recent.clear();
+    programs.clear();
+    program.reset();
+    last.reset();
+    publishState(RunState::Loading, target ? "Replaying to the previous step..." : "Building the launch...");
+
+    runtime::SimDevice dev(options);
+    dev.onLaunch = [this](sim::Gpu& g) { onLaunch(g); };
+    auto finalSnap = [&](RunState st) {
+        auto s = last ? std::make_shared<Snapshot>(*last) : build(nullptr, st);
+        s->serial = ++serial;
+        s->state = st;
+        s->generation = generation;
+        return s;
+    };
+    try {
+        runtime::RunResult res = runtime::runLesson(lesson->lesson, params, dev);
+        auto s = finalSnap(RunState::Finished);
+        s->checks = res.checks;
+        size_t failed = 0;
+        for (auto& c : res.checks) failed += c.passed ? 0 : 1;
+        if (res.checks.empty()) s->statusText = "Host script finished (this lesson has no checks).";
+        else if (failed == 0) s->statusText = "Host script finished: all " + std::to_string(res.checks.size()) + " checks passed.";
+        else s->statusText = "Host script finished: " + std::to_string(failed) + " of " + std::to_string(res.checks.size()) + " checks FAILED.";
+        s->selected.reset();
+        last = s;
+        publish(s);
+    } catch (const Error& e) {
+        bool fault = e.kind() == Error::Kind::Fault || e.kind() == Error::Kind::Deadlock || e.kind() == Error::Kind::Budget;
+        auto s = finalSnap(fault ? RunState::Faulted : RunState::Failed);
+        s->error = ErrorInfo{e.kind(), e.what(), e.site()};
+        s->statusText = std::string(fault ? "The kernel stopped: " : "The lesson cannot run: ") + e.what();
+        last = s;
+        publish(s);
+    } catch (const std::exception& e) {
+        auto s = finalSnap(RunState::Failed);
+        s->error = ErrorInfo{Error::Kind::Input, e.what(), {}};
+        s->statusText = std::string("The lesson cannot run: ") + e.what();
+        last = s;
+        publish(s);
+    }
+    running = false;
+    pendingSteps = 0;
+    target.reset();
+}
+
+// ---------------------------------------------------------------- 5. worker: inside a launch
+void Session::Worker::onLaunch(sim::Gpu& gpu) {
+    ++launchIdx;
+    records = 0;
+    lastByWarp.clear();
+    recent.clear();
+    wpb = gpu.warpsPerBlock();
+    program = programInfo(gpu.program());
+    logs.emplace_back();
+    gpu.setListener(this);
+    LaunchLog& log = logs.back();
+    auto finishLaunch = [&] {
+        log.complete = true;
+        stepsBefore += records;
+    };
+
+    if (target) {
+        const LaunchLog* rl = static_cast<size_t>(launchIdx) < replayLogs.size() ? &replayLogs[static_cast<size_t>(launchIdx)] : nullptr;
+        if (launchIdx < target->first) {
+            if (rl) replay(gpu, *rl, rl->steps);
+            while (gpu.state() == sim::LaunchState::Running) {
+                prim(gpu, kRoundRobin, 0);
+                if ((records & 0xffff) == 0) pollInterrupt();
+            }
+            finishLaunch();
+            return;
+        }
+        if (launchIdx == target->first && rl) replay(gpu, *rl, target->second);
+        target.reset();
+        replayLogs.clear();
+    }
+    publishGpu(gpu);
+    serve(gpu);
+    finishLaunch();
+}
+
+// Serves commands until the launch is over and the user (or a run) moves on.
+void Session::Worker::serve(sim::Gpu& gpu) {
+    for (;;) {
+        if (gpu.state() == sim::LaunchState::Faulted) {
+            running = false;
+            pendingSteps = 0;
+            publishGpu(gpu);
+            return;   // SimDevice rethrows the fault; runOnce shows it
+        }
+        bool over = gpu.state() != sim::LaunchState::Running;
+        if (pendingSteps > 0) {
+            if (over) return;
+            doRunSteps(gpu);
+            publishGpu(gpu);
+            continue;
+        }
+        if (running) {
+            if (over) return;
+            doRunFree(gpu);
+            publishGpu(gpu);
+            continue;
+        }
+        Command c = waitCommand();
+        switch (c.kind) {
+        case CommandKind::Step:
+            if (over) return;
+            prim(gpu, kRoundRobin, 0);
+            break;
+        case CommandKind::StepWarp: {
+            if (over) return;
+            auto [b, w] = selection();
+            if (!prim(gpu, b, w)) note = "The selected warp cannot issue now (waiting at a barrier, finished, or its block is not resident).";
+            break;
+        }
+        case CommandKind::StepLine:
+            if (over) return;
+            doStepLine(gpu);
+            break;
+        case CommandKind::RunToBarrier:
+            if (over) return;
+            doRunToBarrier(gpu);
+            break;
+        case CommandKind::Run:
+            running = true;
+            continue;
+        case CommandKind::RunSteps:
+            pendingSteps = c.count;
+            continue;
+        case CommandKind::Pause:
+            break;
+        case CommandKind::Select:
+            selBlock = c.block;
+            selWarp = c.warp;
+            follow = c.follow;
+            break;
+        case CommandKind::Load:
+        case CommandKind::Restart:
+        case CommandKind::StepBack:
+            applyRestart(c);
+            throw RestartRun{};
+        case CommandKind::Quit:
+            throw QuitWorker{};
+        }
+        publishGpu(gpu);
+    }
+}
+
+// Looks at the queue during a long operation. Pause stops it (returns true); restart-like
+// commands abandon the run; a selection change is applied on the fly; a step request stops a
+// free run (and stays queued, so it runs next).
+bool Session::Worker::pollInterrupt(bool* stepRequested) {
+    std::unique_lock lk(m);
+    while (!queue.empty()) {
+        Command& c = queue.front();
+        switch (c.kind) {
+        case CommandKind::Pause: {
+            queue.pop_front();
+            running = false;
+            pendingSteps = 0;
+            return true;
+        }
+        case CommandKind::Select:
+            selBlock = c.block;
+            selWarp = c.warp;
+            follow = c.follow;
+            queue.pop_front();
+            continue;
+        case CommandKind::Run:
+            queue.pop_front();
+            continue;
+        case CommandKind::Load:
+        case CommandKind::Restart:
+        case CommandKind::StepBack: {
+            Command cc = std::move(c);
+            queue.pop_front();
+            lk.unlock();
+            applyRestart(cc);
+            throw RestartRun{};
+        }
+        case CommandKind::Quit:
+            throw QuitWorker{};
+        default:
+            if (stepRequested) *stepRequested = true;
+            return stepRequested != nullptr;
+        }
+    }
+    return false;
+}
+
+// ---------------------------------------------------------------- 6. primitives and long operations
+std::pair<uint32_t, uint32_t> Session::Worker::selection() const {
+    if (follow && !recent.empty()) return {recent.back().block, recent.back().warpInBlock};
+    return {selBlock, selWarp};
+}
+
+// One logged primitive. Returns true when an instruction issued.
+bool Session::Worker::prim(sim::Gpu& gpu, uint32_t block, uint32_t warp) {
+    uint64_t before = records;
+    if (block == kRoundRobin) {
+        gpu.step();
+    } else {
+        const auto& res = gpu.residentBlocks();
+        for (size_t s = 0; s < res.size(); ++s)
+            if (res[s]->linear == block) {
+                gpu.stepWarp(static_cast<uint32_t>(s), warp);
+                break;
+            }
+    }
+    if (records == before) return false;
+    LaunchLog& log = logs.back();
+    if (!log.prims.empty() && log.prims.back().block == block && (block == kRoundRobin || log.prims.back().warp == warp))
+        ++log.prims.back().count;
+    else
+        log.prims.push_back({block, warp, 1});
+    ++log.steps;
+    return true;
+}
+
+void Session::Worker::replay(sim::Gpu& gpu, const LaunchLog& log, uint64_t upTo) {
+    uint64_t done = 0;
+    for (const Prim& p : log.prims) {
+        for (uint64_t k = 0; k < p.count && done < upTo; ++k, ++done) {
+            if (!prim(gpu, p.block, p.warp)) return;   // cannot happen with a deterministic engine
+            if ((done & 0xffff) == 0xffff) pollInterrupt();
+        }
+        if (done >= upTo) break;
+    }
+}
+
+// Mirrors Gpu::stepLine, but as logged primitives (so step back can replay it) and interruptible.
+void Session::Worker::doStepLine(sim::Gpu& gpu) {
+    auto [blk, wi] = selection();
+    auto findBlock = [&]() -> const sim::Block* {
+        for (auto& r : gpu.residentBlocks())
+            if (r->linear == blk) return r.get();
+        return nullptr;
+    };
+    const sim::Block* b = findBlock();
+    if (!b || wi >= b->warps.size()) {
+        note = "The selected warp's block is not resident; select a resident warp first.";
+        return;
+    }
+    auto lineOf = [&](const sim::Warp& w) -> uint32_t {
+        int32_t pc = w.pc();
+        return pc >= 0 ? gpu.program().code[static_cast<size_t>(pc)].line : 0;
+    };
+    uint32_t start = lineOf(b->warps[wi]);
+    bool savedFollow = follow;
+    follow = false;   // keep stepping this warp even when others issue in between
+    selBlock = blk;
+    selWarp = wi;
+    for (uint64_t i = 0;; ++i) {
+        if (gpu.state() != sim::LaunchState::Running) break;
+        b = findBlock();
+        if (!b) break;
+        const sim::Warp& w = b->warps[wi];
+        if (w.state == sim::WarpState::Done) break;
+        if (w.state == sim::WarpState::Ready) {
+            prim(gpu, blk, wi);
+            b = findBlock();
+            if (gpu.state() != sim::LaunchState::Running || !b || b->warps[wi].state == sim::WarpState::Done) break;
+            uint32_t now = lineOf(b->warps[wi]);
+            if (now != start && now != 0) break;
+        } else if (!prim(gpu, kRoundRobin, 0)) {
+            break;
+        }
+        if ((i & 0xfff) == 0xfff && pollInterrupt()) break;
+    }
+    follow = savedFollow;
+}
+
+void Session::Worker::doRunToBarrier(sim::Gpu& gpu) {
+    uint64_t released = gpu.stats().barriers;
+    auto lastPublish = Clock::now();
+    for (uint64_t i = 0; gpu.state() == sim::LaunchState::Running && gpu.stats().barriers == released; ++i) {
+        if (!prim(gpu, kRoundRobin, 0)) break;
+        if ((i & 0xfff) == 0xfff) {
+            if (pollInterrupt()) break;
+            if (Clock::now() - lastPublish > std::chrono::milliseconds(100)) {
+                publishGpu(gpu);
+                lastPublish = Clock::now();
+            }
+        }
+    }
+    if (gpu.state() == sim::LaunchState::Finished && gpu.stats().barriers == released)
+        note = "No barrier released before the launch ended.";
+}
+
+void Session::Worker::doRunSteps(sim::Gpu& gpu) {
+    auto lastPublish = Clock::now();
+    while (pendingSteps > 0 && gpu.state() == sim::LaunchState::Running) {
+        if (!prim(gpu, kRoundRobin, 0)) break;
+        --pendingSteps;
+        if ((pendingSteps & 0xfff) == 0) {
+            if (pollInterrupt()) break;
+            if (Clock::now() - lastPublish > std::chrono::milliseconds(16)) {
+                publishGpu(gpu);
+                lastPublish = Clock::now();
+            }
+        }
+    }
+}
+
+// Free run at the set speed; publishes at most every 16 ms so the UI keeps its frame rate.
+void Session::Worker::doRunFree(sim::Gpu& gpu) {
+    auto t0 = Clock::now();
+    auto lastPublish = t0;
+    double rate = speed->load();
+    uint64_t done = 0;
+    while (running && gpu.state() == sim::LaunchState::Running) {
+        double sp = speed->load();
+        if (sp != rate) {   // speed changed: measure from now
+            rate = sp;
+            t0 = Clock::now();
+            done = 0;
+        }
+        uint64_t chunk = 4096;
+        if (rate > 0) {
+            double elapsed = std::chrono::duration<double>(Clock::now() - t0).count();
+            double allowed = rate * elapsed - double(done);
+            if (allowed < 1) {
+                std::this_thread::sleep_for(std::chrono::milliseconds(2));
+                bool step = false;
+                if (pollInterrupt(&step) || step) {
+                    running = false;
+                    break;
+                }
+                continue;
+            }
+            chunk = std::min<uint64_t>(chunk, static_cast<uint64_t>(allowed));
+        }
+        for (uint64_t k = 0; k < chunk; ++k) {
+            if (!prim(gpu, kRoundRobin, 0)) break;
+            ++done;
+        }
+        bool step = false;
+        if (pollInterrupt(&step) || step) {
+            running = false;
+            break;
+        }
+        if (Clock::now() - lastPublish >= std::chrono::milliseconds(16)) {
+            publishGpu(gpu);
+            lastPublish = Clock::now();
+        }
+    }
+}
+
+// ---------------------------------------------------------------- 7. snapshots
+std::shared_ptr<const ProgramInfo> Session::Worker::programInfo(const sim::Program& p) {
+    auto it = programs.find(&p);
+    if (it != programs.end()) return it->second;
+    auto info = std::make_shared<ProgramInfo>();
+    info->kernelName = p.kernelName;
+    info->code.reserve(p.code.size());
+    for (size_t pc = 0; pc < p.code.size(); ++pc) {
+        const sim::Instr& in = p.code[pc];
+        InstrInfo ii;
+        ii.text = in.text;
+        ii.line = in.line;
+        ii.ptxLine = in.ptxLine;
+        ii.func = in.func;
+        ii.isBranch = in.op == sim::Op::Bra;
+        ii.isBarrier = sim::opInfo(in.op).cls == sim::ExecClass::Barrier;
+        info->code.push_back(std::move(ii));
+        if (in.func == 0) info->pcsByLine[in.line].push_back(static_cast<int32_t>(pc));
+    }
+    for (auto& f : p.functions) {
+        FunctionInfo fi;
+        fi.name = f.name;
+        fi.regNames = f.regNames;
+        for (auto t : f.regTypes) fi.regTypes.emplace_back(ptx::typeName(t));
+        fi.predNames = f.predNames;
+        info->functions.push_back(std::move(fi));
+    }
+    programs[&p] = info;
+    return info;
+}
+
+std::shared_ptr<Snapshot> Session::Worker::build(const sim::Gpu* gpu, RunState state) {
+    auto s = std::make_shared<Snapshot>();
+    s->serial = ++serial;
+    s->generation = generation;
+    s->state = state;
+    s->lesson = lesson;
+    s->params = params;
+    s->launchIndex = launchIdx;
+    s->totalSteps = stepsBefore + records;
+    s->stepInLaunch = records;
+    s->lineStats = lineStats.byLine();
+    s->recent.assign(recent.begin(), recent.end());
+    auto [sb, sw] = selection();
+    s->selBlock = sb;
+    s->selWarp = sw;
+    if (!gpu) return s;
+
+    s->program = program;
+    const auto& cfg = gpu->config();
+    s->grid[0] = cfg.grid.x, s->grid[1] = cfg.grid.y, s->grid[2] = cfg.grid.z;
+    s->block[0] = cfg.block.x, s->block[1] = cfg.block.y, s->block[2] = cfg.block.z;
+    s->warpsPerBlock = gpu->warpsPerBlock();
+    s->blockCount = gpu->blockCount();
+    s->blocksLaunched = gpu->blocksLaunched();
+    const auto& st = gpu->stats();
+    s->branches = st.branches;
+    s->divergentBranches = st.divergentBranches;
+    s->barriers = st.barriers;
+    s->blocksCompleted = st.blocksCompleted;
+    s->threadInstructions = st.threadInstructions;
+    const auto& code = gpu->program().code;
+
+    const auto& res = gpu->residentBlocks();
+    s->resident.reserve(res.size());
+    for (size_t slot = 0; slot < res.size(); ++slot) {
+        const sim::Block& b = *res[slot];
+        BlockView bv;
+        bv.linear = b.linear;
+        bv.idx[0] = b.idx.x, bv.idx[1] = b.idx.y, bv.idx[2] = b.idx.z;
+        bv.sm = b.sm;
+        bv.residentSlot = static_cast<uint32_t>(slot);
+        bv.warps.reserve(b.warps.size());
+        for (const sim::Warp& w : b.warps) {
+            WarpView wv;
+            wv.indexInBlock = w.indexInBlock;
+            wv.globalWarp = b.linear * gpu->warpsPerBlock() + w.indexInBlock;
+            wv.masks.valid = w.validMask;
+            wv.masks.exited = w.exited;
+            wv.masks.active = w.state == sim::WarpState::Done ? 0 : w.activeMask();
+            wv.masks.atBarrier = w.state == sim::WarpState::AtBarrier;
+            wv.masks.done = w.state == sim::WarpState::Done;
+            if (wv.globalWarp < lastByWarp.size() && lastByWarp[wv.globalWarp].valid) {
+                const LastStep& l = lastByWarp[wv.globalWarp];
+                wv.masks.hasLast = true;
+                wv.masks.lastActive = l.active;
+                wv.masks.lastExec = l.exec;
+                wv.masks.lastWasBranch = l.branch;
+            }
+            wv.pc = w.state == sim::WarpState::Done ? -1 : w.pc();
+            wv.line = wv.pc >= 0 ? code[static_cast<size_t>(wv.pc)].line : 0;
+            wv.issued = w.issued;
+            wv.state = static_cast<uint8_t>(w.state);
+            wv.lanes = laneStates(wv.masks);
+            bv.warps.push_back(std::move(wv));
+        }
+        if (b.linear == sb && sw < b.warps.size()) {
+            const sim::Warp& w = b.warps[sw];
+            WarpDetail d;
+            d.block = b.linear;
+            d.warpInBlock = sw;
+            d.blockIdx[0] = b.idx.x, d.blockIdx[1] = b.idx.y, d.blockIdx[2] = b.idx.z;
+            d.warp = bv.warps[sw];
+            for (const sim::Frame& f : w.frames) {
+                FrameView fv;
+                fv.func = f.func;
+                for (auto& e : f.stack) fv.stack.push_back({e.pc, e.rpc, e.mask});
+                d.frames.push_back(std::move(fv));
+            }
+            if (!w.frames.empty()) {
+                d.func = w.frames.back().func;
+                d.regs = w.frames.back().regs;
+                d.preds = w.frames.back().preds;
+            }
+            s->selected = std::move(d);
+        }
+        s->resident.push_back(std::move(bv));
+    }
+    if (gpu->fault()) {
+        const Error& e = *gpu->fault();
+        s->error = ErrorInfo{e.kind(), e.what(), e.site()};
+    }
+    return s;
+}
+
+void Session::Worker::publish(std::shared_ptr<Snapshot> s) {
+    if (s->state != RunState::Loading && s->state != RunState::NoLesson) last = s;
+    std::lock_guard lk(m);
+    published = std::move(s);
+}
+
+void Session::Worker::publishGpu(const sim::Gpu& gpu) {
+    if (gpu.fault() && gpu.fault()->site().blockX && gpu.fault()->site().threadX) {
+        // Show the warp that faulted.
+        const FaultSite& f = gpu.fault()->site();
+        const auto& c = gpu.config();
+        selBlock = *f.blockX + c.grid.x * (*f.blockY + c.grid.y * *f.blockZ);
+        selWarp = (*f.threadX + c.block.x * (*f.threadY + c.block.y * *f.threadZ)) / 32;
+        follow = false;
+    }
+    RunState st = RunState::Paused;
+    if (gpu.state() == sim::LaunchState::Faulted) st = RunState::Faulted;
+    else if (gpu.state() == sim::LaunchState::Finished) st = RunState::LaunchDone;
+    else if (running || pendingSteps > 0) st = RunState::Running;
+    auto s = build(&gpu, st);
+    std::string launchName = "launch " + std::to_string(launchIdx + 1) +
+                             (lesson && lesson->launchCount > 0 ? " of " + std::to_string(lesson->launchCount) : std::string()) +
+                             " (" + gpu.program().kernelName + ")";
+    switch (st) {
+    case RunState::Paused: s->statusText = "Paused in " + launchName + "."; break;
+    case RunState::Running: s->statusText = "Running " + launchName + "..."; break;
+    case RunState::LaunchDone: {
+        bool more = lesson && launchIdx + 1 < lesson->launchCount;
+        s->statusText = launchName + " finished. Step to " + (more ? "start the next launch." : "finish the host script and run the checks.");
+        break;
+    }
+    case RunState::Faulted: s->statusText = "The kernel stopped: " + (gpu.fault() ? std::string(gpu.fault()->what()) : std::string()); break;
+    default: break;
+    }
+    if (!note.empty() && st != RunState::Running) {
+        s->statusText = note + " " + s->statusText;
+        note.clear();
+    }
+    publish(s);
+}
+
+void Session::Worker::publishState(RunState state, const std::string& status) {
+    auto s = build(nullptr, state);
+    s->statusText = status;
+    publish(s);
+}
+
+} // namespace warpscope::gui

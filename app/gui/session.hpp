@@ -1,0 +1,90 @@
+// The Session owns the simulated device and the stepping controller. It runs the lesson's host
+// script on a worker thread; inside each launch (SimDevice::onLaunch) the worker serves stepping
+// commands from the UI and publishes an immutable Snapshot after each one (throttled while
+// running freely). The UI thread only enqueues commands and reads the latest snapshot.
+//
+// Step back is restart + deterministic replay: every issued warp-instruction is logged as a
+// "primitive" (round-robin step, or a step of one named warp), run-length compressed, per launch.
+// Replaying the log up to position - 1 reproduces the machine exactly (scheduler cursor included).
+//
+// Sections: 1. commands  2. Session  3. worker state
+#pragma once
+#include "gui/snapshot.hpp"
+#include "runtime/lesson.hpp"
+#include "sim/gpu.hpp"
+
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+namespace warpscope::gui {
+
+// ---------------------------------------------------------------- 1. commands
+enum class CommandKind : uint8_t {
+    Load, Restart, StepBack, Step, StepWarp, StepLine, RunToBarrier, Run, Pause, RunSteps, Select, Quit,
+};
+
+struct Command {
+    Command() = default;
+    explicit Command(CommandKind k) : kind(k) {}
+    CommandKind kind = CommandKind::Step;
+    std::shared_ptr<const LessonInfo> lesson;   // Load
+    runtime::ParamValues params;                // Load
+    uint64_t count = 0;                         // RunSteps
+    uint32_t block = 0, warp = 0;               // Select
+    bool follow = true;                         // Select
+};
+
+// Loads the lesson's text files (kernel.cu, steps.md) and counts its launches.
+std::shared_ptr<const LessonInfo> makeLessonInfo(const runtime::Lesson& lesson);
+
+// ---------------------------------------------------------------- 2. Session
+class Session {
+public:
+    explicit Session(sim::LaunchOptions options = {});
+    ~Session();
+    Session(const Session&) = delete;
+    Session& operator=(const Session&) = delete;
+
+    // Loading (re)builds the launch and stops before the first instruction of the first launch.
+    void load(const runtime::Lesson& lesson, const runtime::ParamValues& params);
+    void setParams(const runtime::ParamValues& params);   // same lesson, new launch
+    void restart();
+
+    void step();           // one warp-instruction, next warp in the scheduler's order
+    void stepWarp();       // one instruction of the selected warp
+    void stepLine();       // the selected warp until it reaches another source line
+    void runToBarrier();   // until a barrier releases (or the launch ends)
+    void run();            // run freely at the set speed, publishing ~60 times a second
+    void pause();
+    void toggleRun();
+    void stepBack();       // one warp-instruction back (restart + replay)
+    void runSteps(uint64_t n);   // n warp-instructions in scheduler order (crossing launches)
+
+    // The warp the detail panels show; `follow` keeps it on the most recently issued warp.
+    void select(uint32_t block, uint32_t warp, bool follow = false);
+    void setFollow(bool follow);
+    // Warp-instructions per second while running; 0 = as fast as possible.
+    void setSpeed(double stepsPerSecond) { speed_.store(stepsPerSecond); }
+    double speed() const { return speed_.load(); }
+
+    std::shared_ptr<const Snapshot> snapshot() const;
+    // Blocks until every queued command is done and the worker is not running freely.
+    // Returns false on timeout.
+    bool waitIdle(double timeoutSeconds = 60.0);
+    bool busy() const;
+
+private:
+    void post(Command c);
+    void workerMain();
+
+    struct Worker;
+    std::unique_ptr<Worker> w_;
+    std::atomic<double> speed_{200.0};
+    std::thread thread_;
+};
+
+} // namespace warpscope::gui

@@ -1,0 +1,30 @@
+// User settings that persist between runs, stored as JSON beside ImGui's layout file in
+// $XDG_CONFIG_HOME/warpscope (or ~/.config/warpscope); never in the current directory.
+// WARPSCOPE_NO_SETTINGS=1 (or --no-settings) turns persistence off, e.g. for tests.
+#pragma once
+#include <filesystem>
+#include <map>
+#include <string>
+
+namespace warpscope::gui {
+
+struct Settings {
+    float uiScale = 1.0f;
+    bool darkTheme = true;
+    bool showPtx = true;
+    int registerFormat = 0;        // 0 hex, 1 signed decimal, 2 float
+    double speed = 200;            // warp-instructions per second while running (0 = max)
+    bool followIssuing = true;
+    std::string lastLesson;
+    std::map<std::string, bool> panelsOpen;
+};
+
+// The folder settings live in; empty when persistence is disabled or no home is known.
+std::filesystem::path configDir();
+bool persistenceDisabled();
+void disablePersistence();   // for --no-settings and headless modes
+
+Settings loadSettings(const std::filesystem::path& file);
+bool saveSettings(const Settings& s, const std::filesystem::path& file);
+
+} // namespace warpscope::gui

@@ -1,0 +1,28 @@
+# Renders one lesson with warpscope-gui under Xvfb and checks the PNG and its sidecar.
+#   cmake -DGUI=... -DCHECK=... -DLESSONS=... -DLESSON=id -DSTEPS=n -DOUT=file.png -P run-screenshot.cmake
+find_program(XVFB_RUN xvfb-run)
+if(NOT XVFB_RUN)
+  message("screenshot test skipped: xvfb-run not installed")
+  return()
+endif()
+get_filename_component(outdir "${OUT}" DIRECTORY)
+file(MAKE_DIRECTORY "${outdir}")
+file(REMOVE "${OUT}" "${OUT}.json")
+set(ENV{WARPSCOPE_LESSONS} "${LESSONS}")
+set(ENV{WARPSCOPE_NO_SETTINGS} "1")
+set(ENV{LIBGL_ALWAYS_SOFTWARE} "1")
+execute_process(
+  COMMAND "${XVFB_RUN}" -a -s "-screen 0 1600x1000x24" "${GUI}" --lesson "${LESSON}" --steps "${STEPS}"
+          --screenshot "${OUT}" --size 1600x1000
+  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 100)
+message("${out}${err}")
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "warpscope-gui exited with ${rc}")
+endif()
+execute_process(COMMAND "${CHECK}" "${OUT}" --steps "${STEPS}"
+                        --panels controls,status,lessons,source,divergence,grid,warp
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+message("${out}${err}")
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "screenshot check failed for ${LESSON}")
+endif()
