@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Runs every planted-bug case of tests/bugs under compute-sanitizer's four tools (on the real GPU)
+# and under the simulator's checkers, and writes a Markdown table of who caught what.
+# Run on the GPU machine from the repository root, after building the CLI:
+#   scripts/sanitizer-compare.sh [build-dir] [output.md]
+set -uo pipefail
+build=${1:-build-gpu}
+out=${2:-docs/sanitizer-comparison.md}
+cli="$build/app/cli/warpscope"
+
+# What one tool said about one case: "caught (N)", "clean", or "launch failed".
+sanitize() {
+  local tool=$1 spec=$2 log
+  log=$(compute-sanitizer --tool "$tool" --print-limit 5 "$cli" run "$spec" --backend gpu 2>&1)
+  local n
+  n=$(printf '%s\n' "$log" | grep -oE "(ERROR SUMMARY|RACECHECK SUMMARY): [0-9]+ (errors?|hazards?)" | grep -oE "[0-9]+" | head -1)
+  if printf '%s\n' "$log" | grep -q "error (fault)\|error (device)" && [ -z "$n" -o "$n" = "0" ]; then echo "launch failed"; return; fi
+  if [ -n "$n" ] && [ "$n" != "0" ]; then echo "caught ($n)"; return; fi
+  echo "clean"
+}
+
+{
+  echo "| case | planted | memcheck | racecheck | initcheck | synccheck | warpscope |"
+  echo "| --- | --- | --- | --- | --- | --- | --- |"
+  for spec in tests/bugs/*.json; do
+    name=$(basename "$spec" .json)
+    planted=$(grep -A2 '"planted"' "$spec" | grep -oE '"tool": "[a-z]+"' | cut -d'"' -f4)
+    hazard=$(grep -A3 '"planted"' "$spec" | grep -oE '"hazard": "[^"]*"' | cut -d'"' -f4)
+    row="| $name | $planted${hazard:+ ($hazard)} |"
+    for tool in memcheck racecheck initcheck synccheck; do row="$row $(sanitize "$tool" "$spec") |"; done
+    sim=$("$cli" run "$spec" --check initcheck,racecheck --budget 1000000 2>&1)
+    found=$(printf '%s\n' "$sim" | grep -oE "^  (initcheck|racecheck) \([a-z -]+\)|error \((fault|deadlock|budget)\)" | head -1 | sed 's/^  //')
+    row="$row ${found:-clean} |"
+    echo "$row"
+  done
+} > "$out"
+echo "wrote $out"
