@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything warpscope needs on Debian 12 (bookworm), from Debian's own packages:
 # compiler and build tools, GLFW, Dear ImGui (with its GLFW/OpenGL3 backends), glm, stb,
-# nlohmann-json, Catch2, a font, and Xvfb + Mesa for headless GUI tests and screenshots.
+# nlohmann-json, Catch2, a font, Xvfb + Mesa for headless GUI tests and screenshots, and clang
+# with its libFuzzer runtime for the fuzz tests.
 # Safe to run again: apt-get skips what is installed. Needs root (or sudo).
 set -euo pipefail
 
@@ -10,6 +11,7 @@ packages=(
   libglfw3-dev libimgui-dev libglm-dev libstb-dev nlohmann-json3-dev catch2
   libgl1-mesa-dev libgl1-mesa-dri mesa-utils xvfb xauth
   fonts-dejavu-core
+  clang libclang-rt-14-dev
 )
 
 as_root() {

@@ -112,14 +112,36 @@ Lesson loadLesson(const fs::path& folderOrJson) {
         L.dir = folderOrJson.parent_path();
         L.id = folderOrJson.stem().string();
     }
-    std::string text = readFile(jsonPath, "lesson file");
+    Lesson parsed = loadLessonText(readFile(jsonPath, "lesson file"), L.dir, jsonPath.string());
+    if (parsed.id.empty()) parsed.id = L.id;
+    if (parsed.title.empty()) parsed.title = parsed.id;
+    return parsed;
+}
+
+namespace {
+Lesson loadLessonTextImpl(const std::string& text, const fs::path& dir, const std::string& file, bool readPtx);
+}
+
+Lesson loadLessonText(const std::string& text, const fs::path& dir, const std::string& file, bool readPtx) {
+    // Any value of the wrong JSON type deep inside (a string where a number belongs, ...) must
+    // become a readable input error, never an escaping library exception.
+    try {
+        return loadLessonTextImpl(text, dir, file, readPtx);
+    } catch (const json::exception& e) {
+        throw Error(Error::Kind::Input, file + ": a value has the wrong type or form (" + e.what() + ")");
+    }
+}
+
+namespace {
+Lesson loadLessonTextImpl(const std::string& text, const fs::path& dir, const std::string& file, bool readPtx) {
+    Lesson L;
+    L.dir = dir;
     json j;
     try {
         j = json::parse(text);
     } catch (const json::parse_error& e) {
-        throw Error(Error::Kind::Input, jsonPath.string() + ": not valid JSON: " + e.what());
+        throw Error(Error::Kind::Input, file + ": not valid JSON: " + e.what());
     }
-    const std::string file = jsonPath.string();
     if (!j.is_object()) bad(file, "the top level must be a JSON object");
     checkKeys(j, file, {"id", "title", "summary", "source", "ptx", "params", "buffers", "host", "checks", "golden", "order", "registers", "planted"});
     try {
@@ -133,7 +155,7 @@ Lesson loadLesson(const fs::path& folderOrJson) {
     } catch (const json::type_error& e) {
         bad(file, std::string("wrong type: ") + e.what());
     }
-    L.ptxText = readFile(L.ptxPath, "PTX file");
+    if (readPtx) L.ptxText = readFile(L.ptxPath, "PTX file");
 
     if (j.contains("params")) {
         if (!j["params"].is_object()) bad(file + ": params", "must be an object");
@@ -223,6 +245,7 @@ Lesson loadLesson(const fs::path& folderOrJson) {
     }
     return L;
 }
+} // namespace
 
 fs::path findLessonsDir(const fs::path& exePath) {
     std::error_code ec;
@@ -422,7 +445,20 @@ std::string ptxTypeToBufferType(ptx::Type t) {
 } // namespace
 
 // ---------------------------------------------------------------- 6. runLesson
+namespace {
+RunResult runLessonImpl(const Lesson& lesson, const ParamValues& params, Device& device);
+}
+
 RunResult runLesson(const Lesson& lesson, const ParamValues& params, Device& device) {
+    try {
+        return runLessonImpl(lesson, params, device);
+    } catch (const json::exception& e) {
+        throw Error(Error::Kind::Input, lesson.id + ": the host script has a value of the wrong type or form (" + e.what() + ")");
+    }
+}
+
+namespace {
+RunResult runLessonImpl(const Lesson& lesson, const ParamValues& params, Device& device) {
     RunResult result;
     NameLookup names = [&](std::string_view n) -> std::optional<Value> {
         auto it = params.find(std::string(n));
@@ -648,7 +684,7 @@ RunResult runLesson(const Lesson& lesson, const ParamValues& params, Device& dev
     }
     return result;
 }
-
+} // namespace
 
 // ---------------------------------------------------------------- 7. element comparison
 namespace {

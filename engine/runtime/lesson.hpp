@@ -61,6 +61,9 @@ struct Lesson {
 
 // Loads a lesson folder (containing lesson.json) or a spec .json file.
 Lesson loadLesson(const std::filesystem::path& folderOrJson);
+// Parses and validates lesson JSON text; `dir` resolves relative paths, `name` names the text in
+// messages. With readPtx false the PTX file is not opened (for tools that only check the format).
+Lesson loadLessonText(const std::string& jsonText, const std::filesystem::path& dir, const std::string& name, bool readPtx = true);
 
 // The bundled lessons folder: $WARPSCOPE_LESSONS, ./lessons, or the one beside the source tree
 // the executable was built from (exePath's ancestors). Empty if none is found.
