@@ -313,6 +313,16 @@ private:
         }
     }
 
+    // The predicate after '|' in a destination ("%r25|%p12"): shfl's "in range", setp's second
+    // result, match's "all equal". None when absent.
+    Operand pipePredicate(const ptx::Operand& dst) {
+        if (dst.pipePredicate.empty()) return {};
+        ptx::Operand q;
+        q.kind = ptx::Operand::Kind::Register;
+        q.name = dst.pipePredicate;
+        return reg(q, true);
+    }
+
     Address address(const ptx::Operand& o, StateSpace space) {
         Address a;
         if (o.kind != ptx::Operand::Kind::Address) malformed(c_, "expected an address operand [..]");
@@ -574,12 +584,7 @@ Instr Translator::translate(const ptx::Instruction& in, uint32_t funcIndex) {
         size_t want = I.boolOp == BoolOp::None ? 3 : 4;
         needOperands(in, want);
         I.dst = reg(ops[0], true);
-        if (!ops[0].pipePredicate.empty()) {
-            ptx::Operand q;
-            q.kind = ptx::Operand::Kind::Register;
-            q.name = ops[0].pipePredicate;
-            I.dst2 = reg(q, true);
-        }
+        I.dst2 = pipePredicate(ops[0]);
         I.nsrc = static_cast<uint8_t>(want - 1);
         I.src[0] = value(ops[1], I.type);
         I.src[1] = value(ops[2], I.type);
@@ -782,12 +787,7 @@ Instr Translator::translate(const ptx::Instruction& in, uint32_t funcIndex) {
         size_t want = m.sync ? 5 : 4;
         needOperands(in, want);
         I.dst = reg(ops[0], false);
-        if (!ops[0].pipePredicate.empty()) {
-            ptx::Operand q;
-            q.kind = ptx::Operand::Kind::Register;
-            q.name = ops[0].pipePredicate;
-            I.dst2 = reg(q, true);
-        }
+        I.dst2 = pipePredicate(ops[0]);
         I.nsrc = static_cast<uint8_t>(want - 1);
         for (size_t i = 1; i < want; ++i) I.src[i - 1] = value(ops[i], Type::B32);
         if (!m.sync) I.src[3] = Operand{Operand::Kind::Imm, false, 0, 0xffffffffull};
@@ -819,12 +819,7 @@ Instr Translator::translate(const ptx::Instruction& in, uint32_t funcIndex) {
         needOperands(in, 3);
         I.type = mainType(m);
         I.dst = reg(ops[0], false);
-        if (!ops[0].pipePredicate.empty()) {
-            ptx::Operand q;
-            q.kind = ptx::Operand::Kind::Register;
-            q.name = ops[0].pipePredicate;
-            I.dst2 = reg(q, true);
-        }
+        I.dst2 = pipePredicate(ops[0]);
         I.src[0] = value(ops[1], I.type);
         I.src[1] = value(ops[2], Type::U32);
         I.nsrc = 2;
