@@ -386,9 +386,10 @@ void Gpu::retireIfDone(Block& b) {
 }
 
 // ---------------------------------------------------------------- 4. Faults
-void Gpu::raise(Error::Kind kind, const std::string& what, const Block& b, const Warp& w, int lane, const Instr* in,
-                std::optional<uint64_t> address, bool describeGlobal) {
-    FaultSite s;
+CheckReport Gpu::locate(const std::string& what, const Block& b, const Warp& w, int lane, const Instr* in,
+                        std::optional<uint64_t> address, bool describeGlobal) const {
+    CheckReport r;
+    FaultSite& s = r.site;
     s.kernel = prog_.kernelName;
     s.blockX = b.idx.x;
     s.blockY = b.idx.y;
@@ -424,18 +425,24 @@ void Gpu::raise(Error::Kind kind, const std::string& what, const Block& b, const
         os << ", PTX line " << in->ptxLine << ": " << in->text;
     }
     os << "]";
-    throw Error(kind, os.str(), s);
+    r.message = os.str();
+    return r;
+}
+
+void Gpu::raise(Error::Kind kind, const std::string& what, const Block& b, const Warp& w, int lane, const Instr* in,
+                std::optional<uint64_t> address, bool describeGlobal) {
+    CheckReport r = locate(what, b, w, lane, in, address, describeGlobal);
+    throw Error(kind, r.message, r.site);
 }
 
 void Gpu::report(const std::string& tool, const std::string& hazard, const std::string& what, const Block& b, const Warp& w, int lane,
                  const Instr* in, std::optional<uint64_t> address) {
     std::string key = tool + "|" + hazard + "|" + std::to_string(in ? in->ptxLine : 0);
     if (reports_.size() >= opt_.maxReports || !reportKeys_.insert(key).second) return;
-    try {
-        raise(Error::Kind::Fault, what, b, w, lane, in, address, hazard.find("global") != std::string::npos);
-    } catch (const Error& e) {   // raise() builds the same site and message a fault would have
-        reports_.push_back({tool, hazard, e.what(), e.site()});
-    }
+    CheckReport r = locate(what, b, w, lane, in, address, hazard.find("global") != std::string::npos);
+    r.tool = tool;
+    r.hazard = hazard;
+    reports_.push_back(std::move(r));
 }
 
 // ---------------------------------------------------------------- 5. Exec: operands and memory

@@ -148,6 +148,10 @@ private:
     void finishLanes(Warp& w, uint32_t lanes);   // exit: remove lanes from every frame
     [[noreturn]] void raise(Error::Kind kind, const std::string& what, const Block& b, const Warp& w, int lane,
                             const Instr* in, std::optional<uint64_t> address = std::nullopt, bool describeGlobal = false);
+    // The site (kernel, block, thread, lane, lines, address, allocation) and full message of a
+    // fault or report at this place.
+    CheckReport locate(const std::string& what, const Block& b, const Warp& w, int lane, const Instr* in,
+                       std::optional<uint64_t> address, bool describeGlobal) const;
     void recordFault(const Error& e);
 
     const Program& prog_;
