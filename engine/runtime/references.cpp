@@ -99,6 +99,16 @@ const std::map<std::string, ReferenceInfo>& references() {
             size_t n = std::min(out.count(), in.inputs[0]->count());
             for (size_t i = 0; i < n; ++i) out.set(i, in.inputs[0]->get(i));
         });
+        add("offset_copy", "out[i] = in[i + OFFSET] (input: in; param OFFSET)", [](const ReferenceInputs& in, HostBuffer& out) {
+            need(in, 1, "offset_copy");
+            int64_t off = in.param("OFFSET").asInt();
+            for (size_t i = 0; i < out.count() && i + size_t(off) < in.inputs[0]->count(); ++i) out.set(i, in.inputs[0]->get(i + size_t(off)));
+        });
+        add("stride_copy", "out[i] = in[i * STRIDE] (input: in; param STRIDE)", [](const ReferenceInputs& in, HostBuffer& out) {
+            need(in, 1, "stride_copy");
+            int64_t st = in.param("STRIDE").asInt();
+            for (size_t i = 0; i < out.count() && i * size_t(st) < in.inputs[0]->count(); ++i) out.set(i, in.inputs[0]->get(i * size_t(st)));
+        });
         add("matmul", "C = A x B, row-major, A is M x K, B is K x N (inputs: A, B; params M, N, K); float fused multiply-adds in index order, as nvcc compiles the naive kernel",
             [](const ReferenceInputs& in, HostBuffer& out) {
                 need(in, 2, "matmul");

@@ -1322,16 +1322,17 @@ void checkAccess(Exec& x, uint32_t bytes, bool before) {
         const uint32_t epoch = x.b.barrierEpoch, me = x.w.indexInBlock;
         for (uint64_t word = addr / 4; word <= (addr + bytes - 1) / 4; ++word) {
             Block::RaceCell& c = x.b.race[word];
-            auto other = [&](const char* what) {
+            auto other = [&](const char* what, const char* verb) {
                 const Instr& wi = g.program().code[size_t(std::max(0, c.writerPc))];
                 std::ostringstream os;
-                os << what << " at shared-memory offset " << word * 4 << ": warp " << me << " lane " << l << " and warp " << c.writerWarp
-                   << " lane " << int(c.writerLane) << " (source line " << wi.line << ") with no __syncthreads() between them.";
+                os << what << " at shared-memory offset " << word * 4 << ": warp " << me << " lane " << l << " " << verb
+                   << " what warp " << c.writerWarp << " lane " << int(c.writerLane) << " wrote (source line " << wi.line
+                   << ") with no __syncthreads() between them.";
                 return os.str();
             };
             if (before && isLoad) {
                 if (c.writeEpoch == epoch && c.writerWarp != me) {
-                    g.report("racecheck", "read-after-write", other("Read-after-write hazard"), x.b, x.w, l, &I, addr);
+                    g.report("racecheck", "read-after-write", other("Read-after-write hazard", "reads"), x.b, x.w, l, &I, addr);
                 } else if (c.writeEpoch == epoch && c.writerWarp == me && c.writerLane != uint8_t(l) && c.writerSync == x.w.syncEpoch) {
                     std::ostringstream os;
                     os << "Warp-synchronous read at shared-memory offset " << word * 4 << ": lane " << l << " reads what lane " << int(c.writerLane)
@@ -1354,7 +1355,8 @@ void checkAccess(Exec& x, uint32_t bytes, bool before) {
                              x.b, x.w, l, &I, addr);
                 if (c.writeEpoch == epoch && c.writerWarp != me)
                     g.report("racecheck", now == c.value ? "write-after-write (same value)" : "write-after-write",
-                             other(now == c.value ? "Write-after-write of the same value (benign on hardware, still a race)" : "Write-after-write hazard"),
+                             other(now == c.value ? "Write-after-write of the same value (benign on hardware, still a race)" : "Write-after-write hazard",
+                                   "overwrites"),
                              x.b, x.w, l, &I, addr);
                 c.writeEpoch = epoch;
                 c.writerWarp = uint16_t(me);

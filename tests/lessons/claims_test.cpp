@@ -1,0 +1,97 @@
+// Every claim a lesson's steps.md makes about the machine, checked on the simulator's counters.
+#include "support.hpp"
+
+#include "runtime/lesson.hpp"
+#include "trace/counters.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace warpscope;
+
+namespace {
+struct LessonRun {
+    runtime::RunResult result;
+    std::vector<std::unique_ptr<trace::CounterCollector>> counters;   // one per launch
+    std::vector<sim::CheckReport> reports;
+    double metric(size_t launch, const std::string& name) const { return counters.at(launch)->metrics().at(name); }
+};
+
+LessonRun runLessonWith(const std::string& id, const std::map<std::string, std::string>& params, bool racecheck = false) {
+    runtime::Lesson l = runtime::loadLesson(wst::sourcePath("lessons/" + id));
+    sim::LaunchOptions opt;
+    opt.racecheck = racecheck;
+    runtime::SimDevice dev(opt);
+    LessonRun run;
+    dev.onLaunch = [&](sim::Gpu& g) {
+        run.counters.push_back(std::make_unique<trace::CounterCollector>());
+        g.setListener(run.counters.back().get());
+    };
+    run.result = runtime::runLesson(l, runtime::resolveParams(l, params), dev);
+    run.reports = dev.reports();
+    for (auto& c : run.result.checks) {
+        INFO(id << ": " << c.buffer << ": " << c.detail);
+        CHECK(c.passed);
+    }
+    return run;
+}
+
+const char* kSectorsPerReq = "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio";
+const char* kBytesPerSector = "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct";
+} // namespace
+
+TEST_CASE("coalescing: 4 sectors aligned, 5 misaligned, 4 again at 8 elements; strides 8, 16, 32, 32", "[lessons]") {
+    auto off = [](int o) { return runLessonWith("coalescing", {{"OFFSET", std::to_string(o)}}); };
+    auto r0 = off(0), r1 = off(1), r8 = off(8);
+    CHECK(r0.metric(0, kSectorsPerReq) == 4.0);
+    CHECK(r0.metric(0, kBytesPerSector) == 100.0);
+    CHECK(r1.metric(0, kSectorsPerReq) == 5.0);
+    CHECK(r1.metric(0, kBytesPerSector) == 80.0);
+    CHECK(r8.metric(0, kSectorsPerReq) == 4.0);
+    auto stride = [](int s) { return runLessonWith("coalescing", {{"STRIDE", std::to_string(s)}}); };
+    auto s2 = stride(2), s4 = stride(4), s8 = stride(8), s32 = stride(32);
+    CHECK(s2.metric(1, kSectorsPerReq) == 8.0);
+    CHECK(s2.metric(1, kBytesPerSector) == 50.0);
+    CHECK(s4.metric(1, kSectorsPerReq) == 16.0);
+    CHECK(s4.metric(1, kBytesPerSector) == 25.0);
+    CHECK(s8.metric(1, kSectorsPerReq) == 32.0);
+    CHECK(s8.metric(1, kBytesPerSector) == 12.5);
+    CHECK(s32.metric(1, kSectorsPerReq) == 32.0);
+}
+
+TEST_CASE("bank conflicts: the column read is 32 wavefronts (31 conflicts) per warp, 1 with padding", "[lessons]") {
+    auto plain = runLessonWith("bank-conflicts", {{"PAD", "0"}});
+    auto padded = runLessonWith("bank-conflicts", {{"PAD", "1"}});
+    const double warps = 2 * 2 * 32;   // 64x64: 4 blocks of 32 warps
+    CHECK(plain.metric(0, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum") == 32 * warps);
+    CHECK(plain.metric(0, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum") == 31 * warps);
+    CHECK(plain.metric(0, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum") == warps);   // the row write is free
+    CHECK(padded.metric(0, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum") == warps);
+    CHECK(padded.metric(0, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum") == 0);
+    CHECK(plain.result.buffers.at("out") == padded.result.buffers.at("out"));   // same transpose
+}
+
+TEST_CASE("stencil: R lanes load the halo, the barrier makes it safe, no barrier is a race", "[lessons]") {
+    auto run = runLessonWith("stencil-1d", {{"RADIUS", "3"}}, true);
+    // Line 9 (the halo branch): only warp 0 of each block has lanes below R, so the halo store on
+    // line 10 is one warp-instruction per block (8 blocks), and warp 0 splits there.
+    const auto lines = run.counters[0]->byLine();
+    CHECK(lines.at(10).sharedStRequests == 8);
+    CHECK(run.metric(0, "smsp__sass_branch_targets_threads_divergent.sum") >= 8);
+    bool syncedRace = false, unsyncedRace = false;
+    for (auto& r : run.reports) {
+        if (r.site.kernel == "stencil") syncedRace = true;
+        if (r.site.kernel == "stencil_no_sync" && r.hazard == "read-after-write") unsyncedRace = true;
+    }
+    CHECK_FALSE(syncedRace);
+    CHECK(unsyncedRace);
+    // Each input is read from global memory once per block (plus the halos), not 2R + 1 times.
+    const double n = 1024, blocks = 1024 / 128;
+    CHECK(run.metric(0, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum") <= n / 8 + blocks * 2 * 2 + blocks * 4);
+}
+
+TEST_CASE("vector add: the last warp of the last block has 8 active lanes", "[lessons]") {
+    auto run = runLessonWith("vector-add", {{"N", "1000"}});
+    CHECK(run.metric(0, "smsp__sass_branch_targets_threads_divergent.sum") == 1);
+    // 1000 = 31 full warps + 8: the store runs 31 times with 32 lanes and once with 8.
+    CHECK(run.counters[0]->byLine().at(10).threadInstPredOn % 1000 == 0);
+}
