@@ -465,7 +465,7 @@ RunResult runLessonImpl(const Lesson& lesson, const ParamValues& params, Device&
         if (it == params.end()) return std::nullopt;
         for (auto& p : lesson.params)
             if (p.name == n && p.isFloat) return Value::ofFloat(it->second);
-        return Value::ofInt(static_cast<int64_t>(it->second));
+        return Value::ofInt(Value::saturate(it->second));
     };
     const ptx::Module module = ptx::parse(lesson.ptxText, lesson.ptxPath.filename().string());
     device.loadModule(lesson.ptxText, lesson.ptxPath.filename().string());

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 namespace warpscope::runtime {
 
@@ -59,6 +60,18 @@ double HostBuffer::get(size_t i) const {
     }
 }
 
+namespace {
+// double -> integer type T, truncating and saturating at T's range (NaN -> 0): a plain cast of an
+// out-of-range value is undefined behaviour.
+template <class T>
+T clampTo(double v) {
+    if (v != v) return 0;
+    if (v >= static_cast<double>(std::numeric_limits<T>::max())) return std::numeric_limits<T>::max();
+    if (v <= static_cast<double>(std::numeric_limits<T>::min())) return std::numeric_limits<T>::min();
+    return static_cast<T>(v);
+}
+} // namespace
+
 void HostBuffer::set(size_t i, double v) {
     static constexpr int sizes[] = {4, 8, 1, 1, 2, 2, 4, 4, 8, 8, 2};
     const int c = code();
@@ -67,14 +80,14 @@ void HostBuffer::set(size_t i, double v) {
     switch (c) {
     case 0: wr(static_cast<float>(v)); break;
     case 1: wr(v); break;
-    case 2: wr(static_cast<uint8_t>(v)); break;
-    case 3: wr(static_cast<int8_t>(v)); break;
-    case 4: wr(static_cast<uint16_t>(v)); break;
-    case 5: wr(static_cast<int16_t>(v)); break;
-    case 6: wr(static_cast<uint32_t>(v)); break;
-    case 7: wr(static_cast<int32_t>(v)); break;
-    case 8: wr(static_cast<uint64_t>(v)); break;
-    case 9: wr(static_cast<int64_t>(v)); break;
+    case 2: wr(clampTo<uint8_t>(v)); break;
+    case 3: wr(clampTo<int8_t>(v)); break;
+    case 4: wr(clampTo<uint16_t>(v)); break;
+    case 5: wr(clampTo<int16_t>(v)); break;
+    case 6: wr(clampTo<uint32_t>(v)); break;
+    case 7: wr(clampTo<int32_t>(v)); break;
+    case 8: wr(clampTo<uint64_t>(v)); break;
+    case 9: wr(clampTo<int64_t>(v)); break;
     default: break;
     }
 }
