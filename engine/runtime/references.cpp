@@ -158,6 +158,17 @@ const std::map<std::string, ReferenceInfo>& references() {
                     out.set(size_t(i), out.type == "f32" ? sf : s);
                 }
             });
+        add("block_sum", "out[b] = sum of the b-th run of count(in)/count(out) inputs (input: in)",
+            [](const ReferenceInputs& in, HostBuffer& out) {
+                need(in, 1, "block_sum");
+                if (out.count() == 0) return;
+                size_t per = in.inputs[0]->count() / out.count();
+                for (size_t b = 0; b < out.count(); ++b) {
+                    double s = 0;
+                    for (size_t k = 0; k < per; ++k) s += in.inputs[0]->get(b * per + k);
+                    out.set(b, s);
+                }
+            });
         add("reduce_sum", "out[0] = sum of in (input: in), in double then rounded to the buffer's type",
             [](const ReferenceInputs& in, HostBuffer& out) {
                 need(in, 1, "reduce_sum");

@@ -95,3 +95,30 @@ TEST_CASE("vector add: the last warp of the last block has 8 active lanes", "[le
     // 1000 = 31 full warps + 8: the store runs 31 times with 32 lanes and once with 8.
     CHECK(run.counters[0]->byLine().at(10).threadInstPredOn % 1000 == 0);
 }
+
+TEST_CASE("reduction: divergence, conflicts, sequential addressing and shuffles as the steps say", "[lessons]") {
+    auto run = runLessonWith("reduction", {{"BLOCKS", "16"}});
+    const double blocks = 16;
+    auto m = [&](size_t launch, const char* name) { return run.metric(launch, name); };
+    const char* kDiv = "smsp__sass_branch_targets_threads_divergent.sum";
+    const char* kConf = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum";
+    const char* kWave = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum";
+    const char* kInst = "smsp__inst_executed.sum";
+    const char* kEff = "smsp__thread_inst_executed_per_inst_executed.ratio";
+    // 1. divergent: 48 divergent branches per block, about 24 of 32 lanes working.
+    CHECK(m(0, kDiv) == 48 * blocks);
+    CHECK(m(0, kEff) == Approx(24.1).margin(0.5));
+    CHECK(m(0, kConf) == 0);
+    // 2. strided index: 6 divergent branches per block, a fifth fewer instructions, 70 conflicts per block.
+    CHECK(m(1, kDiv) == 6 * blocks);
+    CHECK(m(1, kInst) < 0.85 * m(0, kInst));
+    CHECK(m(1, kConf) == 70 * blocks);
+    // 3. sequential: no conflicts, a quarter of the wavefronts.
+    CHECK(m(2, kConf) == 0);
+    CHECK(m(2, kWave) * 3.8 == Approx(m(1, kWave)).epsilon(0.01));
+    // 4. shuffles: about half the instructions of sequential, one shared-load wavefront per block,
+    //    10 divergent branches per block.
+    CHECK(m(3, kInst) < 0.6 * m(2, kInst));
+    CHECK(m(3, kWave) == blocks);
+    CHECK(m(3, kDiv) == 10 * blocks);
+}
