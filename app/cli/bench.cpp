@@ -5,6 +5,7 @@
 #include "runtime/error.hpp"
 #include "runtime/lesson.hpp"
 #include "runtime/sim_device.hpp"
+#include "timing/cycle_model.hpp"
 #include "trace/line_stats.hpp"
 
 #include <algorithm>
@@ -48,7 +49,8 @@ struct SimRun {
 
 // Runs one launch on a fresh simulator with inputs filled by `fill`; returns time and count.
 SimRun simLaunch(const std::string& ptx, const std::string& kernel, const runtime::LaunchConfig& cfg,
-                 const std::vector<std::pair<size_t, float>>& buffers, const std::vector<runtime::ParamBytes>& scalars, bool counting) {
+                 const std::vector<std::pair<size_t, float>>& buffers, const std::vector<runtime::ParamBytes>& scalars, bool counting,
+                 const timing::GpuSpec* timedOn = nullptr) {
     runtime::SimDevice dev;
     dev.loadModule(ptx, kernel);
     std::vector<runtime::ParamBytes> params;
@@ -63,6 +65,8 @@ SimRun simLaunch(const std::string& ptx, const std::string& kernel, const runtim
     for (auto& s : scalars) params.push_back(s);
     trace::LineStatsCollector collector;
     if (counting) dev.onLaunch = [&](sim::Gpu& g) { g.setListener(&collector); };
+    // Timed mode: the cycle model chooses the issue order (and the same listener counts).
+    if (timedOn) dev.onLaunch = [&](sim::Gpu& g) { timing::runTimed(g, *timedOn, {}, counting ? &collector : nullptr); };
     auto t0 = std::chrono::steady_clock::now();
     runtime::LaunchResult r = dev.launch(kernel, cfg, params);
     auto t1 = std::chrono::steady_clock::now();
@@ -81,6 +85,8 @@ int runBench(int argc, char** argv, const fs::path& lessonsDir) {
     const int mm = quick ? 128 : 512;
 
     std::string vaddPtx = readText(lessonsDir / "vector-add" / "kernel.ptx");
+    const timing::GpuSpec timedGpu = timing::findPreset("h100", {});
+    std::vector<double> vTimedT, mTimedT;
     std::string mmPtx = readText(lessonsDir / "matmul" / "kernel.ptx");
 
     // --- vector add ---
@@ -94,6 +100,7 @@ int runBench(int argc, char** argv, const fs::path& lessonsDir) {
         simT.push_back(s.seconds);
         vaddInsts = s.threadInstructions;
         simNoCountT.push_back(simLaunch(vaddPtx, "vadd", cfg, {{vaddN, 1.0f}, {vaddN, 2.0f}, {vaddN, 0.0f}}, {arg(int32_t(vaddN))}, false).seconds);
+        vTimedT.push_back(simLaunch(vaddPtx, "vadd", cfg, {{vaddN, 1.0f}, {vaddN, 2.0f}, {vaddN, 0.0f}}, {arg(int32_t(vaddN))}, true, &timedGpu).seconds);
         std::vector<float> a(vaddN), b(vaddN), c(vaddN);
         for (int i = 0; i < vaddN; ++i) {
             a[size_t(i)] = 1.0f + float(i % 97) * 0.25f;
@@ -122,6 +129,9 @@ int runBench(int argc, char** argv, const fs::path& lessonsDir) {
                            {arg(int32_t(mm)), arg(int32_t(mm)), arg(int32_t(mm))}, true);
         mSimT.push_back(s.seconds);
         mmInsts = s.threadInstructions;
+        mTimedT.push_back(simLaunch(mmPtx, "matmul_tiled", cfg, {{n, 1.0f}, {n, 0.5f}, {n, 0.0f}},
+                                    {arg(int32_t(mm)), arg(int32_t(mm)), arg(int32_t(mm))}, true, &timedGpu)
+                              .seconds);
         std::vector<float> A(n), B(n), C(n, 0.0f);
         for (size_t k = 0; k < n; ++k) {
             A[k] = 1.0f + float(k % 97) * 0.25f;
@@ -150,6 +160,10 @@ int runBench(int argc, char** argv, const fs::path& lessonsDir) {
     std::printf("vector_add_native: %.0f thread-instructions/s\n", vNative);
     std::printf("matmul_tiled_sim: %.0f thread-instructions/s\n", mSim);
     std::printf("matmul_native: %.0f thread-instructions/s\n", mNative);
+    std::printf("vector_add_timed: %.0f thread-instructions/s\n", double(vaddInsts) / median(vTimedT));
+    std::printf("matmul_tiled_timed: %.0f thread-instructions/s\n", double(mmInsts) / median(mTimedT));
+    std::printf("# timed mode: cycle model on the h100 preset, same listener; slowdown vs functional: vector add %.1fx, matmul %.1fx\n",
+                median(vTimedT) / median(simT), median(mTimedT) / median(mSimT));
     std::printf("# interpretive overhead (native / simulated): vector add %.1fx, matmul %.1fx\n", vNative / vSim, mNative / mSim);
     return 0;
 }

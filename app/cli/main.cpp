@@ -9,6 +9,8 @@
 #include "runtime/lesson.hpp"
 #include "runtime/sim_device.hpp"
 #include "sim/program.hpp"
+#include "timing/cycle_model.hpp"
+#include "timing/gpu_spec.hpp"
 #include "trace/counters.hpp"
 #include "trace/line_stats.hpp"
 
@@ -46,8 +48,15 @@ usage:
       --budget N           runaway-loop budget in warp-instructions (default 500000000)
       --check LIST         checkers, comma-separated: memcheck, synccheck (always on), initcheck,
                            racecheck; reports make the exit code 3
+      --timed              cycle model: occupancy, predicted cycles and time, stall reasons (simulator)
+      --gpu PRESET         GPU for --timed (default h100; implies --timed): see 'warpscope gpus',
+                           or a preset .json file
+      --registers N        registers per thread for occupancy (from ptxas -v; default 32, estimated)
+      --policy gto|lrr     warp scheduler: greedy-then-oldest (default) or loose round-robin
+      --blocks-per-sm N    cap resident blocks per SM below the occupancy limit (study latency hiding)
   warpscope ptx <file.ptx> [--json]   parse PTX and list kernels, registers, shared memory, instructions
   warpscope lessons [--json]          list the bundled lessons
+  warpscope gpus [--json]             list the GPU presets for --timed (built-in and JSON files)
   warpscope bench [--quick]           interpreter speed in thread-instructions per second
   warpscope compare <lesson|spec> [--param N=V] [--ncu hw.csv] [--json]
                                       simulator and real GPU side by side: outputs, times, counters
@@ -127,11 +136,104 @@ std::vector<std::string> sourceLines(const runtime::Lesson& L) {
     return lines;
 }
 
+json timingJson(const timing::TimingResult& t, const timing::GpuSpec& spec) {
+    json j;
+    j["gpu"] = spec.name;
+    j["gpu_description"] = spec.description;
+    j["cycles"] = t.cycles;
+    j["time_us"] = t.microseconds;
+    j["clock_mhz"] = spec.clockMHz;
+    const auto& o = t.occupancy;
+    j["occupancy"] = {{"active_blocks_per_sm", o.activeBlocksPerSM}, {"active_warps_per_sm", o.activeWarpsPerSM},
+                      {"max_warps_per_sm", spec.maxWarpsPerSM}, {"occupancy", o.occupancy},
+                      {"limiter", std::string(timing::limiterName(o.limiter))}, {"warps_per_block", o.warpsPerBlock},
+                      {"blocks_by_warps", o.blocksByWarps}, {"blocks_by_registers", o.blocksByRegisters},
+                      {"blocks_by_shared_memory", o.blocksBySharedMemory}, {"blocks_by_block_limit", o.blocksByBlockLimit},
+                      {"registers_per_thread", t.registersPerThread}, {"registers_estimated", t.registersEstimated},
+                      {"shared_bytes_per_block_allocated", o.sharedPerBlockAllocated}};
+    for (int r = 0; r < timing::kStallReasonCount; ++r)
+        j["stalls"][timing::stallMetricName(timing::StallReason(r))] = t.stalls[size_t(r)];
+    for (auto& [line, c] : t.stallsByLine) {
+        json jl = {{"line", line}};
+        for (int r = 0; r < timing::kStallReasonCount; ++r)
+            if (c[size_t(r)]) jl[timing::stallMetricName(timing::StallReason(r))] = c[size_t(r)];
+        j["stalls_by_line"].push_back(jl);
+    }
+    j["l1_hit_rate"] = t.l1Lookups ? double(t.l1Hits) / double(t.l1Lookups) : 0.0;
+    j["dram_sectors"] = t.dramSectors;
+    return j;
+}
+
+void printTiming(const timing::TimingResult& t, const timing::GpuSpec& spec, const std::string& kernel, const std::vector<std::string>& src) {
+    const auto& o = t.occupancy;
+    std::printf("  timed %s on %s (%s):\n", kernel.c_str(), spec.name.c_str(), spec.description.c_str());
+    std::printf("    occupancy: %u blocks x %u warps = %u of %u warps per SM (%.0f%%), limited by %s; %u registers per thread%s\n",
+                o.activeBlocksPerSM, o.warpsPerBlock, o.activeWarpsPerSM, spec.maxWarpsPerSM, o.occupancy * 100.0,
+                std::string(timing::limiterName(o.limiter)).c_str(), t.registersPerThread,
+                t.registersEstimated ? " (estimated; give --registers N from ptxas -v)" : "");
+    auto lim = [](uint32_t v) { return v == UINT32_MAX ? std::string("-") : std::to_string(v); };
+    std::printf("    blocks per SM allowed by: warps %s, registers %s, shared memory %s, block limit %s\n", lim(o.blocksByWarps).c_str(),
+                lim(o.blocksByRegisters).c_str(), lim(o.blocksBySharedMemory).c_str(), lim(o.blocksByBlockLimit).c_str());
+    std::printf("    predicted: %llu cycles = %.3f us at %.0f MHz\n", static_cast<unsigned long long>(t.cycles), t.microseconds, spec.clockMHz);
+    uint64_t total = 0;
+    for (auto v : t.stalls) total += v;
+    std::vector<int> order;
+    for (int r = 0; r < timing::kStallReasonCount; ++r)
+        if (t.stalls[size_t(r)]) order.push_back(r);
+    std::sort(order.begin(), order.end(), [&](int a, int b) { return t.stalls[size_t(a)] > t.stalls[size_t(b)]; });
+    std::printf("    warp states (warp-cycles, as Nsight Compute's stall reasons):");
+    for (int r : order)
+        std::printf(" %s %.1f%%", std::string(timing::stallShortName(timing::StallReason(r))).c_str(),
+                    total ? 100.0 * double(t.stalls[size_t(r)]) / double(total) : 0.0);
+    std::printf("\n    per source line (warp-cycles): line  total  top reasons\n");
+    for (auto& [line, c] : t.stallsByLine) {
+        uint64_t lt = 0;
+        for (auto v : c) lt += v;
+        std::vector<int> lo;
+        for (int r = 0; r < timing::kStallReasonCount; ++r)
+            if (c[size_t(r)]) lo.push_back(r);
+        std::sort(lo.begin(), lo.end(), [&](int a, int b) { return c[size_t(a)] > c[size_t(b)]; });
+        std::string reasons;
+        for (size_t k = 0; k < lo.size() && k < 3; ++k) {
+            char buf[64];
+            std::snprintf(buf, sizeof buf, "%s%s %.0f%%", k ? ", " : "", std::string(timing::stallShortName(timing::StallReason(lo[k]))).c_str(),
+                          100.0 * double(c[size_t(lo[k])]) / double(lt));
+            reasons += buf;
+        }
+        std::string text = line >= 1 && line <= src.size() ? src[line - 1] : "";
+        std::printf("    %4u %10llu  %-52s %s\n", line, static_cast<unsigned long long>(lt), reasons.c_str(), text.c_str());
+    }
+}
+
+int cmdGpus(int argc, char** argv) {
+    bool asJson = argc > 0 && std::strcmp(argv[0], "--json") == 0;
+    std::vector<std::string> errors;
+    auto presets = timing::allPresets(timing::presetFolders(), &errors);
+    if (asJson) {
+        json out = json::array();
+        for (auto& p : presets) out.push_back(json::parse(timing::presetToJson(p)));
+        std::cout << out.dump(2) << "\n";
+    } else {
+        std::printf("%-10s %5s %6s %5s %6s %6s %8s %8s %7s %9s  %s\n", "preset", "SMs", "MHz", "sched", "warps", "blocks", "regs", "shared", "L2 MiB",
+                    "DRAM GB/s", "description");
+        for (auto& p : presets)
+            std::printf("%-10s %5u %6.0f %5u %6u %6u %8u %7uK %7.1f %9.0f  %s\n", p.name.c_str(), p.smCount, p.clockMHz, p.schedulersPerSM,
+                        p.maxWarpsPerSM, p.maxBlocksPerSM, p.registersPerSM, p.sharedPerSM / 1024, double(p.l2Bytes) / (1 << 20), p.dramGBs,
+                        p.description.c_str());
+        std::cout << "(per SM; add your own as JSON files in ./gpus, ~/.config/warpscope/gpus or $WARPSCOPE_GPUS: docs/gpu-presets.md)\n";
+    }
+    for (auto& e : errors) std::cerr << "warning: preset skipped: " << e << "\n";
+    return 0;
+}
+
 int cmdRun(int argc, char** argv, const fs::path& lessonsDir) {
     std::string target, backend = "sim", saveAll;
     bool asJson = false, lines = false, metrics = false;
     uint64_t budget = 0;
     bool initcheck = false, racecheck = false;
+    bool timed = false;
+    std::string gpuName = "h100";
+    timing::TimingOptions timingOpt;
     std::map<std::string, std::string> overrides;
     std::vector<std::pair<std::string, std::string>> saves;
     for (int i = 0; i < argc; ++i) {
@@ -146,6 +248,31 @@ int cmdRun(int argc, char** argv, const fs::path& lessonsDir) {
         else if (a == "--backend") backend = val("--backend");
         else if (a == "--save-all") saveAll = val("--save-all");
         else if (a == "--budget") budget = std::stoull(val("--budget"));
+        else if (a == "--timed") timed = true;
+        else if (a == "--gpu") {
+            gpuName = val("--gpu");
+            timed = true;
+        } else if (a == "--registers") {
+            std::string v = val("--registers");
+            try {
+                timingOpt.registersPerThread = static_cast<uint32_t>(std::stoul(v));
+            } catch (const std::exception&) {
+                throw Error(Error::Kind::Input, "--registers expects a number, got '" + v + "'.");
+            }
+            timingOpt.registersEstimated = false;
+        } else if (a == "--blocks-per-sm") {
+            std::string v = val("--blocks-per-sm");
+            try {
+                timingOpt.forceBlocksPerSM = static_cast<uint32_t>(std::stoul(v));
+            } catch (const std::exception&) {
+                throw Error(Error::Kind::Input, "--blocks-per-sm expects a number, got '" + v + "'.");
+            }
+        } else if (a == "--policy") {
+            std::string v = val("--policy");
+            if (v == "gto") timingOpt.policy = timing::SchedulerPolicy::GreedyThenOldest;
+            else if (v == "lrr") timingOpt.policy = timing::SchedulerPolicy::LooseRoundRobin;
+            else throw Error(Error::Kind::Input, "--policy is 'gto' (greedy-then-oldest) or 'lrr' (loose round-robin).");
+        }
         else if (a == "--check") {
             std::stringstream list(val("--check"));
             std::string tool;
@@ -168,6 +295,10 @@ int cmdRun(int argc, char** argv, const fs::path& lessonsDir) {
     }
     if (target.empty()) throw Error(Error::Kind::Input, "run needs a lesson folder, lesson id or spec file.");
     if (backend != "sim" && backend != "gpu") throw Error(Error::Kind::Input, "--backend is 'sim' or 'gpu'.");
+    if (timed && backend != "sim") throw Error(Error::Kind::Input, "--timed needs the simulator (--backend sim).");
+    timing::GpuSpec gpuSpec;
+    if (timed) gpuSpec = timing::findPreset(gpuName, timing::presetFolders());
+    std::vector<timing::TimingResult> timings;   // one per launch
 
     runtime::Lesson lesson = runtime::loadLesson(resolveLessonArg(target, lessonsDir));
     runtime::ParamValues params = runtime::resolveParams(lesson, overrides);
@@ -186,17 +317,31 @@ int cmdRun(int argc, char** argv, const fs::path& lessonsDir) {
         opt.racecheck = racecheck;
         auto s = std::make_unique<runtime::SimDevice>(opt);
         sim = s.get();
-        if (lines || metrics) {
+        if (lines || metrics || timed) {
             s->onLaunch = [&](sim::Gpu& g) {
                 fanOut = trace::FanOut();
                 if (lines) fanOut.add(&collector);
                 if (metrics) {
                     trace::CacheConfig cc;
-                    cc.numSMs = sim->options().numSMs;   // `s` itself has been moved into `device`
+                    cc.numSMs = timed ? gpuSpec.smCount : sim->options().numSMs;   // `s` itself has been moved into `device`
+                    if (timed) cc.l2Bytes = gpuSpec.l2Bytes;
                     counters.push_back(std::make_unique<trace::CounterCollector>(cc));
                     fanOut.add(counters.back().get());
                 }
-                g.setListener(&fanOut);
+                if (timed) {
+                    // The cycle model picks the order in which warps issue; the functional
+                    // engine executes them (SimDevice then just collects the finished launch).
+                    timing::TimedRun run(g, gpuSpec, timingOpt, fanOut.empty() ? nullptr : &fanOut);
+                    try {
+                        run.run();
+                    } catch (const Error&) {
+                        timings.push_back(run.result());
+                        throw;
+                    }
+                    timings.push_back(run.result());
+                } else {
+                    g.setListener(&fanOut);
+                }
             };
         }
         device = std::move(s);
@@ -262,6 +407,7 @@ int cmdRun(int argc, char** argv, const fs::path& lessonsDir) {
             j["divergent_branches"] = l.divergentBranches;
         }
         size_t li = out["launches"].size();
+        if (li < timings.size()) j["timing"] = timingJson(timings[li], gpuSpec);
         if (li < counters.size()) {
             for (auto& [name, v] : counters[li]->metrics()) j["metrics"][name] = v;
             j["estimated_metrics"] = trace::CounterCollector::estimatedMetrics();
@@ -307,6 +453,8 @@ int cmdRun(int argc, char** argv, const fs::path& lessonsDir) {
             std::printf("\n");
         }
         if (metrics && !sim) std::cout << "  (--metrics needs the simulator; hardware counters come from Nsight Compute)\n";
+        for (size_t li = 0; li < timings.size() && li < result.launches.size(); ++li)
+            printTiming(timings[li], gpuSpec, result.launches[li].kernel, sourceLines(lesson));
         for (size_t li = 0; li < counters.size() && li < result.launches.size(); ++li) {
             const auto& est = trace::CounterCollector::estimatedMetrics();
             std::cout << "  metrics of launch " << li << " (" << result.launches[li].kernel << "), as Nsight Compute names them:\n";
@@ -446,6 +594,7 @@ int main(int argc, char** argv) {
         if (cmd == "run") return cmdRun(argc - 2, argv + 2, lessonsDir);
         if (cmd == "ptx") return cmdPtx(argc - 2, argv + 2);
         if (cmd == "lessons") return cmdLessons(argc - 2, argv + 2, lessonsDir);
+        if (cmd == "gpus") return cmdGpus(argc - 2, argv + 2);
         if (cmd == "bench") return runBench(argc - 2, argv + 2, lessonsDir);
         if (cmd == "ncu-compare") return runNcuCompare(argc - 2, argv + 2);
         if (cmd == "compare") return runCompare(argc - 2, argv + 2, lessonsDir);

@@ -143,6 +143,30 @@ void Gpu::admitBlocks() {
     }
 }
 
+bool Gpu::setResidency(uint32_t maxResidentBlocks, uint32_t numSMs) {
+    opt_.numSMs = std::max(1u, numSMs);
+    opt_.maxResidentBlocks = std::max(1u, maxResidentBlocks);
+    bool ok = true;
+    if (stats_.warpInstructions == 0) {
+        // Nothing has run: blocks beyond the new limit go back (they are the last admitted).
+        while (resident_.size() > opt_.maxResidentBlocks) {
+            spare_.push_back(std::move(resident_.back()));
+            resident_.pop_back();
+            --nextBlock_;
+        }
+        rrBlock_ = 0;
+        rrWarp_ = 0;
+    } else if (resident_.size() > opt_.maxResidentBlocks) {
+        ok = false;
+    }
+    admitBlocks();
+    return ok;
+}
+
+void Gpu::setBlockSm(uint32_t residentSlot, uint32_t sm) {
+    if (residentSlot < resident_.size()) resident_[residentSlot]->sm = sm;
+}
+
 // ---------------------------------------------------------------- 2. Scheduling and control
 bool Gpu::pickAndIssue(int onlySlot, int onlyWarp) {
     if (state_ != LaunchState::Running) return false;

@@ -121,6 +121,16 @@ public:
     uint64_t runFor(uint64_t maxSteps);           // up to maxSteps instructions; returns how many ran
 
     void setListener(trace::StepListener* l) { listener_ = l; }
+    trace::StepListener* listener() const { return listener_; }
+
+    // --- hooks for the timing model (timing::TimedRun); functional results do not depend on them ---
+    // How many blocks may be resident at once, and how many SMs the launch sees (%nsmid). Before
+    // the first instruction has issued this may also lower the residency (blocks admitted but not
+    // started are handed back, in reverse order); afterwards it only raises it. Returns false when
+    // it could not lower the residency because the launch has already started.
+    bool setResidency(uint32_t maxResidentBlocks, uint32_t numSMs);
+    // The SM a resident block runs on (%smid), so %smid agrees with the cycle model's placement.
+    void setBlockSm(uint32_t residentSlot, uint32_t sm);
 
     // --- state for clients (read-only) ---
     LaunchState state() const { return state_; }

@@ -1,0 +1,652 @@
+// The cycle model (see cycle_model.hpp for the model in words).
+//
+// Sections: 1. names  2. state  3. set-up and block placement  4. the cycle loop
+//           5. issue: latencies, pipes, memory  6. dependencies and stall accounting  7. views
+#include "timing/cycle_model.hpp"
+
+#include "mem/access.hpp"
+#include "runtime/error.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <climits>
+#include <cmath>
+
+namespace warpscope::timing {
+
+using sim::ExecClass;
+using sim::Instr;
+using sim::Op;
+using sim::Operand;
+
+// ---------------------------------------------------------------- 1. names
+std::string_view stallShortName(StallReason r) {
+    switch (r) {
+    case StallReason::Selected: return "selected";
+    case StallReason::NotSelected: return "not_selected";
+    case StallReason::Wait: return "wait";
+    case StallReason::ShortScoreboard: return "short_scoreboard";
+    case StallReason::LongScoreboard: return "long_scoreboard";
+    case StallReason::Barrier: return "barrier";
+    case StallReason::MathPipeThrottle: return "math_pipe_throttle";
+    case StallReason::MioThrottle: return "mio_throttle";
+    case StallReason::LgThrottle: return "lg_throttle";
+    case StallReason::Membar: return "membar";
+    case StallReason::Count_: break;
+    }
+    return "?";
+}
+
+std::string stallMetricName(StallReason r) {
+    return "smsp__pcsamp_warps_issue_stalled_" + std::string(stallShortName(r));
+}
+
+// ---------------------------------------------------------------- 2. state
+namespace {
+constexpr uint64_t kNever = UINT64_MAX;
+enum Pipe : int { PipeAlu, PipeFma, PipeFp64, PipeSfu, PipeOther, PipeCount };
+} // namespace
+
+struct TimedRun::TWarp {
+    TBlock* block = nullptr;
+    uint32_t warpInBlock = 0, slot = 0, sched = 0;
+    uint64_t age = 0;
+    WarpPhase phase = WarpPhase::Active;
+    uint64_t readyAt = 0;                        // operands ready (kNever at a barrier)
+    StallReason pending = StallReason::Wait;     // why it waits until readyAt
+    StallReason reason = StallReason::NotSelected;   // reason being accounted since `since`
+    uint64_t since = 0;
+    uint32_t line = 0;                           // source line the current stall is charged to
+    const Instr* next = nullptr;                 // the instruction it issues next (cached)
+    int nextPipe = 0;
+    bool nextLsu = false;
+    std::vector<uint64_t> regReady, predReady;
+    std::vector<StallReason> regKind, predKind;
+};
+
+struct TimedRun::TBlock {
+    uint32_t linear = 0, sm = 0, gpuSlot = 0;
+    const sim::Block* blk = nullptr;
+    std::vector<TWarp*> warps;
+};
+
+struct TimedRun::Scheduler {
+    std::vector<uint32_t> slots;                 // warp slots it owns
+    uint64_t nextCheck = kNever;
+    uint64_t pipeFreeAt[PipeCount] = {};
+    int32_t lastIssued = -1;                     // slot
+    int32_t issuedSlot = -1, issuedPc = -1;      // this cycle
+    uint64_t issuedCycle = kNever;
+};
+
+struct TimedRun::Sm {
+    std::vector<std::unique_ptr<TWarp>> slots;
+    std::vector<Scheduler> schedulers;
+    std::vector<uint32_t> blocks;                // linear indices
+    std::unique_ptr<mem::SectorCache> l1;
+    double l1FreeAt = 0;                         // L1/shared data pipe
+};
+
+// ---------------------------------------------------------------- 3. set-up and block placement
+TimedRun::TimedRun(sim::Gpu& gpu, const GpuSpec& spec, TimingOptions options, trace::StepListener* downstream)
+    : gpu_(gpu), spec_(spec), opt_(options), downstream_(downstream) {
+    const auto& cfg = gpu_.config();
+    OccupancyInput in;
+    in.threadsPerBlock = static_cast<uint32_t>(cfg.block.count());
+    in.registersPerThread = opt_.registersPerThread;
+    in.sharedBytesPerBlock = gpu_.sharedBytesPerBlock();
+    occ_ = computeOccupancy(spec_, in);
+    if (!occ_.problem.empty())
+        throw Error(Error::Kind::Input, "Cannot run '" + gpu_.program().kernelName + "' on the " + spec_.name + " preset: " + occ_.problem + ".");
+    if (opt_.forceBlocksPerSM && opt_.forceBlocksPerSM < occ_.activeBlocksPerSM) {
+        occ_.activeBlocksPerSM = opt_.forceBlocksPerSM;
+        occ_.activeWarpsPerSM = occ_.activeBlocksPerSM * occ_.warpsPerBlock;
+        occ_.occupancy = double(occ_.activeWarpsPerSM) / spec_.maxWarpsPerSM;
+    }
+    if (gpu_.stepCount() != 0) throw Error(Error::Kind::Input, "TimedRun must be attached before the launch issues its first instruction.");
+    gpu_.setResidency(spec_.smCount * occ_.activeBlocksPerSM, spec_.smCount);
+    previousListener_ = gpu_.listener();
+    if (!downstream_) downstream_ = previousListener_;
+    gpu_.setListener(this);
+
+    for (auto& f : gpu_.program().functions) {
+        numRegs_ = std::max(numRegs_, f.numRegs);
+        numPreds_ = std::max(numPreds_, f.numPreds);
+    }
+    const uint32_t nSched = spec_.schedulersPerSM;
+    uint64_t sharedUsed = uint64_t(occ_.activeBlocksPerSM) * occ_.sharedPerBlockAllocated;
+    uint64_t l1Bytes = spec_.l1SharedBytesPerSM > sharedUsed ? spec_.l1SharedBytesPerSM - sharedUsed : 0;
+    l1Bytes = std::max<uint64_t>(l1Bytes, 16 * 1024);
+    for (uint32_t s = 0; s < spec_.smCount; ++s) {
+        auto sm = std::make_unique<Sm>();
+        sm->slots.resize(spec_.maxWarpsPerSM);
+        sm->schedulers.resize(nSched);
+        for (uint32_t k = 0; k < spec_.maxWarpsPerSM; ++k) sm->schedulers[k % nSched].slots.push_back(k);
+        sm->l1 = std::make_unique<mem::SectorCache>(l1Bytes, 4);
+        sms_.push_back(std::move(sm));
+    }
+    l2_ = std::make_unique<mem::SectorCache>(spec_.l2Bytes, 16);
+    uint32_t maxLine = 0;
+    for (auto& i : gpu_.program().code) maxLine = std::max(maxLine, i.line);
+    lineStalls_.assign(size_t(maxLine) + 1, StallCounts{});
+    blocksCompletedSeen_ = gpu_.stats().blocksCompleted;
+    syncResidency();
+}
+
+TimedRun::~TimedRun() {
+    if (gpu_.listener() == this) gpu_.setListener(previousListener_);
+}
+
+void TimedRun::cacheNext(TWarp& w) const {
+    w.next = nextInstr(w);
+    if (!w.next) return;
+    w.line = w.next->line;
+    w.nextPipe = pipeOf(*w.next);
+    w.nextLsu = sim::opInfo(w.next->op).cls == ExecClass::Lsu;
+}
+
+sim::Warp& TimedRun::gpuWarp(const TWarp& w) const {
+    return const_cast<sim::Block*>(w.block->blk)->warps[w.warpInBlock];
+}
+
+const Instr* TimedRun::nextInstr(const TWarp& w) const {
+    int32_t pc = gpuWarp(w).pc();
+    return pc >= 0 ? &gpu_.program().code[static_cast<size_t>(pc)] : nullptr;
+}
+
+void TimedRun::placeBlock(const sim::Block& b, uint32_t gpuSlot) {
+    // The SM with the most room (fewest resident blocks; lowest index on a tie): the first wave
+    // goes round-robin over SMs, later blocks go where a block has just retired.
+    uint32_t best = 0;
+    for (uint32_t s = 1; s < sms_.size(); ++s)
+        if (sms_[s]->blocks.size() < sms_[best]->blocks.size()) best = s;
+    Sm& sm = *sms_[best];
+    auto tb = std::make_unique<TBlock>();
+    tb->linear = b.linear;
+    tb->sm = best;
+    tb->gpuSlot = gpuSlot;
+    tb->blk = &b;
+    sm.blocks.push_back(b.linear);
+    gpu_.setBlockSm(gpuSlot, best);
+    const uint64_t start = now_ + spec_.blockLaunchLatency;
+    uint32_t slot = 0;
+    for (uint32_t wi = 0; wi < b.warps.size(); ++wi) {
+        while (slot < sm.slots.size() && sm.slots[slot]) ++slot;
+        if (slot >= sm.slots.size()) throw Error(Error::Kind::Input, "timing model: no free warp slot on SM " + std::to_string(best));
+        auto w = std::make_unique<TWarp>();
+        w->block = tb.get();
+        w->warpInBlock = wi;
+        w->slot = slot;
+        w->sched = slot % spec_.schedulersPerSM;
+        w->age = ageCounter_++;
+        w->regReady.assign(numRegs_, 0);
+        w->predReady.assign(numPreds_, 0);
+        w->regKind.assign(numRegs_, StallReason::Wait);
+        w->predKind.assign(numPreds_, StallReason::Wait);
+        w->readyAt = start;
+        w->since = start;
+        w->reason = StallReason::NotSelected;
+        w->phase = b.warps[wi].state == sim::WarpState::Done ? WarpPhase::Done : WarpPhase::Active;
+        cacheNext(*w);
+        tb->warps.push_back(w.get());
+        Scheduler& sc = sm.schedulers[w->sched];
+        sc.nextCheck = std::min(sc.nextCheck, start);
+        sm.slots[slot] = std::move(w);
+    }
+    blocks_[b.linear] = std::move(tb);
+}
+
+void TimedRun::syncResidency() {
+    const auto& res = gpu_.residentBlocks();
+    slotToBlock_.assign(res.size(), nullptr);
+    for (uint32_t i = 0; i < res.size(); ++i) {
+        auto it = blocks_.find(res[i]->linear);
+        if (it == blocks_.end()) {
+            placeBlock(*res[i], i);
+            it = blocks_.find(res[i]->linear);
+        }
+        it->second->gpuSlot = i;
+        it->second->blk = res[i].get();
+        slotToBlock_[i] = it->second.get();
+    }
+}
+
+// ---------------------------------------------------------------- 4. the cycle loop
+void TimedRun::processCycle() {
+    for (auto& smp : sms_) {
+        Sm& sm = *smp;
+        for (auto& sc : sm.schedulers) {
+            if (finished_) return;
+            if (sc.nextCheck > now_) continue;
+            uint64_t next = kNever;
+            TWarp* eligible[64];
+            int ne = 0;
+            for (uint32_t slot : sc.slots) {
+                TWarp* w = sm.slots[slot].get();
+                if (!w || w->phase != WarpPhase::Active) continue;
+                if (w->readyAt > now_) {
+                    next = std::min(next, w->readyAt);
+                    continue;
+                }
+                const Instr* in = w->next;
+                if (!in) continue;
+                // Structural hazards: a busy pipe or a full memory queue.
+                StallReason throttle = StallReason::Selected;
+                int pipe = w->nextPipe;
+                if (pipe != PipeOther && sc.pipeFreeAt[pipe] > now_) throttle = StallReason::MathPipeThrottle;
+                else if (w->nextLsu && sm.l1FreeAt - double(now_) > spec_.mioQueueCycles)
+                    throttle = in->space == ptx::StateSpace::Shared ? StallReason::MioThrottle : StallReason::LgThrottle;
+                if (throttle != StallReason::Selected) {
+                    setReason(*w, throttle, now_);
+                    next = std::min(next, now_ + 1);
+                    continue;
+                }
+                if (ne < 64) eligible[ne++] = w;
+            }
+            TWarp* pick = nullptr;
+            if (ne > 0) {
+                if (opt_.policy == SchedulerPolicy::GreedyThenOldest) {
+                    for (int k = 0; k < ne; ++k)
+                        if (static_cast<int32_t>(eligible[k]->slot) == sc.lastIssued) pick = eligible[k];
+                    if (!pick) {
+                        pick = eligible[0];
+                        for (int k = 1; k < ne; ++k)
+                            if (eligible[k]->age < pick->age) pick = eligible[k];
+                    }
+                } else {
+                    // Loose round-robin: the first eligible warp after the last one issued.
+                    uint32_t bestDist = UINT32_MAX;
+                    uint32_t n = static_cast<uint32_t>(sm.slots.size());
+                    for (int k = 0; k < ne; ++k) {
+                        uint32_t d = (eligible[k]->slot + n - static_cast<uint32_t>(sc.lastIssued + 1)) % n;
+                        if (d < bestDist) {
+                            bestDist = d;
+                            pick = eligible[k];
+                        }
+                    }
+                }
+                for (int k = 0; k < ne; ++k)
+                    if (eligible[k] != pick) setReason(*eligible[k], StallReason::NotSelected, now_);
+                next = std::min(next, now_ + 1);
+            }
+            sc.nextCheck = next;
+            if (pick) {
+                issueOne(sm, sc, *pick);
+                sc.nextCheck = std::min(sc.nextCheck, now_ + 1);
+            }
+        }
+    }
+    if (!finished_ && gpu_.state() == sim::LaunchState::Running && gpu_.residentBlocks().empty()) {
+        gpu_.step();   // marks the launch finished
+    }
+    if (gpu_.state() != sim::LaunchState::Running) finished_ = true;
+}
+
+bool TimedRun::stepCycle() {
+    if (finished_) return false;
+    if (started_) ++now_;
+    started_ = true;
+    processCycle();
+    return !finished_;
+}
+
+void TimedRun::run() {
+    if (started_ && !finished_) ++now_;
+    started_ = true;
+    while (!finished_) {
+        processCycle();
+        if (finished_) break;
+        uint64_t next = kNever;
+        for (auto& sm : sms_)
+            for (auto& sc : sm->schedulers) next = std::min(next, sc.nextCheck);
+        if (next == kNever) {
+            // Nobody can ever issue again: let the functional engine diagnose it (deadlock).
+            while (gpu_.step()) {
+            }
+            finished_ = true;
+            break;
+        }
+        now_ = std::max(now_ + 1, next);
+    }
+    if (gpu_.fault()) throw *gpu_.fault();
+}
+
+// ---------------------------------------------------------------- 5. issue: latencies, pipes, memory
+int TimedRun::pipeOf(const Instr& in) const {
+    const ExecClass c = sim::opInfo(in.op).cls;
+    const bool f64 = in.type == ptx::Type::F64;
+    const bool fp = ptx::isFloat(in.type);
+    switch (c) {
+    case ExecClass::Alu: return f64 ? PipeFp64 : (fp ? PipeFma : PipeAlu);
+    case ExecClass::Fma: return f64 ? PipeFp64 : PipeFma;
+    case ExecClass::Fp64: return PipeFp64;
+    case ExecClass::Sfu: return f64 ? PipeFp64 : PipeSfu;
+    default: return PipeOther;
+    }
+}
+
+void TimedRun::onStep(const trace::Step& s) {
+    if (downstream_) downstream_->onStep(s);
+    if (!(s.isLoad || s.isStore || s.isAtomic)) return;
+    last_.valid = true;
+    last_.space = s.space;
+    last_.isLoad = s.isLoad;
+    last_.isStore = s.isStore;
+    last_.isAtomic = s.isAtomic;
+    last_.bytes = s.accessBytes;
+    last_.execMask = s.addresses ? s.execMask : 0;
+    if (s.addresses)
+        for (uint32_t m = last_.execMask; m; m &= m - 1) {
+            int l = std::countr_zero(m);
+            last_.addresses[l] = s.addresses[l];
+        }
+}
+
+uint64_t TimedRun::memoryCompletion(Sm& sm, bool shared, bool store, bool atomic, uint64_t t) {
+    const double now = double(t);
+    if (last_.execMask == 0) return t + 1;
+    if (shared) {
+        mem::SharedAccess a = mem::sharedWavefronts(last_.addresses, last_.execMask, last_.bytes, last_.isLoad);
+        double cycles = std::max(1u, a.wavefronts);
+        double start = std::max(now, sm.l1FreeAt);
+        sm.l1FreeAt = start + cycles;
+        double done = start + cycles - 1 + spec_.sharedLatency * (atomic ? 2 : 1);
+        return static_cast<uint64_t>(std::ceil(done));
+    }
+    if (last_.space == ptx::StateSpace::Local) {
+        // Local memory is interleaved per thread: the lanes' words are contiguous; assume L1 hits.
+        double cycles = std::max(1.0, std::ceil(32.0 * last_.bytes / 128.0));
+        double start = std::max(now, sm.l1FreeAt);
+        sm.l1FreeAt = start + cycles;
+        return static_cast<uint64_t>(std::ceil(start + cycles - 1 + spec_.l1HitLatency));
+    }
+    mem::GlobalAccess g;
+    mem::coalesce(last_.addresses, last_.execMask, last_.bytes, g);
+    double cycles = std::max({1.0, std::ceil(double(g.lines) / spec_.l1LinesPerCycle), std::ceil(double(g.sectors) / spec_.l1SectorsPerCycle)});
+    double start1 = std::max(now, sm.l1FreeAt);
+    sm.l1FreeAt = start1 + cycles;
+    double leave = start1 + cycles;
+    double done = leave - 1 + spec_.l1HitLatency;
+    uint32_t n2 = 0, nd = 0;
+    for (uint32_t k = 0; k < g.sectors; ++k) {
+        uint64_t a = g.sectorAddr[k];
+        bool l1hit = false;
+        if (last_.isLoad && !atomic) {   // stores and atomics go through to L2 (L1 is write-through)
+            ++l1Lookups_;
+            l1hit = sm.l1->access(a, false);
+            if (l1hit) ++l1Hits_;
+        }
+        if (l1hit) continue;
+        ++n2;
+        if (l2_->access(a, store || atomic)) ++l2Hits_;
+        else ++nd;
+    }
+    if (n2) {
+        double xfer = n2 * 32.0 / spec_.l2BytesPerCycle;
+        double s2 = std::max(leave, l2FreeAt_);
+        l2FreeAt_ = s2 + xfer;
+        done = std::max(done, s2 + xfer + spec_.l2HitLatency);
+        if (nd) {
+            dramSectors_ += nd;
+            double xd = nd * 32.0 / spec_.dramBytesPerCycle();
+            double sd = std::max(s2, dramFreeAt_);
+            dramFreeAt_ = sd + xd;
+            done = std::max(done, sd + xd + spec_.dramLatency);
+        }
+    }
+    return static_cast<uint64_t>(std::ceil(done));
+}
+
+bool TimedRun::issueOne(Sm& sm, Scheduler& sc, TWarp& w) {
+    const Instr* in = nextInstr(w);
+    const int32_t pc = gpuWarp(w).pc();
+    // Accounting: whatever it waited for until now, then one cycle "selected".
+    setReason(w, StallReason::Selected, now_);
+    setReason(w, StallReason::NotSelected, now_ + 1);   // placeholder, replaced below
+    TBlock* tb = w.block;
+    last_.valid = false;
+    const bool ok = gpu_.stepWarp(tb->gpuSlot, w.warpInBlock);
+    sc.issuedSlot = static_cast<int32_t>(w.slot);
+    sc.issuedPc = pc;
+    sc.issuedCycle = now_;
+    sc.lastIssued = static_cast<int32_t>(w.slot);
+    if (!ok) {
+        finished_ = gpu_.state() != sim::LaunchState::Running;
+        return false;
+    }
+    // Latency of the result and the kind of stall a consumer would see.
+    const auto& info = sim::opInfo(in->op);
+    int pipe = pipeOf(*in);
+    uint32_t interval = 1;
+    switch (pipe) {
+    case PipeAlu: interval = spec_.aluInterval; break;
+    case PipeFma: interval = spec_.fmaInterval; break;
+    case PipeFp64: interval = spec_.fp64Interval(); break;
+    case PipeSfu: interval = spec_.sfuInterval; break;
+    default: break;
+    }
+    if (pipe != PipeOther) sc.pipeFreeAt[pipe] = now_ + interval;
+    uint64_t ready = now_ + static_cast<uint64_t>(std::max(1, info.latency));
+    StallReason kind = StallReason::Wait;
+    if (last_.valid) {
+        const auto sp = last_.space;
+        if (sp == ptx::StateSpace::Param) {
+            ready = now_ + spec_.aluLatency;
+        } else if (sp == ptx::StateSpace::Const) {
+            ready = now_ + spec_.aluLatency * 2;
+            kind = StallReason::ShortScoreboard;
+        } else if (sp == ptx::StateSpace::Shared) {
+            ready = memoryCompletion(sm, true, last_.isStore, last_.isAtomic, now_);
+            kind = StallReason::ShortScoreboard;
+        } else {
+            ready = memoryCompletion(sm, false, last_.isStore, last_.isAtomic, now_);
+            kind = StallReason::LongScoreboard;
+        }
+    } else {
+        switch (info.cls) {
+        case ExecClass::Alu:
+        case ExecClass::Fma:
+            if (pipe == PipeFp64) ready = now_ + spec_.fp64Latency;
+            break;
+        case ExecClass::Fp64: ready = now_ + spec_.fp64Latency; break;
+        case ExecClass::Sfu:
+            ready = now_ + (pipe == PipeFp64 ? spec_.fp64Latency * 4 : uint64_t(info.latency) * spec_.sfuLatency / 20);
+            kind = StallReason::ShortScoreboard;
+            break;
+        case ExecClass::Warp: kind = StallReason::ShortScoreboard; break;
+        default: break;
+        }
+    }
+    lastActivity_ = std::max(lastActivity_, ready);
+    auto writeReg = [&](const Operand& o) {
+        if (o.kind == Operand::Kind::Reg && o.index < w.regReady.size()) {
+            w.regReady[o.index] = ready;
+            w.regKind[o.index] = kind;
+        } else if (o.kind == Operand::Kind::Pred && o.index < w.predReady.size()) {
+            w.predReady[o.index] = ready;
+            w.predKind[o.index] = kind;
+        }
+    };
+    if (in->op != Op::St && in->op != Op::Red) {
+        writeReg(in->dst);
+        writeReg(in->dst2);
+        if (in->op == Op::Ld || in->op == Op::Ldu || in->op == Op::Mov)
+            for (int k = 0; k < in->vec && k < 4; ++k) writeReg(in->vecRegs[k]);
+    }
+
+    // Did the block retire (the Gpu recycles its Block object at once)?
+    if (gpu_.stats().blocksCompleted != blocksCompletedSeen_) {
+        blocksCompletedSeen_ = gpu_.stats().blocksCompleted;
+        for (TWarp* x : tb->warps) finishWarp(*x);
+        Sm& home = *sms_[tb->sm];
+        for (TWarp* x : tb->warps) home.slots[x->slot].reset();
+        home.blocks.erase(std::find(home.blocks.begin(), home.blocks.end(), tb->linear));
+        blocks_.erase(tb->linear);
+        syncResidency();
+        return true;
+    }
+    const bool sync = in->op == Op::Bar || in->op == Op::Barrier || in->op == Op::Exit || in->op == Op::Ret ||
+                      gpuWarp(w).state != sim::WarpState::Ready;
+    if (sync) rescanBlock(*tb, &w);
+    else evaluateNext(w, now_ + 1);
+    return true;
+}
+
+// ---------------------------------------------------------------- 6. dependencies and stall accounting
+void TimedRun::setReason(TWarp& w, StallReason r, uint64_t at) {
+    if (at > w.since) {
+        const uint64_t n = at - w.since;
+        stalls_[static_cast<size_t>(w.reason)] += n;
+        if (w.line < lineStalls_.size()) lineStalls_[w.line][static_cast<size_t>(w.reason)] += n;
+        w.since = at;
+    }
+    w.reason = r;
+}
+
+void TimedRun::finishWarp(TWarp& w) {
+    if (w.phase == WarpPhase::Done) return;
+    setReason(w, w.reason, std::max(w.since, now_ + 1));
+    w.phase = WarpPhase::Done;
+}
+
+void TimedRun::evaluateNext(TWarp& w, uint64_t earliest) {
+    const Instr* in = nextInstr(w);
+    if (!in) {
+        finishWarp(w);
+        return;
+    }
+    uint64_t ready = earliest;
+    StallReason why = StallReason::Wait;
+    auto need = [&](const Operand& o) {
+        if (o.kind == Operand::Kind::Reg && o.index < w.regReady.size()) {
+            if (w.regReady[o.index] > ready) {
+                ready = w.regReady[o.index];
+                why = w.regKind[o.index];
+            }
+        } else if (o.kind == Operand::Kind::Pred && o.index < w.predReady.size()) {
+            if (w.predReady[o.index] > ready) {
+                ready = w.predReady[o.index];
+                why = w.predKind[o.index];
+            }
+        }
+    };
+    for (int k = 0; k < in->nsrc && k < 4; ++k) need(in->src[k]);
+    need(in->guard);
+    need(in->addr.base);
+    need(in->dst);   // write-after-write on the scoreboard
+    need(in->dst2);
+    for (int k = 0; k < in->vec && k < 4; ++k) need(in->vecRegs[k]);
+    if (in->op == Op::Membar || in->op == Op::Fence || in->op == Op::Call || in->op == Op::Ret || in->op == Op::Exit) {
+        // Fences wait for every outstanding result; calls and returns switch register frames,
+        // so they wait too (conservative).
+        for (size_t r = 0; r < w.regReady.size(); ++r)
+            if (w.regReady[r] > ready) {
+                ready = w.regReady[r];
+                why = in->op == Op::Membar || in->op == Op::Fence ? StallReason::Membar : w.regKind[r];
+            }
+    }
+    w.readyAt = ready;
+    w.pending = why;
+    cacheNext(w);
+    setReason(w, why, earliest);
+    Scheduler& sc = sms_[w.block->sm]->schedulers[w.sched];
+    sc.nextCheck = std::min(sc.nextCheck, ready);
+}
+
+void TimedRun::rescanBlock(TBlock& tb, TWarp* issued) {
+    for (TWarp* w : tb.warps) {
+        const sim::Warp& gw = tb.blk->warps[w->warpInBlock];
+        if (w->phase == WarpPhase::Done) continue;
+        if (gw.state == sim::WarpState::Done) {
+            finishWarp(*w);
+        } else if (gw.state == sim::WarpState::AtBarrier) {
+            if (w->phase != WarpPhase::AtBarrier) {
+                w->phase = WarpPhase::AtBarrier;
+                w->readyAt = kNever;
+                w->pending = StallReason::Barrier;
+                cacheNext(*w);
+                setReason(*w, StallReason::Barrier, std::max(w->since, now_ + 1));
+            }
+        } else if (w->phase == WarpPhase::AtBarrier) {
+            // Released: it may issue from the next cycle on.
+            w->phase = WarpPhase::Active;
+            setReason(*w, StallReason::Barrier, now_ + 1);
+            evaluateNext(*w, now_ + 1);
+        } else if (w == issued) {
+            // The warp that just issued (Active, not at a barrier).
+            evaluateNext(*w, now_ + 1);
+        }
+    }
+}
+
+// ---------------------------------------------------------------- 7. views and results
+SmView TimedRun::smView(uint32_t smIndex) const {
+    SmView v;
+    if (smIndex >= sms_.size()) return v;
+    const Sm& sm = *sms_[smIndex];
+    v.blocks = sm.blocks;
+    v.warps.resize(sm.slots.size());
+    for (uint32_t s = 0; s < sm.slots.size(); ++s) {
+        WarpView& wv = v.warps[s];
+        wv.slot = s;
+        const TWarp* w = sm.slots[s].get();
+        if (!w) continue;
+        wv.block = w->block->linear;
+        wv.warpInBlock = w->warpInBlock;
+        wv.phase = w->phase;
+        wv.pc = w->phase == WarpPhase::Done ? -1 : gpuWarp(*w).pc();
+        if (w->phase == WarpPhase::AtBarrier) wv.reason = StallReason::Barrier;
+        else if (w->readyAt > now_) wv.reason = w->pending;
+        else wv.reason = w->reason;
+    }
+    for (auto& sc : sm.schedulers) {
+        SchedulerView sv;
+        if (sc.issuedCycle == now_) {
+            sv.issuedSlot = sc.issuedSlot;
+            sv.issuedPc = sc.issuedPc;
+            if (sc.issuedSlot >= 0) {
+                v.warps[static_cast<size_t>(sc.issuedSlot)].reason = StallReason::Selected;
+                v.warps[static_cast<size_t>(sc.issuedSlot)].pc = sc.issuedPc;
+            }
+        }
+        for (uint32_t s : sc.slots)
+            if (sm.slots[s]) sv.slots.push_back(s);
+        v.schedulers.push_back(std::move(sv));
+    }
+    return v;
+}
+
+TimingResult TimedRun::result() const {
+    TimingResult r;
+    r.cycles = finished_ ? std::max(now_ + 1, lastActivity_) : now_;
+    r.microseconds = double(r.cycles) / spec_.clockMHz;
+    r.occupancy = occ_;
+    r.registersPerThread = opt_.registersPerThread;
+    r.registersEstimated = opt_.registersEstimated;
+    r.stalls = stalls_;
+    // Warps still running: charge their current stall up to now.
+    for (auto& sm : sms_)
+        for (auto& w : sm->slots)
+            if (w && w->phase != WarpPhase::Done && now_ > w->since) {
+                r.stalls[static_cast<size_t>(w->reason)] += now_ - w->since;
+            }
+    for (size_t line = 0; line < lineStalls_.size(); ++line) {
+        bool any = false;
+        for (auto v : lineStalls_[line]) any |= v != 0;
+        if (any) r.stallsByLine[static_cast<uint32_t>(line)] = lineStalls_[line];
+    }
+    r.warpInstructions = gpu_.stats().warpInstructions;
+    r.l1Hits = l1Hits_;
+    r.l1Lookups = l1Lookups_;
+    r.l2Hits = l2Hits_;
+    r.dramSectors = dramSectors_;
+    return r;
+}
+
+TimingResult runTimed(sim::Gpu& gpu, const GpuSpec& spec, TimingOptions options, trace::StepListener* downstream) {
+    TimedRun t(gpu, spec, options, downstream);
+    t.run();
+    return t.result();
+}
+
+} // namespace warpscope::timing

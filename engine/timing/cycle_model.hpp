@@ -1,0 +1,181 @@
+// The cycle model: decides in which order warps issue and when, and what every warp waits for.
+// The functional sim::Gpu still executes every instruction (through Gpu::stepWarp), so results
+// are exactly those of the functional mode; this model only chooses the order and counts cycles.
+//
+// Model, per SM: resident blocks up to the occupancy limit, placed on SMs as slots free up;
+// warp slot i of an SM belongs to scheduler i % schedulers; each scheduler issues at most one
+// instruction per cycle from an eligible warp (greedy-then-oldest or loose round-robin). A
+// scoreboard holds an instruction until its source (and destination) registers are written;
+// latencies come from the GpuSpec and the instruction table; pipes (ALU, FMA, FP64, SFU) accept a
+// warp-instruction every `interval` cycles per scheduler; memory goes through an L1/shared data
+// pipe per SM and GPU-wide L2 and DRAM bandwidth queues, with sector caches deciding hit levels.
+// Every warp-cycle is attributed to one stall reason named as Nsight Compute names them.
+//
+// Sections: 1. stall reasons  2. options and results  3. per-cycle view  4. TimedRun
+#pragma once
+#include "mem/cache.hpp"
+#include "sim/gpu.hpp"
+#include "timing/gpu_spec.hpp"
+#include "timing/occupancy.hpp"
+#include "trace/step.hpp"
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace warpscope::timing {
+
+// ---------------------------------------------------------------- 1. stall reasons
+enum class StallReason : uint8_t {
+    Selected,          // issued this cycle
+    NotSelected,       // eligible, but the scheduler picked another warp
+    Wait,              // fixed-latency dependency (ALU/FMA result not ready yet)
+    ShortScoreboard,   // MIO result (shared memory, SFU, shuffle) not ready yet
+    LongScoreboard,    // L1TEX result (global/local memory) not ready yet
+    Barrier,           // waiting at __syncthreads for the rest of the block
+    MathPipeThrottle,  // the instruction's math pipe is busy
+    MioThrottle,       // the shared-memory (MIO) queue is full
+    LgThrottle,        // the local/global (LSU) queue is full
+    Membar,            // waiting for a memory fence
+    Count_
+};
+inline constexpr int kStallReasonCount = static_cast<int>(StallReason::Count_);
+std::string_view stallShortName(StallReason r);    // "long_scoreboard"
+std::string stallMetricName(StallReason r);        // "smsp__pcsamp_warps_issue_stalled_long_scoreboard"
+using StallCounts = std::array<uint64_t, kStallReasonCount>;
+
+// ---------------------------------------------------------------- 2. options and results
+enum class SchedulerPolicy : uint8_t { GreedyThenOldest, LooseRoundRobin };
+
+struct TimingOptions {
+    SchedulerPolicy policy = SchedulerPolicy::GreedyThenOldest;
+    uint32_t registersPerThread = 32;
+    bool registersEstimated = true;        // no real count was given (ptxas decides it)
+    uint32_t forceBlocksPerSM = 0;         // if > 0, at most this many blocks per SM (to study occupancy)
+};
+
+struct TimingResult {
+    uint64_t cycles = 0;
+    double microseconds = 0;
+    Occupancy occupancy;
+    uint32_t registersPerThread = 0;
+    bool registersEstimated = true;
+    StallCounts stalls{};                                  // warp-cycles per reason, whole kernel
+    std::map<uint32_t, StallCounts> stallsByLine;          // CUDA source line -> warp-cycles
+    uint64_t warpInstructions = 0;
+    uint64_t l1Hits = 0, l2Hits = 0, dramSectors = 0, l1Lookups = 0;
+};
+
+// ---------------------------------------------------------------- 3. per-cycle view
+enum class WarpPhase : uint8_t { Empty, Active, AtBarrier, Done };
+
+struct WarpView {
+    uint32_t block = 0;            // linear block index
+    uint32_t warpInBlock = 0;
+    uint32_t slot = 0;             // warp slot on the SM
+    WarpPhase phase = WarpPhase::Empty;
+    StallReason reason = StallReason::NotSelected;   // this cycle
+    int32_t pc = -1;               // next instruction (or the one issued this cycle)
+};
+
+struct SchedulerView {
+    int32_t issuedSlot = -1;       // warp slot that issued this cycle, -1 none
+    int32_t issuedPc = -1;
+    std::vector<uint32_t> slots;   // warp slots this scheduler owns (occupied ones)
+};
+
+struct SmView {
+    std::vector<uint32_t> blocks;             // linear indices of resident blocks
+    std::vector<SchedulerView> schedulers;
+    std::vector<WarpView> warps;              // indexed by warp slot (maxWarpsPerSM entries)
+};
+
+// ---------------------------------------------------------------- 4. TimedRun
+class TimedRun : private trace::StepListener {
+public:
+    // Sets the launch's residency from the occupancy (SMs x active blocks per SM) and takes the
+    // Gpu's step listener slot, forwarding every Step to `downstream` (e.g. counters). Must be
+    // created before the launch issues anything. Throws Error(Input) when no block fits on an SM.
+    TimedRun(sim::Gpu& gpu, const GpuSpec& spec, TimingOptions options = {}, trace::StepListener* downstream = nullptr);
+    ~TimedRun() override;
+    TimedRun(const TimedRun&) = delete;
+    TimedRun& operator=(const TimedRun&) = delete;
+
+    // Advances exactly one cycle (every scheduler may issue once). Returns false once the launch
+    // is over (finished or faulted: see gpu().fault()).
+    bool stepCycle();
+    // Runs to the end, skipping cycles in which nothing can issue. Throws the launch's fault.
+    void run();
+
+    bool finished() const { return finished_; }
+    uint64_t cycle() const { return now_; }
+    const GpuSpec& spec() const { return spec_; }
+    const Occupancy& occupancy() const { return occ_; }
+    sim::Gpu& gpu() { return gpu_; }
+    // The state of one SM in the cycle last stepped (cheap: reads the model's own arrays).
+    SmView smView(uint32_t sm) const;
+    // Results so far (final after run()).
+    TimingResult result() const;
+
+private:
+    struct TWarp;
+    struct TBlock;
+    struct Scheduler;
+    struct Sm;
+    void onStep(const trace::Step& s) override;
+    void processCycle();
+    bool issueOne(Sm& sm, Scheduler& sc, TWarp& w);
+    void syncResidency();
+    void placeBlock(const sim::Block& b, uint32_t slot);
+    void evaluateNext(TWarp& w, uint64_t earliest);
+    void rescanBlock(TBlock& tb, TWarp* issued);
+    void setReason(TWarp& w, StallReason r, uint64_t at);
+    void finishWarp(TWarp& w);
+    uint64_t memoryCompletion(Sm& sm, bool shared, bool store, bool atomic, uint64_t issueAt);
+    int pipeOf(const sim::Instr& in) const;
+    const sim::Instr* nextInstr(const TWarp& w) const;
+    void cacheNext(TWarp& w) const;
+    sim::Warp& gpuWarp(const TWarp& w) const;
+
+    sim::Gpu& gpu_;
+    GpuSpec spec_;
+    TimingOptions opt_;
+    Occupancy occ_;
+    trace::StepListener* downstream_ = nullptr;
+    trace::StepListener* previousListener_ = nullptr;
+    uint64_t now_ = 0;
+    bool finished_ = false;
+    bool started_ = false;             // the cycle now_ has been processed
+    uint64_t lastActivity_ = 0;        // last issue or memory completion
+    std::vector<std::unique_ptr<Sm>> sms_;
+    std::unordered_map<uint32_t, std::unique_ptr<TBlock>> blocks_;   // by linear index
+    std::vector<TBlock*> slotToBlock_;  // Gpu resident slot -> block
+    uint64_t blocksCompletedSeen_ = 0;
+    uint64_t ageCounter_ = 0;
+    uint32_t numRegs_ = 0, numPreds_ = 0;
+    // The Step of the instruction being issued (memory details).
+    struct LastStep {
+        bool valid = false;
+        ptx::StateSpace space = ptx::StateSpace::None;
+        bool isLoad = false, isStore = false, isAtomic = false;
+        uint8_t bytes = 0;
+        uint32_t execMask = 0;
+        uint64_t addresses[32] = {};
+    } last_;
+    // Memory system
+    std::unique_ptr<mem::SectorCache> l2_;
+    double l2FreeAt_ = 0, dramFreeAt_ = 0;
+    uint64_t l1Hits_ = 0, l1Lookups_ = 0, l2Hits_ = 0, dramSectors_ = 0;
+    // Accounting
+    StallCounts stalls_{};
+    std::vector<StallCounts> lineStalls_;
+};
+
+// Convenience: the timed equivalent of Gpu::run() for one launch (used by the CLI and tests).
+TimingResult runTimed(sim::Gpu& gpu, const GpuSpec& spec, TimingOptions options = {}, trace::StepListener* downstream = nullptr);
+
+} // namespace warpscope::timing

@@ -1,0 +1,86 @@
+// GPU presets (GpuSpec) from public specifications, and user presets loaded from JSON files.
+//
+// Sections: 1. GpuSpec  2. built-in presets  3. JSON (docs/gpu-presets.md describes the format)
+#pragma once
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace warpscope::timing {
+
+// ---------------------------------------------------------------- 1. GpuSpec
+struct GpuSpec {
+    std::string name;                 // preset id ("h100", "teaching", ...)
+    std::string description;
+    std::string computeCapability;    // "9.0"
+    // Chip
+    uint32_t smCount = 0;
+    double clockMHz = 0;              // SM clock used to turn cycles into time (boost clock)
+    uint32_t schedulersPerSM = 4;
+    // Per-SM limits (the occupancy calculator's inputs)
+    uint32_t maxWarpsPerSM = 64;
+    uint32_t maxThreadsPerSM = 2048;
+    uint32_t maxBlocksPerSM = 32;
+    uint32_t maxThreadsPerBlock = 1024;
+    uint32_t registersPerSM = 65536;
+    uint32_t maxRegistersPerThread = 255;
+    uint32_t maxRegistersPerBlock = 65536;
+    uint32_t registerAllocUnit = 256;      // registers, allocated per warp
+    uint32_t sharedPerSM = 228 * 1024;     // largest shared-memory carveout
+    uint32_t maxSharedPerBlock = 227 * 1024;   // with opt-in (cudaFuncAttributeMaxDynamicSharedMemorySize)
+    uint32_t defaultSharedPerBlock = 48 * 1024;
+    uint32_t sharedAllocUnit = 128;
+    uint32_t reservedSharedPerBlock = 1024;   // sm_80 and later reserve 1 KiB per block
+    uint32_t l1SharedBytesPerSM = 256 * 1024; // unified L1 + shared
+    // Memory system
+    uint64_t l2Bytes = 50ull << 20;
+    double dramGBs = 3352;                 // peak DRAM bandwidth, GB/s
+    double dramEfficiency = 0.9;           // achievable fraction of the peak (streaming copies reach ~90 %)
+    double l2BytesPerCycle = 5120;         // whole-GPU L2 bandwidth, bytes per SM clock
+    uint32_t l1SectorsPerCycle = 4;        // per SM: 128 bytes per cycle of L1 / shared data
+    uint32_t l1LinesPerCycle = 4;          // per SM: tag lookups (distinct 128-byte lines) per cycle
+    uint32_t copyEngines = 3;
+    double pcieGBs = 25;                   // pinned host<->device copies
+    // Latencies in cycles
+    uint32_t aluLatency = 4;
+    uint32_t sfuLatency = 20;
+    uint32_t fp64Latency = 8;
+    uint32_t sharedLatency = 30;
+    uint32_t l1HitLatency = 35;
+    uint32_t l2HitLatency = 230;
+    uint32_t dramLatency = 520;
+    uint32_t blockLaunchLatency = 20;      // cycles from a free slot to a block's first issue
+    // Pipe throughput: cycles a scheduler's pipe stays busy per warp-instruction
+    uint32_t aluInterval = 2;              // 16 INT32 lanes per scheduler
+    uint32_t fmaInterval = 1;              // 32 FP32 lanes per scheduler (Hopper, Ada); 2 on Volta/Ampere GA100
+    uint32_t sfuInterval = 8;              // 4 SFU lanes per scheduler
+    double fp64PerSMPerCycle = 64;         // FP64 results per SM per cycle
+    uint32_t mioQueueCycles = 32;          // backlog of the L1/shared pipe beyond which issue throttles
+
+    double dramBytesPerCycle() const { return dramGBs * dramEfficiency * 1e3 / clockMHz; }
+    uint32_t fp64Interval() const;
+};
+
+// ---------------------------------------------------------------- 2. built-in presets
+const std::vector<GpuSpec>& builtinPresets();
+
+// Every preset: built-ins, then JSON files from the folders (a user file with a built-in's name
+// replaces it). Folders that do not exist are skipped; malformed files are reported in `errors`.
+std::vector<GpuSpec> allPresets(const std::vector<std::filesystem::path>& folders, std::vector<std::string>* errors = nullptr);
+
+// The folders searched for user presets: $WARPSCOPE_GPUS (colon-separated), ./gpus, and
+// ~/.config/warpscope/gpus.
+std::vector<std::filesystem::path> presetFolders();
+
+// Finds a preset by name (case-insensitive), or a JSON file path. Throws Error(Input) listing
+// the known names when there is none.
+GpuSpec findPreset(const std::string& nameOrPath, const std::vector<std::filesystem::path>& folders);
+
+// ---------------------------------------------------------------- 3. JSON
+// Parses one preset; missing keys keep the values of `base` (by default the built-in named by
+// "base", or the H100). Throws Error(Input) naming the key for bad values.
+GpuSpec presetFromJson(const std::string& text, const std::string& origin);
+std::string presetToJson(const GpuSpec& spec);
+
+} // namespace warpscope::timing

@@ -1,0 +1,73 @@
+// The Best Practices Guide's matrix-multiply tables (Tables 2 and 3, V100) against the cycle
+// model; docs/timing-validation.md has the numbers and the discussion. The test runs a slice of
+// the V100 preset (8 of its 80 SMs, with L2 and DRAM bandwidth and L2 size scaled by 8/80: the
+// same per-SM machine) on 256 x 256 outputs so that it stays fast; the CLI reproduces the full
+// V100 at 512 x 512 (`warpscope run tests/validation/bpg_matmul.json --gpu v100`).
+#include "support.hpp"
+
+#include "runtime/lesson.hpp"
+#include "timing/cycle_model.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <map>
+
+using namespace warpscope;
+using namespace warpscope::timing;
+
+namespace {
+
+std::map<std::string, double> bpgTimes() {
+    static std::map<std::string, double> times;
+    if (!times.empty()) return times;
+    GpuSpec slice;
+    for (auto& p : builtinPresets())
+        if (p.name == "v100") slice = p;
+    const double share = 8.0 / slice.smCount;
+    slice.name = "v100-slice";
+    slice.smCount = 8;
+    slice.dramGBs *= share;
+    slice.l2BytesPerCycle *= share;
+    slice.l2Bytes = static_cast<uint64_t>(double(slice.l2Bytes) * share);
+    runtime::Lesson l = runtime::loadLesson(wst::sourcePath("tests/validation/bpg_matmul.json"));
+    runtime::SimDevice dev;
+    dev.onLaunch = [&](sim::Gpu& g) { times[g.program().kernelName] = runTimed(g, slice).microseconds; };
+    auto r = runtime::runLesson(l, runtime::resolveParams(l, {{"M", "256"}, {"N", "256"}}), dev);
+    REQUIRE(r.allChecksPassed());
+    REQUIRE(times.size() == 6);
+    return times;
+}
+
+// The guide's effective bandwidths (GB/s, Tesla V100); time ratios are their inverse ratios.
+const std::map<std::string, double> kGuideGBs = {{"ab_naive", 119.9},  {"ab_tile_a", 144.4}, {"ab_tiles_ab", 195.5},
+                                                 {"aat_naive", 12.8},  {"aat_tiles", 140.2}, {"aat_tiles_padded", 199.4}};
+
+double guideTimeRatio(const std::string& k, const std::string& ref) { return kGuideGBs.at(ref) / kGuideGBs.at(k); }
+
+} // namespace
+
+TEST_CASE("BPG C = AA^T: the three kernels come out in the guide's order", "[timing][bpg]") {
+    auto t = bpgTimes();
+    INFO("aat_naive " << t["aat_naive"] << " us, aat_tiles " << t["aat_tiles"] << " us, aat_tiles_padded " << t["aat_tiles_padded"] << " us");
+    CHECK(t["aat_naive"] > t["aat_tiles"]);
+    CHECK(t["aat_tiles"] > t["aat_tiles_padded"]);
+}
+
+TEST_CASE("BPG C = AA^T: bank conflicts cost what the guide measured (within 35 %)", "[timing][bpg]") {
+    auto t = bpgTimes();
+    double sim = t["aat_tiles"] / t["aat_tiles_padded"];
+    double guide = guideTimeRatio("aat_tiles", "aat_tiles_padded");
+    INFO("simulator " << sim << ", guide " << guide);
+    CHECK(std::abs(sim / guide - 1.0) <= 0.35);
+}
+
+// Known gaps, recorded in docs/timing-validation.md rather than as tests that cannot fail: the
+// C = AB kernels do not come out in the guide's order, and the strided C = AA^T kernel costs
+// 3.3x the padded one instead of the guide's 15.6x. What does hold is pinned down here, so a
+// change to the model that loses it is caught.
+TEST_CASE("BPG C = AA^T: the strided version is the slowest by a wide margin", "[timing][bpg]") {
+    auto t = bpgTimes();
+    CHECK(t["aat_naive"] > 2.5 * t["aat_tiles_padded"]);
+    CHECK(t["aat_naive"] > 2.0 * t["aat_tiles"]);
+}

@@ -1,0 +1,210 @@
+// The cycle model: functional results identical to the functional mode, determinism, latency
+// hiding, stall reasons, and the cycle-by-cycle view.
+#include "support.hpp"
+
+#include "runtime/lesson.hpp"
+#include "timing/cycle_model.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+using namespace warpscope;
+using namespace warpscope::timing;
+namespace fs = std::filesystem;
+
+namespace {
+const GpuSpec& preset(const std::string& name) {
+    for (auto& p : builtinPresets())
+        if (p.name == name) return p;
+    return builtinPresets().front();
+}
+
+struct LessonRun {
+    runtime::RunResult result;
+    std::vector<TimingResult> timings;
+};
+
+LessonRun runLessonTimed(const fs::path& path, const std::string& gpu, std::map<std::string, std::string> overrides = {}) {
+    runtime::Lesson l = runtime::loadLesson(path);
+    runtime::SimDevice dev;
+    LessonRun out;
+    dev.onLaunch = [&](sim::Gpu& g) { out.timings.push_back(runTimed(g, preset(gpu))); };
+    out.result = runtime::runLesson(l, runtime::resolveParams(l, overrides), dev);
+    return out;
+}
+
+runtime::RunResult runLessonFunctional(const fs::path& path, std::map<std::string, std::string> overrides = {}) {
+    runtime::Lesson l = runtime::loadLesson(path);
+    runtime::SimDevice dev;
+    return runtime::runLesson(l, runtime::resolveParams(l, overrides), dev);
+}
+
+uint64_t sum(const StallCounts& c) {
+    uint64_t s = 0;
+    for (auto v : c) s += v;
+    return s;
+}
+
+// vector add on `gpu` with at most `blocksPerSM` resident blocks per SM.
+uint64_t vaddCycles(const std::string& gpu, uint32_t n, uint32_t block, uint32_t blocksPerSM) {
+    wst::Sim s("lessons/vector-add/kernel.ptx");
+    std::vector<float> a(n, 1.0f), b(n, 2.0f);
+    auto pa = s.upload(a), pb = s.upload(b), pc = s.upload(std::vector<float>(n, 0.0f));
+    uint64_t cycles = 0;
+    s.dev.onLaunch = [&](sim::Gpu& g) {
+        TimingOptions o;
+        o.forceBlocksPerSM = blocksPerSM;
+        cycles = runTimed(g, preset(gpu), o).cycles;
+    };
+    s.launch("vadd", (n + block - 1) / block, block, {wst::arg(pa), wst::arg(pb), wst::arg(pc), wst::arg(int32_t(n))});
+    auto c = s.download<float>(pc, n);
+    for (uint32_t i = 0; i < n; i += 997) REQUIRE(c[i] == 3.0f);
+    return cycles;
+}
+} // namespace
+
+TEST_CASE("timed runs give the functional results, bit for bit (lessons)", "[timing]") {
+    for (const char* id : {"vector-add", "matmul", "divergence"}) {
+        INFO("lesson " << id);
+        fs::path p = wst::sourcePath(std::string("lessons/") + id);
+        auto timed = runLessonTimed(p, "teaching");
+        auto plain = runLessonFunctional(p);
+        CHECK(timed.result.allChecksPassed());
+        CHECK(timed.result.buffers == plain.buffers);
+        REQUIRE(!timed.timings.empty());
+        for (auto& t : timed.timings) {
+            CHECK(t.cycles > 0);
+            CHECK(t.stalls[size_t(StallReason::Selected)] == t.warpInstructions);
+        }
+    }
+}
+
+TEST_CASE("timed runs give the functional results, bit for bit (golden specs)", "[timing]") {
+    int specs = 0;
+    for (const char* name : {"shared-reduction", "warp-shuffle", "atomics-shared", "device-calls", "grid-2d", "local-array"}) {
+        fs::path spec = wst::sourcePath(std::string("tests/golden/") + name + "/spec.json");
+        if (!fs::exists(spec)) continue;
+        INFO("golden spec " << name);
+        for (const char* gpu : {"teaching", "h100"}) {
+            auto timed = runLessonTimed(spec, gpu);
+            auto plain = runLessonFunctional(spec);
+            CHECK(timed.result.buffers == plain.buffers);
+        }
+        ++specs;
+    }
+    CHECK(specs >= 5);
+}
+
+TEST_CASE("the cycle model is deterministic", "[timing]") {
+    fs::path p = wst::sourcePath("lessons/matmul");
+    auto a = runLessonTimed(p, "v100");
+    auto b = runLessonTimed(p, "v100");
+    REQUIRE(a.timings.size() == b.timings.size());
+    for (size_t i = 0; i < a.timings.size(); ++i) {
+        CHECK(a.timings[i].cycles == b.timings[i].cycles);
+        CHECK(a.timings[i].stalls == b.timings[i].stalls);
+    }
+}
+
+TEST_CASE("more resident warps hide memory latency, until bandwidth flattens the curve", "[timing]") {
+    // vector add, 64-thread blocks (2 warps) on the V100 preset, 1 to 32 blocks per SM.
+    const uint32_t n = 1u << 19;
+    std::vector<uint64_t> cycles;
+    for (uint32_t bps : {1u, 2u, 4u, 8u, 16u, 32u}) cycles.push_back(vaddCycles("v100", n, 64, bps));
+    std::string text;
+    for (auto c : cycles) text += std::to_string(c) + " ";
+    INFO("cycles for 2, 4, 8, 16, 32, 64 warps per SM: " << text);
+    // Falls steeply while latency-bound...
+    CHECK(cycles[1] < cycles[0] * 0.7);
+    CHECK(cycles[2] < cycles[1] * 0.7);
+    // ...and flattens once DRAM bandwidth is the limit.
+    CHECK(cycles[5] > cycles[4] * 0.85);
+    CHECK(cycles[5] < cycles[4] * 1.05);
+    // Bandwidth bound: 12 bytes per element at the preset's achievable DRAM rate.
+    double bytesPerCycle = preset("v100").dramBytesPerCycle();
+    CHECK(double(cycles[5]) > 12.0 * n / bytesPerCycle);
+    CHECK(double(cycles[5]) < 1.5 * 12.0 * n / bytesPerCycle);
+}
+
+TEST_CASE("stall reasons: memory-bound kernels wait on the long scoreboard, barriers on barrier", "[timing]") {
+    auto v = runLessonTimed(wst::sourcePath("lessons/vector-add"), "h100", {{"N", "65536"}});
+    REQUIRE(v.timings.size() == 1);
+    const auto& s = v.timings[0].stalls;
+    CHECK(s[size_t(StallReason::LongScoreboard)] > s[size_t(StallReason::Wait)]);
+    CHECK(s[size_t(StallReason::LongScoreboard)] > s[size_t(StallReason::Selected)]);
+    CHECK(sum(s) > 0);
+    CHECK(stallMetricName(StallReason::LongScoreboard) == "smsp__pcsamp_warps_issue_stalled_long_scoreboard");
+    // Per-line sums add up to the kernel total.
+    StallCounts lines{};
+    for (auto& [line, c] : v.timings[0].stallsByLine)
+        for (size_t k = 0; k < c.size(); ++k) lines[k] += c[k];
+    CHECK(lines == s);
+
+    auto m = runLessonTimed(wst::sourcePath("lessons/matmul"), "teaching");
+    REQUIRE(!m.timings.empty());
+    REQUIRE(m.timings.size() == 2);   // naive, then tiled (which has __syncthreads)
+    CHECK(m.timings[0].stalls[size_t(StallReason::Barrier)] == 0);
+    CHECK(m.timings[1].stalls[size_t(StallReason::Barrier)] > 0);
+}
+
+TEST_CASE("stepping one cycle at a time: per-scheduler view, same result as run()", "[timing]") {
+    fs::path p = wst::sourcePath("lessons/vector-add");
+    runtime::Lesson l = runtime::loadLesson(p);
+    runtime::SimDevice dev;
+    uint64_t stepped = 0, issues = 0, maxPerCycle = 0;
+    bool sawLongScoreboard = false;
+    const GpuSpec& spec = preset("teaching");
+    dev.onLaunch = [&](sim::Gpu& g) {
+        TimedRun t(g, spec);
+        CHECK(t.occupancy().activeBlocksPerSM == 1);   // 256 threads = 8 warps = the whole SM
+        for (bool more = true; more;) {
+            more = t.stepCycle();
+            ++stepped;
+            uint64_t thisCycle = 0;
+            for (uint32_t sm = 0; sm < spec.smCount; ++sm) {
+                SmView v = t.smView(sm);
+                REQUIRE(v.schedulers.size() == 2);
+                for (auto& sc : v.schedulers) {
+                    if (sc.issuedSlot >= 0) {
+                        ++thisCycle;
+                        CHECK(v.warps[size_t(sc.issuedSlot)].reason == StallReason::Selected);
+                        CHECK(uint32_t(sc.issuedSlot) % 2 == uint32_t(&sc - v.schedulers.data()));
+                    }
+                }
+                for (auto& w : v.warps)
+                    if (w.phase == WarpPhase::Active && w.reason == StallReason::LongScoreboard) sawLongScoreboard = true;
+            }
+            issues += thisCycle;
+            maxPerCycle = std::max(maxPerCycle, thisCycle);
+        }
+        CHECK(issues == g.stats().warpInstructions);
+        CHECK(t.result().cycles >= stepped);
+    };
+    auto r = runtime::runLesson(l, runtime::resolveParams(l, {}), dev);
+    CHECK(r.allChecksPassed());
+    CHECK(maxPerCycle <= 4);   // 2 SMs x 2 schedulers
+    CHECK(maxPerCycle >= 2);
+    CHECK(sawLongScoreboard);
+    // run() skips idle cycles but gives the same count.
+    auto fast = runLessonTimed(p, "teaching");
+    CHECK(fast.timings[0].cycles >= stepped);
+    CHECK(fast.timings[0].cycles <= stepped + 1000);
+}
+
+TEST_CASE("scheduler policies and forced occupancy", "[timing]") {
+    fs::path p = wst::sourcePath("lessons/matmul");
+    runtime::Lesson l = runtime::loadLesson(p);
+    for (auto policy : {SchedulerPolicy::GreedyThenOldest, SchedulerPolicy::LooseRoundRobin}) {
+        runtime::SimDevice dev;
+        TimingResult res;
+        dev.onLaunch = [&](sim::Gpu& g) {
+            TimingOptions o;
+            o.policy = policy;
+            res = runTimed(g, preset("h100"), o);
+        };
+        auto r = runtime::runLesson(l, runtime::resolveParams(l, {}), dev);
+        CHECK(r.allChecksPassed());
+        CHECK(res.cycles > 0);
+    }
+}
