@@ -31,6 +31,7 @@ using nlohmann::json;
 int runBench(int argc, char** argv, const fs::path& lessonsDir);
 int runNcuCompare(int argc, char** argv);
 int runCompare(int argc, char** argv, const fs::path& lessonsDir);
+int runTimeCompare(int argc, char** argv, const fs::path& lessonsDir);
 
 namespace {
 
@@ -60,6 +61,8 @@ usage:
   warpscope bench [--quick]           interpreter speed in thread-instructions per second
   warpscope compare <lesson|spec> [--param N=V] [--ncu hw.csv] [--json]
                                       simulator and real GPU side by side: outputs, times, counters
+  warpscope time-compare <lesson|spec> [--gpu h100] [--repeat 20] [--param N=V] [--registers N]
+                                      predicted time of each launch vs the real GPU (median)
   warpscope ncu-compare <lesson|spec> <ncu.csv>
                                       simulator counters next to an Nsight Compute CSV (Markdown)
   warpscope help
@@ -598,6 +601,7 @@ int main(int argc, char** argv) {
         if (cmd == "bench") return runBench(argc - 2, argv + 2, lessonsDir);
         if (cmd == "ncu-compare") return runNcuCompare(argc - 2, argv + 2);
         if (cmd == "compare") return runCompare(argc - 2, argv + 2, lessonsDir);
+        if (cmd == "time-compare") return runTimeCompare(argc - 2, argv + 2, lessonsDir);
         if (cmd == "help" || cmd == "--help" || cmd == "-h") {
             std::cout << kUsage;
             return 0;
