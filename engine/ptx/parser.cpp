@@ -264,7 +264,7 @@ private:
         bool neg = acceptPunct('-');
         if (!at(Tok::Integer)) error("expected " + what);
         uint64_t v = next().ivalue;
-        return neg ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
+        return static_cast<int64_t>(neg ? 0 - v : v);   // unsigned negation: -2^63 is well defined
     }
     void skipToSemicolon() {
         while (!at(Tok::End) && !atPunct(';')) next();
@@ -431,7 +431,7 @@ private:
         const Token& n = next();
         uint64_t bits = 0;
         if (n.kind == Tok::Integer) {
-            bits = neg ? static_cast<uint64_t>(-static_cast<int64_t>(n.ivalue)) : n.ivalue;
+            bits = neg ? 0 - n.ivalue : n.ivalue;
             if (v.type == Type::F32) {
                 float f = static_cast<float>(neg ? -static_cast<double>(n.ivalue) : static_cast<double>(n.ivalue));
                 uint32_t u;
@@ -751,7 +751,7 @@ private:
         if (at(Tok::Integer)) {
             o.kind = Operand::Kind::Integer;
             uint64_t v = next().ivalue;
-            o.value = neg ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
+            o.value = static_cast<int64_t>(neg ? 0 - v : v);   // wraps like PTX's 64-bit literals
             return o;
         }
         if (at(Tok::Float)) {
