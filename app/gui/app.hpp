@@ -1,6 +1,7 @@
 // What every panel gets: the session, the latest snapshot, settings, fonts and UI-only state.
 // Panels never touch the engine; they read the snapshot and send commands to the Session.
 #pragma once
+#include "gui/compare_model.hpp"
 #include "gui/palette.hpp"
 #include "gui/session.hpp"
 #include "gui/settings.hpp"
@@ -39,6 +40,35 @@ struct UiState {
     bool resetLayout = false;
     bool headless = false;                  // screenshot / benchmark: fixed layout, no ini
     float pendingScale = 0;                 // UI scale chosen this frame (applied before the next)
+    uint32_t scrollToLine = 0;              // source panel: bring this line into view once
+    std::string layout = "stepping";        // panel arrangement (panels.cpp layouts())
+    std::string pendingLayout;              // chosen this frame (applied before the next)
+
+    // Memory panels
+    uint64_t globalPick = 0, sharedPick = 0;   // chosen instruction (step index + 1), 0 = most recent
+    std::string heatBuffer;
+    int heatWidth = 0;                      // 0 = automatic
+    int heatMode = 0;                       // 0 accesses, 1 wasted bytes
+    bool heatWholeRun = false;              // counts since the lesson started (else this launch)
+    bool heatLog = true;
+    bool heatUseShader = true;
+    std::string heatShaderStatus;
+    int metricsLaunch = -1;                 // -1 = the current launch
+
+    // Lanes a report pointed at ("go to line"): outlined in the grid and warp panels.
+    struct Highlight {
+        bool on = false;
+        uint32_t block = 0, warp = 0, lanes = 0;
+    } highlight;
+
+    // Hardware toggle and compare view
+    bool runOnGpu = false;
+    std::shared_ptr<const NcuImport> ncu;
+    std::string ncuError;
+    bool showNcuDialog = false;
+    char ncuPathInput[512] = {};
+    uint64_t compareRequestedGen = 0;       // snapshot generation the last compare run was started for
+    std::string compareRequestedFor;
 };
 
 // A drawn panel's rectangle in framebuffer pixels (for the screenshot sidecar).
@@ -56,9 +86,13 @@ struct AppContext {
     std::shared_ptr<const Snapshot> snap;   // this frame's snapshot (never null)
     std::vector<PanelRect> drawn;           // this frame's panels
     ImVec2 workPos, workSize;               // area between toolbar and status bar
+    std::unique_ptr<CompareRunner> compare = std::make_unique<CompareRunner>();
 
     void loadLesson(int index);
     void applyParams();
+    void startCompare();                    // (re)runs the comparison for the current lesson and params
+    void goToSite(const FaultSite& site, const uint32_t grid[3], const uint32_t block[3]);
+    bool importNcu(const std::string& path);   // false: ui.ncuError says why
 };
 
 inline ImU32 col(Rgb c, int alpha = 255) { return IM_COL32(c.r, c.g, c.b, alpha); }

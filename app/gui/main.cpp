@@ -48,6 +48,12 @@ usage: warpscope-gui [options]
   --size WxH            window size (default 1600x1000)
   --bench-frames N      render N frames and print the median frame time, then exit
   --bench-run           keep the simulation running during --bench-frames
+  --layout NAME         stepping | memory | compare | checks (panel arrangement)
+  --ncu FILE.csv        import hardware counters from an `ncu --csv` file (Compare panel)
+  --initcheck           report reads of memory nothing has written
+  --racecheck           report shared-memory races between warps
+  --gpu                 turn "Run on GPU" on (where a GPU can be opened)
+  --go-to-report K      after --steps, "go to line" of checker report K (1-based)
 )";
 
 struct Options {
@@ -62,6 +68,9 @@ struct Options {
     float scale = 0;
     int selBlock = -1, selWarp = -1;
     int textStep = 0;
+    std::string layout, ncu;
+    bool initcheck = false, racecheck = false, gpu = false;
+    int goToReport = 0;
 };
 
 bool parseArgs(int argc, char** argv, Options& o) {
@@ -92,6 +101,14 @@ bool parseArgs(int argc, char** argv, Options& o) {
                 throw Error(Error::Kind::Input, "--size expects WxH (at least 320x240), got '" + s + "'.");
         } else if (a == "--bench-frames") o.benchFrames = std::stoi(val());
         else if (a == "--bench-run") o.benchRun = true;
+        else if (a == "--layout") {
+            o.layout = val();
+            if (!findLayout(o.layout)) throw Error(Error::Kind::Input, "--layout expects stepping, memory, compare or checks, got '" + o.layout + "'.");
+        } else if (a == "--ncu") o.ncu = val();
+        else if (a == "--initcheck") o.initcheck = true;
+        else if (a == "--racecheck") o.racecheck = true;
+        else if (a == "--gpu") o.gpu = true;
+        else if (a == "--go-to-report") o.goToReport = std::stoi(val());
         else if (a == "--no-settings") o.noSettings = true;
         else if (a == "--light") o.light = true;
         else if (a == "--scale") o.scale = std::stof(val());
@@ -183,8 +200,38 @@ struct FrameState {
     bool layoutAlways = false;
 };
 
+// Whether a panel is open; a panel never seen before starts open when the layout has it.
+bool& panelOpen(AppContext& app, const char* id) {
+    auto it = app.settings.panelsOpen.find(id);
+    if (it != app.settings.panelsOpen.end()) return it->second;
+    bool in = false;
+    if (const LayoutDef* l = findLayout(app.ui.layout))
+        for (auto& pl : l->placements) in = in || std::strcmp(pl.id, id) == 0;
+    return app.settings.panelsOpen.emplace(id, in).first->second;
+}
+
+void applyLayout(AppContext& app, const std::string& id) {
+    const LayoutDef* l = findLayout(id);
+    if (!l) return;
+    app.ui.layout = id;
+    app.settings.layout = id;
+    for (auto& p : panels()) {
+        bool in = false;
+        for (auto& pl : l->placements) in = in || std::strcmp(pl.id, p.id) == 0;
+        app.settings.panelsOpen[p.id] = in;
+    }
+    app.ui.resetLayout = true;
+}
+
 void drawMenu(AppContext& app, GLFWwindow* window) {
     if (!ImGui::BeginMainMenuBar()) return;
+    if (ImGui::BeginMenu("File")) {
+        if (ImGui::MenuItem("Import Nsight Compute CSV...")) app.ui.showNcuDialog = true;
+        if (app.ui.ncu && ImGui::MenuItem("Forget imported counters")) app.ui.ncu.reset();
+        ImGui::Separator();
+        if (ImGui::MenuItem("Quit", "Ctrl+Q")) glfwSetWindowShouldClose(window, 1);
+        ImGui::EndMenu();
+    }
     if (ImGui::BeginMenu("Lesson")) {
         for (size_t i = 0; i < app.ui.lessons.size(); ++i)
             if (ImGui::MenuItem(app.ui.lessons[i].title.c_str(), nullptr, static_cast<int>(i) == app.ui.current)) app.loadLesson(static_cast<int>(i));
@@ -194,8 +241,14 @@ void drawMenu(AppContext& app, GLFWwindow* window) {
         ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("View")) {
+        if (ImGui::BeginMenu("Layout")) {
+            for (auto& l : layouts())
+                if (ImGui::MenuItem(l.title, nullptr, app.ui.layout == l.id)) app.ui.pendingLayout = l.id;
+            ImGui::EndMenu();
+        }
+        ImGui::Separator();
         for (auto& p : panels()) {
-            bool& open = app.settings.panelsOpen.try_emplace(p.id, true).first->second;
+            bool& open = panelOpen(app, p.id);
             ImGui::MenuItem(p.title, nullptr, &open);
         }
         ImGui::Separator();
@@ -237,6 +290,10 @@ void drawFrame(AppContext& app, GLFWwindow* window, FrameState& fs) {
     ImGuiIO& io = ImGui::GetIO();
     app.snap = app.session.snapshot();
     app.drawn.clear();
+    if (!app.ui.pendingLayout.empty()) {
+        applyLayout(app, app.ui.pendingLayout);
+        app.ui.pendingLayout.clear();
+    }
     handleShortcuts(app);
     if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_Q, false)) glfwSetWindowShouldClose(window, 1);
 
@@ -273,11 +330,16 @@ void drawFrame(AppContext& app, GLFWwindow* window, FrameState& fs) {
     app.workPos = ImVec2(0, menuH + barH);
     app.workSize = ImVec2(W, std::max(100.0f, H - menuH - barH - statusH));
     ImGuiCond cond = (fs.layoutAlways || app.ui.resetLayout) ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
+    const LayoutDef* layout = findLayout(app.ui.layout);
     for (const PanelDef& p : panels()) {
-        bool& open = app.settings.panelsOpen.try_emplace(p.id, true).first->second;
+        bool& open = panelOpen(app, p.id);
         if (!open) continue;
-        ImGui::SetNextWindowPos(ImVec2(app.workPos.x + p.fx * app.workSize.x, app.workPos.y + p.fy * app.workSize.y), cond);
-        ImGui::SetNextWindowSize(ImVec2(p.fw * app.workSize.x, p.fh * app.workSize.y), cond);
+        float fx = p.fx, fy = p.fy, fw = p.fw, fh = p.fh;
+        if (layout)
+            for (auto& pl : layout->placements)
+                if (std::strcmp(pl.id, p.id) == 0) fx = pl.fx, fy = pl.fy, fw = pl.fw, fh = pl.fh;
+        ImGui::SetNextWindowPos(ImVec2(app.workPos.x + fx * app.workSize.x, app.workPos.y + fy * app.workSize.y), cond);
+        ImGui::SetNextWindowSize(ImVec2(fw * app.workSize.x, fh * app.workSize.y), cond);
         if (ImGui::Begin(p.title, &open, ImGuiWindowFlags_NoCollapse)) {
             record(p.id);
             ImGui::PushID(p.id);
@@ -287,6 +349,7 @@ void drawFrame(AppContext& app, GLFWwindow* window, FrameState& fs) {
         ImGui::End();
     }
     app.ui.resetLayout = false;
+    drawNcuImportDialog(app);
     drawShortcutsHelp(app);
     drawAbout(app);
 }
@@ -376,6 +439,11 @@ int runApp(int argc, char** argv) {
         applyStyle(settings.darkTheme, settings.uiScale);
         fst.builtScale = settings.uiScale;
         fst.builtDark = settings.darkTheme;
+        app.ui.layout = findLayout(settings.layout) ? settings.layout : "stepping";
+        if (!opt.layout.empty()) applyLayout(app, opt.layout);
+        if (!opt.ncu.empty() && !app.importNcu(opt.ncu)) throw Error(Error::Kind::Input, "--ncu: " + app.ui.ncuError);
+        if (opt.gpu) app.ui.runOnGpu = gpuToggle().enabled;
+        if (opt.initcheck || opt.racecheck) session.setCheckers(opt.initcheck, opt.racecheck);
         if (pick >= 0) {
             app.loadLesson(pick);
             if (!opt.params.empty()) {
@@ -391,6 +459,20 @@ int runApp(int argc, char** argv) {
         }
         if (opt.steps > 0) session.runSteps(opt.steps);
         if (headless) session.waitIdle(120);
+        if (opt.goToReport > 0) {
+            auto s = session.snapshot();
+            if (static_cast<size_t>(opt.goToReport) <= s->reports.size()) {
+                const ReportView& r = s->reports[static_cast<size_t>(opt.goToReport - 1)];
+                app.goToSite(r.site, r.grid, r.block);
+                session.waitIdle(30);
+            } else {
+                std::fprintf(stderr, "warpscope-gui: --go-to-report %d: there are %zu reports\n", opt.goToReport, s->reports.size());
+            }
+        }
+        if (headless && settings.panelsOpen["compare"] && pick >= 0) {
+            app.startCompare();
+            app.compare->waitIdle(120);
+        }
         if (opt.benchRun) session.run();
 
         using Clock = std::chrono::steady_clock;

@@ -76,6 +76,22 @@ void drawControlsPanel(AppContext& app) {
     ImGui::SameLine();
     if (ImGui::SmallButton("?")) app.ui.showShortcuts = true;
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Keyboard shortcuts (F1)");
+    ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
+    drawGpuToggle(app);
+    // Layouts, right-aligned.
+    float w = 0;
+    for (auto& l : layouts()) w += ImGui::CalcTextSize(l.title).x + ImGui::GetStyle().FramePadding.x * 2 + ImGui::GetStyle().ItemSpacing.x;
+    ImGui::SameLine();
+    ImGui::SetCursorPosX(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - w));
+    for (auto& l : layouts()) {
+        bool cur = app.ui.layout == l.id;
+        if (cur) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+        if (ImGui::Button(l.title)) app.ui.pendingLayout = l.id;
+        if (cur) ImGui::PopStyleColor();
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", l.tip);
+        ImGui::SameLine();
+    }
+    ImGui::NewLine();
 }
 
 void drawStatusBar(AppContext& app) {

@@ -123,6 +123,7 @@ void drawGridPanel(AppContext& app) {
                     uint32_t hl = 0;   // the faulting lane gets an outline
                     if (lin == faultBlock && s.error->site.lane && s.selected && s.selected->block == lin && s.selWarp == w.indexInBlock)
                         hl = 1u << *s.error->site.lane;
+                    if (app.ui.highlight.on && app.ui.highlight.block == lin && app.ui.highlight.warp == w.indexInBlock) hl |= app.ui.highlight.lanes;
                     drawLaneStrip(dl, wp, L.laneW, h, w.lanes, hl);
                     bool sel = bv.linear == s.selBlock && w.indexInBlock == s.selWarp;
                     if (sel) dl->AddRect(ImVec2(wp.x - 2, wp.y - 1), ImVec2(wp.x + 32 * L.laneW + 1, wp.y + h + 1), col(okabe_ito::Yellow), 0, 0, 2.0f);

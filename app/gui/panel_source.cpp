@@ -151,6 +151,10 @@ void drawSourcePanel(AppContext& app) {
         if (y < top + lh || y > top + h - 3 * lh) ImGui::SetScrollY(std::max(0.0f, y - h / 3));
         app.ui.lastScrolledLine = static_cast<int32_t>(curLine);
     }
+    if (app.ui.scrollToLine) {   // "go to line" from the metrics or reports panel
+        ImGui::SetScrollY(std::max(0.0f, (app.ui.scrollToLine - 1) * lh - ImGui::GetWindowHeight() / 3));
+        app.ui.scrollToLine = 0;
+    }
     ImGuiListClipper clip;
     clip.Begin(n, lh);
     while (clip.Step()) {

@@ -88,6 +88,7 @@ void drawWarpPanel(AppContext& app) {
     float stripH = ImGui::GetTextLineHeight() * 1.3f;
     uint32_t faultLane = 0;
     if (s.error && s.error->site.lane && s.error->site.threadX) faultLane = 1u << *s.error->site.lane;
+    if (app.ui.highlight.on && app.ui.highlight.block == d.block && app.ui.highlight.warp == d.warpInBlock) faultLane |= app.ui.highlight.lanes;
     drawLaneStrip(dl, p, laneW, stripH, w.lanes, faultLane);
     for (int l = 0; l < 32; l += (laneW >= 14 ? 1 : laneW >= 8 ? 4 : 8)) {
         char n[8];

@@ -17,11 +17,35 @@ struct PanelDef {
 
 const std::vector<PanelDef>& panels();
 
+// Panel arrangements (View > Layout and the toolbar): which panels are open, and where.
+struct Placement {
+    const char* id;
+    float fx, fy, fw, fh;
+};
+struct LayoutDef {
+    const char* id;
+    const char* title;
+    const char* tip;
+    std::vector<Placement> placements;
+};
+const std::vector<LayoutDef>& layouts();
+const LayoutDef* findLayout(const std::string& id);
+
 void drawLessonsPanel(AppContext& app);
 void drawSourcePanel(AppContext& app);
 void drawGridPanel(AppContext& app);
 void drawWarpPanel(AppContext& app);
 void drawDivergencePanel(AppContext& app);
+void drawGlobalAccessPanel(AppContext& app);
+void drawSharedBanksPanel(AppContext& app);
+void drawHeatmapPanel(AppContext& app);
+void drawMetricsPanel(AppContext& app);
+void drawComparePanel(AppContext& app);
+void drawReportsPanel(AppContext& app);
+void drawNcuImportDialog(AppContext& app);
+// The memory panels' instruction chooser (panel_global.cpp).
+const MemAccess* memoryPicker(AppContext& app, bool shared, uint64_t& pick);
+void drawGpuToggle(AppContext& app);       // the "Run on GPU" checkbox (toolbar and compare panel)
 void drawControlsPanel(AppContext& app);   // toolbar (fixed, drawn by main)
 void drawStatusBar(AppContext& app);        // status bar (fixed, drawn by main)
 void handleShortcuts(AppContext& app);

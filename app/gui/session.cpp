@@ -2,18 +2,21 @@
 //
 // Sections: 1. lesson info  2. worker state and recorder  3. Session (UI side)
 //           4. worker: outer loop  5. worker: inside a launch  6. primitives and long operations
-//           7. snapshots
+//           7. snapshots  8. memory, counters, reports
 #include "gui/session.hpp"
 
 #include "runtime/sim_device.hpp"
 #include "sim/isa.hpp"
+#include "trace/counters.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <fstream>
 #include <sstream>
+#include <unordered_map>
 
 namespace warpscope::gui {
 
@@ -72,6 +75,16 @@ struct LastStep {
     bool valid = false, branch = false;
 };
 constexpr size_t kRecent = 64;
+constexpr size_t kMemHistory = 8;   // memory instructions remembered per warp
+
+uint32_t heatElemBytes(const std::string& type) {
+    if (type.empty()) return 4;
+    std::string digits;
+    for (char c : type)
+        if (c >= '0' && c <= '9') digits += c;
+    int bits = digits.empty() ? 32 : std::stoi(digits);
+    return bits >= 8 ? static_cast<uint32_t>(bits / 8) : 1;
+}
 } // namespace
 
 struct Session::Worker : trace::StepListener {
@@ -104,9 +117,27 @@ struct Session::Worker : trace::StepListener {
     std::shared_ptr<const Snapshot> last;   // last published snapshot of this run
     std::string note;                       // one-off status message for the next publish
     uint32_t wpb = 1;
+    bool longOp = false;                    // step line / run to barrier in progress (reported as running)
+
+    // counters (one collector per launch), checker reports, memory instructions, heat map
+    std::unique_ptr<trace::CounterCollector> counters;
+    std::unique_ptr<trace::FanOut> fanout;
+    std::vector<std::shared_ptr<const CounterView>> doneCounters;
+    std::vector<ReportView> pastReports;
+    std::unordered_map<uint32_t, std::deque<MemAccess>> memByWarp;
+    mem::GlobalMemory* memory = nullptr;    // the running SimDevice's memory (runOnce only)
+    std::vector<BufferHeat> heat;
+    size_t heatHit = 0;
+    bool heatDirty = false;
+    uint64_t heatSerial = 0;
+    std::shared_ptr<const HeatView> heatView;
+    Clock::time_point heatPublished{};
 
     void onStep(const trace::Step& s) override {
         lineStats.onStep(s);
+        if ((s.isLoad || s.isStore || s.isAtomic) && s.addresses && s.execMask &&
+            (s.space == ptx::StateSpace::Global || s.space == ptx::StateSpace::Shared))
+            recordMem(s);
         ++records;
         if (s.warp >= lastByWarp.size()) lastByWarp.resize(std::max<size_t>(s.warp + 1, lastByWarp.size() * 2));
         LastStep& l = lastByWarp[s.warp];
@@ -127,6 +158,14 @@ struct Session::Worker : trace::StepListener {
         if (recent.size() >= kRecent) recent.pop_front();
         recent.push_back(r);
     }
+
+    // memory, counters, reports
+    void recordMem(const trace::Step& s);
+    BufferHeat* heatFind(uint64_t addr);
+    void heatAccount(const trace::Step& s);
+    void syncHeatBuffers();
+    std::shared_ptr<const CounterView> counterView(const sim::Gpu& gpu, bool complete) const;
+    static ReportView reportView(const sim::CheckReport& r, int launch, const sim::Gpu& gpu);
 
     // outer loop and launches
     void main();
@@ -192,6 +231,12 @@ void Session::setParams(const runtime::ParamValues& params) {
 }
 
 void Session::restart() { post(Command(CommandKind::Restart)); }
+void Session::setCheckers(bool initcheck, bool racecheck) {
+    Command c(CommandKind::Restart);
+    c.initcheck = initcheck ? 1 : 0;
+    c.racecheck = racecheck ? 1 : 0;
+    post(std::move(c));
+}
 void Session::step() { post(Command(CommandKind::Step)); }
 void Session::stepWarp() { post(Command(CommandKind::StepWarp)); }
 void Session::stepLine() { post(Command(CommandKind::StepLine)); }
@@ -271,6 +316,8 @@ bool Session::Worker::applyOutside(const Command& c) {
     case CommandKind::Load:
     case CommandKind::Restart:
     case CommandKind::StepBack:
+        if (c.initcheck >= 0) options.initcheck = c.initcheck != 0;
+        if (c.racecheck >= 0) options.racecheck = c.racecheck != 0;
         if (!lesson && !c.lesson) return false;
         applyRestart(c);
         return true;
@@ -323,6 +370,12 @@ void Session::Worker::applyRestart(const Command& c) {
     if (c.kind == CommandKind::Restart) {
         logs.clear();
         note = "Restarted.";
+        if (c.initcheck >= 0 || c.racecheck >= 0) {
+            if (c.initcheck >= 0) options.initcheck = c.initcheck != 0;
+            if (c.racecheck >= 0) options.racecheck = c.racecheck != 0;
+            note = std::string("Restarted with initcheck ") + (options.initcheck ? "on" : "off") + ", racecheck " +
+                   (options.racecheck ? "on" : "off") + ".";
+        }
         return;
     }
     // Step back: where are we now?
@@ -377,9 +430,20 @@ void Session::Worker::runOnce() {
     programs.clear();
     program.reset();
     last.reset();
+    counters.reset();
+    fanout.reset();
+    doneCounters.clear();
+    pastReports.clear();
+    memByWarp.clear();
+    heat.clear();
+    heatHit = 0;
+    heatDirty = false;
+    heatView.reset();
+    memory = nullptr;
     publishState(RunState::Loading, target ? "Replaying to the previous step..." : "Building the launch...");
 
     runtime::SimDevice dev(options);
+    memory = &dev.memory();
     dev.onLaunch = [this](sim::Gpu& g) { onLaunch(g); };
     auto finalSnap = [&](RunState st) {
         auto s = last ? std::make_shared<Snapshot>(*last) : build(nullptr, st);
@@ -392,6 +456,9 @@ void Session::Worker::runOnce() {
         runtime::RunResult res = runtime::runLesson(lesson->lesson, params, dev);
         auto s = finalSnap(RunState::Finished);
         s->checks = res.checks;
+        s->launchCounters = doneCounters;
+        if (!doneCounters.empty()) s->counters = doneCounters.back();
+        s->reports = pastReports;
         size_t failed = 0;
         for (auto& c : res.checks) failed += c.passed ? 0 : 1;
         if (res.checks.empty()) s->statusText = "Host script finished (this lesson has no checks).";
@@ -417,6 +484,7 @@ void Session::Worker::runOnce() {
     running = false;
     pendingSteps = 0;
     target.reset();
+    memory = nullptr;
 }
 
 // ---------------------------------------------------------------- 5. worker: inside a launch
@@ -428,11 +496,19 @@ void Session::Worker::onLaunch(sim::Gpu& gpu) {
     wpb = gpu.warpsPerBlock();
     program = programInfo(gpu.program());
     logs.emplace_back();
-    gpu.setListener(this);
+    counters = std::make_unique<trace::CounterCollector>();
+    fanout = std::make_unique<trace::FanOut>();
+    fanout->add(this);
+    fanout->add(counters.get());
+    gpu.setListener(fanout.get());
+    memByWarp.clear();
+    syncHeatBuffers();
     LaunchLog& log = logs.back();
     auto finishLaunch = [&] {
         log.complete = true;
         stepsBefore += records;
+        doneCounters.push_back(counterView(gpu, gpu.state() == sim::LaunchState::Finished));
+        for (const sim::CheckReport& r : gpu.reports()) pastReports.push_back(reportView(r, launchIdx, gpu));
     };
 
     if (target) {
@@ -491,11 +567,15 @@ void Session::Worker::serve(sim::Gpu& gpu) {
         }
         case CommandKind::StepLine:
             if (over) return;
+            longOp = true;
             doStepLine(gpu);
+            longOp = false;
             break;
         case CommandKind::RunToBarrier:
             if (over) return;
+            longOp = true;
             doRunToBarrier(gpu);
+            longOp = false;
             break;
         case CommandKind::Run:
             running = true;
@@ -626,6 +706,7 @@ void Session::Worker::doStepLine(sim::Gpu& gpu) {
     follow = false;   // keep stepping this warp even when others issue in between
     selBlock = blk;
     selWarp = wi;
+    auto lastPublish = Clock::now();
     for (uint64_t i = 0;; ++i) {
         if (gpu.state() != sim::LaunchState::Running) break;
         b = findBlock();
@@ -641,7 +722,13 @@ void Session::Worker::doStepLine(sim::Gpu& gpu) {
         } else if (!prim(gpu, kRoundRobin, 0)) {
             break;
         }
-        if ((i & 0xfff) == 0xfff && pollInterrupt()) break;
+        if ((i & 0xfff) == 0xfff) {
+            if (pollInterrupt()) break;
+            if (Clock::now() - lastPublish > std::chrono::milliseconds(100)) {
+                publishGpu(gpu);
+                lastPublish = Clock::now();
+            }
+        }
     }
     follow = savedFollow;
 }
@@ -768,7 +855,44 @@ std::shared_ptr<Snapshot> Session::Worker::build(const sim::Gpu* gpu, RunState s
     auto [sb, sw] = selection();
     s->selBlock = sb;
     s->selWarp = sw;
+    s->initcheck = options.initcheck;
+    s->racecheck = options.racecheck;
+    s->reports = pastReports;
+    s->launchCounters = doneCounters;
+    if (!doneCounters.empty()) s->counters = doneCounters.back();
+    // Heat map: rebuilt when the counts changed, at most 5 times a second while running.
+    if (memory && heatDirty && (state != RunState::Running || Clock::now() - heatPublished > std::chrono::milliseconds(200))) {
+        auto hv = std::make_shared<HeatView>();
+        hv->serial = ++heatSerial;
+        hv->buffers = heat;
+        for (BufferHeat& b : hv->buffers) {
+            const mem::Allocation* a = memory->find(b.base, std::max<uint64_t>(b.bytes, 1));
+            if (a && a->data) b.data.assign(a->data.get(), a->data.get() + b.bytes);
+        }
+        heatView = hv;
+        heatDirty = false;
+        heatPublished = Clock::now();
+    }
+    s->heat = heatView;
+    if (gpu && memByWarp.size() > 8192) {   // forget warps of blocks that retired
+        for (auto it = memByWarp.begin(); it != memByWarp.end();) {
+            uint32_t blk = it->first / std::max(1u, wpb);
+            bool resident = false;
+            for (auto& r : gpu->residentBlocks()) resident = resident || r->linear == blk;
+            it = resident ? std::next(it) : memByWarp.erase(it);
+        }
+    }
+    {
+        uint32_t gw = sb * std::max(1u, wpb) + sw;
+        auto it = memByWarp.find(gw);
+        if (it != memByWarp.end()) s->memHistory.assign(it->second.begin(), it->second.end());
+    }
     if (!gpu) return s;
+    if (counters) {
+        s->counters = counterView(*gpu, gpu->state() == sim::LaunchState::Finished);
+        s->launchCounters.push_back(s->counters);
+    }
+    for (const sim::CheckReport& r : gpu->reports()) s->reports.push_back(reportView(r, launchIdx, *gpu));
 
     s->program = program;
     const auto& cfg = gpu->config();
@@ -847,6 +971,159 @@ std::shared_ptr<Snapshot> Session::Worker::build(const sim::Gpu* gpu, RunState s
     return s;
 }
 
+// ---------------------------------------------------------------- 8. memory, counters, reports
+void Session::Worker::recordMem(const trace::Step& s) {
+    MemAccess m;
+    m.stepIndex = s.index;
+    m.launchIndex = launchIdx;
+    m.block = s.block;
+    m.warpInBlock = s.warpInBlock;
+    m.pc = s.pc;
+    m.line = s.instr ? s.instr->line : 0;
+    m.shared = s.space == ptx::StateSpace::Shared;
+    m.bytes = s.accessBytes;
+    m.isLoad = s.isLoad;
+    m.isStore = s.isStore;
+    m.isAtomic = s.isAtomic;
+    m.mask = s.execMask;
+    for (int l = 0; l < 32; ++l)
+        if ((s.execMask >> l) & 1) m.addr[static_cast<size_t>(l)] = s.addresses[l];
+    if (!m.shared) {
+        int first = std::countr_zero(s.execMask);
+        if (BufferHeat* b = heatFind(s.addresses[first])) {
+            m.buffer = b->name;
+            m.bufferBase = b->base;
+        }
+        heatAccount(s);
+    }
+    auto& dq = memByWarp[s.warp];
+    if (dq.size() >= kMemHistory) dq.pop_front();
+    dq.push_back(std::move(m));
+}
+
+BufferHeat* Session::Worker::heatFind(uint64_t addr) {
+    if (heatHit < heat.size() && addr >= heat[heatHit].base && addr < heat[heatHit].base + heat[heatHit].bytes) return &heat[heatHit];
+    for (size_t i = 0; i < heat.size(); ++i)
+        if (addr >= heat[i].base && addr < heat[i].base + heat[i].bytes) {
+            heatHit = i;
+            return &heat[i];
+        }
+    return nullptr;
+}
+
+// Accesses: each lane-element touched. Wasted: bytes a fetched sector carried that no lane asked
+// for, charged to the elements those bytes belong to.
+void Session::Worker::heatAccount(const trace::Step& s) {
+    if (heat.empty()) return;
+    struct Sec {
+        uint64_t addr;
+        uint32_t used;
+    };
+    Sec secs[128];
+    int n = 0;
+    uint32_t bytes = std::max<uint32_t>(s.accessBytes, 1);
+    for (int l = 0; l < 32; ++l) {
+        if (!((s.execMask >> l) & 1)) continue;
+        uint64_t a = s.addresses[l];
+        if (BufferHeat* b = heatFind(a)) {
+            uint64_t e0 = (a - b->base) / b->elemBytes, e1 = (a + bytes - 1 - b->base) / b->elemBytes;
+            for (uint64_t e = e0; e <= e1 && e < b->count; ++e) {
+                ++b->runAccesses[e];
+                ++b->launchAccesses[e];
+            }
+        }
+        for (uint64_t x = a; x < a + bytes; ++x) {
+            uint64_t sa = x & ~uint64_t(31);
+            int k = 0;
+            while (k < n && secs[k].addr != sa) ++k;
+            if (k == n) {
+                if (n == 128) continue;
+                secs[n++] = {sa, 0};
+            }
+            secs[k].used |= 1u << (x & 31);
+        }
+    }
+    for (int k = 0; k < n; ++k) {
+        if (secs[k].used == 0xffffffffu) continue;
+        for (uint32_t x = 0; x < 32; ++x) {
+            if ((secs[k].used >> x) & 1) continue;
+            uint64_t a = secs[k].addr + x;
+            BufferHeat* b = heatFind(a);
+            if (!b) continue;
+            uint64_t e = (a - b->base) / b->elemBytes;
+            if (e < b->count) {
+                ++b->runWasted[e];
+                ++b->launchWasted[e];
+            }
+        }
+    }
+    heatDirty = true;
+}
+
+// The device buffers at the start of a launch: keeps counts of buffers that still exist, adds
+// new ones, and starts the per-launch counts from zero.
+void Session::Worker::syncHeatBuffers() {
+    if (!memory) return;
+    std::vector<BufferHeat> next;
+    for (const auto& a : memory->allocations()) {
+        if (!a || a->freed || a->readOnly || a->size == 0) continue;
+        BufferHeat* old = nullptr;
+        for (auto& h : heat)
+            if (h.base == a->base && h.name == a->name) old = &h;
+        if (old) {
+            next.push_back(std::move(*old));
+        } else {
+            BufferHeat b;
+            b.name = a->name;
+            b.base = a->base;
+            b.bytes = a->size;
+            b.type = "";
+            if (lesson)
+                for (auto& bs : lesson->lesson.buffers)
+                    if (bs.name == a->name) b.type = bs.type;
+            b.elemBytes = heatElemBytes(b.type);
+            if (b.type.empty()) b.type = "u32";
+            b.count = b.bytes / b.elemBytes;
+            b.runAccesses.assign(b.count, 0);
+            b.runWasted.assign(b.count, 0);
+            next.push_back(std::move(b));
+        }
+        next.back().launchAccesses.assign(next.back().count, 0);
+        next.back().launchWasted.assign(next.back().count, 0);
+    }
+    heat = std::move(next);
+    heatHit = 0;
+    heatDirty = true;
+}
+
+std::shared_ptr<const CounterView> Session::Worker::counterView(const sim::Gpu& gpu, bool complete) const {
+    auto v = std::make_shared<CounterView>();
+    v->launchIndex = launchIdx;
+    v->kernel = gpu.program().kernelName;
+    v->complete = complete;
+    if (counters) {
+        v->metrics = counters->metrics();
+        v->byLine = counters->byLine();
+        v->total = counters->total();
+    }
+    for (auto& m : trace::CounterCollector::estimatedMetrics()) v->estimated.insert(m);
+    return v;
+}
+
+ReportView Session::Worker::reportView(const sim::CheckReport& r, int launch, const sim::Gpu& gpu) {
+    ReportView v;
+    v.launchIndex = launch;
+    v.kernel = gpu.program().kernelName;
+    const auto& c = gpu.config();
+    v.grid[0] = c.grid.x, v.grid[1] = c.grid.y, v.grid[2] = c.grid.z;
+    v.block[0] = c.block.x, v.block[1] = c.block.y, v.block[2] = c.block.z;
+    v.tool = r.tool;
+    v.hazard = r.hazard;
+    v.message = r.message;
+    v.site = r.site;
+    return v;
+}
+
 void Session::Worker::publish(std::shared_ptr<Snapshot> s) {
     if (s->state != RunState::Loading && s->state != RunState::NoLesson) last = s;
     std::lock_guard lk(m);
@@ -865,7 +1142,7 @@ void Session::Worker::publishGpu(const sim::Gpu& gpu) {
     RunState st = RunState::Paused;
     if (gpu.state() == sim::LaunchState::Faulted) st = RunState::Faulted;
     else if (gpu.state() == sim::LaunchState::Finished) st = RunState::LaunchDone;
-    else if (running || pendingSteps > 0) st = RunState::Running;
+    else if (running || pendingSteps > 0 || longOp) st = RunState::Running;
     auto s = build(&gpu, st);
     std::string launchName = "launch " + std::to_string(launchIdx + 1) +
                              (lesson && lesson->launchCount > 0 ? " of " + std::to_string(lesson->launchCount) : std::string()) +

@@ -36,6 +36,7 @@ struct Command {
     uint64_t count = 0;                         // RunSteps
     uint32_t block = 0, warp = 0;               // Select
     bool follow = true;                         // Select
+    int initcheck = -1, racecheck = -1;         // Restart: change the checkers (-1 = keep)
 };
 
 // Loads the lesson's text files (kernel.cu, steps.md) and counts its launches.
@@ -53,6 +54,8 @@ public:
     void load(const runtime::Lesson& lesson, const runtime::ParamValues& params);
     void setParams(const runtime::ParamValues& params);   // same lesson, new launch
     void restart();
+    // Turns the optional checkers on or off and restarts (memcheck and synccheck are always on).
+    void setCheckers(bool initcheck, bool racecheck);
 
     void step();           // one warp-instruction, next warp in the scheduler's order
     void stepWarp();       // one instruction of the selected warp

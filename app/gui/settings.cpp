@@ -42,6 +42,7 @@ Settings loadSettings(const std::filesystem::path& file) {
         s.speed = j.value("speed", s.speed);
         s.followIssuing = j.value("follow_issuing", s.followIssuing);
         s.lastLesson = j.value("last_lesson", s.lastLesson);
+        s.layout = j.value("layout", s.layout);
         if (j.contains("panels") && j["panels"].is_object())
             for (auto& [k, v] : j["panels"].items())
                 if (v.is_boolean()) s.panelsOpen[k] = v.get<bool>();
@@ -63,6 +64,7 @@ bool saveSettings(const Settings& s, const std::filesystem::path& file) {
     j["speed"] = s.speed;
     j["follow_issuing"] = s.followIssuing;
     j["last_lesson"] = s.lastLesson;
+    j["layout"] = s.layout;
     j["panels"] = s.panelsOpen;
     std::ofstream f(file);
     if (!f) return false;

@@ -16,6 +16,7 @@ struct Settings {
     double speed = 200;            // warp-instructions per second while running (0 = max)
     bool followIssuing = true;
     std::string lastLesson;
+    std::string layout = "stepping";   // panel arrangement (View > Layout)
     std::map<std::string, bool> panelsOpen;
 };
 

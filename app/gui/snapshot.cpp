@@ -54,6 +54,19 @@ std::array<LaneState, 32> laneStates(const LaneMasks& m) {
     return out;
 }
 
+SiteTarget siteTarget(const FaultSite& f, const uint32_t grid[3], const uint32_t block[3]) {
+    SiteTarget t;
+    t.line = f.sourceLine.value_or(0);
+    if (f.blockX && f.threadX) {
+        t.hasThread = true;
+        t.block = *f.blockX + grid[0] * (f.blockY.value_or(0) + grid[1] * f.blockZ.value_or(0));
+        uint32_t linearThread = *f.threadX + block[0] * (f.threadY.value_or(0) + block[1] * f.threadZ.value_or(0));
+        t.warp = linearThread / 32;
+        t.lane = f.lane.value_or(linearThread % 32);
+    }
+    return t;
+}
+
 Snapshot::BlockStatus Snapshot::blockStatus(uint64_t linear) const {
     if (linear >= blocksLaunched) return BlockStatus::Pending;
     return residentBlock(static_cast<uint32_t>(linear)) ? BlockStatus::Resident : BlockStatus::Done;

@@ -3,10 +3,12 @@
 // copies what the panels need, so a snapshot stays valid after the launch (or the whole
 // SimDevice) that produced it is gone.
 //
-// Sections: 1. lane states  2. program and lesson info  3. warps and blocks  4. the snapshot
+// Sections: 1. lane states  2. program and lesson info  3. warps and blocks
+//           4. memory, counters and checker reports  5. the snapshot
 #pragma once
 #include "runtime/error.hpp"
 #include "runtime/lesson.hpp"
+#include "trace/counters.hpp"
 #include "trace/line_stats.hpp"
 
 #include <array>
@@ -14,6 +16,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -120,7 +123,68 @@ struct StepRecord {
     bool divergent = false;
 };
 
-// ---------------------------------------------------------------- 4. the snapshot
+// ---------------------------------------------------------------- 4. memory, counters and checker reports
+// One warp-wide memory instruction (ld/st/atom/red on global or shared memory), as the Step
+// recorded it: the panels build their sector and bank diagrams from this (memory_model.hpp).
+struct MemAccess {
+    uint64_t stepIndex = 0;                 // issue order within its launch
+    int launchIndex = -1;
+    uint32_t block = 0, warpInBlock = 0;
+    int32_t pc = 0;
+    uint32_t line = 0;
+    bool shared = false;                    // shared-window offsets; else global addresses
+    uint8_t bytes = 0;                      // per lane (vector accesses count every element)
+    bool isLoad = false, isStore = false, isAtomic = false;
+    uint32_t mask = 0;                      // lanes that executed it
+    std::array<uint64_t, 32> addr{};        // valid for lanes in mask
+    std::string buffer;                     // global: the allocation the first lane's address is in
+    uint64_t bufferBase = 0;
+};
+
+// Counters of one launch (the current one while it runs), under Nsight Compute names.
+struct CounterView {
+    int launchIndex = -1;
+    std::string kernel;
+    bool complete = false;                  // the launch ran to its end
+    std::map<std::string, double> metrics;
+    std::set<std::string> estimated;        // metrics that come from the cache model, not counting
+    std::map<uint32_t, trace::MemCounters> byLine;
+    trace::MemCounters total;
+};
+
+// Per-element access counts of one device buffer, collected from Step records.
+struct BufferHeat {
+    std::string name, type;                 // lesson buffer name and element type ("f32", ...)
+    uint64_t base = 0, bytes = 0;
+    uint32_t elemBytes = 4;
+    uint64_t count = 0;                     // elements
+    std::vector<uint32_t> runAccesses, runWasted;        // since the lesson (re)started
+    std::vector<uint32_t> launchAccesses, launchWasted;  // in the current launch
+    std::vector<uint8_t> data;              // contents when published
+};
+struct HeatView {
+    uint64_t serial = 0;                    // changes whenever the counts change
+    std::vector<BufferHeat> buffers;
+};
+
+// A checker's finding (initcheck, racecheck), with the launch it came from.
+struct ReportView {
+    int launchIndex = -1;
+    std::string kernel, tool, hazard, message;
+    FaultSite site;
+    uint32_t grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};   // of its launch
+};
+
+// Where "go to line" leads for a fault or report: the source line, and the block (linear),
+// warp and lane of the thread involved.
+struct SiteTarget {
+    uint32_t line = 0;          // 0: no source line known
+    bool hasThread = false;
+    uint32_t block = 0, warp = 0, lane = 0;
+};
+SiteTarget siteTarget(const FaultSite& site, const uint32_t grid[3], const uint32_t block[3]);
+
+// ---------------------------------------------------------------- 5. the snapshot
 enum class RunState : uint8_t {
     NoLesson,   // nothing loaded
     Loading,    // building the launch, or replaying to a position (step back)
@@ -164,6 +228,14 @@ struct Snapshot {
     std::vector<StepRecord> recent;       // newest last
     std::optional<ErrorInfo> error;
     std::vector<runtime::CheckResult> checks;
+
+    // Memory, counters, checkers.
+    std::vector<MemAccess> memHistory;    // the selected warp's recent memory instructions, newest last
+    std::shared_ptr<const CounterView> counters;                       // current (or last) launch
+    std::vector<std::shared_ptr<const CounterView>> launchCounters;    // every launch so far, in order
+    std::shared_ptr<const HeatView> heat;
+    std::vector<ReportView> reports;      // every launch so far
+    bool initcheck = false, racecheck = false;   // the checkers this run uses
 
     // Block status by linear index (resident blocks are looked up in `resident`).
     enum class BlockStatus : uint8_t { Pending, Resident, Done };

@@ -21,6 +21,37 @@ void AppContext::loadLesson(int index) {
 
 void AppContext::applyParams() { session.setParams(ui.params); }
 
+void AppContext::startCompare() {
+    if (ui.current < 0 || ui.current >= static_cast<int>(ui.lessons.size())) return;
+    const runtime::Lesson& L = ui.lessons[static_cast<size_t>(ui.current)];
+    compare->start(L, ui.params, ui.runOnGpu && gpuToggle().enabled);
+    ui.compareRequestedFor = L.id;
+}
+
+void AppContext::goToSite(const FaultSite& site, const uint32_t grid[3], const uint32_t block[3]) {
+    SiteTarget t = siteTarget(site, grid, block);
+    if (t.line) {
+        ui.clickedLine = t.line;
+        ui.scrollToLine = t.line;
+    }
+    if (t.hasThread) {
+        settings.followIssuing = false;
+        session.select(t.block, t.warp, false);
+        ui.highlight = {true, t.block, t.warp, 1u << (t.lane & 31)};
+    }
+}
+
+bool AppContext::importNcu(const std::string& path) {
+    try {
+        ui.ncu = loadNcuCsv(path);
+        ui.ncuError.clear();
+        return true;
+    } catch (const std::exception& e) {
+        ui.ncuError = e.what();
+        return false;
+    }
+}
+
 void drawLaneStrip(ImDrawList* dl, ImVec2 pos, float laneW, float h, const std::array<LaneState, 32>& lanes, uint32_t highlight) {
     const float gap = laneW >= 6 ? 1.0f : 0.0f;
     if (gap == 0 && !highlight) {   // narrow lanes: one rectangle per run of equal states

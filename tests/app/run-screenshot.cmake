@@ -1,10 +1,12 @@
 # Renders one lesson with warpscope-gui under Xvfb and checks the PNG and its sidecar.
 #   cmake -DGUI=... -DCHECK=... -DLESSONS=... -DLESSON=id -DSTEPS=n -DOUT=file.png -P run-screenshot.cmake
+# Optional: -DEXTRA=--layout,memory,... more app options (comma-separated), -DPANELS=a,b,c the panels that must draw.
 find_program(XVFB_RUN xvfb-run)
 if(NOT XVFB_RUN)
   message("screenshot test skipped: xvfb-run not installed")
   return()
 endif()
+string(REPLACE "," ";" EXTRA "${EXTRA}")
 get_filename_component(outdir "${OUT}" DIRECTORY)
 file(MAKE_DIRECTORY "${outdir}")
 file(REMOVE "${OUT}" "${OUT}.json")
@@ -13,14 +15,17 @@ set(ENV{WARPSCOPE_NO_SETTINGS} "1")
 set(ENV{LIBGL_ALWAYS_SOFTWARE} "1")
 execute_process(
   COMMAND "${XVFB_RUN}" -a -s "-screen 0 1600x1000x24" "${GUI}" --lesson "${LESSON}" --steps "${STEPS}"
-          --screenshot "${OUT}" --size 1600x1000
+          --screenshot "${OUT}" --size 1600x1000 ${EXTRA}
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 100)
 message("${out}${err}")
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "warpscope-gui exited with ${rc}")
 endif()
+if(NOT PANELS)
+  set(PANELS controls,status,lessons,source,divergence,grid,warp)
+endif()
 execute_process(COMMAND "${CHECK}" "${OUT}" --steps "${STEPS}"
-                        --panels controls,status,lessons,source,divergence,grid,warp
+                        --panels ${PANELS}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 message("${out}${err}")
 if(NOT rc EQUAL 0)
