@@ -32,6 +32,7 @@ int runBench(int argc, char** argv, const fs::path& lessonsDir);
 int runNcuCompare(int argc, char** argv);
 int runCompare(int argc, char** argv, const fs::path& lessonsDir);
 int runTimeCompare(int argc, char** argv, const fs::path& lessonsDir);
+int runTimelineCompare(int argc, char** argv, const fs::path& lessonsDir);
 
 namespace {
 
@@ -52,9 +53,14 @@ usage:
       --timed              cycle model: occupancy, predicted cycles and time, stall reasons (simulator)
       --gpu PRESET         GPU for --timed (default h100; implies --timed): see 'warpscope gpus',
                            or a preset .json file
-      --registers N        registers per thread for occupancy (from ptxas -v; default 32, estimated)
+      --registers N        registers per thread for occupancy (from ptxas -v; default: lesson.json
+                           "registers", else 32, estimated)
       --policy gto|lrr     warp scheduler: greedy-then-oldest (default) or loose round-robin
       --blocks-per-sm N    cap resident blocks per SM below the occupancy limit (study latency hiding)
+      --timeline           the host program's timeline: copies, kernels and host calls per stream and
+                           engine (simulator: modelled on the --gpu preset; GPU: measured with events)
+      --trace FILE         write the timeline as Chrome trace JSON (Perfetto, chrome://tracing);
+                           implies --timeline
   warpscope ptx <file.ptx> [--json]   parse PTX and list kernels, registers, shared memory, instructions
   warpscope lessons [--json]          list the bundled lessons
   warpscope gpus [--json]             list the GPU presets for --timed (built-in and JSON files)
@@ -63,10 +69,35 @@ usage:
                                       simulator and real GPU side by side: outputs, times, counters
   warpscope time-compare <lesson|spec> [--gpu h100] [--repeat 20] [--param N=V] [--registers N]
                                       predicted time of each launch vs the real GPU (median)
+  warpscope timeline-compare <lesson|spec> [--sweep NAME=V1,V2,...] [--param N=V] [--gpu h100]
+                           [--repeat 7] [--trace-dir DIR] [--sim-only] [--json]
+                                      simulated vs measured host-program timeline per variant
   warpscope ncu-compare <lesson|spec> <ncu.csv>
                                       simulator counters next to an Nsight Compute CSV (Markdown)
   warpscope help
 )";
+
+} // namespace
+
+nlohmann::json timelineJson(const runtime::Timeline& t) {
+    nlohmann::json j = {{"source", t.source}, {"measured", t.measured}, {"total_us", t.totalUs()}, {"device_end_us", t.deviceEndUs()},
+                        {"copy_compute_overlap_us", t.overlapUs()}};
+    for (auto e : {runtime::TimelineEngine::Host, runtime::TimelineEngine::CopyHtoD, runtime::TimelineEngine::CopyDtoH, runtime::TimelineEngine::Compute})
+        j["busy_us"][std::string(runtime::engineName(e))] = t.busyUs(e);
+    for (auto& op : t.ops) {
+        nlohmann::json o = {{"kind", std::string(runtime::kindName(op.kind))}, {"engine", std::string(runtime::engineName(op.engine))},
+                            {"label", op.label}, {"start_us", op.startUs}, {"end_us", op.endUs}};
+        if (op.stream >= 0) o["stream"] = op.stream;
+        if (op.bytes) o["bytes"] = op.bytes;
+        if (op.kind == runtime::TimelineKind::CopyHtoD || op.kind == runtime::TimelineKind::CopyDtoH) o["pinned"] = op.pinned;
+        if (op.inGraph) o["graph_node"] = true;
+        if (op.launchIndex >= 0) o["launch"] = op.launchIndex;
+        j["ops"].push_back(o);
+    }
+    return j;
+}
+
+namespace {
 
 int exitCodeFor(const Error& e) {
     switch (e.kind()) {
@@ -234,8 +265,8 @@ int cmdRun(int argc, char** argv, const fs::path& lessonsDir) {
     bool asJson = false, lines = false, metrics = false;
     uint64_t budget = 0;
     bool initcheck = false, racecheck = false;
-    bool timed = false;
-    std::string gpuName = "h100";
+    bool timed = false, wantTimeline = false;
+    std::string gpuName = "h100", traceFile;
     timing::TimingOptions timingOpt;
     std::map<std::string, std::string> overrides;
     std::vector<std::pair<std::string, std::string>> saves;
@@ -252,7 +283,11 @@ int cmdRun(int argc, char** argv, const fs::path& lessonsDir) {
         else if (a == "--save-all") saveAll = val("--save-all");
         else if (a == "--budget") budget = std::stoull(val("--budget"));
         else if (a == "--timed") timed = true;
-        else if (a == "--gpu") {
+        else if (a == "--timeline") wantTimeline = true;
+        else if (a == "--trace") {
+            traceFile = val("--trace");
+            wantTimeline = true;
+        } else if (a == "--gpu") {
             gpuName = val("--gpu");
             timed = true;
         } else if (a == "--registers") {
@@ -299,6 +334,8 @@ int cmdRun(int argc, char** argv, const fs::path& lessonsDir) {
     if (target.empty()) throw Error(Error::Kind::Input, "run needs a lesson folder, lesson id or spec file.");
     if (backend != "sim" && backend != "gpu") throw Error(Error::Kind::Input, "--backend is 'sim' or 'gpu'.");
     if (timed && backend != "sim") throw Error(Error::Kind::Input, "--timed needs the simulator (--backend sim).");
+    // A simulated timeline needs each kernel's predicted duration: the cycle model runs.
+    if (wantTimeline && backend == "sim") timed = true;
     timing::GpuSpec gpuSpec;
     if (timed) gpuSpec = timing::findPreset(gpuName, timing::presetFolders());
     std::vector<timing::TimingResult> timings;   // one per launch
@@ -334,7 +371,14 @@ int cmdRun(int argc, char** argv, const fs::path& lessonsDir) {
                 if (timed) {
                     // The cycle model picks the order in which warps issue; the functional
                     // engine executes them (SimDevice then just collects the finished launch).
-                    timing::TimedRun run(g, gpuSpec, timingOpt, fanOut.empty() ? nullptr : &fanOut);
+                    // lesson.json "registers" stands in for --registers when that is not given.
+                    timing::TimingOptions launchOpt = timingOpt;
+                    if (launchOpt.registersEstimated)
+                        if (auto r = lesson.registersFor(g.program().kernelName)) {
+                            launchOpt.registersPerThread = *r;
+                            launchOpt.registersEstimated = false;
+                        }
+                    timing::TimedRun run(g, gpuSpec, launchOpt, fanOut.empty() ? nullptr : &fanOut);
                     try {
                         run.run();
                     } catch (const Error&) {
@@ -342,11 +386,13 @@ int cmdRun(int argc, char** argv, const fs::path& lessonsDir) {
                         throw;
                     }
                     timings.push_back(run.result());
+                    sim->reportKernelMicros(timings.back().microseconds);
                 } else {
                     g.setListener(&fanOut);
                 }
             };
         }
+        if (wantTimeline) s->enableTimeline(gpuSpec, timingOpt);
         device = std::move(s);
     }
 
@@ -436,6 +482,13 @@ int cmdRun(int argc, char** argv, const fs::path& lessonsDir) {
                                     {"efficiency", s.efficiency()}, {"branches", s.branches}, {"divergent_branches", s.divergentBranches}});
     }
     out["passed"] = result.allChecksPassed();
+    if (wantTimeline) out["timeline"] = timelineJson(result.timeline);
+    for (auto& [name, ms] : result.timers) out["timers"][name] = ms;
+    if (!traceFile.empty()) {
+        std::ofstream f(traceFile);
+        if (!f) throw Error(Error::Kind::Input, "Cannot write '" + traceFile + "'.");
+        f << runtime::toChromeTrace(result.timeline) << "\n";
+    }
 
     if (asJson) {
         std::cout << out.dump(2) << "\n";
@@ -443,7 +496,12 @@ int cmdRun(int argc, char** argv, const fs::path& lessonsDir) {
         std::cout << lesson.id << ": " << lesson.title << "  [" << device->name() << "]\n";
         if (!params.empty()) {
             std::cout << "  params:";
-            for (auto& [k, v] : params) std::cout << " " << k << "=" << v;
+            for (auto& [k, v] : params) {
+                std::ostringstream num;
+                num.precision(15);
+                num << v;   // integers print whole (1048576, not 1.04858e+06)
+                std::cout << " " << k << "=" << num.str();
+            }
             std::cout << "\n";
         }
         for (auto& l : result.launches) {
@@ -481,6 +539,12 @@ int cmdRun(int argc, char** argv, const fs::path& lessonsDir) {
         for (auto& r : reports) std::cout << "  " << r.tool << " (" << r.hazard << "): " << r.message << "\n";
         for (auto& c : result.checks) std::cout << "  check " << c.buffer << ": " << (c.passed ? "PASS" : "FAIL") << " (" << c.detail << ")\n";
         if (result.checks.empty()) std::cout << "  (no checks in this lesson)\n";
+        for (auto& [name, ms] : result.timers) std::printf("  timer %s: %.4f ms\n", name.c_str(), ms);
+        if (wantTimeline) {
+            std::istringstream summary(runtime::summarize(result.timeline));
+            for (std::string line; std::getline(summary, line);) std::cout << "  " << line << "\n";
+            if (!traceFile.empty()) std::cout << "  Chrome trace written to " << traceFile << " (open it in https://ui.perfetto.dev)\n";
+        }
         if (lines) {
             auto src = sourceLines(lesson);
             std::cout << "  per source line: warp-instr  thread-instr  lanes/instr  divergent\n";
@@ -602,6 +666,7 @@ int main(int argc, char** argv) {
         if (cmd == "ncu-compare") return runNcuCompare(argc - 2, argv + 2);
         if (cmd == "compare") return runCompare(argc - 2, argv + 2, lessonsDir);
         if (cmd == "time-compare") return runTimeCompare(argc - 2, argv + 2, lessonsDir);
+        if (cmd == "timeline-compare") return runTimelineCompare(argc - 2, argv + 2, lessonsDir);
         if (cmd == "help" || cmd == "--help" || cmd == "-h") {
             std::cout << kUsage;
             return 0;

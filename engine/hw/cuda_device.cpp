@@ -5,6 +5,7 @@
 //   2. DriverApi: dlopen + dlsym, cuInit, error text
 //   3. Availability probe and factory
 //   4. CudaDevice: context, module, memory, symbols, launch
+//   5. Host runtime: host memory, streams, events, graphs, and the measured timeline
 #include "hw/cuda_device.hpp"
 
 #include "runtime/error.hpp"
@@ -12,6 +13,8 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <sstream>
@@ -36,6 +39,8 @@ using CUfunction = void*;
 using CUstream = void*;
 using CUevent = void*;
 using CUjit_option = int;   // enum CUjit_option_enum
+using CUgraph = void*;
+using CUgraphExec = void*;
 
 constexpr CUresult CUDA_SUCCESS = 0;
 constexpr CUresult CUDA_ERROR_INVALID_VALUE = 1;
@@ -64,6 +69,9 @@ constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75;
 constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76;
 constexpr int CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8;
 constexpr unsigned CU_EVENT_DEFAULT = 0;
+constexpr unsigned CU_STREAM_DEFAULT = 0;
+constexpr unsigned CU_STREAM_NON_BLOCKING = 1;
+constexpr int CU_STREAM_CAPTURE_MODE_THREAD_LOCAL = 1;
 
 // Shared memory a kernel may use without opting in (cuFuncSetAttribute) on every GPU since Kepler.
 constexpr uint32_t kDefaultSharedLimit = 48 * 1024;
@@ -125,7 +133,22 @@ struct DriverApi {
     CUresult (*cuEventSynchronize)(CUevent) = nullptr;
     CUresult (*cuEventElapsedTime)(float*, CUevent, CUevent) = nullptr;  // _v2 or the original
     CUresult (*cuEventDestroy)(CUevent) = nullptr;                       // _v2
+    // Streams, asynchronous copies, page-locked host memory.
+    CUresult (*cuStreamCreate)(CUstream*, unsigned) = nullptr;
+    CUresult (*cuStreamDestroy)(CUstream) = nullptr;                     // _v2
+    CUresult (*cuStreamSynchronize)(CUstream) = nullptr;
+    CUresult (*cuStreamWaitEvent)(CUstream, CUevent, unsigned) = nullptr;
+    CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr, const void*, size_t, CUstream) = nullptr;   // _v2
+    CUresult (*cuMemcpyDtoHAsync)(void*, CUdeviceptr, size_t, CUstream) = nullptr;         // _v2
+    CUresult (*cuMemHostAlloc)(void**, size_t, unsigned) = nullptr;
+    CUresult (*cuMemFreeHost)(void*) = nullptr;
     // Optional (newer drivers): nullptr when absent.
+    CUresult (*cuStreamBeginCapture)(CUstream, int) = nullptr;           // _v2
+    CUresult (*cuStreamEndCapture)(CUstream, CUgraph*) = nullptr;
+    CUresult (*cuGraphInstantiateWithFlags)(CUgraphExec*, CUgraph, unsigned long long) = nullptr;
+    CUresult (*cuGraphLaunch)(CUgraphExec, CUstream) = nullptr;
+    CUresult (*cuGraphExecDestroy)(CUgraphExec) = nullptr;
+    CUresult (*cuGraphDestroy)(CUgraph) = nullptr;
     CUresult (*cuFuncSetAttribute)(CUfunction, int, int) = nullptr;
     CUresult (*cuFuncGetParamInfo)(CUfunction, size_t, size_t*, size_t*) = nullptr;
 
@@ -203,6 +226,20 @@ std::shared_ptr<const DriverApi> loadDriver() {
     need(api->cuEventDestroy, "cuEventDestroy_v2");
     if (!bindSymbol(handle, api->cuEventElapsedTime, "cuEventElapsedTime_v2"))
         need(api->cuEventElapsedTime, "cuEventElapsedTime");
+    need(api->cuStreamCreate, "cuStreamCreate");
+    need(api->cuStreamDestroy, "cuStreamDestroy_v2");
+    need(api->cuStreamSynchronize, "cuStreamSynchronize");
+    need(api->cuStreamWaitEvent, "cuStreamWaitEvent");
+    need(api->cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2");
+    need(api->cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2");
+    need(api->cuMemHostAlloc, "cuMemHostAlloc");
+    need(api->cuMemFreeHost, "cuMemFreeHost");
+    bindSymbol(handle, api->cuStreamBeginCapture, "cuStreamBeginCapture_v2");
+    bindSymbol(handle, api->cuStreamEndCapture, "cuStreamEndCapture");
+    bindSymbol(handle, api->cuGraphInstantiateWithFlags, "cuGraphInstantiateWithFlags");
+    bindSymbol(handle, api->cuGraphLaunch, "cuGraphLaunch");
+    bindSymbol(handle, api->cuGraphExecDestroy, "cuGraphExecDestroy");
+    bindSymbol(handle, api->cuGraphDestroy, "cuGraphDestroy");
     bindSymbol(handle, api->cuFuncSetAttribute, "cuFuncSetAttribute");
     bindSymbol(handle, api->cuFuncGetParamInfo, "cuFuncGetParamInfo");
     if (!missing.empty())
@@ -320,12 +357,15 @@ CudaDevice::~CudaDevice() {
     const DriverApi& api = *api_;
     api.cuCtxSetCurrent(context_);
     if (lostReason_.empty()) {
+        api.cuCtxSynchronize();
+        releaseRuntime();
         // Return what we hold so a long GUI session does not leak GPU memory across reopenings.
         for (const auto& [ptr, alloc] : allocations_) api.cuMemFree(ptr);
         if (module_) api.cuModuleUnload(module_);
         api.cuDevicePrimaryCtxRelease(device_);
     } else {
         // The poisoned primary context must be destroyed, or the next open gets it back.
+        releaseRuntime();   // the driver calls fail harmlessly; host memory is still ours to free
         api.cuDevicePrimaryCtxRelease(device_);
         api.cuDevicePrimaryCtxReset(device_);
     }
@@ -382,11 +422,18 @@ void CudaDevice::loadModule(const std::string& ptxText, const std::string& displ
     ensureUsable();
     bind();
     const DriverApi& api = *api_;
+    // The same PTX again (a lesson run repeatedly): keep the module and its loaded functions, so
+    // that repeated runs do not pay for the JIT and the driver's lazy loading each time.
+    if (module_ && ptxText == moduleText_) {
+        moduleName_ = displayName;
+        return;
+    }
     if (module_) {
         api.cuModuleUnload(module_);
         module_ = nullptr;
         functions_.clear();
         moduleName_.clear();
+        moduleText_.clear();
     }
 
     constexpr size_t kLogBytes = 64 * 1024;
@@ -418,6 +465,7 @@ void CudaDevice::loadModule(const std::string& ptxText, const std::string& displ
     }
     module_ = mod;
     moduleName_ = displayName;
+    moduleText_ = ptxText;
 }
 
 DevPtr CudaDevice::malloc(size_t bytes, const std::string& label) {
@@ -510,10 +558,19 @@ void* CudaDevice::function(const std::string& kernel) {
     return f;
 }
 
-runtime::LaunchResult CudaDevice::launch(const std::string& kernel, const runtime::LaunchConfig& config,
-                                         const std::vector<runtime::ParamBytes>& params) {
-    ensureUsable();
-    bind();
+namespace {
+std::string describeConfig(const runtime::LaunchConfig& config) {
+    const auto& g = config.grid;
+    const auto& b = config.block;
+    return "grid (" + std::to_string(g.x) + ", " + std::to_string(g.y) + ", " + std::to_string(g.z) + "), block (" +
+           std::to_string(b.x) + ", " + std::to_string(b.y) + ", " + std::to_string(b.z) + "), " +
+           std::to_string(config.dynamicSharedBytes) + " bytes of dynamic shared memory";
+}
+} // namespace
+
+// Checks the parameters and issues the launch on `stream`; launch-time rejections throw.
+void CudaDevice::enqueueKernel(void* stream, const std::string& kernel, const runtime::LaunchConfig& config,
+                               const std::vector<runtime::ParamBytes>& params) {
     const DriverApi& api = *api_;
     CUfunction f = function(kernel);
 
@@ -546,54 +603,54 @@ runtime::LaunchResult CudaDevice::launch(const std::string& kernel, const runtim
                                      int(config.dynamicSharedBytes)),
               "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)");
 
-    CUevent start = nullptr, stop = nullptr;
-    check(api.cuEventCreate(&start, CU_EVENT_DEFAULT), "cuEventCreate");
-    if (CUresult r = api.cuEventCreate(&stop, CU_EVENT_DEFAULT); r != CUDA_SUCCESS) {
-        api.cuEventDestroy(start);
-        check(r, "cuEventCreate");
-    }
-    struct EventGuard {
-        const DriverApi& api;
-        CUevent a, b;
-        ~EventGuard() { api.cuEventDestroy(a); api.cuEventDestroy(b); }
-    } guard{api, start, stop};
-
-    auto describeConfig = [&] {
-        const auto& g = config.grid;
-        const auto& b = config.block;
-        return "grid (" + std::to_string(g.x) + ", " + std::to_string(g.y) + ", " + std::to_string(g.z) +
-               "), block (" + std::to_string(b.x) + ", " + std::to_string(b.y) + ", " + std::to_string(b.z) +
-               "), " + std::to_string(config.dynamicSharedBytes) + " bytes of dynamic shared memory";
-    };
-
-    check(api.cuEventRecord(start, nullptr), "cuEventRecord");
     CUresult r = api.cuLaunchKernel(f, config.grid.x, config.grid.y, config.grid.z, config.block.x,
-                                    config.block.y, config.block.z, config.dynamicSharedBytes, nullptr,
+                                    config.block.y, config.block.z, config.dynamicSharedBytes, stream,
                                     kernelParams.data(), nullptr);
     if (r == CUDA_ERROR_INVALID_VALUE || r == CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES)
         throw Error(Error::Kind::Input, "The GPU rejected the launch of kernel '" + kernel + "' with " +
-                                            describeConfig() + ": " + api.describe(r) + ".",
+                                            describeConfig(config) + ": " + api.describe(r) + ".",
                     siteOf(kernel));
     if (r != CUDA_SUCCESS && !isStickyFault(r))
         throw Error(Error::Kind::Device, "Launching kernel '" + kernel + "' failed: " + api.describe(r) + ".",
                     siteOf(kernel));
-    if (r == CUDA_SUCCESS) r = api.cuEventRecord(stop, nullptr);
-    if (r == CUDA_SUCCESS) r = api.cuEventSynchronize(stop);
-    if (r == CUDA_SUCCESS) r = api.cuCtxSynchronize();
-    if (r != CUDA_SUCCESS) {
-        if (isStickyFault(r)) {
-            markLost(r, kernel);
-            throw Error(Error::Kind::Fault,
-                        "Kernel '" + kernel + "' faulted on " + name_ + ": " + api.describe(r) +
-                            ". The hardware does not say which thread or address; run the same launch "
-                            "on the simulator to find it. The GPU context is now unusable: reopen the "
-                            "GPU device to continue.",
-                        siteOf(kernel));
-        }
-        throw Error(Error::Kind::Device, "Kernel '" + kernel + "' did not complete on " + name_ + ": " +
-                                             api.describe(r) + ".",
+    if (r != CUDA_SUCCESS) throwLaunchFailure(r, kernel);
+}
+
+void CudaDevice::throwLaunchFailure(int r, const std::string& kernel) {
+    if (isStickyFault(r)) {
+        markLost(r, kernel);
+        throw Error(Error::Kind::Fault,
+                    "Kernel '" + kernel + "' faulted on " + name_ + ": " + api_->describe(r) +
+                        ". The hardware does not say which thread or address; run the same launch "
+                        "on the simulator to find it. The GPU context is now unusable: reopen the "
+                        "GPU device to continue.",
                     siteOf(kernel));
     }
+    throw Error(Error::Kind::Device, "Kernel '" + kernel + "' did not complete on " + name_ + ": " +
+                                         api_->describe(r) + ".",
+                siteOf(kernel));
+}
+
+runtime::LaunchResult CudaDevice::launch(const std::string& kernel, const runtime::LaunchConfig& config,
+                                         const std::vector<runtime::ParamBytes>& params) {
+    ensureUsable();
+    bind();
+    if (captureStream_ >= 0) throw Error(Error::Kind::Input, "A synchronous launch is not allowed while a stream is being captured.");
+    const DriverApi& api = *api_;
+    runtime::TimelineOp op;
+    op.kind = runtime::TimelineKind::Kernel;
+    op.engine = runtime::TimelineEngine::Compute;
+    op.label = kernel;
+    size_t rec = beginRecord(op, 0, true);
+    double h0 = hostNowUs();
+    enqueueKernel(nullptr, kernel, config, params);
+    hostOp(runtime::TimelineKind::HostCall, "cuLaunchKernel " + kernel, h0);
+    endRecord(rec, 0);
+    h0 = hostNowUs();
+    CUresult r = api.cuEventSynchronize(records_[rec].after);
+    if (r == CUDA_SUCCESS) r = api.cuCtxSynchronize();
+    if (r != CUDA_SUCCESS) throwLaunchFailure(r, kernel);
+    hostOp(runtime::TimelineKind::HostWait, "wait for " + kernel, h0);
 
     runtime::LaunchResult result;
     result.kernel = kernel;
@@ -601,16 +658,382 @@ runtime::LaunchResult CudaDevice::launch(const std::string& kernel, const runtim
     result.block = config.block;
     result.dynamicSharedBytes = config.dynamicSharedBytes;
     float ms = 0;
-    if (api.cuEventElapsedTime(&ms, start, stop) == CUDA_SUCCESS) result.elapsedMs = ms;
+    if (api.cuEventElapsedTime(&ms, records_[rec].before, records_[rec].after) == CUDA_SUCCESS) result.elapsedMs = ms;
     return result;
+}
+
+// ---------------------------------------------------------------------------------------------
+// 5. Host runtime: host memory, streams, events, graphs, and the measured timeline
+// ---------------------------------------------------------------------------------------------
+double CudaDevice::hostNowUs() const {
+    return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - hostBase_).count();
+}
+
+void CudaDevice::hostOp(runtime::TimelineKind kind, const std::string& label, double startUs) {
+    runtime::TimelineOp op;
+    op.kind = kind;
+    op.engine = runtime::TimelineEngine::Host;
+    op.stream = -1;
+    op.label = label;
+    op.startUs = startUs;
+    op.endUs = hostNowUs();
+    hostOps_.push_back(op);
+}
+
+void* CudaDevice::takeEvent() {
+    if (poolUsed_ < eventPool_.size()) return eventPool_[poolUsed_++];
+    CUevent e = nullptr;
+    check(api_->cuEventCreate(&e, CU_EVENT_DEFAULT), "cuEventCreate");
+    eventPool_.push_back(e);
+    ++poolUsed_;
+    return e;
+}
+
+// Events come from a pool that lives as long as the device: creating events is slow enough
+// (microseconds) to distort the timeline it measures.
+size_t CudaDevice::beginRecord(runtime::TimelineOp op, int stream, bool always) {
+    if (!baseEvent_) resetTimeline();
+    if (!recordOps_ && !always) return SIZE_MAX;
+    Record r;
+    op.stream = stream;
+    r.op = op;
+    r.before = takeEvent();
+    records_.push_back(r);
+    check(api_->cuEventRecord(static_cast<CUevent>(r.before), static_cast<CUstream>(streamHandle(stream, "event"))), "cuEventRecord");
+    return records_.size() - 1;
+}
+
+void CudaDevice::endRecord(size_t index, int stream) {
+    if (index == SIZE_MAX) return;
+    records_[index].after = takeEvent();
+    check(api_->cuEventRecord(static_cast<CUevent>(records_[index].after), static_cast<CUstream>(streamHandle(stream, "event"))),
+          "cuEventRecord");
+}
+
+void* CudaDevice::streamHandle(int stream, const char* what) const {
+    if (stream < 0 || static_cast<size_t>(stream) >= streams_.size())
+        throw Error(Error::Kind::Input, std::string(what) + ": stream " + std::to_string(stream) + " was never created.");
+    return streams_[static_cast<size_t>(stream)];
+}
+
+void* CudaDevice::eventHandle(int event, const char* what) const {
+    if (event < 0 || static_cast<size_t>(event) >= events_.size())
+        throw Error(Error::Kind::Input, std::string(what) + ": event " + std::to_string(event) + " was never created.");
+    return events_[static_cast<size_t>(event)];
+}
+
+void* CudaDevice::hostAlloc(size_t bytes, bool pinned) {
+    ensureUsable();
+    bind();
+    void* p = nullptr;
+    if (pinned) {
+        CUresult r = api_->cuMemHostAlloc(&p, std::max<size_t>(bytes, 1), 0);
+        if (r == CUDA_ERROR_OUT_OF_MEMORY)
+            throw Error(Error::Kind::Device, "Cannot page-lock " + std::to_string(bytes) + " bytes of host memory.");
+        check(r, "cuMemHostAlloc");
+    } else {
+        p = std::malloc(std::max<size_t>(bytes, 1));
+        if (!p) throw Error(Error::Kind::Device, "Out of host memory allocating " + std::to_string(bytes) + " bytes.");
+    }
+    hostBlocks_[p] = pinned;
+    return p;
+}
+
+void CudaDevice::hostFree(void* ptr) {
+    if (!ptr) return;
+    auto it = hostBlocks_.find(ptr);
+    if (it == hostBlocks_.end()) throw Error(Error::Kind::Input, "hostFree: not a pointer from hostAlloc.");
+    bind();
+    if (it->second) api_->cuMemFreeHost(ptr);
+    else std::free(ptr);
+    hostBlocks_.erase(it);
+}
+
+int CudaDevice::createStream(bool nonBlocking) {
+    ensureUsable();
+    bind();
+    CUstream s = nullptr;
+    check(api_->cuStreamCreate(&s, nonBlocking ? CU_STREAM_NON_BLOCKING : CU_STREAM_DEFAULT), "cuStreamCreate");
+    streams_.push_back(s);
+    return static_cast<int>(streams_.size()) - 1;
+}
+
+int CudaDevice::createEvent() {
+    ensureUsable();
+    bind();
+    CUevent e = nullptr;
+    check(api_->cuEventCreate(&e, CU_EVENT_DEFAULT), "cuEventCreate");
+    events_.push_back(e);
+    return static_cast<int>(events_.size()) - 1;
+}
+
+void CudaDevice::copyToDevice(DevPtr dst, const void* src, size_t bytes, int stream, bool hostSync, const std::string& label) {
+    ensureUsable();
+    checkRange(dst, bytes, "Host-to-device copy");
+    bind();
+    CUstream s = static_cast<CUstream>(streamHandle(stream, "copy to device"));
+    if (capturing(stream)) {
+        check(api_->cuMemcpyHtoDAsync(dst, src, bytes, s), "cuMemcpyHtoDAsync (captured)");
+        ++captureNodes_;
+        return;
+    }
+    runtime::TimelineOp op;
+    op.kind = runtime::TimelineKind::CopyHtoD;
+    op.engine = runtime::TimelineEngine::CopyHtoD;
+    op.label = label;
+    op.bytes = bytes;
+    auto hb = hostBlocks_.upper_bound(const_cast<void*>(src));
+    op.pinned = hb != hostBlocks_.begin() && std::prev(hb)->second;
+    size_t rec = beginRecord(op, stream);
+    double h0 = hostNowUs();
+    check(api_->cuMemcpyHtoDAsync(dst, src, bytes, s), "cuMemcpyHtoDAsync");
+    hostOp(runtime::TimelineKind::HostCall, "cuMemcpyHtoDAsync " + label, h0);
+    endRecord(rec, stream);
+    if (hostSync) synchronizeStream(stream);
+}
+
+void CudaDevice::copyToHost(void* dst, DevPtr src, size_t bytes, int stream, bool hostSync, const std::string& label) {
+    ensureUsable();
+    checkRange(src, bytes, "Device-to-host copy");
+    bind();
+    CUstream s = static_cast<CUstream>(streamHandle(stream, "copy to host"));
+    if (capturing(stream)) {
+        check(api_->cuMemcpyDtoHAsync(dst, src, bytes, s), "cuMemcpyDtoHAsync (captured)");
+        ++captureNodes_;
+        return;
+    }
+    runtime::TimelineOp op;
+    op.kind = runtime::TimelineKind::CopyDtoH;
+    op.engine = runtime::TimelineEngine::CopyDtoH;
+    op.label = label;
+    op.bytes = bytes;
+    auto hb = hostBlocks_.upper_bound(dst);
+    op.pinned = hb != hostBlocks_.begin() && std::prev(hb)->second;
+    size_t rec = beginRecord(op, stream);
+    double h0 = hostNowUs();
+    check(api_->cuMemcpyDtoHAsync(dst, src, bytes, s), "cuMemcpyDtoHAsync");
+    hostOp(runtime::TimelineKind::HostCall, "cuMemcpyDtoHAsync " + label, h0);
+    endRecord(rec, stream);
+    if (hostSync) synchronizeStream(stream);
+}
+
+runtime::LaunchResult CudaDevice::launchOn(int stream, const std::string& kernel, const runtime::LaunchConfig& config,
+                                           const std::vector<runtime::ParamBytes>& params) {
+    ensureUsable();
+    bind();
+    CUstream s = static_cast<CUstream>(streamHandle(stream, "launch"));
+    runtime::LaunchResult result;
+    result.kernel = kernel;
+    result.grid = config.grid;
+    result.block = config.block;
+    result.dynamicSharedBytes = config.dynamicSharedBytes;
+    if (capturing(stream)) {
+        enqueueKernel(s, kernel, config, params);
+        ++captureNodes_;
+        return result;
+    }
+    runtime::TimelineOp op;
+    op.kind = runtime::TimelineKind::Kernel;
+    op.engine = runtime::TimelineEngine::Compute;
+    op.label = kernel;
+    size_t rec = beginRecord(op, stream);
+    double h0 = hostNowUs();
+    enqueueKernel(s, kernel, config, params);
+    hostOp(runtime::TimelineKind::HostCall, "cuLaunchKernel " + kernel, h0);
+    endRecord(rec, stream);
+    return result;
+}
+
+void CudaDevice::recordEvent(int event, int stream) {
+    ensureUsable();
+    bind();
+    if (capturing(stream)) throw Error(Error::Kind::Input, "Events inside a captured graph are not supported yet.");
+    check(api_->cuEventRecord(static_cast<CUevent>(eventHandle(event, "event record")),
+                              static_cast<CUstream>(streamHandle(stream, "event record"))),
+          "cuEventRecord");
+}
+
+void CudaDevice::streamWaitEvent(int stream, int event) {
+    ensureUsable();
+    bind();
+    if (capturing(stream)) throw Error(Error::Kind::Input, "Events inside a captured graph are not supported yet.");
+    check(api_->cuStreamWaitEvent(static_cast<CUstream>(streamHandle(stream, "stream wait")),
+                                  static_cast<CUevent>(eventHandle(event, "stream wait")), 0),
+          "cuStreamWaitEvent");
+}
+
+void CudaDevice::synchronizeStream(int stream) {
+    ensureUsable();
+    bind();
+    double h0 = hostNowUs();
+    CUresult r = api_->cuStreamSynchronize(static_cast<CUstream>(streamHandle(stream, "stream synchronize")));
+    if (r != CUDA_SUCCESS && isStickyFault(r)) markLost(r, "(an earlier launch)");
+    check(r, "cuStreamSynchronize");
+    hostOp(runtime::TimelineKind::HostWait, "wait for stream " + std::to_string(stream), h0);
+}
+
+void CudaDevice::synchronizeEvent(int event) {
+    ensureUsable();
+    bind();
+    double h0 = hostNowUs();
+    CUresult r = api_->cuEventSynchronize(static_cast<CUevent>(eventHandle(event, "event synchronize")));
+    if (r != CUDA_SUCCESS && isStickyFault(r)) markLost(r, "(an earlier launch)");
+    check(r, "cuEventSynchronize");
+    hostOp(runtime::TimelineKind::HostWait, "wait for event " + std::to_string(event), h0);
+}
+
+double CudaDevice::eventElapsedMs(int from, int to) {
+    ensureUsable();
+    bind();
+    float ms = 0;
+    check(api_->cuEventElapsedTime(&ms, static_cast<CUevent>(eventHandle(from, "elapsed time")),
+                                   static_cast<CUevent>(eventHandle(to, "elapsed time"))),
+          "cuEventElapsedTime");
+    return ms;
+}
+
+void CudaDevice::beginCapture(int stream) {
+    ensureUsable();
+    bind();
+    if (!api_->cuStreamBeginCapture || !api_->cuGraphInstantiateWithFlags || !api_->cuGraphLaunch)
+        throw Error(Error::Kind::Device, "This NVIDIA driver has no CUDA graph support (CUDA 11.4 or later is needed).");
+    if (stream == 0) throw Error(Error::Kind::Input, "The legacy default stream cannot be captured; capture a created stream.");
+    if (captureStream_ >= 0) throw Error(Error::Kind::Input, "Stream " + std::to_string(captureStream_) + " is already being captured.");
+    check(api_->cuStreamBeginCapture(static_cast<CUstream>(streamHandle(stream, "begin capture")), CU_STREAM_CAPTURE_MODE_THREAD_LOCAL),
+          "cuStreamBeginCapture");
+    captureStream_ = stream;
+    captureNodes_ = 0;
+}
+
+int CudaDevice::endCapture(int stream) {
+    ensureUsable();
+    bind();
+    if (captureStream_ != stream) throw Error(Error::Kind::Input, "Stream " + std::to_string(stream) + " is not being captured.");
+    captureStream_ = -1;
+    CUgraph g = nullptr;
+    check(api_->cuStreamEndCapture(static_cast<CUstream>(streamHandle(stream, "end capture")), &g), "cuStreamEndCapture");
+    graphs_.push_back(g);
+    CUgraphExec ge = nullptr;
+    check(api_->cuGraphInstantiateWithFlags(&ge, g, 0), "cuGraphInstantiateWithFlags");
+    graphExecs_.push_back(ge);
+    graphNodes_.push_back(captureNodes_);
+    return static_cast<int>(graphExecs_.size()) - 1;
+}
+
+void CudaDevice::launchGraph(int graph, int stream) {
+    ensureUsable();
+    bind();
+    if (graph < 0 || static_cast<size_t>(graph) >= graphExecs_.size()) throw Error(Error::Kind::Input, "Graph " + std::to_string(graph) + " does not exist.");
+    CUstream s = static_cast<CUstream>(streamHandle(stream, "graph launch"));
+    runtime::TimelineOp op;
+    op.kind = runtime::TimelineKind::Kernel;   // the nodes are not timed one by one on hardware
+    op.engine = runtime::TimelineEngine::Compute;
+    op.inGraph = true;
+    op.label = "graph " + std::to_string(graph) + " (" + std::to_string(graphNodes_[static_cast<size_t>(graph)]) + " nodes)";
+    size_t rec = beginRecord(op, stream);
+    double h0 = hostNowUs();
+    check(api_->cuGraphLaunch(static_cast<CUgraphExec>(graphExecs_[static_cast<size_t>(graph)]), s), "cuGraphLaunch");
+    hostOp(runtime::TimelineKind::HostCall, "cuGraphLaunch", h0);
+    endRecord(rec, stream);
+}
+
+void CudaDevice::resetTimeline() {
+    ensureUsable();
+    bind();
+    api_->cuCtxSynchronize();
+    records_.clear();
+    poolUsed_ = 0;
+    hostOps_.clear();
+    if (!baseEvent_) {
+        CUevent e = nullptr;
+        check(api_->cuEventCreate(&e, CU_EVENT_DEFAULT), "cuEventCreate");
+        baseEvent_ = e;
+    }
+    hostBase_ = std::chrono::steady_clock::now();
+    check(api_->cuEventRecord(static_cast<CUevent>(baseEvent_), nullptr), "cuEventRecord");
+}
+
+runtime::Timeline CudaDevice::timeline() {
+    runtime::Timeline t;
+    t.measured = true;
+    t.source = "measured: " + name_;
+    if (!baseEvent_) return t;
+    ensureUsable();
+    bind();
+    check(api_->cuCtxSynchronize(), "cuCtxSynchronize");
+    for (auto& r : records_) {
+        if (!r.before || !r.after) continue;
+        float a = 0, b = 0;
+        check(api_->cuEventElapsedTime(&a, static_cast<CUevent>(baseEvent_), static_cast<CUevent>(r.before)), "cuEventElapsedTime");
+        check(api_->cuEventElapsedTime(&b, static_cast<CUevent>(baseEvent_), static_cast<CUevent>(r.after)), "cuEventElapsedTime");
+        runtime::TimelineOp op = r.op;
+        op.startUs = a * 1000.0;
+        op.endUs = std::max(b, a) * 1000.0;
+        t.ops.push_back(op);
+    }
+    // The event before an operation fires when its stream reaches it; a copy may then still wait
+    // for its engine. Copy engines work one copy at a time, so a copy starts no earlier than the
+    // previous copy on the same engine ended.
+    for (auto engine : {runtime::TimelineEngine::CopyHtoD, runtime::TimelineEngine::CopyDtoH}) {
+        std::vector<runtime::TimelineOp*> lane;
+        for (auto& op : t.ops)
+            if (op.engine == engine) lane.push_back(&op);
+        std::sort(lane.begin(), lane.end(), [](auto* x, auto* y) { return x->endUs < y->endUs; });
+        for (size_t i = 1; i < lane.size(); ++i) lane[i]->startUs = std::min(lane[i]->endUs, std::max(lane[i]->startUs, lane[i - 1]->endUs));
+    }
+    int launch = 0;
+    for (auto& op : t.ops)
+        if (op.kind == runtime::TimelineKind::Kernel && !op.inGraph) op.launchIndex = launch++;
+    t.ops.insert(t.ops.end(), hostOps_.begin(), hostOps_.end());
+    // Time zero is the program's first operation, as in the model (the moments between the
+    // reset and the first call belong to the harness, not to the program).
+    double t0 = 0;
+    bool first = true;
+    for (auto& op : t.ops)
+        if (first || op.startUs < t0) {
+            t0 = op.startUs;
+            first = false;
+        }
+    for (auto& op : t.ops) {
+        op.startUs -= t0;
+        op.endUs -= t0;
+    }
+    return t;
+}
+
+void CudaDevice::releaseRuntime() {
+    const DriverApi& api = *api_;
+    records_.clear();
+    for (auto e : eventPool_) api.cuEventDestroy(e);
+    eventPool_.clear();
+    poolUsed_ = 0;
+    if (baseEvent_) api.cuEventDestroy(baseEvent_);
+    baseEvent_ = nullptr;
+    for (auto e : events_) api.cuEventDestroy(e);
+    events_.clear();
+    for (auto g : graphExecs_)
+        if (api.cuGraphExecDestroy) api.cuGraphExecDestroy(g);
+    for (auto g : graphs_)
+        if (api.cuGraphDestroy) api.cuGraphDestroy(g);
+    graphExecs_.clear();
+    graphs_.clear();
+    for (size_t i = 1; i < streams_.size(); ++i) api.cuStreamDestroy(streams_[i]);
+    streams_.resize(1);
+    for (auto& [p, pinned] : hostBlocks_) {
+        if (pinned) api.cuMemFreeHost(p);
+        else std::free(p);
+    }
+    hostBlocks_.clear();
 }
 
 void CudaDevice::synchronize() {
     ensureUsable();
     bind();
+    double h0 = hostNowUs();
     CUresult r = api_->cuCtxSynchronize();
     if (r != CUDA_SUCCESS && isStickyFault(r)) markLost(r, "(an earlier launch)");
     check(r, "cuCtxSynchronize");
+    if (baseEvent_) hostOp(runtime::TimelineKind::HostWait, "cuCtxSynchronize", h0);
 }
 
 } // namespace warpscope::hw

@@ -9,9 +9,11 @@
 #pragma once
 #include "runtime/device.hpp"
 
+#include <chrono>
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace warpscope::hw {
 
@@ -51,6 +53,31 @@ public:
                                  const std::vector<runtime::ParamBytes>& params) override;
     void synchronize() override;
 
+    void* hostAlloc(size_t bytes, bool pinned) override;
+    void hostFree(void* ptr) override;
+    int createStream(bool nonBlocking) override;
+    int createEvent() override;
+    void copyToDevice(runtime::DevPtr dst, const void* src, size_t bytes, int stream, bool hostSync, const std::string& label) override;
+    void copyToHost(void* dst, runtime::DevPtr src, size_t bytes, int stream, bool hostSync, const std::string& label) override;
+    runtime::LaunchResult launchOn(int stream, const std::string& kernel, const runtime::LaunchConfig& config,
+                                   const std::vector<runtime::ParamBytes>& params) override;
+    void recordEvent(int event, int stream) override;
+    void streamWaitEvent(int stream, int event) override;
+    void synchronizeStream(int stream) override;
+    void synchronizeEvent(int event) override;
+    double eventElapsedMs(int from, int to) override;
+    void beginCapture(int stream) override;
+    int endCapture(int stream) override;
+    void launchGraph(int graph, int stream) override;
+    // Every operation issued outside a capture is bracketed by two events in its stream; the
+    // timeline reads them back (start refined by the previous operation on the same copy engine).
+    void resetTimeline() override;
+    runtime::Timeline timeline() override;
+    // Off: only host calls and waits are timed (by the host clock), no events around each
+    // operation, so the program runs as fast as without instrumentation. Synchronous launches
+    // are always timed.
+    void recordEachOperation(bool on) { recordOps_ = on; }
+
     // After a kernel fault (illegal address, trap, ...) the CUDA context is poisoned: every later
     // call fails. Then this is true and every method throws Error(Kind::Device) saying so;
     // destroy this object and open a new device (the destructor resets the context).
@@ -74,6 +101,24 @@ private:
     void checkRange(runtime::DevPtr ptr, size_t bytes, const char* what) const;
     void* function(const std::string& kernel);         // CUfunction, cached per module
     void markLost(int result, const std::string& kernel);
+    void* streamHandle(int stream, const char* what) const;
+    void* eventHandle(int event, const char* what) const;
+    void enqueueKernel(void* stream, const std::string& kernel, const runtime::LaunchConfig& config,
+                       const std::vector<runtime::ParamBytes>& params);
+    void throwLaunchFailure(int result, const std::string& kernel);
+    // Timeline recording: events around one operation, host call times.
+    struct Record {
+        runtime::TimelineOp op;
+        void* before = nullptr;   // CUevent
+        void* after = nullptr;
+    };
+    bool capturing(int stream) const { return captureStream_ >= 0 && stream == captureStream_; }
+    size_t beginRecord(runtime::TimelineOp op, int stream, bool always = false);
+    void* takeEvent();
+    void endRecord(size_t index, int stream);
+    double hostNowUs() const;
+    void hostOp(runtime::TimelineKind kind, const std::string& label, double startUs);
+    void releaseRuntime();
 
     std::shared_ptr<const DriverApi> api_;
     int ordinal_ = 0;
@@ -81,12 +126,28 @@ private:
     void* context_ = nullptr;               // CUcontext (the device's primary context)
     void* module_ = nullptr;                // CUmodule
     std::string moduleName_;
+    std::string moduleText_;                // PTX of the loaded module
     std::map<std::string, void*> functions_;
     std::map<runtime::DevPtr, Allocation> allocations_;
     std::string name_;
     int ccMajor_ = 0, ccMinor_ = 0, driverVersion_ = 0;
     std::string jitInfoLog_;
     std::string lostReason_;                // non-empty once the context is poisoned
+
+    std::vector<void*> streams_{nullptr};   // CUstream; [0] = the legacy default stream
+    std::vector<void*> events_;             // CUevent, by event number
+    std::vector<void*> graphs_, graphExecs_;
+    std::map<void*, bool> hostBlocks_;      // host allocations: pointer -> pinned
+    int captureStream_ = -1;
+    size_t captureNodes_ = 0;
+    std::vector<size_t> graphNodes_;
+    std::vector<Record> records_;
+    std::vector<runtime::TimelineOp> hostOps_;
+    void* baseEvent_ = nullptr;
+    std::vector<void*> eventPool_;          // CUevents reused by the timeline's records
+    size_t poolUsed_ = 0;
+    bool recordOps_ = true;
+    std::chrono::steady_clock::time_point hostBase_{};
 };
 
 } // namespace warpscope::hw

@@ -2,6 +2,8 @@
 // through the CUDA driver API, loaded at run time) both implement it, so a lesson's host script
 // runs unchanged on either. All failures throw warpscope::Error.
 #pragma once
+#include "runtime/timeline.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -58,10 +60,45 @@ public:
     // Address and size of a module-scope .global/.const variable (e.g. __constant__ data).
     virtual DevPtr symbolAddress(const std::string& name, size_t* bytes = nullptr) = 0;
 
-    // Runs a kernel to completion (synchronously for now; streams come with the runtime issue).
+    // Runs a kernel to completion on the legacy default stream and waits for it.
     virtual LaunchResult launch(const std::string& kernel, const LaunchConfig& config,
                                 const std::vector<ParamBytes>& params) = 0;
     virtual void synchronize() = 0;
+
+    // ---- Host runtime: host memory, streams, events, graphs (engine/runtime/timeline.hpp).
+    // Streams are numbers: 0 is the legacy default stream; createStream returns 1, 2, ...
+    // Events and graphs are numbers too. The simulator executes every operation's effect when it
+    // is issued (issue order is a valid order for a program that synchronises correctly) and
+    // models when it would run; a GPU runs them asynchronously and measures them.
+
+    // Host memory the copies read and write: page-locked (cudaMallocHost) or ordinary pageable.
+    virtual void* hostAlloc(size_t bytes, bool pinned) = 0;
+    virtual void hostFree(void* ptr) = 0;
+
+    virtual int createStream(bool nonBlocking) = 0;
+    virtual int createEvent() = 0;
+    // cudaMemcpyAsync (hostSync false) or cudaMemcpy (true) between host memory and the device.
+    virtual void copyToDevice(DevPtr dst, const void* src, size_t bytes, int stream, bool hostSync, const std::string& label) = 0;
+    virtual void copyToHost(void* dst, DevPtr src, size_t bytes, int stream, bool hostSync, const std::string& label) = 0;
+    // A launch on a stream that does not wait for the kernel. On a GPU the result's elapsedMs is 0
+    // (the timeline holds the kernel's time).
+    virtual LaunchResult launchOn(int stream, const std::string& kernel, const LaunchConfig& config,
+                                  const std::vector<ParamBytes>& params) = 0;
+    virtual void recordEvent(int event, int stream) = 0;
+    virtual void streamWaitEvent(int stream, int event) = 0;
+    virtual void synchronizeStream(int stream) = 0;
+    virtual void synchronizeEvent(int event) = 0;
+    virtual double eventElapsedMs(int from, int to) = 0;   // both events recorded and complete
+    // Stream capture: the work issued to `stream` between begin and end becomes a graph (not
+    // executed then); endCapture instantiates it and returns its number.
+    virtual void beginCapture(int stream) = 0;
+    virtual int endCapture(int stream) = 0;
+    virtual void launchGraph(int graph, int stream) = 0;
+
+    // The timeline of everything issued since the last resetTimeline() (synchronises first).
+    // Empty when the backend does not record one (a SimDevice without a timeline GPU).
+    virtual void resetTimeline() = 0;
+    virtual Timeline timeline() = 0;
 };
 
 } // namespace warpscope::runtime

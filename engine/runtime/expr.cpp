@@ -15,7 +15,7 @@ public:
     ExprParser(std::string_view s, const NameLookup& n, const std::string& where) : s_(s), names_(n), where_(where) {}
 
     Value run() {
-        Value v = orExpr();
+        Value v = logicOr();
         skip();
         if (p_ != s_.size()) fail("unexpected '" + std::string(s_.substr(p_, 1)) + "'");
         return v;
@@ -68,14 +68,65 @@ private:
         default: self.fail("bad operator");
         }
     }
+    // Logical || and && (lowest precedence) and comparisons give 1 or 0, for "if" conditions:
+    // MODE == 0 && ORDER == 1. Both sides are always evaluated (there are no side effects).
+    Value logicOr() {
+        Value v = logicAnd();
+        while (eat("||")) {
+            Value w = logicAnd();
+            v = Value::ofInt(truthy(v) || truthy(w) ? 1 : 0);
+        }
+        return v;
+    }
+    Value logicAnd() {
+        Value v = cmpExpr();
+        while (eat("&&")) {
+            Value w = cmpExpr();
+            v = Value::ofInt(truthy(v) && truthy(w) ? 1 : 0);
+        }
+        return v;
+    }
+    static bool truthy(const Value& v) { return v.isFloat ? v.d != 0 : v.i != 0; }
+    // A single-character operator that is not the first half of a doubled one (| vs ||).
+    bool eatSingle(char c) {
+        skip();
+        if (p_ < s_.size() && s_[p_] == c && (p_ + 1 >= s_.size() || s_[p_ + 1] != c)) {
+            ++p_;
+            return true;
+        }
+        return false;
+    }
+    Value cmpExpr() {
+        Value v = orExpr();
+        for (;;) {
+            int op = 0;
+            if (eat("==")) op = 1;
+            else if (eat("!=")) op = 2;
+            else if (eat("<=")) op = 3;
+            else if (eat(">=")) op = 4;
+            else if (eat("<")) op = 5;
+            else if (eat(">")) op = 6;
+            else return v;
+            Value w = orExpr();
+            bool r;
+            if (v.isFloat || w.isFloat) {
+                double x = v.asDouble(), y = w.asDouble();
+                r = op == 1 ? x == y : op == 2 ? x != y : op == 3 ? x <= y : op == 4 ? x >= y : op == 5 ? x < y : x > y;
+            } else {
+                int64_t x = v.i, y = w.i;
+                r = op == 1 ? x == y : op == 2 ? x != y : op == 3 ? x <= y : op == 4 ? x >= y : op == 5 ? x < y : x > y;
+            }
+            v = Value::ofInt(r ? 1 : 0);
+        }
+    }
     Value orExpr() {
         Value v = andExpr();
-        while (eat("|")) v = arith('|', v, andExpr(), *this);
+        while (eatSingle('|')) v = arith('|', v, andExpr(), *this);
         return v;
     }
     Value andExpr() {
         Value v = shiftExpr();
-        while (eat("&")) v = arith('&', v, shiftExpr(), *this);
+        while (eatSingle('&')) v = arith('&', v, shiftExpr(), *this);
         return v;
     }
     Value shiftExpr() {
@@ -121,7 +172,7 @@ private:
             ~DepthGuard() { --d; }
         } guard{depth_};
         if (eat("(")) {
-            Value v = orExpr();
+            Value v = logicOr();
             if (!eat(")")) fail("missing ')'");
             return v;
         }
@@ -163,7 +214,7 @@ private:
                     while (p_ < s_.size() && std::isalnum(static_cast<unsigned char>(s_[p_]))) ++p_;
                     typeArg = std::string(s_.substr(b, p_ - b));
                 } else if (!eat(")")) {
-                    do args.push_back(orExpr());
+                    do args.push_back(logicOr());
                     while (eat(","));
                     if (!eat(")")) fail("missing ')' after the arguments of " + name);
                 }

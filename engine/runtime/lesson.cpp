@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <set>
 #include <sstream>
 
@@ -92,6 +93,12 @@ Tolerance parseTolerance(const json& j, const std::string& where) {
 
 } // namespace
 
+std::optional<uint32_t> Lesson::registersFor(const std::string& kernel) const {
+    auto it = registersByKernel.find(kernel);
+    if (it != registersByKernel.end()) return it->second;
+    return registers;
+}
+
 bool RunResult::allChecksPassed() const {
     for (auto& c : checks)
         if (!c.passed) return false;
@@ -143,7 +150,18 @@ Lesson loadLessonTextImpl(const std::string& text, const fs::path& dir, const st
         throw Error(Error::Kind::Input, file + ": not valid JSON: " + e.what());
     }
     if (!j.is_object()) bad(file, "the top level must be a JSON object");
-    checkKeys(j, file, {"id", "title", "summary", "source", "ptx", "params", "buffers", "host", "checks", "golden", "order", "registers", "planted"});
+    checkKeys(j, file, {"id", "title", "summary", "source", "ptx", "params", "buffers", "host", "checks", "golden", "order", "registers", "planted", "streams"});
+    if (j.contains("streams")) {
+        const json& st = j["streams"];
+        if (!st.is_object()) bad(file + ": streams", "is an object such as {\"count\": \"STREAMS\", \"non_blocking\": false}");
+        checkKeys(st, file + ": streams", {"count", "non_blocking", "help"});
+        if (!st.contains("count")) bad(file + ": streams", "needs \"count\" (how many streams the program creates)");
+        L.streamCountExpr = exprText(st["count"], file + ": streams.count");
+        if (st.contains("non_blocking")) {
+            if (!st["non_blocking"].is_boolean()) bad(file + ": streams.non_blocking", "is true or false");
+            L.nonBlockingStreams = st["non_blocking"].get<bool>();
+        }
+    }
     try {
         if (j.contains("id")) L.id = j["id"].get<std::string>();
         if (j.contains("order")) L.order = j["order"].get<int>();
@@ -188,7 +206,7 @@ Lesson loadLessonTextImpl(const std::string& text, const fs::path& dir, const st
         for (auto& [name, b] : j["buffers"].items()) {
             std::string where = file + ": buffers." + name;
             if (!b.is_object()) bad(where, "a buffer is an object with \"type\" and \"count\"");
-            checkKeys(b, where, {"type", "count", "init"});
+            checkKeys(b, where, {"type", "count", "init", "pinned", "transfer"});
             BufferSpec bs;
             bs.name = name;
             if (!b.contains("type") || !b["type"].is_string()) bad(where, "needs a \"type\" such as \"f32\"");
@@ -199,6 +217,15 @@ Lesson loadLessonTextImpl(const std::string& text, const fs::path& dir, const st
             if (!b.contains("count")) bad(where, "needs a \"count\"");
             bs.countExpr = exprText(b["count"], where + ".count");
             bs.initJson = b.contains("init") ? b["init"].dump() : "\"zeros\"";
+            if (b.contains("pinned")) {
+                if (b["pinned"].is_boolean()) bs.pinnedExpr = b["pinned"].get<bool>() ? "1" : "0";
+                else bs.pinnedExpr = exprText(b["pinned"], where + ".pinned");
+            }
+            if (b.contains("transfer")) {
+                if (b["transfer"] != "auto" && b["transfer"] != "manual")
+                    bad(where + ".transfer", "is \"auto\" (copied to the device before the host script and back after it) or \"manual\"");
+                bs.manual = b["transfer"] == "manual";
+            }
             L.buffers.push_back(bs);
         }
     }
@@ -214,8 +241,9 @@ Lesson loadLessonTextImpl(const std::string& text, const fs::path& dir, const st
         for (auto& c : j["checks"]) {
             std::string where = file + ": checks[" + std::to_string(k++) + "]";
             if (!c.is_object()) bad(where, "a check is an object");
-            checkKeys(c, where, {"buffer", "reference", "inputs", "equals", "expect", "tolerance", "help"});
+            checkKeys(c, where, {"buffer", "reference", "inputs", "equals", "expect", "tolerance", "if", "help"});
             CheckSpec cs;
+            if (c.contains("if")) cs.ifExpr = exprText(c["if"], where + ".if");
             if (!c.contains("buffer") || !c["buffer"].is_string()) bad(where, "needs \"buffer\"");
             cs.buffer = c["buffer"].get<std::string>();
             cs.reference = c.value("reference", "");
@@ -236,6 +264,29 @@ Lesson loadLessonTextImpl(const std::string& text, const fs::path& dir, const st
             for (auto& b : L.buffers) found = found || b.name == cs.buffer;
             if (!found) bad(where + ".buffer", "no buffer named '" + cs.buffer + "'");
             L.checks.push_back(cs);
+        }
+    }
+    if (j.contains("registers")) {
+        // ptxas allocates 1..255 registers per thread; the occupancy calculator needs a whole number.
+        auto regCount = [&](const json& v, const std::string& where) -> uint32_t {
+            if (!v.is_number_integer() || v.get<int64_t>() < 1 || v.get<int64_t>() > 255)
+                bad(where, "registers per thread must be a whole number from 1 to 255 (as `ptxas -v` reports it), got " + v.dump());
+            return static_cast<uint32_t>(v.get<int64_t>());
+        };
+        const json& r = j["registers"];
+        if (r.is_object()) {
+            std::set<std::string> launched;
+            if (j.contains("host"))
+                for (auto& op : j["host"])
+                    if (op.is_object() && op.contains("launch") && op["launch"].is_string()) launched.insert(op["launch"].get<std::string>());
+            for (auto& [kernel, v] : r.items()) {
+                if (!launched.count(kernel)) bad(file + ": registers." + kernel, "the host script launches no kernel named '" + kernel + "'");
+                L.registersByKernel[kernel] = regCount(v, file + ": registers." + kernel);
+            }
+        } else if (r.is_number()) {
+            L.registers = regCount(r, file + ": registers");
+        } else {
+            bad(file + ": registers", "expected a number of registers per thread, or an object {\"<kernel>\": n}");
         }
     }
     if (j.contains("golden")) {
@@ -460,7 +511,9 @@ RunResult runLesson(const Lesson& lesson, const ParamValues& params, Device& dev
 namespace {
 RunResult runLessonImpl(const Lesson& lesson, const ParamValues& params, Device& device) {
     RunResult result;
+    std::map<std::string, int64_t> vars;   // loop variables of "for" operations, innermost wins
     NameLookup names = [&](std::string_view n) -> std::optional<Value> {
+        if (auto v = vars.find(std::string(n)); v != vars.end()) return Value::ofInt(v->second);
         auto it = params.find(std::string(n));
         if (it == params.end()) return std::nullopt;
         for (auto& p : lesson.params)
@@ -470,10 +523,25 @@ RunResult runLessonImpl(const Lesson& lesson, const ParamValues& params, Device&
     const ptx::Module module = ptx::parse(lesson.ptxText, lesson.ptxPath.filename().string());
     device.loadModule(lesson.ptxText, lesson.ptxPath.filename().string());
 
-    // Buffers: host images, initialised, then copied to device allocations.
+    // Buffers: host images, initialised, then copied to device allocations. Every buffer also
+    // has host memory from the device (pinned or pageable) that the host script's copies use.
     std::map<std::string, HostBuffer> host;
     std::map<std::string, DevPtr> dev;
     std::map<std::string, HostBuffer> initial;
+    std::map<std::string, uint8_t*> hostMem;
+    std::map<std::string, bool> manual;
+    struct HostMemGuard {
+        Device& d;
+        std::map<std::string, uint8_t*>& m;
+        ~HostMemGuard() {
+            for (auto& [n, p] : m) {
+                try {
+                    d.hostFree(p);
+                } catch (...) {
+                }
+            }
+        }
+    } hostGuard{device, hostMem};
     for (auto& b : lesson.buffers) {
         std::string where = lesson.id + ": buffers." + b.name;
         Value count = evaluate(b.countExpr, names, where + ".count");
@@ -494,25 +562,80 @@ RunResult runLessonImpl(const Lesson& lesson, const ParamValues& params, Device&
         }
         DevPtr p = device.malloc(std::max<size_t>(hb.bytes.size(), 1), b.name);
         // "uninitialized": allocated like cudaMalloc and never written by the host (initcheck).
-        if (!(init.is_string() && init.get<std::string>() == "uninitialized")) device.memcpyHtoD(p, hb.bytes.data(), hb.bytes.size());
+        bool uninit = init.is_string() && init.get<std::string>() == "uninitialized";
+        if (!uninit && !b.manual) device.memcpyHtoD(p, hb.bytes.data(), hb.bytes.size());
+        bool pinned = !b.pinnedExpr.empty() && evaluate(b.pinnedExpr, names, where + ".pinned").asInt() != 0;
+        auto* hm = static_cast<uint8_t*>(device.hostAlloc(hb.bytes.size(), pinned));
+        hostMem[b.name] = hm;
+        if (!hb.bytes.empty()) std::memcpy(hm, hb.bytes.data(), hb.bytes.size());
+        manual[b.name] = b.manual;
         dev[b.name] = p;
         initial[b.name] = hb;
         host[b.name] = std::move(hb);
     }
 
-    json ops = json::parse(lesson.hostJson);
-    std::set<std::string> freed;
-    size_t k = 0;
-    for (auto& op : ops) {
-        std::string where = lesson.id + ": host[" + std::to_string(k++) + "]";
+    std::map<int64_t, int> streams{{0, 0}};        // the script's stream numbers -> the device's
+    std::map<std::string, int> events, graphs;
+    std::set<std::string> freed, captured;
+    // The host script is expanded first (loops unrolled, expressions evaluated, arguments
+    // marshalled, every mistake reported) into a plan of device calls, which then runs without
+    // any interpretation between the calls: on a GPU the timeline measures the program, not the
+    // interpreter.
+    std::vector<std::function<void()>> plan;
+    int activeCapture = -1;   // device stream being captured while the plan runs
+    int captureStream = -1;                        // the script's number of the stream being captured
+    size_t executed = 0;
+    constexpr size_t kMaxOperations = 100000;
+    constexpr int64_t kMaxStreams = 64;
+
+    auto bufferPtr = [&](const std::string& name, const std::string& w) {
+        auto it = dev.find(name);
+        if (it == dev.end()) bad(w, "no buffer named '" + name + "'");
+        return it->second;
+    };
+    auto integer = [&](const json& j, const std::string& w) { return evaluate(exprText(j, w), names, w).asInt(); };
+    auto streamOf = [&](const json& op, const std::string& where) -> int {
+        int64_t k = captureStream >= 0 ? captureStream : 0;
+        if (op.contains("stream")) k = integer(op["stream"], where + ".stream");
+        if (k < 0 || k > kMaxStreams) bad(where + ".stream", "stream numbers go from 0 (the legacy default stream) to " + std::to_string(kMaxStreams));
+        if (captureStream >= 0 && k != captureStream)
+            bad(where + ".stream", "inside a capture every operation goes to the captured stream " + std::to_string(captureStream));
+        auto it = streams.find(k);
+        if (it == streams.end())
+            bad(where + ".stream", "stream " + std::to_string(k) + " does not exist: the program has stream 0 and the " +
+                                       std::to_string(streams.size() - 1) + " streams of \"streams\": {\"count\": ...}");
+        return it->second;
+    };
+    auto eventOf = [&](const json& j, const std::string& w, bool create) -> int {
+        if (!j.is_string() || j.get<std::string>().empty()) bad(w, "an event is named by a string");
+        std::string n = j.get<std::string>();
+        auto it = events.find(n);
+        if (it == events.end()) {
+            if (!create) bad(w, "no event named '" + n + "' has been recorded");
+            it = events.emplace(n, device.createEvent()).first;
+        }
+        return it->second;
+    };
+    // Element range [offset, offset + count) of a buffer for a copy; defaults to the whole buffer.
+    auto range = [&](const json& op, const std::string& name, const std::string& where) {
+        size_t es = static_cast<size_t>(typeSize(host.at(name).type));
+        int64_t n = static_cast<int64_t>(host.at(name).bytes.size() / es);
+        int64_t off = op.contains("offset") ? integer(op["offset"], where + ".offset") : 0;
+        int64_t cnt = op.contains("count") ? integer(op["count"], where + ".count") : n - off;
+        if (off < 0 || cnt < 0 || off + cnt > n)
+            bad(where, "elements [" + std::to_string(off) + ", " + std::to_string(off + cnt) + ") are outside buffer '" + name + "' (" +
+                           std::to_string(n) + " elements)");
+        return std::pair<size_t, size_t>(static_cast<size_t>(off) * es, static_cast<size_t>(cnt) * es);
+    };
+
+    std::function<void(const json&, const std::string&)> runOps;
+    auto runOne = [&](const json& op, const std::string& where) {
         if (!op.is_object()) bad(where, "an operation is an object such as {\"launch\": \"kernel\", ...}");
-        auto bufferPtr = [&](const std::string& name, const std::string& w) {
-            auto it = dev.find(name);
-            if (it == dev.end()) bad(w, "no buffer named '" + name + "'");
-            return it->second;
-        };
+        if (op.contains("if") && integer(op["if"], where + ".if") == 0) return;
+        if (++executed > kMaxOperations)
+            bad(where, "the host script runs more than " + std::to_string(kMaxOperations) + " operations (a loop bound may be wrong)");
         if (op.contains("launch")) {
-            checkKeys(op, where, {"launch", "grid", "block", "shared", "args", "help"});
+            checkKeys(op, where, {"launch", "grid", "block", "shared", "args", "stream", "if", "help"});
             std::string kernel = op["launch"].get<std::string>();
             const ptx::Function* fn = module.findFunction(kernel);
             if (!fn || !fn->isEntry) {
@@ -520,122 +643,279 @@ RunResult runLessonImpl(const Lesson& lesson, const ParamValues& params, Device&
                 for (auto* kf : module.kernels()) list += (list.empty() ? "" : ", ") + kf->name;
                 bad(where + ".launch", "no kernel named '" + kernel + "' in the PTX (kernels: " + list + ")");
             }
-            auto dim = [&](const char* key) {
-                Dim3 d;
-                if (!op.contains(key)) bad(where, std::string("needs \"") + key + "\"");
-                const json& j = op[key];
-                std::vector<int64_t> v;
-                std::string w = where + "." + key;
-                if (j.is_array()) {
-                    if (j.empty() || j.size() > 3) bad(w, "give 1 to 3 dimensions");
-                    for (size_t i = 0; i < j.size(); ++i) v.push_back(evaluate(exprText(j[i], w), names, w + "[" + std::to_string(i) + "]").asInt());
-                } else {
-                    v.push_back(evaluate(exprText(j, w), names, w).asInt());
-                }
-                for (auto x : v)
-                    if (x < 1 || x > 0x7fffffff) bad(w, "dimension " + std::to_string(x) + " is out of range");
-                d.x = static_cast<uint32_t>(v[0]);
-                if (v.size() > 1) d.y = static_cast<uint32_t>(v[1]);
-                if (v.size() > 2) d.z = static_cast<uint32_t>(v[2]);
-                return d;
-            };
-            LaunchConfig cfg;
-            cfg.grid = dim("grid");
-            cfg.block = dim("block");
-            if (op.contains("shared")) {
-                int64_t s = evaluate(exprText(op["shared"], where + ".shared"), names, where + ".shared").asInt();
-                if (s < 0 || s > 227 * 1024) bad(where + ".shared", "dynamic shared memory must be between 0 and 232448 bytes");
-                cfg.dynamicSharedBytes = static_cast<uint32_t>(s);
+        auto dim = [&](const char* key) {
+            Dim3 d;
+            if (!op.contains(key)) bad(where, std::string("needs \"") + key + "\"");
+            const json& j = op[key];
+            std::vector<int64_t> v;
+            std::string w = where + "." + key;
+            if (j.is_array()) {
+                if (j.empty() || j.size() > 3) bad(w, "give 1 to 3 dimensions");
+                for (size_t i = 0; i < j.size(); ++i) v.push_back(evaluate(exprText(j[i], w), names, w + "[" + std::to_string(i) + "]").asInt());
+            } else {
+                v.push_back(evaluate(exprText(j, w), names, w).asInt());
             }
-            const json args = op.value("args", json::array());
-            if (args.size() != fn->params.size())
-                bad(where + ".args", "kernel '" + kernel + "' takes " + std::to_string(fn->params.size()) + " arguments, " + std::to_string(args.size()) + " given");
-            std::vector<ParamBytes> pb;
-            for (size_t i = 0; i < args.size(); ++i) {
-                const auto& a = args[i];
-                const auto& decl = fn->params[i];
-                std::string w = where + ".args[" + std::to_string(i) + "]";
-                int size = static_cast<int>(decl.sizeInBytes());
-                if (a.is_string() && dev.count(a.get<std::string>())) {
-                    if (size != 8) bad(w, "buffer '" + a.get<std::string>() + "' passed where the kernel expects a " + std::to_string(size) + "-byte value");
-                    DevPtr p = dev[a.get<std::string>()];
-                    ParamBytes bytes(8);
-                    std::memcpy(bytes.data(), &p, 8);
-                    pb.push_back(bytes);
-                } else if (a.is_object() && a.contains("struct")) {
-                    ParamBytes bytes(static_cast<size_t>(size), 0);
-                    size_t off = 0;
-                    size_t fi = 0;
-                    for (auto& field : a["struct"]) {
-                        std::string fw = w + ".struct[" + std::to_string(fi++) + "]";
-                        if (!field.is_array() || field.size() != 2 || !field[0].is_string()) bad(fw, "a field is [\"type\", value]");
-                        std::string t = field[0].get<std::string>();
-                        int fs = typeSize(t);
-                        off = (off + static_cast<size_t>(fs) - 1) / static_cast<size_t>(fs) * static_cast<size_t>(fs);
-                        Value v = evaluate(exprText(field[1], fw), names, fw);
-                        ParamBytes fb = scalarBytes(t, v, fs, fw);
-                        if (off + fb.size() > bytes.size()) bad(fw, "the struct is larger than the kernel's parameter (" + std::to_string(size) + " bytes)");
-                        std::memcpy(bytes.data() + off, fb.data(), fb.size());
-                        off += fb.size();
-                    }
-                    pb.push_back(bytes);
-                } else if (a.is_object() && a.contains("bytes")) {
-                    std::string hex = a["bytes"].get<std::string>();
-                    if (hex.size() != static_cast<size_t>(size) * 2) bad(w, "needs exactly " + std::to_string(size) + " bytes of hex");
-                    ParamBytes bytes;
-                    for (size_t h = 0; h < hex.size(); h += 2) bytes.push_back(static_cast<uint8_t>(std::stoul(hex.substr(h, 2), nullptr, 16)));
-                    pb.push_back(bytes);
-                } else if (a.is_object() && a.contains("value")) {
-                    std::string t = a.value("type", ptxTypeToBufferType(decl.type));
-                    pb.push_back(scalarBytes(t, evaluate(exprText(a["value"], w), names, w), size, w));
-                } else {
-                    if (a.is_string() && !a.get<std::string>().empty() && decl.type == ptx::Type::U64 && !names(a.get<std::string>()) &&
-                        a.get<std::string>().find_first_of("+-*/()") == std::string::npos)
-                        bad(w, "no buffer or parameter named '" + a.get<std::string>() + "'");
-                    if (decl.arrayCount >= 0) bad(w, "kernel parameter '" + decl.name + "' is a struct: pass {\"struct\": [...]}");
-                    pb.push_back(scalarBytes(ptxTypeToBufferType(decl.type), evaluate(exprText(a, w), names, w), size, w));
+            for (auto x : v)
+                if (x < 1 || x > 0x7fffffff) bad(w, "dimension " + std::to_string(x) + " is out of range");
+            d.x = static_cast<uint32_t>(v[0]);
+            if (v.size() > 1) d.y = static_cast<uint32_t>(v[1]);
+            if (v.size() > 2) d.z = static_cast<uint32_t>(v[2]);
+            return d;
+        };
+        LaunchConfig cfg;
+        cfg.grid = dim("grid");
+        cfg.block = dim("block");
+        if (op.contains("shared")) {
+            int64_t s = evaluate(exprText(op["shared"], where + ".shared"), names, where + ".shared").asInt();
+            if (s < 0 || s > 227 * 1024) bad(where + ".shared", "dynamic shared memory must be between 0 and 232448 bytes");
+            cfg.dynamicSharedBytes = static_cast<uint32_t>(s);
+        }
+        const json args = op.value("args", json::array());
+        if (args.size() != fn->params.size())
+            bad(where + ".args", "kernel '" + kernel + "' takes " + std::to_string(fn->params.size()) + " arguments, " + std::to_string(args.size()) + " given");
+        std::vector<ParamBytes> pb;
+        for (size_t i = 0; i < args.size(); ++i) {
+            const auto& a = args[i];
+            const auto& decl = fn->params[i];
+            std::string w = where + ".args[" + std::to_string(i) + "]";
+            int size = static_cast<int>(decl.sizeInBytes());
+            if (a.is_string() && dev.count(a.get<std::string>())) {
+                if (size != 8) bad(w, "buffer '" + a.get<std::string>() + "' passed where the kernel expects a " + std::to_string(size) + "-byte value");
+                DevPtr p = dev[a.get<std::string>()];
+                ParamBytes bytes(8);
+                std::memcpy(bytes.data(), &p, 8);
+                pb.push_back(bytes);
+            } else if (a.is_object() && a.contains("buffer")) {
+                // A pointer into a buffer: {"buffer": "data", "offset": elements}.
+                checkKeys(a, w, {"buffer", "offset"});
+                std::string bn = a["buffer"].is_string() ? a["buffer"].get<std::string>() : "";
+                if (!dev.count(bn)) bad(w + ".buffer", "no buffer named '" + bn + "'");
+                if (size != 8) bad(w, "buffer '" + bn + "' passed where the kernel expects a " + std::to_string(size) + "-byte value");
+                int64_t off = a.contains("offset") ? evaluate(exprText(a["offset"], w + ".offset"), names, w + ".offset").asInt() : 0;
+                int64_t count = static_cast<int64_t>(host[bn].count());
+                if (off < 0 || off > count) bad(w + ".offset", "offset " + std::to_string(off) + " is outside buffer '" + bn + "' (" + std::to_string(count) + " elements)");
+                DevPtr p = dev[bn] + static_cast<DevPtr>(off) * static_cast<DevPtr>(typeSize(host[bn].type));
+                ParamBytes bytes(8);
+                std::memcpy(bytes.data(), &p, 8);
+                pb.push_back(bytes);
+            } else if (a.is_object() && a.contains("struct")) {
+                ParamBytes bytes(static_cast<size_t>(size), 0);
+                size_t off = 0;
+                size_t fi = 0;
+                for (auto& field : a["struct"]) {
+                    std::string fw = w + ".struct[" + std::to_string(fi++) + "]";
+                    if (!field.is_array() || field.size() != 2 || !field[0].is_string()) bad(fw, "a field is [\"type\", value]");
+                    std::string t = field[0].get<std::string>();
+                    int fs = typeSize(t);
+                    off = (off + static_cast<size_t>(fs) - 1) / static_cast<size_t>(fs) * static_cast<size_t>(fs);
+                    Value v = evaluate(exprText(field[1], fw), names, fw);
+                    ParamBytes fb = scalarBytes(t, v, fs, fw);
+                    if (off + fb.size() > bytes.size()) bad(fw, "the struct is larger than the kernel's parameter (" + std::to_string(size) + " bytes)");
+                    std::memcpy(bytes.data() + off, fb.data(), fb.size());
+                    off += fb.size();
                 }
+                pb.push_back(bytes);
+            } else if (a.is_object() && a.contains("bytes")) {
+                std::string hex = a["bytes"].get<std::string>();
+                if (hex.size() != static_cast<size_t>(size) * 2) bad(w, "needs exactly " + std::to_string(size) + " bytes of hex");
+                ParamBytes bytes;
+                for (size_t h = 0; h < hex.size(); h += 2) bytes.push_back(static_cast<uint8_t>(std::stoul(hex.substr(h, 2), nullptr, 16)));
+                pb.push_back(bytes);
+            } else if (a.is_object() && a.contains("value")) {
+                std::string t = a.value("type", ptxTypeToBufferType(decl.type));
+                pb.push_back(scalarBytes(t, evaluate(exprText(a["value"], w), names, w), size, w));
+            } else {
+                if (a.is_string() && !a.get<std::string>().empty() && decl.type == ptx::Type::U64 && !names(a.get<std::string>()) &&
+                    a.get<std::string>().find_first_of("+-*/()") == std::string::npos)
+                    bad(w, "no buffer or parameter named '" + a.get<std::string>() + "'");
+                if (decl.arrayCount >= 0) bad(w, "kernel parameter '" + decl.name + "' is a struct: pass {\"struct\": [...]}");
+                pb.push_back(scalarBytes(ptxTypeToBufferType(decl.type), evaluate(exprText(a, w), names, w), size, w));
             }
-            result.launches.push_back(device.launch(kernel, cfg, pb));
+        }
+        if (op.contains("stream") || captureStream >= 0) {
+            int s = streamOf(op, where);
+            plan.push_back([&result, &device, s, kernel, cfg, pb] { result.launches.push_back(device.launchOn(s, kernel, cfg, pb)); });
+        } else {
+            plan.push_back([&result, &device, kernel, cfg, pb] { result.launches.push_back(device.launch(kernel, cfg, pb)); });
+        }
+        } else if (op.contains("to_device") || op.contains("to_host")) {
+            bool toDevice = op.contains("to_device");
+            checkKeys(op, where, {toDevice ? "to_device" : "to_host", "offset", "count", "stream", "async", "if", "help"});
+            std::string name = op[toDevice ? "to_device" : "to_host"].get<std::string>();
+            DevPtr d = bufferPtr(name, where);
+            auto [off, bytes] = range(op, name, where);
+            size_t es = static_cast<size_t>(typeSize(host.at(name).type));
+            bool async = op.value("async", true);
+            if (!op.contains("stream") && captureStream < 0 && !op.contains("async")) async = false;   // plain cudaMemcpy
+            int s = streamOf(op, where);
+            std::string label = name + "[" + std::to_string(off / es) + ":" + std::to_string((off + bytes) / es) + "]";
+            uint8_t* h = hostMem[name] + off;
+            DevPtr dp = d + off;
+            if (toDevice) plan.push_back([&device, dp, h, bytes = bytes, s, async, label] { device.copyToDevice(dp, h, bytes, s, !async, label); });
+            else plan.push_back([&device, dp, h, bytes = bytes, s, async, label] { device.copyToHost(h, dp, bytes, s, !async, label); });
+        } else if (op.contains("record")) {
+            checkKeys(op, where, {"record", "stream", "if", "help"});
+            int e = eventOf(op["record"], where + ".record", true), s = streamOf(op, where);
+            plan.push_back([&device, e, s] { device.recordEvent(e, s); });
+        } else if (op.contains("wait")) {
+            checkKeys(op, where, {"wait", "stream", "if", "help"});
+            int s = streamOf(op, where), e = eventOf(op["wait"], where + ".wait", false);
+            plan.push_back([&device, e, s] { device.streamWaitEvent(s, e); });
+        } else if (op.contains("sync")) {
+            checkKeys(op, where, {"sync", "stream", "event", "if", "help"});
+            std::string what = op["sync"].is_string() ? op["sync"].get<std::string>() : "";
+            if (captureStream >= 0) bad(where, "synchronising inside a capture is not allowed");
+            if (what == "device") {
+                plan.push_back([&device] { device.synchronize(); });
+            } else if (what == "stream") {
+                int s = streamOf(op, where);
+                plan.push_back([&device, s] { device.synchronizeStream(s); });
+            } else if (what == "event") {
+                int e = eventOf(op.value("event", json()), where + ".event", false);
+                plan.push_back([&device, e] { device.synchronizeEvent(e); });
+            }
+            else bad(where + ".sync", "is \"device\", \"stream\" (with \"stream\") or \"event\" (with \"event\")");
+        } else if (op.contains("elapsed")) {
+            checkKeys(op, where, {"elapsed", "from", "to", "if", "help"});
+            int from = eventOf(op.value("from", json()), where + ".from", false), to = eventOf(op.value("to", json()), where + ".to", false);
+            std::string timer = op["elapsed"].get<std::string>();
+            plan.push_back([&device, &result, from, to, timer] {
+                device.synchronizeEvent(to);
+                result.timers[timer] = device.eventElapsedMs(from, to);
+            });
+        } else if (op.contains("for")) {
+            checkKeys(op, where, {"for", "from", "to", "do", "if", "help"});
+            std::string var = op["for"].get<std::string>();
+            if (var.empty() || params.count(var)) bad(where + ".for", "the loop variable '" + var + "' must be a new name");
+            int64_t from = op.contains("from") ? integer(op["from"], where + ".from") : 0;
+            if (!op.contains("to")) bad(where, "needs \"to\" (the loop runs while the variable is below it)");
+            int64_t to = integer(op["to"], where + ".to");
+            if (!op.contains("do") || !op["do"].is_array()) bad(where, "needs \"do\": [operations]");
+            auto saved = vars.find(var) != vars.end() ? std::optional<int64_t>(vars[var]) : std::nullopt;
+            for (int64_t i = from; i < to; ++i) {
+                vars[var] = i;
+                runOps(op["do"], where + ".do");
+            }
+            if (saved) vars[var] = *saved;
+            else vars.erase(var);
+        } else if (op.contains("capture")) {
+            checkKeys(op, where, {"capture", "stream", "do", "if", "help"});
+            if (captureStream >= 0) bad(where, "captures cannot be nested");
+            if (!op.contains("stream")) bad(where, "needs the \"stream\" to capture (not 0, the legacy default stream)");
+            int64_t k = integer(op["stream"], where + ".stream");
+            if (k <= 0) bad(where + ".stream", "the legacy default stream (0) cannot be captured; use 1 or more");
+            int s = streamOf(op, where);
+            if (!op.contains("do") || !op["do"].is_array()) bad(where, "needs \"do\": [operations to capture]");
+            std::string gname = op["capture"].get<std::string>();
+            plan.push_back([&device, &activeCapture, s] {
+                device.beginCapture(s);
+                activeCapture = s;
+            });
+            captureStream = static_cast<int>(k);
+            try {
+                runOps(op["do"], where + ".do");
+            } catch (...) {
+                captureStream = -1;
+                throw;
+            }
+            captureStream = -1;
+            captured.insert(gname);
+            plan.push_back([&device, &activeCapture, &graphs, s, gname] {
+                activeCapture = -1;
+                graphs[gname] = device.endCapture(s);
+            });
+        } else if (op.contains("graph")) {
+            checkKeys(op, where, {"graph", "stream", "if", "help"});
+            std::string g = op["graph"].get<std::string>();
+            if (!captured.count(g)) bad(where + ".graph", "no graph named '" + g + "' has been captured");
+            int s = streamOf(op, where);
+            plan.push_back([&device, &graphs, g, s] { device.launchGraph(graphs.at(g), s); });
+        } else if (op.contains("timeline")) {
+            // Everything before this was set-up (like cudaGraphInstantiate, or a warm-up): the
+            // timeline restarts here, after the device has finished that work.
+            checkKeys(op, where, {"timeline", "if", "help"});
+            if (op["timeline"] != "restart") bad(where + ".timeline", "the only value is \"restart\"");
+            if (captureStream >= 0) bad(where, "the timeline cannot restart inside a capture");
+            plan.push_back([&device] {
+                device.synchronize();
+                device.resetTimeline();
+            });
         } else if (op.contains("memset")) {
-            checkKeys(op, where, {"memset", "value", "help"});
+            checkKeys(op, where, {"memset", "value", "if", "help"});
             std::string name = op["memset"].get<std::string>();
-            int64_t v = evaluate(exprText(op.value("value", json(0)), where + ".value"), names, where + ".value").asInt();
+            int64_t v = integer(op.value("value", json(0)), where + ".value");
             if (v < 0 || v > 255) bad(where + ".value", "a memset value is one byte (0..255)");
-            device.memset(bufferPtr(name, where + ".memset"), static_cast<uint8_t>(v), host[name].bytes.size());
+            DevPtr dp = bufferPtr(name, where + ".memset");
+            size_t n = host[name].bytes.size();
+            plan.push_back([&device, dp, v, n] { device.memset(dp, static_cast<uint8_t>(v), n); });
         } else if (op.contains("copy")) {
-            checkKeys(op, where, {"copy", "to", "help"});
+            checkKeys(op, where, {"copy", "to", "if", "help"});
             std::string from = op["copy"].get<std::string>(), to = op.value("to", "");
+            DevPtr dst = bufferPtr(to, where + ".to"), src = bufferPtr(from, where + ".copy");
             size_t n = std::min(host[from].bytes.size(), host[to].bytes.size());
-            device.memcpyDtoD(bufferPtr(to, where + ".to"), bufferPtr(from, where + ".copy"), n);
+            plan.push_back([&device, dst, src, n] { device.memcpyDtoD(dst, src, n); });
         } else if (op.contains("free")) {
-            checkKeys(op, where, {"free", "help"});
+            checkKeys(op, where, {"free", "if", "help"});
             std::string name = op["free"].get<std::string>();
-            device.free(bufferPtr(name, where + ".free"));
+            DevPtr dp = bufferPtr(name, where + ".free");
+            plan.push_back([&device, dp] { device.free(dp); });
             freed.insert(name);   // its pointer stays in `dev`, so a later launch can still (wrongly) use it
         } else if (op.contains("symbol")) {
-            checkKeys(op, where, {"symbol", "from", "help"});
+            checkKeys(op, where, {"symbol", "from", "if", "help"});
             std::string sym = op["symbol"].get<std::string>(), from = op.value("from", "");
             size_t symBytes = 0;
             DevPtr sp = device.symbolAddress(sym, &symBytes);
             DevPtr bp = bufferPtr(from, where + ".from");
             size_t n = std::min(symBytes, host[from].bytes.size());
-            std::vector<uint8_t> tmp(n);
-            device.memcpyDtoH(tmp.data(), bp, n);
-            device.memcpyHtoD(sp, tmp.data(), n);
+            plan.push_back([&device, sp, bp, n] {
+                std::vector<uint8_t> tmp(n);
+                device.memcpyDtoH(tmp.data(), bp, n);
+                device.memcpyHtoD(sp, tmp.data(), n);
+            });
         } else {
-            bad(where, "unknown operation (expected launch, memset, copy, symbol or free)");
+            bad(where, "unknown operation (expected launch, to_device, to_host, record, wait, sync, elapsed, for, capture, graph, "
+                       "timeline, memset, copy, symbol or free)");
         }
+    };
+    runOps = [&](const json& ops, const std::string& path) {
+        if (!ops.is_array()) bad(path, "must be an array of operations");
+        size_t k = 0;
+        for (auto& op : ops) runOne(op, path + "[" + std::to_string(k++) + "]");
+    };
+
+    if (!lesson.streamCountExpr.empty()) {
+        int64_t n = evaluate(lesson.streamCountExpr, names, lesson.id + ": streams.count").asInt();
+        if (n < 0 || n > kMaxStreams) bad(lesson.id + ": streams.count", "is between 0 and " + std::to_string(kMaxStreams));
+        for (int64_t k = 1; k <= n; ++k) streams[k] = device.createStream(lesson.nonBlockingStreams);
+    }
+    runOps(json::parse(lesson.hostJson), lesson.id + ": host");
+    device.resetTimeline();
+    try {
+        for (auto& step : plan) step();
+    } catch (...) {
+        if (activeCapture >= 0) {
+            try {
+                device.endCapture(activeCapture);   // leave the device usable
+            } catch (...) {
+            }
+        }
+        throw;
     }
     device.synchronize();
+    result.timeline = device.timeline();
     for (auto& [name, hb] : host) {
         if (freed.count(name)) continue;
-        device.memcpyDtoH(hb.bytes.data(), dev[name], hb.bytes.size());
+        if (manual[name]) {
+            if (!hb.bytes.empty()) std::memcpy(hb.bytes.data(), hostMem[name], hb.bytes.size());
+        } else {
+            device.memcpyDtoH(hb.bytes.data(), dev[name], hb.bytes.size());
+        }
         result.buffers[name] = hb.bytes;
     }
 
     // Checks.
     for (auto& c : lesson.checks) {
+        if (!c.ifExpr.empty() && evaluate(c.ifExpr, names, lesson.id + ": checks.if").asInt() == 0) continue;
         CheckResult cr;
         cr.buffer = c.buffer;
         const HostBuffer& got = host[c.buffer];

@@ -29,6 +29,8 @@ struct BufferSpec {
     std::string type;        // "f32", "s32", ...
     std::string countExpr;
     std::string initJson;    // the "init" value as JSON text ("\"zeros\"" when absent)
+    std::string pinnedExpr;  // host memory page-locked when this evaluates to non-zero ("" = pageable)
+    bool manual = false;     // "transfer": "manual": no automatic copies; the host script copies
 };
 
 struct Tolerance {
@@ -43,6 +45,7 @@ struct CheckSpec {
     std::string equals;               // other buffer, or empty
     std::vector<double> expect;       // literal values, or empty
     Tolerance tolerance;
+    std::string ifExpr;               // the check applies only when this is non-zero ("" = always)
 };
 
 struct Lesson {
@@ -57,6 +60,17 @@ struct Lesson {
     std::vector<CheckSpec> checks;
     std::optional<Tolerance> golden;  // tests/golden specs: how sim must match hardware
     int order = 1000;                 // position in the course (lesson.json "order")
+    // "streams": {"count": expr, "non_blocking": bool}: streams 1..count, created before the host
+    // script runs (as a program creates its streams up front); non-blocking ones skip the
+    // legacy default stream's implicit synchronisation.
+    std::string streamCountExpr;
+    bool nonBlockingStreams = false;
+    // Registers per thread (lesson.json "registers", from `ptxas -v`) for the occupancy
+    // calculator and the cycle model: one number for every kernel, or one per kernel name.
+    std::optional<uint32_t> registers;
+    std::map<std::string, uint32_t> registersByKernel;
+    // The count for `kernel` (its own entry, else the lesson-wide number), if the lesson gives one.
+    std::optional<uint32_t> registersFor(const std::string& kernel) const;
 };
 
 // Loads a lesson folder (containing lesson.json) or a spec .json file.
@@ -86,6 +100,8 @@ struct RunResult {
     std::map<std::string, std::vector<uint8_t>> buffers;   // final contents, by buffer name
     std::vector<CheckResult> checks;
     std::vector<LaunchResult> launches;
+    Timeline timeline;                         // of the host script (empty if the device keeps none)
+    std::map<std::string, double> timers;      // "elapsed" operations: name -> milliseconds
     bool allChecksPassed() const;
 };
 

@@ -176,6 +176,23 @@ const std::map<std::string, ReferenceInfo>& references() {
                 for (size_t i = 0; i < in.inputs[0]->count(); ++i) s += in.inputs[0]->get(i);
                 out.set(0, s);
             });
+        add("affine_iterate", "out[i] = in[i] after WORK rounds of x = fmaf(x, 0.9999f, 0.0001f) (input: in; param WORK), as nvcc "
+                              "compiles x = x * 0.9999f + 0.0001f",
+            [](const ReferenceInputs& in, HostBuffer& out) {
+                need(in, 1, "affine_iterate");
+                int64_t work = in.param("WORK").asInt();
+                for (size_t i = 0; i < out.count() && i < in.inputs[0]->count(); ++i) {
+                    float x = static_cast<float>(in.inputs[0]->get(i));
+                    for (int64_t k = 0; k < work; ++k) x = std::fma(x, 0.9999f, 0.0001f);
+                    out.set(i, x);
+                }
+            });
+        add("add_count", "out[i] = in[i] + KERNELS (input: in; param KERNELS): what KERNELS launches of a kernel adding one leave",
+            [](const ReferenceInputs& in, HostBuffer& out) {
+                need(in, 1, "add_count");
+                double k = in.param("KERNELS").asDouble();
+                for (size_t i = 0; i < out.count() && i < in.inputs[0]->count(); ++i) out.set(i, in.inputs[0]->get(i) + k);
+            });
         return t;
     }();
     return table;

@@ -89,18 +89,36 @@ DevPtr SimDevice::symbolAddress(const std::string& name, size_t* bytes) {
     return it->second;
 }
 
-LaunchResult SimDevice::launch(const std::string& kernel, const LaunchConfig& config, const std::vector<ParamBytes>& params) {
+LaunchResult SimDevice::runKernel(const std::string& kernel, const LaunchConfig& config, const std::vector<ParamBytes>& params,
+                                  double* micros) {
     const sim::Program& prog = program(kernel);
     auto t0 = std::chrono::steady_clock::now();
     sim::Gpu gpu(prog, memory_, config, params, options_);
+    reportedMicros_ = -1;
     if (onLaunch) onLaunch(gpu);
     struct KeepReports {   // keep the checkers' findings even when the launch faults
         sim::Gpu& g;
         std::vector<sim::CheckReport>& out;
         ~KeepReports() { out.insert(out.end(), g.reports().begin(), g.reports().end()); }
     } keep{gpu, reports_};
+    if (model_ && !onLaunch) {
+        // The cycle model decides the order in which warps issue and how long the kernel takes.
+        timing::TimingResult tr = timing::runTimed(gpu, model_->spec(), timingOptions_);
+        reportedMicros_ = tr.microseconds;
+    }
     gpu.run();
     auto t1 = std::chrono::steady_clock::now();
+    if (micros) {
+        if (reportedMicros_ >= 0) {
+            *micros = reportedMicros_;
+        } else {
+            // A hook ran the launch without the cycle model: the issue-rate bound of the work
+            // (every scheduler issuing every cycle) stands in for its duration.
+            const auto& sp = model_->spec();
+            double slots = double(sp.smCount) * sp.schedulersPerSM * sp.clockMHz;   // issues per us
+            *micros = double(gpu.stats().warpInstructions) / std::max(slots, 1.0);
+        }
+    }
     lastStats_ = gpu.stats();
     LaunchResult r;
     r.elapsedMs = std::chrono::duration<double, std::milli>(t1 - t0).count();
@@ -113,6 +131,213 @@ LaunchResult SimDevice::launch(const std::string& kernel, const LaunchConfig& co
     r.block = config.block;
     r.dynamicSharedBytes = config.dynamicSharedBytes;
     return r;
+}
+
+double SimDevice::smFraction(const std::string& kernel, const LaunchConfig& config) {
+    const auto& sp = model_->spec();
+    const sim::Program& prog = program(kernel);
+    timing::OccupancyInput in;
+    in.threadsPerBlock = static_cast<uint32_t>(config.block.count());
+    in.registersPerThread = timingOptions_.registersPerThread;
+    uint32_t staticShared = 0;
+    for (auto& v : prog.sharedVars) staticShared = std::max<uint32_t>(staticShared, static_cast<uint32_t>(v.offset + v.size));
+    in.sharedBytesPerBlock = staticShared + config.dynamicSharedBytes;
+    timing::Occupancy occ = timing::computeOccupancy(sp, in);
+    double slots = double(sp.smCount) * std::max<uint32_t>(occ.activeBlocksPerSM, 1);
+    return std::min(1.0, double(config.grid.count()) / slots);
+}
+
+LaunchResult SimDevice::launch(const std::string& kernel, const LaunchConfig& config, const std::vector<ParamBytes>& params) {
+    LaunchResult r = launchOn(0, kernel, config, params);
+    synchronizeStream(0);
+    return r;
+}
+
+// ---------------------------------------------------------------- host runtime
+void* SimDevice::hostAlloc(size_t bytes, bool pinned) {
+    HostBlock b;
+    b.size = std::max<size_t>(bytes, 1);
+    b.bytes = std::make_unique<uint8_t[]>(b.size);
+    b.pinned = pinned;
+    uint8_t* p = b.bytes.get();
+    hostBlocks_[p] = std::move(b);
+    return p;
+}
+
+void SimDevice::hostFree(void* ptr) {
+    if (!ptr) return;
+    auto it = hostBlocks_.find(static_cast<const uint8_t*>(ptr));
+    if (it == hostBlocks_.end()) throw Error(Error::Kind::Input, "hostFree: not a pointer from hostAlloc.");
+    hostBlocks_.erase(it);
+}
+
+bool SimDevice::isPinned(const void* p, size_t bytes) const {
+    auto* c = static_cast<const uint8_t*>(p);
+    auto it = hostBlocks_.upper_bound(c);
+    if (it == hostBlocks_.begin()) return false;
+    --it;
+    return it->second.pinned && c + bytes <= it->first + it->second.size;
+}
+
+void SimDevice::checkStream(int stream, const char* what) const {
+    if (stream < 0 || stream >= streams_)
+        throw Error(Error::Kind::Input, std::string(what) + ": stream " + std::to_string(stream) + " was never created.");
+    if (captureStream_ >= 0 && stream != captureStream_ && stream == 0)
+        throw Error(Error::Kind::Input, std::string(what) + ": the legacy default stream cannot be used while stream " +
+                                            std::to_string(captureStream_) + " is being captured.");
+}
+
+int SimDevice::createStream(bool nonBlocking) {
+    int s = streams_++;
+    nonBlocking_.push_back(nonBlocking);
+    if (model_) model_->createStream(nonBlocking);
+    return s;
+}
+
+int SimDevice::createEvent() { return events_++; }
+
+void SimDevice::copyToDevice(DevPtr dst, const void* src, size_t bytes, int stream, bool hostSync, const std::string& label) {
+    checkStream(stream, "copy to device");
+    bool pinned = isPinned(src, bytes);
+    auto effect = [this, dst, src, bytes] { memcpyHtoD(dst, src, bytes); };
+    auto model = [this, bytes, pinned, hostSync, label](int s) {
+        if (model_) model_->copy(TimelineKind::CopyHtoD, s, bytes, pinned, hostSync, label);
+    };
+    if (capturing(stream)) {
+        memory_.hostPointer(dst, bytes, "cudaMemcpyAsync host-to-device (captured)");   // checks the range now
+        capture_.push_back({effect, model});
+        return;
+    }
+    effect();
+    model(stream);
+}
+
+void SimDevice::copyToHost(void* dst, DevPtr src, size_t bytes, int stream, bool hostSync, const std::string& label) {
+    checkStream(stream, "copy to host");
+    bool pinned = isPinned(dst, bytes);
+    auto effect = [this, dst, src, bytes] { memcpyDtoH(dst, src, bytes); };
+    auto model = [this, bytes, pinned, hostSync, label](int s) {
+        if (model_) model_->copy(TimelineKind::CopyDtoH, s, bytes, pinned, hostSync, label);
+    };
+    if (capturing(stream)) {
+        memory_.hostPointer(src, bytes, "cudaMemcpyAsync device-to-host (captured)");
+        capture_.push_back({effect, model});
+        return;
+    }
+    effect();
+    model(stream);
+}
+
+LaunchResult SimDevice::launchOn(int stream, const std::string& kernel, const LaunchConfig& config, const std::vector<ParamBytes>& params) {
+    checkStream(stream, "launch");
+    if (capturing(stream)) {
+        program(kernel);   // unknown kernels fail at capture, as cudaLaunchKernel would
+        auto shared = std::make_shared<double>(0);
+        capture_.push_back({[this, kernel, config, params, shared] { runKernel(kernel, config, params, model_ ? shared.get() : nullptr); },
+                            [this, kernel, config, shared](int s) {
+                                if (model_) model_->kernel(s, *shared, smFraction(kernel, config), kernel, -1);
+                            }});
+        LaunchResult r;
+        r.kernel = kernel;
+        r.grid = config.grid;
+        r.block = config.block;
+        r.dynamicSharedBytes = config.dynamicSharedBytes;
+        return r;
+    }
+    double us = 0;
+    LaunchResult r = runKernel(kernel, config, params, model_ ? &us : nullptr);
+    if (model_) model_->kernel(stream, us, smFraction(kernel, config), kernel, launchCount_);
+    ++launchCount_;
+    return r;
+}
+
+void SimDevice::recordEvent(int event, int stream) {
+    checkStream(stream, "event record");
+    if (event < 0 || event >= events_) throw Error(Error::Kind::Input, "Event " + std::to_string(event) + " was never created.");
+    if (capturing(stream)) throw Error(Error::Kind::Input, "Events inside a captured graph are not supported by the simulator yet.");
+    eventRecorded_[event] = true;
+    if (model_) model_->recordEvent(event, stream);
+}
+
+void SimDevice::streamWaitEvent(int stream, int event) {
+    checkStream(stream, "stream wait");
+    if (event < 0 || event >= events_) throw Error(Error::Kind::Input, "Event " + std::to_string(event) + " was never created.");
+    if (capturing(stream)) throw Error(Error::Kind::Input, "Events inside a captured graph are not supported by the simulator yet.");
+    if (model_) model_->streamWaitEvent(stream, event);
+}
+
+void SimDevice::synchronizeStream(int stream) {
+    checkStream(stream, "stream synchronize");
+    if (capturing(stream)) throw Error(Error::Kind::Input, "cudaStreamSynchronize on a stream that is being captured is not allowed.");
+    if (model_) model_->synchronizeStream(stream);
+}
+
+void SimDevice::synchronizeEvent(int event) {
+    if (!eventRecorded_.count(event)) throw Error(Error::Kind::Input, "Event " + std::to_string(event) + " was never recorded.");
+    if (model_) model_->synchronizeEvent(event);
+}
+
+void SimDevice::synchronize() {
+    if (captureStream_ >= 0) throw Error(Error::Kind::Input, "cudaDeviceSynchronize while a stream is being captured is not allowed.");
+    if (model_) model_->synchronizeDevice();
+}
+
+double SimDevice::eventElapsedMs(int from, int to) {
+    if (!eventRecorded_.count(from) || !eventRecorded_.count(to))
+        throw Error(Error::Kind::Input, "Elapsed time needs two recorded events.");
+    if (!model_) return 0;   // no timeline: the simulator has no notion of time
+    return (model_->eventTimeUs(to) - model_->eventTimeUs(from)) / 1000.0;
+}
+
+void SimDevice::beginCapture(int stream) {
+    checkStream(stream, "begin capture");
+    if (stream == 0) throw Error(Error::Kind::Input, "The legacy default stream cannot be captured; capture a created stream.");
+    if (captureStream_ >= 0) throw Error(Error::Kind::Input, "Stream " + std::to_string(captureStream_) + " is already being captured.");
+    captureStream_ = stream;
+    capture_.clear();
+}
+
+int SimDevice::endCapture(int stream) {
+    if (captureStream_ != stream) throw Error(Error::Kind::Input, "Stream " + std::to_string(stream) + " is not being captured.");
+    captureStream_ = -1;
+    graphs_.push_back(std::move(capture_));
+    capture_.clear();
+    return static_cast<int>(graphs_.size()) - 1;
+}
+
+void SimDevice::launchGraph(int graph, int stream) {
+    checkStream(stream, "graph launch");
+    if (graph < 0 || static_cast<size_t>(graph) >= graphs_.size()) throw Error(Error::Kind::Input, "Graph " + std::to_string(graph) + " does not exist.");
+    if (captureStream_ >= 0) throw Error(Error::Kind::Input, "Launching a graph while capturing is not supported by the simulator.");
+    auto& nodes = graphs_[static_cast<size_t>(graph)];
+    if (model_) model_->beginGraphLaunch(stream, "graph " + std::to_string(graph) + " (" + std::to_string(nodes.size()) + " nodes)");
+    struct End {
+        TimelineModel* m;
+        ~End() {
+            if (m) m->endGraphLaunch();
+        }
+    } end{model_.get()};
+    for (auto& n : nodes) {
+        n.effect();
+        n.model(stream);
+    }
+}
+
+void SimDevice::enableTimeline(const timing::GpuSpec& gpu, timing::TimingOptions timingOptions) {
+    timingOptions_ = timingOptions;
+    model_ = std::make_unique<TimelineModel>(gpu);
+    for (int s = 1; s < streams_; ++s) model_->createStream(nonBlocking_[static_cast<size_t>(s)]);
+}
+
+void SimDevice::resetTimeline() {
+    if (!model_) return;
+    timing::GpuSpec spec = model_->spec();
+    enableTimeline(spec, timingOptions_);
+}
+
+Timeline SimDevice::timeline() {
+    if (!model_) return {};
+    return model_->timeline();
 }
 
 } // namespace warpscope::runtime

@@ -6,10 +6,12 @@
 #include "runtime/device.hpp"
 #include "sim/gpu.hpp"
 #include "sim/program.hpp"
+#include "timing/cycle_model.hpp"
 
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 
 namespace warpscope::runtime {
 
@@ -29,7 +31,34 @@ public:
     DevPtr symbolAddress(const std::string& name, size_t* bytes = nullptr) override;
     LaunchResult launch(const std::string& kernel, const LaunchConfig& config,
                         const std::vector<ParamBytes>& params) override;
-    void synchronize() override {}
+    void synchronize() override;
+
+    void* hostAlloc(size_t bytes, bool pinned) override;
+    void hostFree(void* ptr) override;
+    int createStream(bool nonBlocking) override;
+    int createEvent() override;
+    void copyToDevice(DevPtr dst, const void* src, size_t bytes, int stream, bool hostSync, const std::string& label) override;
+    void copyToHost(void* dst, DevPtr src, size_t bytes, int stream, bool hostSync, const std::string& label) override;
+    LaunchResult launchOn(int stream, const std::string& kernel, const LaunchConfig& config,
+                          const std::vector<ParamBytes>& params) override;
+    void recordEvent(int event, int stream) override;
+    void streamWaitEvent(int stream, int event) override;
+    void synchronizeStream(int stream) override;
+    void synchronizeEvent(int event) override;
+    double eventElapsedMs(int from, int to) override;
+    void beginCapture(int stream) override;
+    int endCapture(int stream) override;
+    void launchGraph(int graph, int stream) override;
+    void resetTimeline() override;
+    Timeline timeline() override;
+
+    // Models a timeline on `gpu`: every kernel is then run through the cycle model (TimedRun,
+    // with `timingOptions`) to learn its duration, unless an onLaunch hook reports it with
+    // reportKernelMicros. Without this, streams and events still work but no timeline is kept.
+    void enableTimeline(const timing::GpuSpec& gpu, timing::TimingOptions timingOptions = {});
+    bool timelineEnabled() const { return model_ != nullptr; }
+    // For onLaunch hooks that run the launch through their own TimedRun.
+    void reportKernelMicros(double us) { reportedMicros_ = us; }
 
     // Simulator-only access.
     const ptx::Module& module() const { return module_; }
@@ -44,6 +73,23 @@ public:
     const std::vector<sim::CheckReport>& reports() const { return reports_; }
 
 private:
+    struct HostBlock {
+        std::unique_ptr<uint8_t[]> bytes;
+        size_t size = 0;
+        bool pinned = false;
+    };
+    // A captured operation: its effect (run at each graph launch) and its timeline entry.
+    struct GraphNode {
+        std::function<void()> effect;
+        std::function<void(int stream)> model;
+    };
+    bool isPinned(const void* p, size_t bytes) const;
+    void checkStream(int stream, const char* what) const;
+    bool capturing(int stream) const { return captureStream_ == stream && stream >= 0; }
+    LaunchResult runKernel(const std::string& kernel, const LaunchConfig& config, const std::vector<ParamBytes>& params,
+                           double* micros);
+    double smFraction(const std::string& kernel, const LaunchConfig& config);
+
     ptx::Module module_;
     bool loaded_ = false;
     mem::GlobalMemory memory_;
@@ -53,6 +99,19 @@ private:
     sim::LaunchOptions options_;
     sim::LaunchStats lastStats_;
     std::vector<sim::CheckReport> reports_;
+
+    std::map<const uint8_t*, HostBlock> hostBlocks_;
+    int streams_ = 1;                          // 0 exists from the start
+    std::vector<bool> nonBlocking_{false};
+    int events_ = 0;
+    std::map<int, bool> eventRecorded_;
+    int captureStream_ = -1;
+    std::vector<GraphNode> capture_;
+    std::vector<std::vector<GraphNode>> graphs_;
+    std::unique_ptr<TimelineModel> model_;
+    timing::TimingOptions timingOptions_;
+    double reportedMicros_ = -1;
+    int launchCount_ = 0;
 };
 
 } // namespace warpscope::runtime

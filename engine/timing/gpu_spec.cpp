@@ -58,6 +58,7 @@ GpuSpec teaching() {
     s.l2BytesPerCycle = 128;
     s.copyEngines = 1;
     s.pcieGBs = 8;
+    s.pageableGBs = 3;
     s.sharedLatency = 20;
     s.l1HitLatency = 30;
     s.l2HitLatency = 100;
@@ -87,6 +88,7 @@ GpuSpec v100() {
     s.l2BytesPerCycle = 2048;   // A100 whitepaper: "2048 bytes/clk in V100"
     s.copyEngines = 6;
     s.pcieGBs = 12;             // Best Practices Guide: pinned PCIe Gen3 x16 "roughly 12 GB/s"
+    s.pageableGBs = 6;
     s.sharedLatency = 19;
     s.l1HitLatency = 28;
     s.l2HitLatency = 193;
@@ -140,6 +142,24 @@ GpuSpec h100() {
     s.l2BytesPerCycle = 5120;
     s.copyEngines = 3;
     s.pcieGBs = 54.7;
+    // Host runtime, measured on the project's H100 host with scripts/measure-runtime.sh
+    // (tests/validation/runtime/h100-probe.json): pageable copies 8-12 GB/s with 14-17 us of fixed
+    // cost (64 KiB copies take 21-24 us); pinned copies of 0.5-4 MiB take 5-11 us more than their
+    // bandwidth time; 64 MiB both ways at once took 1.38 ms against 1.22 ms one way (0.88 of the
+    // bandwidth each); 4.0 us of host time per launch, 2.2 us per cudaMemcpyAsync call, 1.9 us
+    // between queued empty kernels, 2.2-2.9 us per graph launch, 0.82 us per empty graph node.
+    // kernelOverheadUs is fitted to the streams-overlap lesson's graph variant (100 one-block
+    // kernels took 2.43 us per node), so that variant is not an independent check of it.
+    s.pageableGBs = 10;
+    s.copyLatencyUs = 7;
+    s.pageableLatencyUs = 16;
+    s.launchHostUs = 4.0;
+    s.copyHostUs = 2.2;
+    s.kernelGapUs = 1.9;
+    s.kernelOverheadUs = 1.5;
+    s.duplexEfficiency = 0.85;
+    s.graphLaunchHostUs = 2.5;
+    s.graphNodeUs = 0.82;
     s.sharedLatency = 30;
     s.l1HitLatency = 35;
     s.l2HitLatency = 260;
@@ -205,6 +225,12 @@ const std::vector<GpuSpec>& builtinPresets() {
     X(l2Bytes, "l2Bytes") X(dramGBs, "dramGBs") X(dramEfficiency, "dramEfficiency")                    \
     X(l2BytesPerCycle, "l2BytesPerCycle") X(l1SectorsPerCycle, "l1SectorsPerCycle")                    \
     X(l1LinesPerCycle, "l1LinesPerCycle") X(copyEngines, "copyEngines") X(pcieGBs, "pcieGBs")         \
+    X(pageableGBs, "pageableGBs") X(copyLatencyUs, "copyLatencyUs")                                    \
+    X(pageableLatencyUs, "pageableLatencyUs") X(launchHostUs, "launchHostUs")                          \
+    X(copyHostUs, "copyHostUs") X(eventHostUs, "eventHostUs") X(launchLatencyUs, "launchLatencyUs")    \
+    X(kernelGapUs, "kernelGapUs") X(graphLaunchHostUs, "graphLaunchHostUs")                            \
+    X(graphNodeUs, "graphNodeUs") X(syncWakeUs, "syncWakeUs") X(kernelOverheadUs, "kernelOverheadUs")  \
+    X(duplexEfficiency, "duplexEfficiency")                                                            \
     X(aluLatency, "aluLatency") X(sfuLatency, "sfuLatency") X(fp64Latency, "fp64Latency")              \
     X(sharedLatency, "sharedLatency") X(l1HitLatency, "l1HitLatency") X(l2HitLatency, "l2HitLatency")  \
     X(dramLatency, "dramLatency") X(blockLaunchLatency, "blockLaunchLatency")                          \

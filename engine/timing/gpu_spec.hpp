@@ -42,6 +42,22 @@ struct GpuSpec {
     uint32_t l1LinesPerCycle = 4;          // per SM: tag lookups (distinct 128-byte lines) per cycle
     uint32_t copyEngines = 3;
     double pcieGBs = 25;                   // pinned host<->device copies
+    // Host runtime (the stream timeline model; engine/runtime/timeline.hpp)
+    double pageableGBs = 10;               // copies from/to pageable host memory (staged by the driver)
+    double copyLatencyUs = 4.5;            // fixed cost of one pinned copy on a copy engine
+    double pageableLatencyUs = 10;         // fixed cost of one pageable copy
+    double launchHostUs = 4;               // host time of one kernel launch call
+    double copyHostUs = 3;                 // host time of one cudaMemcpyAsync call
+    double eventHostUs = 0.5;              // host time of an event record / stream-wait call
+    double launchLatencyUs = 3;            // from a launch call's return to the kernel's first block
+    double kernelGapUs = 1;                // the smallest gap between dependent kernels on the GPU
+    double kernelOverheadUs = 1;           // added to each kernel's modelled time: launch processing,
+                                           // block dispatch and the final drain the cycle model omits
+    double duplexEfficiency = 0.85;        // share of its bandwidth a copy keeps while the other
+                                           // direction copies at the same time (PCIe and DMA contention)
+    double graphLaunchHostUs = 3;          // host time of one cudaGraphLaunch
+    double graphNodeUs = 0.8;              // per-kernel gap inside a graph launch
+    double syncWakeUs = 2;                 // host wake-up after a synchronize call returns
     // Latencies in cycles
     uint32_t aluLatency = 4;
     uint32_t sfuLatency = 20;

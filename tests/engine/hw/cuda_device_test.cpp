@@ -3,6 +3,9 @@
 // The fault test comes last: an illegal address poisons the CUDA context for the process.
 #include "hw/cuda_device.hpp"
 #include "runtime/error.hpp"
+#include "runtime/lesson.hpp"
+#include "runtime/sim_device.hpp"
+#include "support.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -265,6 +268,42 @@ TEST_CASE("CudaDevice reports JIT errors with the log and unknown kernels clearl
 }
 
 // Keep last: a fault poisons the process's context until it is reset.
+TEST_CASE("CudaDevice runs streams, events and graphs: same results as the simulator, a measured timeline", "[gpu]") {
+    auto dev = openOrSkip();
+    if (!dev) return;
+    Lesson l = loadLesson(wst::sourcePath("lessons/streams-overlap"));
+    for (auto params : std::vector<std::map<std::string, std::string>>{
+             {{"N", "262144"}, {"STREAMS", "4"}}, {{"N", "262144"}, {"STREAMS", "2"}, {"PINNED", "0"}}, {{"MODE", "2"}, {"KERNELS", "20"}}}) {
+        SimDevice sim;
+        RunResult rs = runLesson(l, resolveParams(l, params), sim);
+        RunResult rh = runLesson(l, resolveParams(l, params), *dev);
+        CHECK(rh.allChecksPassed());
+        CHECK(rs.buffers == rh.buffers);
+        REQUIRE(rh.timeline.measured);
+        size_t copies = 0, kernels = 0;
+        for (auto& op : rh.timeline.ops) {
+            CHECK(op.endUs >= op.startUs);
+            copies += op.kind == TimelineKind::CopyHtoD || op.kind == TimelineKind::CopyDtoH;
+            kernels += op.kind == TimelineKind::Kernel;
+        }
+        if (params.count("STREAMS")) {
+            CHECK(copies == 2 * std::stoul(params["STREAMS"]));
+            CHECK(kernels == std::stoul(params["STREAMS"]));
+        } else {
+            CHECK(kernels == 1);   // the graph launch, timed as one
+        }
+        CHECK(rh.timeline.totalUs() > 0);
+    }
+    // Events and elapsed time on the GPU.
+    int s = dev->createStream(true);
+    int a = dev->createEvent(), b = dev->createEvent();
+    dev->recordEvent(a, s);
+    dev->recordEvent(b, s);
+    dev->synchronizeEvent(b);
+    CHECK(dev->eventElapsedMs(a, b) >= 0);
+    CHECK_THROWS_AS(dev->recordEvent(a, 99), Error);
+}
+
 TEST_CASE("CudaDevice turns an illegal address into a Fault and asks to be reopened", "[gpu]") {
     auto dev = openOrSkip();
     if (!dev) return;

@@ -34,6 +34,21 @@ TEST_CASE("lesson expressions", "[runtime]") {
     CHECK(eval("1.5e2").d == 150.0);
 }
 
+TEST_CASE("lesson expressions: comparisons and logic for \"if\" conditions", "[runtime]") {
+    CHECK(eval("N == 1000").i == 1);
+    CHECK(eval("N != 1000").i == 0);
+    CHECK(eval("BLOCK < N && N <= 1000").i == 1);
+    CHECK(eval("N > 2000 || BLOCK >= 256").i == 1);
+    CHECK(eval("N > 2000 || BLOCK > 256").i == 0);
+    CHECK(eval("X < 1").i == 1);                 // float comparison
+    CHECK(eval("1 << 2 < 5").i == 1);            // shifts bind tighter than comparisons
+    CHECK(eval("3 | 4 == 7").i == 1);            // single | is bitwise and binds tighter
+    CHECK(eval("(N == 1000) * 5").i == 5);
+    CHECK(eval("6 & 3 && 1").i == 1);
+    CHECK_THROWS_AS(eval("N ==="), Error);
+    CHECK_THROWS_AS(eval("N &&"), Error);
+}
+
 TEST_CASE("expression errors name the place and the problem", "[runtime]") {
     auto msg = [](const std::string& s) -> std::string {
         try {
