@@ -2,6 +2,7 @@
 // Panels never touch the engine; they read the snapshot and send commands to the Session.
 #pragma once
 #include "gui/compare_model.hpp"
+#include "gui/timeline_model.hpp"
 #include "gui/palette.hpp"
 #include "gui/session.hpp"
 #include "gui/settings.hpp"
@@ -87,6 +88,8 @@ struct AppContext {
     std::vector<PanelRect> drawn;           // this frame's panels
     ImVec2 workPos, workSize;               // area between toolbar and status bar
     std::unique_ptr<CompareRunner> compare = std::make_unique<CompareRunner>();
+    std::unique_ptr<TimelineRunner> timeline = std::make_unique<TimelineRunner>();   // Timeline panel runs
+    TimelinePanelState timelineUi;
 
     void loadLesson(int index);
     void applyParams();

@@ -48,7 +48,7 @@ usage: warpscope-gui [options]
   --size WxH            window size (default 1600x1000)
   --bench-frames N      render N frames and print the median frame time, then exit
   --bench-run           keep the simulation running during --bench-frames
-  --layout NAME         stepping | memory | compare | checks (panel arrangement)
+  --layout NAME         stepping | memory | compare | checks | streams (panel arrangement)
   --ncu FILE.csv        import hardware counters from an `ncu --csv` file (Compare panel)
   --initcheck           report reads of memory nothing has written
   --racecheck           report shared-memory races between warps
@@ -103,7 +103,7 @@ bool parseArgs(int argc, char** argv, Options& o) {
         else if (a == "--bench-run") o.benchRun = true;
         else if (a == "--layout") {
             o.layout = val();
-            if (!findLayout(o.layout)) throw Error(Error::Kind::Input, "--layout expects stepping, memory, compare or checks, got '" + o.layout + "'.");
+            if (!findLayout(o.layout)) throw Error(Error::Kind::Input, "--layout expects stepping, memory, compare, checks or streams, got '" + o.layout + "'.");
         } else if (a == "--ncu") o.ncu = val();
         else if (a == "--initcheck") o.initcheck = true;
         else if (a == "--racecheck") o.racecheck = true;
@@ -198,7 +198,28 @@ struct FrameState {
     float builtScale = 0;
     bool builtDark = true;
     bool layoutAlways = false;
+    std::string lessonSeen;     // the lesson of the last frame (to notice a new one)
+    bool explicitLayout = false;   // --layout given: the first lesson keeps it
+    bool autoStreams = false;   // the Streams layout was chosen because the lesson uses streams
 };
+
+// A lesson whose host program uses streams opens in the Streams layout (not in headless runs,
+// whose layout the command line fixes); leaving it for one without streams goes back to Stepping.
+void followLessonLayout(AppContext& app, FrameState& fs) {
+    const Snapshot& s = *app.snap;
+    if (!s.lesson || s.lesson->lesson.id == fs.lessonSeen) return;
+    bool first = fs.lessonSeen.empty();
+    fs.lessonSeen = s.lesson->lesson.id;
+    if (app.ui.headless || (first && fs.explicitLayout)) return;
+    bool streams = !s.lesson->lesson.streamCountExpr.empty();
+    if (streams && app.ui.layout != "streams") {
+        app.ui.pendingLayout = "streams";
+        fs.autoStreams = true;
+    } else if (!streams && fs.autoStreams && app.ui.layout == "streams") {
+        app.ui.pendingLayout = "stepping";
+        fs.autoStreams = false;
+    }
+}
 
 // Whether a panel is open; a panel never seen before starts open when the layout has it.
 bool& panelOpen(AppContext& app, const char* id) {
@@ -290,6 +311,7 @@ void drawFrame(AppContext& app, GLFWwindow* window, FrameState& fs) {
     ImGuiIO& io = ImGui::GetIO();
     app.snap = app.session.snapshot();
     app.drawn.clear();
+    followLessonLayout(app, fs);
     if (!app.ui.pendingLayout.empty()) {
         applyLayout(app, app.ui.pendingLayout);
         app.ui.pendingLayout.clear();
@@ -435,6 +457,7 @@ int runApp(int argc, char** argv) {
         app.snap = session.snapshot();
         FrameState fst;
         fst.layoutAlways = headless;
+        fst.explicitLayout = !opt.layout.empty();
         buildFonts(app, settings.uiScale, false);
         applyStyle(settings.darkTheme, settings.uiScale);
         fst.builtScale = settings.uiScale;
@@ -472,6 +495,11 @@ int runApp(int argc, char** argv) {
         if (headless && settings.panelsOpen["compare"] && pick >= 0) {
             app.startCompare();
             app.compare->waitIdle(120);
+        }
+        if (headless && settings.panelsOpen["timeline"] && pick >= 0) {
+            app.snap = session.snapshot();
+            requestTimelineRun(app, false, 0);
+            app.timeline->waitIdle(120);
         }
         if (opt.benchRun) session.run();
 

@@ -82,15 +82,40 @@ void drawControlsPanel(AppContext& app) {
     float w = 0;
     for (auto& l : layouts()) w += ImGui::CalcTextSize(l.title).x + ImGui::GetStyle().FramePadding.x * 2 + ImGui::GetStyle().ItemSpacing.x;
     ImGui::SameLine();
+    // Tight: narrower padding between the buttons before falling back to a combo.
+    float tightPad = 3, tightGap = 3;
+    float wTight = 0;
+    for (auto& l : layouts()) wTight += ImGui::CalcTextSize(l.title).x + tightPad * 2 + tightGap;
+    float room = ImGui::GetWindowContentRegionMax().x - ImGui::GetCursorPosX();
+    bool tight = room < w && room >= wTight;
+    if (tight) w = wTight;
+    if (room < w) {
+        // Not enough room for a button per layout: one combo instead.
+        const LayoutDef* cur = findLayout(app.ui.layout);
+        float cw = ImGui::GetFontSize() * 8;
+        ImGui::SetCursorPosX(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - cw));
+        ImGui::SetNextItemWidth(cw);
+        if (ImGui::BeginCombo("##layout", cur ? cur->title : "Layout")) {
+            for (auto& l : layouts()) {
+                if (ImGui::Selectable(l.title, cur == &l)) app.ui.pendingLayout = l.id;
+                if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", l.tip);
+            }
+            ImGui::EndCombo();
+        }
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Panel layout");
+        return;
+    }
     ImGui::SetCursorPosX(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - w));
+    if (tight) ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(tightPad, ImGui::GetStyle().FramePadding.y));
     for (auto& l : layouts()) {
         bool cur = app.ui.layout == l.id;
         if (cur) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
         if (ImGui::Button(l.title)) app.ui.pendingLayout = l.id;
         if (cur) ImGui::PopStyleColor();
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", l.tip);
-        ImGui::SameLine();
+        ImGui::SameLine(0, tight ? tightGap : -1.0f);
     }
+    if (tight) ImGui::PopStyleVar();
     ImGui::NewLine();
 }
 

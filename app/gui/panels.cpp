@@ -18,6 +18,7 @@ const std::vector<PanelDef>& panels() {
         {"metrics", "Metrics", drawMetricsPanel, 0.55f, 0.55f, 0.45f, 0.45f, false},
         {"compare", "Compare: simulator vs GPU", drawComparePanel, 0.00f, 0.00f, 0.62f, 1.00f, false},
         {"reports", "Checker reports", drawReportsPanel, 0.45f, 0.00f, 0.55f, 0.60f, false},
+        {"timeline", "Timeline", drawTimelinePanel, 0.20f, 0.00f, 0.80f, 0.60f, false},
     };
     return list;
 }
@@ -44,6 +45,11 @@ const std::vector<LayoutDef>& layouts() {
           {"reports", 0.45f, 0.00f, 0.55f, 0.60f},
           {"grid", 0.00f, 0.60f, 0.45f, 0.40f},
           {"warp", 0.45f, 0.60f, 0.55f, 0.40f}}},
+        {"streams", "Streams", "The host program's timeline: copies and kernels on streams and engines, simulated and measured",
+         {{"lessons", 0.00f, 0.00f, 0.20f, 1.00f},
+          {"timeline", 0.20f, 0.00f, 0.80f, 0.62f},
+          {"source", 0.20f, 0.62f, 0.44f, 0.38f},
+          {"metrics", 0.64f, 0.62f, 0.36f, 0.38f}}},
     };
     return list;
 }

@@ -42,6 +42,10 @@ void drawHeatmapPanel(AppContext& app);
 void drawMetricsPanel(AppContext& app);
 void drawComparePanel(AppContext& app);
 void drawReportsPanel(AppContext& app);
+void drawTimelinePanel(AppContext& app);
+// Asks the Timeline panel's runner for the current lesson, parameters, preset and GPU toggle
+// (unless that was the last request and !force). Returns whether a run was requested.
+bool requestTimelineRun(AppContext& app, bool force, double debounceSeconds);
 void drawNcuImportDialog(AppContext& app);
 // The memory panels' instruction chooser (panel_global.cpp).
 const MemAccess* memoryPicker(AppContext& app, bool shared, uint64_t& pick);
