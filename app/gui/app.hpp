@@ -70,6 +70,17 @@ struct UiState {
     char ncuPathInput[512] = {};
     uint64_t compareRequestedGen = 0;       // snapshot generation the last compare run was started for
     std::string compareRequestedFor;
+
+    // Timing: Timed mode, the GPU preset, occupancy and scheduler views (timing_ui.cpp)
+    std::vector<timing::GpuSpec> presets;   // built-in, then user JSON files
+    std::vector<std::string> presetErrors;
+    int preset = 0;                         // index into presets
+    bool timed = false;
+    bool registersOverride = false;         // the occupancy panel's slider replaces lesson.json "registers"
+    int registers = 32;
+    int schedSm = 0;                        // SM shown by the scheduler panel
+    int timelineCycles = 200;
+    int stallsLaunch = -1;                  // launch shown by the stall panel, -1 = the current one
 };
 
 // A drawn panel's rectangle in framebuffer pixels (for the screenshot sidecar).
@@ -96,6 +107,9 @@ struct AppContext {
     void startCompare();                    // (re)runs the comparison for the current lesson and params
     void goToSite(const FaultSite& site, const uint32_t grid[3], const uint32_t block[3]);
     bool importNcu(const std::string& path);   // false: ui.ncuError says why
+    // Timing (timing_ui.cpp): the chosen preset, and sending Timed mode / preset / registers to the session.
+    const timing::GpuSpec* presetSpec() const;
+    void applyTiming();
 };
 
 inline ImU32 col(Rgb c, int alpha = 255) { return IM_COL32(c.r, c.g, c.b, alpha); }

@@ -48,11 +48,13 @@ usage: warpscope-gui [options]
   --size WxH            window size (default 1600x1000)
   --bench-frames N      render N frames and print the median frame time, then exit
   --bench-run           keep the simulation running during --bench-frames
-  --layout NAME         stepping | memory | compare | checks | streams (panel arrangement)
+  --layout NAME         stepping | memory | compare | checks | timing | streams (panel arrangement)
+  --timed               Timed mode: run launches on the cycle model; steps are cycles
+  --gpu PRESET          the GPU preset for Timed mode (h100, teaching, ... or a .json file; implies --timed)
   --ncu FILE.csv        import hardware counters from an `ncu --csv` file (Compare panel)
   --initcheck           report reads of memory nothing has written
   --racecheck           report shared-memory races between warps
-  --gpu                 turn "Run on GPU" on (where a GPU can be opened)
+  --gpu                 (with no preset after it) turn "Run on GPU" on (where a GPU can be opened)
   --go-to-report K      after --steps, "go to line" of checker report K (1-based)
 )";
 
@@ -70,6 +72,8 @@ struct Options {
     int textStep = 0;
     std::string layout, ncu;
     bool initcheck = false, racecheck = false, gpu = false;
+    bool timed = false;
+    std::string gpuPreset;
     int goToReport = 0;
 };
 
@@ -103,11 +107,20 @@ bool parseArgs(int argc, char** argv, Options& o) {
         else if (a == "--bench-run") o.benchRun = true;
         else if (a == "--layout") {
             o.layout = val();
-            if (!findLayout(o.layout)) throw Error(Error::Kind::Input, "--layout expects stepping, memory, compare, checks or streams, got '" + o.layout + "'.");
+            if (!findLayout(o.layout)) throw Error(Error::Kind::Input, "--layout expects stepping, memory, compare, checks, timing or streams, got '" + o.layout + "'.");
         } else if (a == "--ncu") o.ncu = val();
         else if (a == "--initcheck") o.initcheck = true;
         else if (a == "--racecheck") o.racecheck = true;
-        else if (a == "--gpu") o.gpu = true;
+        else if (a == "--timed") o.timed = true;
+        else if (a == "--gpu") {
+            // "--gpu PRESET" picks a preset for Timed mode; a bare "--gpu" is the hardware toggle.
+            if (i + 1 < argc && argv[i + 1][0] != '-') {
+                o.gpuPreset = argv[++i];
+                o.timed = true;
+            } else {
+                o.gpu = true;
+            }
+        }
         else if (a == "--go-to-report") o.goToReport = std::stoi(val());
         else if (a == "--no-settings") o.noSettings = true;
         else if (a == "--light") o.light = true;
@@ -409,6 +422,25 @@ int runApp(int argc, char** argv) {
     }
     runtime::ParamValues params;
     if (pick >= 0) params = runtime::resolveParams(lessons[static_cast<size_t>(pick)], opt.params);
+    // GPU presets (Timed mode); a bad --gpu is reported before any window opens too.
+    std::vector<std::string> presetErrors;
+    std::vector<timing::GpuSpec> presets = timing::allPresets(timing::presetFolders(), &presetErrors);
+    int presetPick = 0;
+    for (size_t i = 0; i < presets.size(); ++i)
+        if (presets[i].name == "h100") presetPick = static_cast<int>(i);
+    if (!opt.gpuPreset.empty()) {
+        timing::GpuSpec want = timing::findPreset(opt.gpuPreset, timing::presetFolders());
+        presetPick = -1;
+        for (size_t i = 0; i < presets.size(); ++i)
+            if (presets[i].name == want.name) {
+                presets[i] = want;   // a .json path may redefine a preset of the same name
+                presetPick = static_cast<int>(i);
+            }
+        if (presetPick < 0) {
+            presets.push_back(want);
+            presetPick = static_cast<int>(presets.size()) - 1;
+        }
+    }
 
     glfwSetErrorCallback([](int code, const char* msg) { std::fprintf(stderr, "GLFW error %d: %s\n", code, msg); });
     if (!glfwInit()) {
@@ -467,6 +499,13 @@ int runApp(int argc, char** argv) {
         if (!opt.ncu.empty() && !app.importNcu(opt.ncu)) throw Error(Error::Kind::Input, "--ncu: " + app.ui.ncuError);
         if (opt.gpu) app.ui.runOnGpu = gpuToggle().enabled;
         if (opt.initcheck || opt.racecheck) session.setCheckers(opt.initcheck, opt.racecheck);
+        app.ui.presets = std::move(presets);
+        app.ui.presetErrors = std::move(presetErrors);
+        app.ui.preset = presetPick;
+        if (opt.timed) {
+            app.ui.timed = true;
+            app.applyTiming();
+        }
         if (pick >= 0) {
             app.loadLesson(pick);
             if (!opt.params.empty()) {
@@ -523,6 +562,7 @@ int runApp(int argc, char** argv) {
             }
             ImGui_ImplOpenGL3_NewFrame();
             ImGui_ImplGlfw_NewFrame();
+            if (headless) io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);   // Xvfb's pointer sits mid-screen: no hover tooltips in screenshots
             ImGui::NewFrame();
             ImGui::PushFont(app.fonts.ui);
             drawFrame(app, window, fst);

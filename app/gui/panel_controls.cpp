@@ -18,6 +18,7 @@ constexpr Shortcut kShortcuts[] = {
     {"Shift+F10", "step one instruction of the selected warp"},
     {"F11", "step the selected warp to its next source line"},
     {"B", "run until a barrier releases"},
+    {"E", "run to the end of the current launch"},
     {"F5", "run / pause"},
     {"Backspace", "step back one warp-instruction"},
     {"R", "restart the lesson"},
@@ -41,23 +42,39 @@ void drawControlsPanel(AppContext& app) {
     bool inLaunch = s.state == RunState::Paused || s.state == RunState::LaunchDone;
     bool running = s.state == RunState::Running;
     Session& ses = app.session;
-    if (button("Restart (R)", "Run the lesson again from the beginning", loaded)) ses.restart();
+    // Narrow windows (or big UI scales) drop the key hints from the labels; tooltips keep them.
+    const float em = ImGui::GetFontSize();
+    const bool compact = ImGui::GetContentRegionAvail().x < em * 112;
+    auto tb = [&](const char* full, const char* shortLabel, const char* key, const std::string& tip, bool enabled) {
+        std::string label = compact ? std::string(shortLabel) : std::string(full);
+        return button(label.c_str(), (compact ? tip + " (" + key + ")" : tip).c_str(), enabled);
+    };
+    bool timed = s.timed;
+    if (tb("Restart (R)", "Restart", "R", "Run the lesson again from the beginning", loaded)) ses.restart();
     ImGui::SameLine();
-    if (button("\xE2\x97\x80 Back (Bksp)", "Step back one warp-instruction (replays the run up to the previous step)", loaded && !running))
+    if (tb("\xE2\x97\x80 Back (Bksp)", "\xE2\x97\x80 Back", "Backspace",
+           timed ? "Step back one cycle (replays the run up to the previous cycle)" : "Step back one warp-instruction (replays the run up to the previous step)",
+           loaded && !running))
         ses.stepBack();
     ImGui::SameLine();
-    if (button("Step (F10)", "One warp-instruction: the next warp in the scheduler's round-robin order", inLaunch || running)) ses.step();
+    if (timed ? tb("Step cycle (F10)", "Step cycle", "F10", "One cycle of the cycle model: every warp scheduler may issue one instruction", inLaunch || running)
+              : tb("Step (F10)", "Step", "F10", "One warp-instruction: the next warp in the scheduler's round-robin order", inLaunch || running))
+        ses.step();
     ImGui::SameLine();
-    if (button("Step warp (Shift+F10)", "One instruction of the selected warp", inLaunch)) ses.stepWarp();
+    if (tb("Step warp (Shift+F10)", "Step warp", "Shift+F10",
+           timed ? "Not in Timed mode: the cycle model decides which warp issues" : "One instruction of the selected warp", inLaunch && !timed))
+        ses.stepWarp();
     ImGui::SameLine();
-    if (button("Step line (F11)", "Run the selected warp until it reaches another source line (other warps run when it waits)", inLaunch))
+    if (tb("Step line (F11)", "Step line", "F11", "Run the selected warp until it reaches another source line (other warps run when it waits)", inLaunch))
         ses.stepLine();
     ImGui::SameLine();
-    if (button("To barrier (B)", "Run until a barrier (__syncthreads) releases, or the launch ends", inLaunch)) ses.runToBarrier();
+    if (tb("To barrier (B)", "To barrier", "B", "Run until a barrier (__syncthreads) releases, or the launch ends", inLaunch)) ses.runToBarrier();
+    ImGui::SameLine();
+    if (tb("To end (E)", "To end", "E", "Run to the end of the current launch", inLaunch)) ses.runToEnd();
     ImGui::SameLine();
     if (running) {
-        if (button("\xE2\x9D\x9A\xE2\x9D\x9A Pause (F5)", "Pause the run")) ses.pause();
-    } else if (button("\xE2\x96\xB6 Run (F5)", "Run at the chosen speed", inLaunch)) {
+        if (tb("\xE2\x9D\x9A\xE2\x9D\x9A Pause (F5)", "\xE2\x9D\x9A\xE2\x9D\x9A Pause", "F5", "Pause the run", true)) ses.pause();
+    } else if (tb("\xE2\x96\xB6 Run (F5)", "\xE2\x96\xB6 Run", "F5", "Run at the chosen speed", inLaunch)) {
         ses.run();
     }
     ImGui::SameLine();
@@ -65,19 +82,23 @@ void drawControlsPanel(AppContext& app) {
     float sp = app.settings.speed <= 0 ? 7.5f : static_cast<float>(std::log10(std::max(1.0, app.settings.speed)));
     char label[48];
     if (app.settings.speed <= 0) std::snprintf(label, sizeof label, "max speed");
-    else if (app.settings.speed >= 1000) std::snprintf(label, sizeof label, "%.0fk instr/s", app.settings.speed / 1000);
-    else std::snprintf(label, sizeof label, "%.0f instr/s", app.settings.speed);
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 11);
+    else if (app.settings.speed >= 1000) std::snprintf(label, sizeof label, "%.0fk %s/s", app.settings.speed / 1000, timed ? "cycles" : "instr");
+    else std::snprintf(label, sizeof label, "%.0f %s/s", app.settings.speed, timed ? "cycles" : "instr");
+    ImGui::SetNextItemWidth(em * (compact ? 8.5f : 11.0f));
     if (ImGui::SliderFloat("##speed", &sp, 0.0f, 7.5f, label)) {
         app.settings.speed = sp >= 7.4f ? 0.0 : std::pow(10.0, static_cast<double>(sp));
         ses.setSpeed(app.settings.speed);
     }
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Run speed in warp-instructions per second (right end: as fast as possible)");
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip(timed ? "Run speed in cycles per second (right end: as fast as possible)"
+                                : "Run speed in warp-instructions per second (right end: as fast as possible)");
     ImGui::SameLine();
     if (ImGui::SmallButton("?")) app.ui.showShortcuts = true;
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Keyboard shortcuts (F1)");
     ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
     drawGpuToggle(app);
+    ImGui::SameLine(0, ImGui::GetFontSize());
+    drawTimingToggle(app);
     // Layouts, right-aligned.
     float w = 0;
     for (auto& l : layouts()) w += ImGui::CalcTextSize(l.title).x + ImGui::GetStyle().FramePadding.x * 2 + ImGui::GetStyle().ItemSpacing.x;
@@ -128,6 +149,10 @@ void drawStatusBar(AppContext& app) {
     ImGui::TextColored(colv(stateCol), "%s", runStateName(s.state));
     ImGui::SameLine();
     ImGui::Text("| step %llu", static_cast<unsigned long long>(s.totalSteps));
+    if (s.timing) {
+        ImGui::SameLine();
+        ImGui::Text("| cycle %llu (%s)", static_cast<unsigned long long>(s.timing->cycle), s.timing->spec.name.c_str());
+    }
     if (s.launchIndex >= 0 && s.program) {
         ImGui::SameLine();
         int n = s.lesson ? s.lesson->launchCount : 0;
@@ -160,6 +185,7 @@ void handleShortcuts(AppContext& app) {
     }
     if (pressed(GLFW_KEY_F11)) ses.stepLine();
     if (pressed(GLFW_KEY_B, false) && !io.KeyCtrl) ses.runToBarrier();
+    if (pressed(GLFW_KEY_E, false) && !io.KeyCtrl) ses.runToEnd();
     if (pressed(GLFW_KEY_F5, false)) {
         if (running) ses.pause();
         else ses.run();

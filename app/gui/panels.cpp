@@ -18,6 +18,9 @@ const std::vector<PanelDef>& panels() {
         {"metrics", "Metrics", drawMetricsPanel, 0.55f, 0.55f, 0.45f, 0.45f, false},
         {"compare", "Compare: simulator vs GPU", drawComparePanel, 0.00f, 0.00f, 0.62f, 1.00f, false},
         {"reports", "Checker reports", drawReportsPanel, 0.45f, 0.00f, 0.55f, 0.60f, false},
+        {"occupancy", "Occupancy", drawOccupancyPanel, 0.40f, 0.00f, 0.30f, 0.58f, false},
+        {"scheduler", "Warp schedulers", drawSchedulerPanel, 0.40f, 0.58f, 0.60f, 0.42f, false},
+        {"stalls", "Stall reasons", drawStallsPanel, 0.70f, 0.00f, 0.30f, 0.58f, false},
         {"timeline", "Timeline", drawTimelinePanel, 0.20f, 0.00f, 0.80f, 0.60f, false},
     };
     return list;
@@ -45,6 +48,11 @@ const std::vector<LayoutDef>& layouts() {
           {"reports", 0.45f, 0.00f, 0.55f, 0.60f},
           {"grid", 0.00f, 0.60f, 0.45f, 0.40f},
           {"warp", 0.45f, 0.60f, 0.55f, 0.40f}}},
+        {"timing", "Timing", "Timed mode: occupancy, the warp schedulers cycle by cycle, and stall reasons (Nsight names)",
+         {{"source", 0.00f, 0.00f, 0.34f, 0.58f},
+          {"occupancy", 0.34f, 0.00f, 0.33f, 0.58f},
+          {"stalls", 0.67f, 0.00f, 0.33f, 0.58f},
+          {"scheduler", 0.00f, 0.58f, 1.00f, 0.42f}}},
         {"streams", "Streams", "The host program's timeline: copies and kernels on streams and engines, simulated and measured",
          {{"lessons", 0.00f, 0.00f, 0.20f, 1.00f},
           {"timeline", 0.20f, 0.00f, 0.80f, 0.62f},

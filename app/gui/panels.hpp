@@ -42,11 +42,15 @@ void drawHeatmapPanel(AppContext& app);
 void drawMetricsPanel(AppContext& app);
 void drawComparePanel(AppContext& app);
 void drawReportsPanel(AppContext& app);
+void drawNcuImportDialog(AppContext& app);
+void drawOccupancyPanel(AppContext& app);
+void drawSchedulerPanel(AppContext& app);
+void drawStallsPanel(AppContext& app);
 void drawTimelinePanel(AppContext& app);
 // Asks the Timeline panel's runner for the current lesson, parameters, preset and GPU toggle
 // (unless that was the last request and !force). Returns whether a run was requested.
 bool requestTimelineRun(AppContext& app, bool force, double debounceSeconds);
-void drawNcuImportDialog(AppContext& app);
+void drawTimingToggle(AppContext& app);    // "Timed" checkbox and GPU preset picker (toolbar, occupancy panel)
 // The memory panels' instruction chooser (panel_global.cpp).
 const MemAccess* memoryPicker(AppContext& app, bool shared, uint64_t& pick);
 void drawGpuToggle(AppContext& app);       // the "Run on GPU" checkbox (toolbar and compare panel)

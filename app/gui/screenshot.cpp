@@ -35,7 +35,9 @@ bool writeScreenshot(const std::string& path, int w, int h, const AppContext& ap
     const Snapshot& s = *app.snap;
     j["lesson"] = s.lesson ? s.lesson->lesson.id : "";
     j["requested_steps"] = steps;
-    j["steps"] = s.totalSteps;
+    j["steps"] = s.timed ? s.totalCycleSteps : s.totalSteps;   // Timed mode steps cycles
+    j["warp_instructions"] = s.totalSteps;
+    if (s.timed) j["gpu_preset"] = s.gpuPreset;
     j["state"] = runStateName(s.state);
     if (s.error) j["error"] = s.error->message;
     j["panels"] = nlohmann::json::array();

@@ -67,8 +67,9 @@ struct Prim {
 };
 struct LaunchLog {
     std::vector<Prim> prims;
-    uint64_t steps = 0;
+    uint64_t steps = 0;          // primitives; in Timed mode cycles (prims stay empty)
     bool complete = false;
+    bool timed = false;
 };
 struct LastStep {
     uint32_t active = 0, exec = 0;
@@ -76,6 +77,8 @@ struct LastStep {
 };
 constexpr size_t kRecent = 64;
 constexpr size_t kMemHistory = 8;   // memory instructions remembered per warp
+constexpr size_t kCycleRing = 512;   // timeline cycles remembered (Timed mode)
+constexpr uint64_t kIdleLimit = 1u << 20;   // cycles without any issue before looking for a deadlock
 
 uint32_t heatElemBytes(const std::string& type) {
     if (type.empty()) return 4;
@@ -133,6 +136,15 @@ struct Session::Worker : trace::StepListener {
     std::shared_ptr<const HeatView> heatView;
     Clock::time_point heatPublished{};
 
+    // Timed mode: the cycle model of the current launch, the shown SM's recent cycles
+    TimingConfig timingCfg;
+    std::unique_ptr<timing::TimedRun> timed;
+    uint32_t timedSm = 0;
+    std::deque<CycleCells> ring;
+    uint64_t cycleStepsBefore = 0, launchCycleSteps = 0;
+    uint64_t lastIssueRecords = 0, lastIssueCycle = 0;
+    std::vector<std::shared_ptr<const TimedLaunchView>> doneTimings;
+
     void onStep(const trace::Step& s) override {
         lineStats.onStep(s);
         if ((s.isLoad || s.isStore || s.isAtomic) && s.addresses && s.execMask &&
@@ -179,6 +191,9 @@ struct Session::Worker : trace::StepListener {
     bool pollInterrupt(bool* stepRequested = nullptr);
     // primitives
     bool prim(sim::Gpu& gpu, uint32_t block, uint32_t warp);
+    bool cycle(sim::Gpu& gpu);
+    void recordCycle();
+    void doRunToEnd(sim::Gpu& gpu);
     void replay(sim::Gpu& gpu, const LaunchLog& log, uint64_t upTo);
     void doStepLine(sim::Gpu& gpu);
     void doRunToBarrier(sim::Gpu& gpu);
@@ -191,6 +206,8 @@ struct Session::Worker : trace::StepListener {
     void publish(std::shared_ptr<Snapshot> s);
     void publishGpu(const sim::Gpu& gpu);
     void publishState(RunState state, const std::string& status);
+    std::shared_ptr<const TimedLaunchView> timedLaunchView(const sim::Gpu& gpu) const;
+    std::shared_ptr<const TimingView> timingView(const sim::Gpu& gpu) const;
 };
 
 // ---------------------------------------------------------------- 3. Session (UI side)
@@ -247,6 +264,17 @@ void Session::stepBack() { post(Command(CommandKind::StepBack)); }
 void Session::runSteps(uint64_t n) {
     Command c(CommandKind::RunSteps);
     c.count = n;
+    post(std::move(c));
+}
+void Session::runToEnd() { post(Command(CommandKind::RunToEnd)); }
+void Session::setTiming(const TimingConfig& config) {
+    Command c(CommandKind::SetTiming);
+    c.timing = std::make_shared<const TimingConfig>(config);
+    post(std::move(c));
+}
+void Session::showSm(uint32_t sm) {
+    Command c(CommandKind::ShowSm);
+    c.sm = sm;
     post(std::move(c));
 }
 void Session::toggleRun() {
@@ -316,6 +344,8 @@ bool Session::Worker::applyOutside(const Command& c) {
     case CommandKind::Load:
     case CommandKind::Restart:
     case CommandKind::StepBack:
+    case CommandKind::SetTiming:
+        if (c.kind == CommandKind::SetTiming && c.timing) timingCfg = *c.timing;
         if (c.initcheck >= 0) options.initcheck = c.initcheck != 0;
         if (c.racecheck >= 0) options.racecheck = c.racecheck != 0;
         if (!lesson && !c.lesson) return false;
@@ -333,8 +363,12 @@ bool Session::Worker::applyOutside(const Command& c) {
             publish(s);
         }
         return false;
+    case CommandKind::ShowSm:
+        timedSm = c.sm;
+        ring.clear();
+        return false;
     case CommandKind::Step: case CommandKind::StepWarp: case CommandKind::StepLine: case CommandKind::RunToBarrier:
-    case CommandKind::Run: case CommandKind::RunSteps:
+    case CommandKind::Run: case CommandKind::RunSteps: case CommandKind::RunToEnd:
         if (last) {
             auto s = std::make_shared<Snapshot>(*last);
             s->statusText = lesson ? (last->state == RunState::Finished
@@ -365,6 +399,13 @@ void Session::Worker::applyRestart(const Command& c) {
         params = c.params;
         logs.clear();
         note.clear();
+        return;
+    }
+    if (c.kind == CommandKind::SetTiming) {
+        if (c.timing) timingCfg = *c.timing;
+        logs.clear();
+        note = timingCfg.timed ? "Timed mode on the " + timingCfg.spec.name + " preset: each step is one cycle."
+                               : std::string("Timed mode off: each step is one warp-instruction.");
         return;
     }
     if (c.kind == CommandKind::Restart) {
@@ -440,6 +481,10 @@ void Session::Worker::runOnce() {
     heatDirty = false;
     heatView.reset();
     memory = nullptr;
+    timed.reset();
+    ring.clear();
+    cycleStepsBefore = launchCycleSteps = 0;
+    doneTimings.clear();
     publishState(RunState::Loading, target ? "Replaying to the previous step..." : "Building the launch...");
 
     runtime::SimDevice dev(options);
@@ -459,6 +504,7 @@ void Session::Worker::runOnce() {
         s->launchCounters = doneCounters;
         if (!doneCounters.empty()) s->counters = doneCounters.back();
         s->reports = pastReports;
+        s->launchTimings = doneTimings;
         size_t failed = 0;
         for (auto& c : res.checks) failed += c.passed ? 0 : 1;
         if (res.checks.empty()) s->statusText = "Host script finished (this lesson has no checks).";
@@ -496,7 +542,12 @@ void Session::Worker::onLaunch(sim::Gpu& gpu) {
     wpb = gpu.warpsPerBlock();
     program = programInfo(gpu.program());
     logs.emplace_back();
-    counters = std::make_unique<trace::CounterCollector>();
+    trace::CacheConfig cacheCfg;
+    if (timingCfg.timed) {   // as `warpscope run --timed --metrics` does
+        cacheCfg.numSMs = timingCfg.spec.smCount;
+        cacheCfg.l2Bytes = timingCfg.spec.l2Bytes;
+    }
+    counters = std::make_unique<trace::CounterCollector>(cacheCfg);
     fanout = std::make_unique<trace::FanOut>();
     fanout->add(this);
     fanout->add(counters.get());
@@ -504,9 +555,43 @@ void Session::Worker::onLaunch(sim::Gpu& gpu) {
     memByWarp.clear();
     syncHeatBuffers();
     LaunchLog& log = logs.back();
+    log.timed = timingCfg.timed;
+    // Timed mode: the cycle model takes the Gpu's listener slot and forwards every Step to the
+    // fan-out (this recorder and the counters). It lives exactly as long as this launch.
+    struct DropTimed {
+        std::unique_ptr<timing::TimedRun>& t;
+        ~DropTimed() { t.reset(); }
+    } dropTimed{timed};
+    ring.clear();
+    launchCycleSteps = 0;
+    lastIssueRecords = lastIssueCycle = 0;
+    if (timingCfg.timed) {
+        timing::TimingOptions topt;
+        topt.policy = timingCfg.policy;
+        std::optional<uint32_t> regs = timingCfg.registers;
+        if (!regs && lesson) regs = lesson->lesson.registersFor(gpu.program().kernelName);
+        if (regs) {
+            topt.registersPerThread = *regs;
+            topt.registersEstimated = false;
+        }
+        // Throws Error(Input) when a block does not fit on an SM of this preset: runOnce shows it,
+        // on top of this launch's picture (so the occupancy panel can say why).
+        try {
+            timed = std::make_unique<timing::TimedRun>(gpu, timingCfg.spec, topt, fanout.get());
+        } catch (const Error&) {
+            last = build(&gpu, RunState::Paused);
+            throw;
+        }
+        if (timedSm >= timingCfg.spec.smCount) timedSm = 0;
+    }
     auto finishLaunch = [&] {
         log.complete = true;
         stepsBefore += records;
+        if (timed) {
+            cycleStepsBefore += launchCycleSteps;
+            launchCycleSteps = 0;
+            doneTimings.push_back(timedLaunchView(gpu));
+        }
         doneCounters.push_back(counterView(gpu, gpu.state() == sim::LaunchState::Finished));
         for (const sim::CheckReport& r : gpu.reports()) pastReports.push_back(reportView(r, launchIdx, gpu));
     };
@@ -562,7 +647,8 @@ void Session::Worker::serve(sim::Gpu& gpu) {
         case CommandKind::StepWarp: {
             if (over) return;
             auto [b, w] = selection();
-            if (!prim(gpu, b, w)) note = "The selected warp cannot issue now (waiting at a barrier, finished, or its block is not resident).";
+            if (timed) note = "Step warp is not available in Timed mode: the cycle model decides which warp issues. Step (F10) advances one cycle.";
+            else if (!prim(gpu, b, w)) note = "The selected warp cannot issue now (waiting at a barrier, finished, or its block is not resident).";
             break;
         }
         case CommandKind::StepLine:
@@ -576,6 +662,16 @@ void Session::Worker::serve(sim::Gpu& gpu) {
             longOp = true;
             doRunToBarrier(gpu);
             longOp = false;
+            break;
+        case CommandKind::RunToEnd:
+            if (over) return;
+            longOp = true;
+            doRunToEnd(gpu);
+            longOp = false;
+            break;
+        case CommandKind::ShowSm:
+            timedSm = c.sm;
+            ring.clear();
             break;
         case CommandKind::Run:
             running = true;
@@ -593,6 +689,7 @@ void Session::Worker::serve(sim::Gpu& gpu) {
         case CommandKind::Load:
         case CommandKind::Restart:
         case CommandKind::StepBack:
+        case CommandKind::SetTiming:
             applyRestart(c);
             throw RestartRun{};
         case CommandKind::Quit:
@@ -625,9 +722,15 @@ bool Session::Worker::pollInterrupt(bool* stepRequested) {
         case CommandKind::Run:
             queue.pop_front();
             continue;
+        case CommandKind::ShowSm:
+            timedSm = c.sm;
+            ring.clear();
+            queue.pop_front();
+            continue;
         case CommandKind::Load:
         case CommandKind::Restart:
-        case CommandKind::StepBack: {
+        case CommandKind::StepBack:
+        case CommandKind::SetTiming: {
             Command cc = std::move(c);
             queue.pop_front();
             lk.unlock();
@@ -652,6 +755,7 @@ std::pair<uint32_t, uint32_t> Session::Worker::selection() const {
 
 // One logged primitive. Returns true when an instruction issued.
 bool Session::Worker::prim(sim::Gpu& gpu, uint32_t block, uint32_t warp) {
+    if (timed) return block == kRoundRobin && cycle(gpu);   // a single warp cannot step on its own in a cycle model
     uint64_t before = records;
     if (block == kRoundRobin) {
         gpu.step();
@@ -673,7 +777,67 @@ bool Session::Worker::prim(sim::Gpu& gpu, uint32_t block, uint32_t warp) {
     return true;
 }
 
+// Timed mode: one cycle of the cycle model (every scheduler may issue once). Returns false once
+// the launch is over.
+bool Session::Worker::cycle(sim::Gpu& gpu) {
+    if (timed->finished()) return false;
+    timed->stepCycle();
+    ++logs.back().steps;
+    ++launchCycleSteps;
+    recordCycle();
+    if (records != lastIssueRecords) {
+        lastIssueRecords = records;
+        lastIssueCycle = timed->cycle();
+    } else if (!timed->finished() && timed->cycle() - lastIssueCycle > kIdleLimit) {
+        // Nothing issued for a very long time. If no warp can ever issue again (every one waits at
+        // a barrier that cannot release), let the functional engine diagnose the deadlock, as
+        // TimedRun::run does; the next cycle then sees the launch over.
+        bool anyReady = false;
+        for (auto& b : gpu.residentBlocks())
+            for (auto& w : b->warps) anyReady = anyReady || w.state == sim::WarpState::Ready;
+        if (!anyReady) {
+            while (gpu.step()) {
+            }
+            timed->stepCycle();
+        }
+        lastIssueCycle = timed->cycle();
+    }
+    return true;
+}
+
+// The shown SM's schedulers in the cycle just stepped: issued, or the oldest warp's stall reason.
+void Session::Worker::recordCycle() {
+    if (timedSm >= timed->spec().smCount) return;
+    timing::SmView v = timed->smView(timedSm);
+    CycleCells c;
+    c.cycle = timed->cycle();
+    c.count = static_cast<uint8_t>(std::min(v.schedulers.size(), kMaxSchedulers));
+    for (size_t k = 0; k < c.count; ++k) {
+        const timing::SchedulerView& sc = v.schedulers[k];
+        if (sc.issuedSlot >= 0) {
+            c.cell[k] = kCellIssued;
+            continue;
+        }
+        const timing::WarpView* oldest = nullptr;
+        for (uint32_t slot : sc.slots) {
+            const timing::WarpView& w = v.warps[slot];
+            if (w.phase != timing::WarpPhase::Active && w.phase != timing::WarpPhase::AtBarrier) continue;
+            if (!oldest || w.block < oldest->block || (w.block == oldest->block && w.warpInBlock < oldest->warpInBlock)) oldest = &w;
+        }
+        c.cell[k] = oldest ? static_cast<uint8_t>(oldest->reason) : kCellIdle;
+    }
+    if (ring.size() >= kCycleRing) ring.pop_front();
+    ring.push_back(c);
+}
+
 void Session::Worker::replay(sim::Gpu& gpu, const LaunchLog& log, uint64_t upTo) {
+    if (timed) {
+        for (uint64_t k = 0; k < upTo; ++k) {
+            if (!cycle(gpu)) return;
+            if ((k & 0xffff) == 0xffff) pollInterrupt();
+        }
+        return;
+    }
     uint64_t done = 0;
     for (const Prim& p : log.prims) {
         for (uint64_t k = 0; k < p.count && done < upTo; ++k, ++done) {
@@ -707,6 +871,23 @@ void Session::Worker::doStepLine(sim::Gpu& gpu) {
     selBlock = blk;
     selWarp = wi;
     auto lastPublish = Clock::now();
+    if (timed) {   // cycles until the warp has moved to another line
+        for (uint64_t i = 0; cycle(gpu); ++i) {
+            b = findBlock();
+            if (gpu.state() != sim::LaunchState::Running || !b || b->warps[wi].state == sim::WarpState::Done) break;
+            uint32_t now = lineOf(b->warps[wi]);
+            if (now != start && now != 0) break;
+            if ((i & 0xfff) == 0xfff) {
+                if (pollInterrupt()) break;
+                if (Clock::now() - lastPublish > std::chrono::milliseconds(100)) {
+                    publishGpu(gpu);
+                    lastPublish = Clock::now();
+                }
+            }
+        }
+        follow = savedFollow;
+        return;
+    }
     for (uint64_t i = 0;; ++i) {
         if (gpu.state() != sim::LaunchState::Running) break;
         b = findBlock();
@@ -748,6 +929,20 @@ void Session::Worker::doRunToBarrier(sim::Gpu& gpu) {
     }
     if (gpu.state() == sim::LaunchState::Finished && gpu.stats().barriers == released)
         note = "No barrier released before the launch ended.";
+}
+
+void Session::Worker::doRunToEnd(sim::Gpu& gpu) {
+    auto lastPublish = Clock::now();
+    for (uint64_t i = 0; gpu.state() == sim::LaunchState::Running; ++i) {
+        if (!prim(gpu, kRoundRobin, 0)) break;
+        if ((i & 0xfff) == 0xfff) {
+            if (pollInterrupt()) break;
+            if (Clock::now() - lastPublish > std::chrono::milliseconds(100)) {
+                publishGpu(gpu);
+                lastPublish = Clock::now();
+            }
+        }
+    }
 }
 
 void Session::Worker::doRunSteps(sim::Gpu& gpu) {
@@ -857,6 +1052,10 @@ std::shared_ptr<Snapshot> Session::Worker::build(const sim::Gpu* gpu, RunState s
     s->selWarp = sw;
     s->initcheck = options.initcheck;
     s->racecheck = options.racecheck;
+    s->timed = timingCfg.timed;
+    s->gpuPreset = timingCfg.spec.name;
+    s->totalCycleSteps = cycleStepsBefore + launchCycleSteps;
+    s->launchTimings = doneTimings;
     s->reports = pastReports;
     s->launchCounters = doneCounters;
     if (!doneCounters.empty()) s->counters = doneCounters.back();
@@ -895,6 +1094,8 @@ std::shared_ptr<Snapshot> Session::Worker::build(const sim::Gpu* gpu, RunState s
     for (const sim::CheckReport& r : gpu->reports()) s->reports.push_back(reportView(r, launchIdx, *gpu));
 
     s->program = program;
+    s->sharedBytesPerBlock = gpu->sharedBytesPerBlock();
+    if (timed) s->timing = timingView(*gpu);
     const auto& cfg = gpu->config();
     s->grid[0] = cfg.grid.x, s->grid[1] = cfg.grid.y, s->grid[2] = cfg.grid.z;
     s->block[0] = cfg.block.x, s->block[1] = cfg.block.y, s->block[2] = cfg.block.z;
@@ -1148,8 +1349,10 @@ void Session::Worker::publishGpu(const sim::Gpu& gpu) {
                              (lesson && lesson->launchCount > 0 ? " of " + std::to_string(lesson->launchCount) : std::string()) +
                              " (" + gpu.program().kernelName + ")";
     switch (st) {
-    case RunState::Paused: s->statusText = "Paused in " + launchName + "."; break;
-    case RunState::Running: s->statusText = "Running " + launchName + "..."; break;
+    case RunState::Paused:
+        s->statusText = "Paused in " + launchName + (timed ? " at cycle " + std::to_string(timed->cycle()) + " on " + timed->spec().name : std::string()) + ".";
+        break;
+    case RunState::Running: s->statusText = "Running " + launchName + (timed ? " (cycle model, " + timed->spec().name + ")" : std::string()) + "..."; break;
     case RunState::LaunchDone: {
         bool more = lesson && launchIdx + 1 < lesson->launchCount;
         s->statusText = launchName + " finished. Step to " + (more ? "start the next launch." : "finish the host script and run the checks.");
@@ -1163,6 +1366,56 @@ void Session::Worker::publishGpu(const sim::Gpu& gpu) {
         note.clear();
     }
     publish(s);
+}
+
+std::shared_ptr<const TimedLaunchView> Session::Worker::timedLaunchView(const sim::Gpu& gpu) const {
+    auto v = std::make_shared<TimedLaunchView>();
+    v->launchIndex = launchIdx;
+    v->kernel = gpu.program().kernelName;
+    v->complete = timed->finished() && gpu.state() == sim::LaunchState::Finished;
+    v->result = timed->result();
+    return v;
+}
+
+std::shared_ptr<const TimingView> Session::Worker::timingView(const sim::Gpu& gpu) const {
+    auto tv = std::make_shared<TimingView>();
+    tv->spec = timed->spec();
+    tv->cycle = timed->cycle();
+    tv->finished = timed->finished();
+    tv->launch = timedLaunchView(gpu);
+    uint32_t nsm = tv->spec.smCount;
+    tv->sm = nsm ? std::min(timedSm, nsm - 1) : 0;
+    tv->blocksPerSm.assign(nsm, 0);
+    const auto& code = gpu.program().code;
+    for (uint32_t sm = 0; sm < nsm; ++sm) {
+        timing::SmView v = timed->smView(sm);
+        tv->blocksPerSm[sm] = static_cast<uint32_t>(v.blocks.size());
+        if (sm != tv->sm) continue;
+        tv->smBlocks = v.blocks;
+        for (const timing::SchedulerView& sc : v.schedulers) {
+            SchedState st;
+            st.issuedSlot = sc.issuedSlot;
+            st.issuedPc = sc.issuedPc;
+            for (uint32_t slot : sc.slots) {
+                const timing::WarpView& w = v.warps[slot];
+                SchedWarp sw;
+                sw.slot = slot;
+                sw.block = w.block;
+                sw.warpInBlock = w.warpInBlock;
+                sw.phase = w.phase;
+                sw.reason = w.reason;
+                sw.pc = w.pc;
+                sw.line = w.pc >= 0 && static_cast<size_t>(w.pc) < code.size() ? code[static_cast<size_t>(w.pc)].line : 0;
+                st.warps.push_back(sw);
+            }
+            std::sort(st.warps.begin(), st.warps.end(), [](const SchedWarp& a, const SchedWarp& b) {
+                return a.block != b.block ? a.block < b.block : a.warpInBlock < b.warpInBlock;
+            });
+            tv->schedulers.push_back(std::move(st));
+        }
+    }
+    tv->timeline.assign(ring.begin(), ring.end());
+    return tv;
 }
 
 void Session::Worker::publishState(RunState state, const std::string& status) {

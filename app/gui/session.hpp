@@ -12,12 +12,14 @@
 #include "gui/snapshot.hpp"
 #include "runtime/lesson.hpp"
 #include "sim/gpu.hpp"
+#include "timing/cycle_model.hpp"
 
 #include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 namespace warpscope::gui {
@@ -25,6 +27,18 @@ namespace warpscope::gui {
 // ---------------------------------------------------------------- 1. commands
 enum class CommandKind : uint8_t {
     Load, Restart, StepBack, Step, StepWarp, StepLine, RunToBarrier, Run, Pause, RunSteps, Select, Quit,
+    RunToEnd,    // to the end of the current launch
+    SetTiming,   // switch Timed mode / preset / registers (restarts)
+    ShowSm,      // the SM whose schedulers the timing view records
+};
+
+// Timed mode: every launch runs through timing::TimedRun (the cycle model picks which warp issues
+// in which cycle; results are those of the functional run), and stepping goes by cycles.
+struct TimingConfig {
+    bool timed = false;
+    timing::GpuSpec spec;                        // the preset
+    std::optional<uint32_t> registers;           // user override; else lesson.json "registers", else 32 (estimated)
+    timing::SchedulerPolicy policy = timing::SchedulerPolicy::GreedyThenOldest;
 };
 
 struct Command {
@@ -37,6 +51,8 @@ struct Command {
     uint32_t block = 0, warp = 0;               // Select
     bool follow = true;                         // Select
     int initcheck = -1, racecheck = -1;         // Restart: change the checkers (-1 = keep)
+    std::shared_ptr<const TimingConfig> timing; // SetTiming
+    uint32_t sm = 0;                            // ShowSm
 };
 
 // Loads the lesson's text files (kernel.cu, steps.md) and counts its launches.
@@ -65,12 +81,19 @@ public:
     void pause();
     void toggleRun();
     void stepBack();       // one warp-instruction back (restart + replay)
-    void runSteps(uint64_t n);   // n warp-instructions in scheduler order (crossing launches)
+    void runSteps(uint64_t n);   // n warp-instructions in scheduler order (crossing launches); timed: n cycles
+    void runToEnd();       // to the end of the current launch
+
+    // Timed mode (see TimingConfig); changing it restarts the lesson. In Timed mode step, run,
+    // step back and runSteps count cycles, and step warp is not available.
+    void setTiming(const TimingConfig& config);
+    // The SM whose schedulers the snapshot's timing view shows (its timeline restarts).
+    void showSm(uint32_t sm);
 
     // The warp the detail panels show; `follow` keeps it on the most recently issued warp.
     void select(uint32_t block, uint32_t warp, bool follow = false);
     void setFollow(bool follow);
-    // Warp-instructions per second while running; 0 = as fast as possible.
+    // Warp-instructions (timed: cycles) per second while running; 0 = as fast as possible.
     void setSpeed(double stepsPerSecond) { speed_.store(stepsPerSecond); }
     double speed() const { return speed_.load(); }
 

@@ -8,6 +8,7 @@
 #pragma once
 #include "runtime/error.hpp"
 #include "runtime/lesson.hpp"
+#include "timing/cycle_model.hpp"
 #include "trace/counters.hpp"
 #include "trace/line_stats.hpp"
 
@@ -184,6 +185,50 @@ struct SiteTarget {
 };
 SiteTarget siteTarget(const FaultSite& site, const uint32_t grid[3], const uint32_t block[3]);
 
+// ---------------------------------------------------------------- 4b. timing (Timed mode: the cycle model)
+// One cycle of the shown SM's timeline: per scheduler, issued (kCellIssued), the stall reason of
+// its oldest warp (a timing::StallReason value), or no warp at all (kCellIdle).
+inline constexpr uint8_t kCellIssued = 0;   // == StallReason::Selected
+inline constexpr uint8_t kCellIdle = 254;
+inline constexpr size_t kMaxSchedulers = 8;
+struct CycleCells {
+    uint64_t cycle = 0;
+    uint8_t count = 0;                                  // schedulers recorded
+    std::array<uint8_t, kMaxSchedulers> cell{};
+};
+
+struct SchedWarp {
+    uint32_t slot = 0, block = 0, warpInBlock = 0;
+    timing::WarpPhase phase = timing::WarpPhase::Empty;
+    timing::StallReason reason = timing::StallReason::NotSelected;   // this cycle
+    int32_t pc = -1;
+    uint32_t line = 0;
+};
+struct SchedState {
+    int32_t issuedSlot = -1, issuedPc = -1;   // this cycle
+    std::vector<SchedWarp> warps;             // occupied slots, oldest block first
+};
+
+// The cycle model's figures for one launch (so far, or final when complete).
+struct TimedLaunchView {
+    int launchIndex = -1;
+    std::string kernel;
+    bool complete = false;
+    timing::TimingResult result;
+};
+
+struct TimingView {
+    timing::GpuSpec spec;                     // the preset the launch runs on
+    uint64_t cycle = 0;                       // the cycle last stepped
+    bool finished = false;
+    std::shared_ptr<const TimedLaunchView> launch;
+    uint32_t sm = 0;                          // the SM shown in detail
+    std::vector<uint32_t> blocksPerSm;        // resident blocks on every SM
+    std::vector<uint32_t> smBlocks;           // linear indices of the blocks on `sm`
+    std::vector<SchedState> schedulers;       // of `sm`, this cycle
+    std::vector<CycleCells> timeline;         // of `sm`, oldest first (recent cycles only)
+};
+
 // ---------------------------------------------------------------- 5. the snapshot
 enum class RunState : uint8_t {
     NoLesson,   // nothing loaded
@@ -236,6 +281,14 @@ struct Snapshot {
     std::shared_ptr<const HeatView> heat;
     std::vector<ReportView> reports;      // every launch so far
     bool initcheck = false, racecheck = false;   // the checkers this run uses
+
+    // Timed mode: the cycle model decides which warp issues when, and stepping goes by cycles.
+    bool timed = false;
+    std::string gpuPreset;                // the preset the run uses (timed) or would use
+    uint32_t sharedBytesPerBlock = 0;     // current launch: static + dynamic shared memory
+    uint64_t totalCycleSteps = 0;         // cycles stepped over all launches so far (timed)
+    std::shared_ptr<const TimingView> timing;                               // current launch (timed)
+    std::vector<std::shared_ptr<const TimedLaunchView>> launchTimings;      // every finished timed launch
 
     // Block status by linear index (resident blocks are looked up in `resident`).
     enum class BlockStatus : uint8_t { Pending, Resident, Done };
