@@ -44,6 +44,8 @@ struct UiState {
     uint32_t scrollToLine = 0;              // source panel: bring this line into view once
     std::string layout = "stepping";        // panel arrangement (panels.cpp layouts())
     std::string pendingLayout;              // chosen this frame (applied before the next)
+    std::string actionLayout;               // chosen by a lesson step's action (applied before the next frame)
+    bool dockLessons = false;               // that layout keeps the Lessons panel open on the left
 
     // Memory panels
     uint64_t globalPick = 0, sharedPick = 0;   // chosen instruction (step index + 1), 0 = most recent

@@ -44,6 +44,7 @@ usage: warpscope-gui [options]
   --steps N             step N warp-instructions after loading
   --select B,W          select warp W of block B (linear block index)
   --text-step K         show step K (1-based) of the lesson's text
+  --do-step             with --text-step: do that step's actions, as its "Do it" button does
   --screenshot FILE     render one frame to FILE (PNG) and FILE.json (panel rectangles), then exit
   --size WxH            window size (default 1600x1000)
   --bench-frames N      render N frames and print the median frame time, then exit
@@ -70,6 +71,7 @@ struct Options {
     float scale = 0;
     int selBlock = -1, selWarp = -1;
     int textStep = 0;
+    bool doStep = false;
     std::string layout, ncu;
     bool initcheck = false, racecheck = false, gpu = false;
     bool timed = false;
@@ -94,6 +96,7 @@ bool parseArgs(int argc, char** argv, Options& o) {
         } else if (a == "--steps") o.steps = std::stoull(val());
         else if (a == "--screenshot") o.screenshot = val();
         else if (a == "--text-step") o.textStep = std::stoi(val());
+        else if (a == "--do-step") o.doStep = true;
         else if (a == "--select") {
             std::string s = val();
             if (std::sscanf(s.c_str(), "%d,%d", &o.selBlock, &o.selWarp) != 2 || o.selBlock < 0 || o.selWarp < 0)
@@ -254,6 +257,7 @@ void applyLayout(AppContext& app, const std::string& id) {
         for (auto& pl : l->placements) in = in || std::strcmp(pl.id, p.id) == 0;
         app.settings.panelsOpen[p.id] = in;
     }
+    if (app.ui.dockLessons) app.settings.panelsOpen["lessons"] = true;   // a lesson step chose it: keep the steps in view
     app.ui.resetLayout = true;
 }
 
@@ -325,7 +329,12 @@ void drawFrame(AppContext& app, GLFWwindow* window, FrameState& fs) {
     app.snap = app.session.snapshot();
     app.drawn.clear();
     followLessonLayout(app, fs);
-    if (!app.ui.pendingLayout.empty()) {
+    if (!app.ui.actionLayout.empty()) {
+        app.ui.dockLessons = true;
+        applyLayout(app, app.ui.actionLayout);
+        app.ui.actionLayout.clear();
+    } else if (!app.ui.pendingLayout.empty()) {
+        app.ui.dockLessons = false;
         applyLayout(app, app.ui.pendingLayout);
         app.ui.pendingLayout.clear();
     }
@@ -370,9 +379,19 @@ void drawFrame(AppContext& app, GLFWwindow* window, FrameState& fs) {
         bool& open = panelOpen(app, p.id);
         if (!open) continue;
         float fx = p.fx, fy = p.fy, fw = p.fw, fh = p.fh;
+        bool inLayout = false;
         if (layout)
             for (auto& pl : layout->placements)
-                if (std::strcmp(pl.id, p.id) == 0) fx = pl.fx, fy = pl.fy, fw = pl.fw, fh = pl.fh;
+                if (std::strcmp(pl.id, p.id) == 0) fx = pl.fx, fy = pl.fy, fw = pl.fw, fh = pl.fh, inLayout = true;
+        // A layout chosen by a lesson step that has no Lessons panel: its panels make room for it on the left.
+        bool lessonsInLayout = false;
+        if (layout)
+            for (auto& pl : layout->placements) lessonsInLayout = lessonsInLayout || std::strcmp(pl.id, "lessons") == 0;
+        if (app.ui.dockLessons && !lessonsInLayout && inLayout) {
+            const float lw = 0.23f;
+            fx = lw + fx * (1 - lw);
+            fw *= 1 - lw;
+        }
         ImGui::SetNextWindowPos(ImVec2(app.workPos.x + fx * app.workSize.x, app.workPos.y + fy * app.workSize.y), cond);
         ImGui::SetNextWindowSize(ImVec2(fw * app.workSize.x, fh * app.workSize.y), cond);
         if (ImGui::Begin(p.title, &open, ImGuiWindowFlags_NoCollapse)) {
@@ -515,6 +534,11 @@ int runApp(int argc, char** argv) {
             if (!settings.followIssuing) session.setFollow(false);
         }
         if (opt.textStep > 0) app.ui.stepSection = opt.textStep - 1;
+        if (opt.doStep && opt.textStep > 0 && pick >= 0) {
+            session.waitIdle(120);
+            app.snap = session.snapshot();
+            doLessonStepActions(app, opt.textStep - 1);
+        }
         if (opt.selBlock >= 0) {
             session.select(static_cast<uint32_t>(opt.selBlock), static_cast<uint32_t>(opt.selWarp), false);
             settings.followIssuing = false;

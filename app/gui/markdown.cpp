@@ -38,6 +38,42 @@ size_t listMarker(std::string_view s, bool& ordered, int& number) {
     return 0;
 }
 
+// A table row "| a | b |" split into trimmed cells ('|' inside `code` or escaped does not split).
+std::vector<std::string> tableCells(std::string_view row) {
+    std::string t = trim(row);
+    if (!t.empty() && t.front() == '|') t.erase(0, 1);
+    if (!t.empty() && t.back() == '|' && (t.size() < 2 || t[t.size() - 2] != '\\')) t.pop_back();
+    std::vector<std::string> cells;
+    std::string cur;
+    bool inCode = false;
+    for (size_t i = 0; i < t.size(); ++i) {
+        char c = t[i];
+        if (c == '\\' && i + 1 < t.size() && t[i + 1] == '|') {
+            cur += '|';
+            ++i;
+            continue;
+        }
+        if (c == '`') inCode = !inCode;
+        if (c == '|' && !inCode) {
+            cells.push_back(trim(cur));
+            cur.clear();
+            continue;
+        }
+        cur += c;
+    }
+    cells.push_back(trim(cur));
+    return cells;
+}
+
+// "| --- | :---: |": the line under a table's header.
+bool isTableSeparator(std::string_view s) {
+    std::string t = trim(s);
+    if (t.empty() || t.find('-') == std::string::npos) return false;
+    for (char c : t)
+        if (c != '|' && c != '-' && c != ':' && c != ' ' && c != '\t') return false;
+    return t.find('|') != std::string::npos;
+}
+
 bool isRule(std::string_view s) {
     std::string t = trim(s);
     if (t.size() < 3) return false;
@@ -100,6 +136,12 @@ std::vector<MdSpan> parseInline(std::string_view t) {
     return out;
 }
 
+bool MdSection::hasAnswer() const {
+    for (auto& b : blocks)
+        if (b.kind == MdBlock::Kind::Answer) return true;
+    return false;
+}
+
 MdDocument parseMarkdown(std::string_view text) {
     MdDocument doc;
     std::vector<std::string> lines;
@@ -116,6 +158,7 @@ MdDocument parseMarkdown(std::string_view text) {
         }
     }
     auto blocks = [&]() -> std::vector<MdBlock>& { return doc.sections.empty() ? doc.intro : doc.sections.back().blocks; };
+    auto actions = [&]() -> std::vector<MdActionLine>& { return doc.sections.empty() ? doc.introActions : doc.sections.back().actions; };
     std::string para;          // paragraph or list item text being collected
     MdBlock pending;           // kind/level of what `para` belongs to
     bool collecting = false;
@@ -131,11 +174,56 @@ MdDocument parseMarkdown(std::string_view text) {
     for (size_t i = 0; i < lines.size(); ++i) {
         const std::string& raw = lines[i];
         std::string t = trim(raw);
+        const int lineNo = static_cast<int>(i) + 1;
+        if (t.rfind("<!--", 0) == 0) {   // HTML comment: a step's actions, or ignored
+            flush();
+            std::string body = t.substr(4);
+            while (body.find("-->") == std::string::npos && i + 1 < lines.size()) body += ' ' + trim(lines[++i]);
+            size_t end = body.find("-->");
+            if (end != std::string::npos) body = body.substr(0, end);
+            body = trim(body);
+            if (body.rfind("do:", 0) == 0) actions().push_back({trim(std::string_view(body).substr(3)), lineNo});
+            continue;
+        }
+        if (t.rfind(">", 0) == 0) {   // block quote (consecutive '>' lines); "> **Answer:** ..." is a hidden answer
+            flush();
+            MdBlock q;
+            q.line = lineNo;
+            std::string text;
+            for (;; ++i) {
+                std::string l = trim(lines[i]);
+                l = trim(std::string_view(l).substr(1));
+                if (!l.empty()) text += (text.empty() ? "" : " ") + l;
+                if (i + 1 >= lines.size() || trim(lines[i + 1]).rfind(">", 0) != 0) break;
+            }
+            q.kind = text.rfind("**Answer:**", 0) == 0 || text.rfind("**Answer**:", 0) == 0 ? MdBlock::Kind::Answer : MdBlock::Kind::Quote;
+            q.spans = parseInline(text);
+            blocks().push_back(q);
+            continue;
+        }
+        if (t.rfind("|", 0) == 0 && i + 1 < lines.size() && isTableSeparator(lines[i + 1])) {
+            flush();
+            MdBlock tb;
+            tb.kind = MdBlock::Kind::Table;
+            tb.line = lineNo;
+            std::vector<std::string> header = tableCells(t);
+            auto addRow = [&](const std::vector<std::string>& cells) {
+                std::vector<std::vector<MdSpan>> row;
+                for (size_t c = 0; c < header.size(); ++c) row.push_back(parseInline(c < cells.size() ? cells[c] : std::string()));
+                tb.rows.push_back(std::move(row));
+            };
+            addRow(header);
+            ++i;   // the separator
+            while (i + 1 < lines.size() && trim(lines[i + 1]).rfind("|", 0) == 0) addRow(tableCells(lines[++i]));
+            blocks().push_back(std::move(tb));
+            continue;
+        }
         if (t.rfind("```", 0) == 0 || t.rfind("~~~", 0) == 0) {
             flush();
             std::string fence = t.substr(0, 3);
             MdBlock code;
             code.kind = MdBlock::Kind::Code;
+            code.line = lineNo;
             std::string body;
             for (++i; i < lines.size(); ++i) {
                 if (trim(lines[i]).rfind(fence, 0) == 0) break;
@@ -161,11 +249,15 @@ MdDocument parseMarkdown(std::string_view text) {
                 if (level == 1 && doc.title.empty() && doc.sections.empty()) {
                     doc.title = title;
                 } else if (level == 2) {
-                    doc.sections.push_back({title, {}});
+                    MdSection sec;
+                    sec.title = title;
+                    sec.line = lineNo;
+                    doc.sections.push_back(std::move(sec));
                 } else {
                     MdBlock h;
                     h.kind = MdBlock::Kind::Heading;
                     h.level = static_cast<int>(level);
+                    h.line = lineNo;
                     h.spans = parseInline(title);
                     blocks().push_back(h);
                 }
@@ -187,6 +279,7 @@ MdDocument parseMarkdown(std::string_view text) {
             pending.kind = MdBlock::Kind::ListItem;
             pending.ordered = ordered;
             pending.number = number;
+            pending.line = lineNo;
             pending.level = static_cast<int>(indentOf(raw) / 2);
             para = trim(std::string_view(raw).substr(off));
             collecting = true;
@@ -195,6 +288,7 @@ MdDocument parseMarkdown(std::string_view text) {
         if (indentOf(raw) >= 4 && !collecting) {   // indented code block
             MdBlock code;
             code.kind = MdBlock::Kind::Code;
+            code.line = lineNo;
             code.code = raw.substr(4);
             while (i + 1 < lines.size() && (indentOf(lines[i + 1]) >= 4 || trim(lines[i + 1]).empty())) {
                 if (trim(lines[i + 1]).empty()) {
@@ -216,6 +310,7 @@ MdDocument parseMarkdown(std::string_view text) {
         } else {
             pending = MdBlock{};
             pending.kind = MdBlock::Kind::Paragraph;
+            pending.line = lineNo;
             para = t;
             collecting = true;
         }

@@ -1,10 +1,13 @@
 // Lessons panel: the lesson list, the lesson's parameters (rebuild the launch), and its steps.md
-// rendered as readable text, one `##` step at a time.
+// rendered as readable text, one `##` step at a time: the step's actions ("Do it", or on Next),
+// and hidden answers that open once the student has run the step (or presses Reveal).
 #include "gui/markdown.hpp"
 #include "gui/panels.hpp"
+#include "gui/step_actions.hpp"
 
 #include <cfloat>
 #include <cmath>
+#include <map>
 
 namespace warpscope::gui {
 
@@ -62,7 +65,71 @@ void richText(AppContext& app, const std::vector<MdSpan>& spans, float indent, I
     ImGui::Dummy(ImVec2(maxW, y + baseFont->FontSize));
 }
 
-void renderBlocks(AppContext& app, const std::vector<MdBlock>& blocks) {
+// A box with a coloured bar on the left (quotes, answers); `body` draws its contents.
+template <class F>
+void barBox(AppContext& app, ImU32 bar, ImU32 bg, F&& body) {
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    dl->ChannelsSplit(2);
+    dl->ChannelsSetCurrent(1);
+    ImVec2 p0 = ImGui::GetCursorScreenPos();
+    float pad = ImGui::GetFontSize() * 0.5f;
+    ImGui::SetCursorScreenPos(ImVec2(p0.x + pad * 1.5f, p0.y + pad * 0.6f));
+    ImGui::BeginGroup();
+    ImGui::PushTextWrapPos(0);
+    body();
+    ImGui::PopTextWrapPos();
+    ImGui::EndGroup();
+    ImVec2 p1(p0.x + ImGui::GetContentRegionAvail().x + pad * 1.5f, ImGui::GetItemRectMax().y + pad * 0.6f);
+    dl->ChannelsSetCurrent(0);
+    dl->AddRectFilled(p0, p1, bg, 3);
+    dl->AddRectFilled(p0, ImVec2(p0.x + 3, p1.y), bar);
+    dl->ChannelsMerge();
+    ImGui::SetCursorScreenPos(ImVec2(p0.x, p1.y));
+    ImGui::Dummy(ImVec2(1, ImGui::GetStyle().ItemSpacing.y));
+    (void)app;
+}
+
+// Per-lesson state of the steps view: the parsed text, its actions and problems, and the
+// hidden answers' gates (per step).
+struct StepsState {
+    const LessonInfo* parsedFor = nullptr;
+    MdDocument doc;
+    StepsCheck check;
+    std::map<int, AnswerGate> gates;
+    int shown = -1;                 // the section the gates' baselines belong to
+    std::string focusPanel;         // `open` action: focus this window on the next frames
+    int focusFrames = 0;
+    std::string actionNote;         // what the last Do it could not do
+    bool autoActions = true;        // Next also does the next step's actions (not for steps with answers)
+};
+
+StepsState& stepsState() {
+    static StepsState st;
+    return st;
+}
+
+// Parses the current lesson's steps.md once per lesson text.
+StepsState* currentSteps(AppContext& app) {
+    const Snapshot& s = *app.snap;
+    if (!s.lesson || s.lesson->stepsMarkdown.empty()) return nullptr;
+    StepsState& st = stepsState();
+    if (st.parsedFor != s.lesson.get()) {
+        bool sameLesson = st.parsedFor && st.parsedFor->lesson.dir == s.lesson->lesson.dir;
+        st.doc = parseMarkdown(s.lesson->stepsMarkdown);
+        st.check = checkSteps(st.doc, actionContextFor(s.lesson->lesson), (s.lesson->lesson.dir / "steps.md").string());
+        st.parsedFor = s.lesson.get();
+        if (!sameLesson) {   // a parameter change rebuilds LessonInfo: keep what was revealed
+            st.gates.clear();
+            st.shown = -1;
+            st.actionNote.clear();
+        }
+    }
+    return &st;
+}
+
+void renderAnswer(AppContext& app, const MdBlock& b, AnswerGate& gate);
+
+void renderBlocks(AppContext& app, const std::vector<MdBlock>& blocks, AnswerGate* gate = nullptr) {
     for (const MdBlock& b : blocks) {
         switch (b.kind) {
         case MdBlock::Kind::Heading:
@@ -98,8 +165,157 @@ void renderBlocks(AppContext& app, const std::vector<MdBlock>& blocks) {
         case MdBlock::Kind::Rule:
             ImGui::Separator();
             break;
+        case MdBlock::Kind::Quote:
+            barBox(app, ImGui::GetColorU32(ImGuiCol_TextDisabled), ImGui::GetColorU32(ImGuiCol_FrameBg, 0.5f), [&] { richText(app, b.spans, 0); });
+            break;
+        case MdBlock::Kind::Answer: {
+            static AnswerGate open = [] {
+                AnswerGate g;
+                g.revealed = true;
+                return g;
+            }();
+            renderAnswer(app, b, gate ? *gate : open);
+            break;
+        }
+        case MdBlock::Kind::Table: {
+            if (b.rows.empty()) break;
+            int cols = static_cast<int>(b.rows[0].size());
+            ImGui::PushID(&b);
+            if (ImGui::BeginTable("##mdtable", cols, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
+                for (size_t r = 0; r < b.rows.size(); ++r) {
+                    ImGui::TableNextRow(r == 0 ? ImGuiTableRowFlags_Headers : 0);
+                    for (int c = 0; c < cols; ++c) {
+                        ImGui::TableSetColumnIndex(c);
+                        richText(app, b.rows[r][static_cast<size_t>(c)], 0, r == 0 ? app.fonts.bold : nullptr);
+                    }
+                }
+                ImGui::EndTable();
+            }
+            ImGui::PopID();
+            ImGui::Spacing();
+            break;
+        }
         }
     }
+}
+
+// A hidden answer: collapsed (with Reveal) until the gate opens, then the text in a green box.
+void renderAnswer(AppContext& app, const MdBlock& b, AnswerGate& gate) {
+    ImU32 green = col(okabe_ito::BluishGreen);
+    ImGui::PushID(&b);
+    if (gate.revealed) {
+        barBox(app, green, col(okabe_ito::BluishGreen, 40), [&] { richText(app, b.spans, 0); });
+    } else {
+        barBox(app, ImGui::GetColorU32(ImGuiCol_TextDisabled), ImGui::GetColorU32(ImGuiCol_FrameBg, 0.5f), [&] {
+            ImGui::PushFont(app.fonts.bold);
+            ImGui::TextUnformatted("Answer");
+            ImGui::PopFont();
+            ImGui::SameLine();
+            ImGui::TextDisabled("hidden until you run the step");
+            ImGui::SameLine();
+            if (ImGui::SmallButton("Reveal")) gate.revealed = true;
+        });
+    }
+    ImGui::PopID();
+}
+
+RunProgress progressOf(const Snapshot& s) {
+    return {s.generation, s.totalSteps + s.totalCycleSteps, s.state == RunState::Finished};
+}
+
+void applyActions(AppContext& app, const std::vector<StepAction>& actions, StepsState& st) {
+    auto& ui = app.ui;
+    if (ui.current < 0) return;
+    const runtime::Lesson& L = ui.lessons[static_cast<size_t>(ui.current)];
+    bool paramsDirty = false;
+    auto flush = [&] {
+        if (paramsDirty) app.applyParams();
+        paramsDirty = false;
+    };
+    st.actionNote.clear();
+    for (const StepAction& a : actions) {
+        switch (a.kind) {
+        case StepAction::Kind::Param:
+            for (auto& [name, v] : a.params) ui.params[name] = v;
+            paramsDirty = true;
+            break;
+        case StepAction::Kind::Defaults:
+            for (auto& p : L.params) ui.params[p.name] = p.defaultValue;
+            paramsDirty = true;
+            break;
+        case StepAction::Kind::Restart:
+            flush();
+            app.session.restart();
+            break;
+        case StepAction::Kind::Select:
+            flush();
+            app.settings.followIssuing = false;
+            app.session.select(a.block, a.warp, false);
+            break;
+        case StepAction::Kind::RunToLine:
+            flush();
+            app.session.runToLine(a.line);
+            ui.clickedLine = 0;
+            break;
+        case StepAction::Kind::RunToBarrier:
+            flush();
+            app.session.runToBarrier();
+            break;
+        case StepAction::Kind::RunToEnd:
+            flush();
+            app.session.runToEnd();
+            break;
+        case StepAction::Kind::Steps:
+            flush();
+            app.session.runSteps(a.count);
+            break;
+        case StepAction::Kind::ShowLine:
+            ui.clickedLine = a.line;
+            ui.scrollToLine = a.line;
+            break;
+        case StepAction::Kind::Layout:
+            if (findLayout(a.name)) ui.actionLayout = a.name;
+            else st.actionNote = "No layout named '" + a.name + "'.";
+            break;
+        case StepAction::Kind::Open: {
+            const PanelDef* def = nullptr;
+            for (auto& p : panels())
+                if (a.name == p.id) def = &p;
+            if (!def) {
+                st.actionNote = "No panel named '" + a.name + "'.";
+                break;
+            }
+            app.settings.panelsOpen[def->id] = true;
+            st.focusPanel = def->title;
+            st.focusFrames = 3;
+            break;
+        }
+        case StepAction::Kind::Timed: {
+            flush();
+            if (a.name == "off") {
+                if (ui.timed) {
+                    ui.timed = false;
+                    app.applyTiming();
+                }
+                break;
+            }
+            int idx = -1;
+            for (size_t i = 0; i < ui.presets.size(); ++i)
+                if (ui.presets[i].name == a.name) idx = static_cast<int>(i);
+            if (idx < 0) {
+                st.actionNote = "No GPU preset named '" + a.name + "'.";
+                break;
+            }
+            if (!ui.timed || ui.preset != idx) {
+                ui.preset = idx;
+                ui.timed = true;
+                app.applyTiming();
+            }
+            break;
+        }
+        }
+    }
+    flush();
 }
 
 void lessonList(AppContext& app) {
@@ -201,32 +417,89 @@ void paramWidgets(AppContext& app) {
     ImGui::TextDisabled("changing a value rebuilds the launch");
 }
 
+// The summary shown beside Do it: "set SMEM=120 · Timed mode on h100 · run to the end of the launch".
+std::string actionSummary(const std::vector<StepAction>& acts) {
+    std::string t;
+    for (auto& a : acts) t += (t.empty() ? "" : " \xC2\xB7 ") + describeAction(a);
+    return t;
+}
+
 void stepsView(AppContext& app) {
     auto& ui = app.ui;
-    const Snapshot& s = *app.snap;
-    if (!s.lesson || s.lesson->stepsMarkdown.empty()) {
+    StepsState* stp = currentSteps(app);
+    if (!stp) {
         ImGui::TextDisabled("This lesson has no steps.md.");
         return;
     }
-    // Parse once per lesson text.
-    static const LessonInfo* parsedFor = nullptr;
-    static MdDocument doc;
-    if (parsedFor != s.lesson.get()) {
-        doc = parseMarkdown(s.lesson->stepsMarkdown);
-        parsedFor = s.lesson.get();
+    StepsState& st = *stp;
+    const MdDocument& doc = st.doc;
+    if (st.focusFrames > 0) {   // the panel may only exist from the next frame on
+        ImGui::SetWindowFocus(st.focusPanel.c_str());
+        --st.focusFrames;
     }
     int n = static_cast<int>(doc.sections.size());
     ui.stepSection = std::clamp(ui.stepSection, 0, std::max(0, n - 1));
+    auto actionsOf = [&](int k) -> const std::vector<StepAction>& {
+        static const std::vector<StepAction> none;
+        return k >= 0 && k < static_cast<int>(st.check.actions.size()) ? st.check.actions[static_cast<size_t>(k)] : none;
+    };
     if (n > 0) {
         ImGui::BeginDisabled(ui.stepSection == 0);
         if (ImGui::ArrowButton("##prev", ImGuiDir_Left)) --ui.stepSection;
         ImGui::EndDisabled();
         ImGui::SameLine();
         ImGui::BeginDisabled(ui.stepSection >= n - 1);
-        if (ImGui::ArrowButton("##next", ImGuiDir_Right)) ++ui.stepSection;
+        if (ImGui::ArrowButton("##next", ImGuiDir_Right)) {
+            ++ui.stepSection;
+            const MdSection& next = doc.sections[static_cast<size_t>(ui.stepSection)];
+            // Next does the step's actions, except where the step asks for a prediction first.
+            if (st.autoActions && !next.hasAnswer() && !actionsOf(ui.stepSection).empty()) applyActions(app, actionsOf(ui.stepSection), st);
+        }
         ImGui::EndDisabled();
         ImGui::SameLine();
         ImGui::Text("Step %d of %d", ui.stepSection + 1, n);
+        ImGui::SameLine();
+        ImGui::Checkbox("Next does it", &st.autoActions);
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("Moving to the next step also does its actions (parameters, warp, run to a line, panels).\n"
+                              "Steps that ask you to predict something wait for Do it.");
+    }
+    for (auto& e : st.check.errors) {
+        ImGui::PushStyleColor(ImGuiCol_Text, colv(faultColor()));
+        ImGui::TextWrapped("%s", e.c_str());
+        ImGui::PopStyleColor();
+    }
+    // The hidden answers of the step shown: baseline when it appears, then watch the run.
+    AnswerGate& gate = st.gates[ui.stepSection];
+    if (st.shown != ui.stepSection) {
+        st.shown = ui.stepSection;
+        if (!gate.revealed) gate = AnswerGate{};
+    }
+    updateAnswerGate(gate, progressOf(*app.snap), !app.session.busy());
+
+    const std::vector<StepAction>& acts = actionsOf(ui.stepSection);
+    if (!acts.empty()) {
+        bool wantsRun = n > 0 && doc.sections[static_cast<size_t>(ui.stepSection)].hasAnswer() && !gate.revealed;
+        if (wantsRun) {
+            ImGui::PushStyleColor(ImGuiCol_Button, colv(okabe_ito::Blue, 0.8f));
+            ImGui::PushStyleColor(ImGuiCol_ButtonHovered, colv(okabe_ito::SkyBlue, 0.9f));
+        }
+        if (ImGui::Button("Do it")) {
+            applyActions(app, acts, st);
+            gate.actionsPending = true;
+        }
+        if (wantsRun) ImGui::PopStyleColor(2);
+        std::string sum = actionSummary(acts);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", sum.c_str());
+        ImGui::SameLine();
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
+        ImGui::TextWrapped("%s", sum.c_str());
+        ImGui::PopStyleColor();
+        if (!st.actionNote.empty()) {
+            ImGui::PushStyleColor(ImGuiCol_Text, colv(faultColor()));
+            ImGui::TextWrapped("%s", st.actionNote.c_str());
+            ImGui::PopStyleColor();
+        }
     }
     ImGui::BeginChild("steps", ImVec2(0, 0), false);
     if (ui.stepSection == 0) renderBlocks(app, doc.intro);
@@ -236,12 +509,23 @@ void stepsView(AppContext& app) {
         ImGui::TextWrapped("%s", sec.title.c_str());
         ImGui::PopFont();
         ImGui::Spacing();
-        renderBlocks(app, sec.blocks);
+        renderBlocks(app, sec.blocks, &gate);
     }
     ImGui::EndChild();
 }
 
 } // namespace
+
+bool doLessonStepActions(AppContext& app, int section) {
+    StepsState* st = currentSteps(app);
+    if (!st || section < 0 || section >= static_cast<int>(st->check.actions.size()) || st->check.actions[static_cast<size_t>(section)].empty())
+        return false;
+    applyActions(app, st->check.actions[static_cast<size_t>(section)], *st);
+    app.ui.stepSection = section;
+    st->shown = section;
+    st->gates[section].actionsPending = true;
+    return true;
+}
 
 void drawLessonsPanel(AppContext& app) {
     float h = ImGui::GetContentRegionAvail().y;

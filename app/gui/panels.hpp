@@ -32,6 +32,9 @@ const std::vector<LayoutDef>& layouts();
 const LayoutDef* findLayout(const std::string& id);
 
 void drawLessonsPanel(AppContext& app);
+// Does the actions of step `section` (0-based) of the current lesson's steps.md (the "Do it"
+// button). Returns false when the step has none (or the lesson text is not loaded yet).
+bool doLessonStepActions(AppContext& app, int section);
 void drawSourcePanel(AppContext& app);
 void drawGridPanel(AppContext& app);
 void drawWarpPanel(AppContext& app);

@@ -108,6 +108,8 @@ struct Session::Worker : trace::StepListener {
     bool follow = true;
     bool running = false;
     uint64_t pendingSteps = 0;
+    uint32_t pendingLine = 0;               // run to line: the CUDA line (0 = none)
+    bool lineMustLeave = false;             // the selected warp started on that line: leave it first
     std::vector<LaunchLog> logs, replayLogs;
     std::optional<std::pair<int, uint64_t>> target;   // replay to (launch, steps in it)
     int launchIdx = -1;
@@ -197,6 +199,7 @@ struct Session::Worker : trace::StepListener {
     void replay(sim::Gpu& gpu, const LaunchLog& log, uint64_t upTo);
     void doStepLine(sim::Gpu& gpu);
     void doRunToBarrier(sim::Gpu& gpu);
+    void doRunToLine(sim::Gpu& gpu);
     void doRunFree(sim::Gpu& gpu);
     void doRunSteps(sim::Gpu& gpu);
     std::pair<uint32_t, uint32_t> selection() const;
@@ -267,6 +270,11 @@ void Session::runSteps(uint64_t n) {
     post(std::move(c));
 }
 void Session::runToEnd() { post(Command(CommandKind::RunToEnd)); }
+void Session::runToLine(uint32_t line) {
+    Command c(CommandKind::RunToLine);
+    c.line = line;
+    post(std::move(c));
+}
 void Session::setTiming(const TimingConfig& config) {
     Command c(CommandKind::SetTiming);
     c.timing = std::make_shared<const TimingConfig>(config);
@@ -368,7 +376,7 @@ bool Session::Worker::applyOutside(const Command& c) {
         ring.clear();
         return false;
     case CommandKind::Step: case CommandKind::StepWarp: case CommandKind::StepLine: case CommandKind::RunToBarrier:
-    case CommandKind::Run: case CommandKind::RunSteps: case CommandKind::RunToEnd:
+    case CommandKind::Run: case CommandKind::RunSteps: case CommandKind::RunToEnd: case CommandKind::RunToLine:
         if (last) {
             auto s = std::make_shared<Snapshot>(*last);
             s->statusText = lesson ? (last->state == RunState::Finished
@@ -389,6 +397,7 @@ bool Session::Worker::applyOutside(const Command& c) {
 void Session::Worker::applyRestart(const Command& c) {
     running = false;
     pendingSteps = 0;
+    pendingLine = 0;
     target.reset();
     if (c.kind == CommandKind::Load) {
         if (c.lesson) {
@@ -510,6 +519,7 @@ void Session::Worker::runOnce() {
         if (res.checks.empty()) s->statusText = "Host script finished (this lesson has no checks).";
         else if (failed == 0) s->statusText = "Host script finished: all " + std::to_string(res.checks.size()) + " checks passed.";
         else s->statusText = "Host script finished: " + std::to_string(failed) + " of " + std::to_string(res.checks.size()) + " checks FAILED.";
+        if (pendingLine) s->statusText += " (Run to line " + std::to_string(pendingLine) + ": the selected warp never got there.)";
         s->selected.reset();
         last = s;
         publish(s);
@@ -529,6 +539,7 @@ void Session::Worker::runOnce() {
     }
     running = false;
     pendingSteps = 0;
+    pendingLine = 0;
     target.reset();
     memory = nullptr;
 }
@@ -626,6 +637,14 @@ void Session::Worker::serve(sim::Gpu& gpu) {
             return;   // SimDevice rethrows the fault; runOnce shows it
         }
         bool over = gpu.state() != sim::LaunchState::Running;
+        if (pendingLine > 0) {
+            if (over) return;   // the next launch goes on looking for the line
+            longOp = true;
+            doRunToLine(gpu);
+            longOp = false;
+            publishGpu(gpu);
+            continue;
+        }
         if (pendingSteps > 0) {
             if (over) return;
             doRunSteps(gpu);
@@ -679,6 +698,19 @@ void Session::Worker::serve(sim::Gpu& gpu) {
         case CommandKind::RunSteps:
             pendingSteps = c.count;
             continue;
+        case CommandKind::RunToLine: {
+            auto [b, w] = selection();
+            selBlock = b;
+            selWarp = w;
+            follow = false;
+            pendingLine = c.line;
+            lineMustLeave = false;
+            for (auto& r : gpu.residentBlocks())
+                if (r->linear == b && w < r->warps.size() && r->warps[w].pc() >= 0 &&
+                    gpu.program().code[static_cast<size_t>(r->warps[w].pc())].line == c.line)
+                    lineMustLeave = r->warps[w].state != sim::WarpState::Done;
+            continue;
+        }
         case CommandKind::Pause:
             break;
         case CommandKind::Select:
@@ -711,6 +743,7 @@ bool Session::Worker::pollInterrupt(bool* stepRequested) {
             queue.pop_front();
             running = false;
             pendingSteps = 0;
+            pendingLine = 0;
             return true;
         }
         case CommandKind::Select:
@@ -929,6 +962,43 @@ void Session::Worker::doRunToBarrier(sim::Gpu& gpu) {
     }
     if (gpu.state() == sim::LaunchState::Finished && gpu.stats().barriers == released)
         note = "No barrier released before the launch ended.";
+}
+
+// Run to line: round-robin primitives (timed: cycles) until the selected warp's next instruction
+// is on pendingLine. Leaves pendingLine set when the launch ends first (serve moves on to the
+// next launch and continues there).
+void Session::Worker::doRunToLine(sim::Gpu& gpu) {
+    auto lastPublish = Clock::now();
+    const uint32_t blk = selBlock, wi = selWarp;
+    for (uint64_t i = 0; gpu.state() == sim::LaunchState::Running; ++i) {
+        for (auto& r : gpu.residentBlocks()) {
+            if (r->linear != blk || wi >= r->warps.size()) continue;
+            const sim::Warp& w = r->warps[wi];
+            if (w.state == sim::WarpState::Done || w.pc() < 0) break;
+            bool on = gpu.program().code[static_cast<size_t>(w.pc())].line == pendingLine;
+            if (on && !lineMustLeave) {
+                pendingLine = 0;
+                return;
+            }
+            if (!on) lineMustLeave = false;
+            break;
+        }
+        if (!prim(gpu, kRoundRobin, 0)) {
+            if (gpu.state() == sim::LaunchState::Running) pendingLine = 0;   // stuck: give up (the launch's end keeps looking)
+            break;
+        }
+        if ((i & 0xfff) == 0xfff) {
+            if (pollInterrupt()) {
+                pendingLine = 0;
+                return;
+            }
+            if (Clock::now() - lastPublish > std::chrono::milliseconds(100)) {
+                publishGpu(gpu);
+                lastPublish = Clock::now();
+            }
+        }
+    }
+    lineMustLeave = false;   // a new launch: any arrival at the line counts
 }
 
 void Session::Worker::doRunToEnd(sim::Gpu& gpu) {

@@ -30,6 +30,7 @@ enum class CommandKind : uint8_t {
     RunToEnd,    // to the end of the current launch
     SetTiming,   // switch Timed mode / preset / registers (restarts)
     ShowSm,      // the SM whose schedulers the timing view records
+    RunToLine,   // until the selected warp's next instruction is on a source line (crosses launches)
 };
 
 // Timed mode: every launch runs through timing::TimedRun (the cycle model picks which warp issues
@@ -53,6 +54,7 @@ struct Command {
     int initcheck = -1, racecheck = -1;         // Restart: change the checkers (-1 = keep)
     std::shared_ptr<const TimingConfig> timing; // SetTiming
     uint32_t sm = 0;                            // ShowSm
+    uint32_t line = 0;                          // RunToLine
 };
 
 // Loads the lesson's text files (kernel.cu, steps.md) and counts its launches.
@@ -83,6 +85,10 @@ public:
     void stepBack();       // one warp-instruction back (restart + replay)
     void runSteps(uint64_t n);   // n warp-instructions in scheduler order (crossing launches); timed: n cycles
     void runToEnd();       // to the end of the current launch
+    // In the scheduler's order (timed: cycle by cycle) until the selected warp's next instruction
+    // is on CUDA source line `line` (a warp already on it first leaves it); follow is turned off.
+    // Goes on into the next launches while the line is not reached.
+    void runToLine(uint32_t line);
 
     // Timed mode (see TimingConfig); changing it restarts the lesson. In Timed mode step, run,
     // step back and runSteps count cycles, and step warp is not available.
