@@ -30,4 +30,5 @@ matmul 2
 bank-conflicts 3
 reduction 5
 occupancy-and-latency 1
+streams-overlap 3
 LIST

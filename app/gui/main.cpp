@@ -569,6 +569,7 @@ int runApp(int argc, char** argv) {
         using Clock = std::chrono::steady_clock;
         std::vector<double> frameMs, uiMs;   // whole frame; building the UI (CPU, before GL draws)
         int framesLeft = !opt.screenshot.empty() ? 3 : opt.benchFrames > 0 ? opt.benchFrames + 5 : -1;
+        int screenshotWaits = 0;   // bounded, so a run that never ends cannot keep a screenshot from being taken
         while (!glfwWindowShouldClose(window)) {
             auto t0 = Clock::now();
             auto snapNow = session.snapshot();
@@ -614,6 +615,23 @@ int runApp(int argc, char** argv) {
             if (opt.benchFrames > 0) {
                 glFinish();
                 frameMs.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+            }
+            // A screenshot waits for work the frames started (a step's actions can open the
+            // Timeline panel and start its run, or start the session running).
+            if (headless && !opt.screenshot.empty() && framesLeft > 1 && screenshotWaits < 5) {
+                bool waited = false;
+                if (app.timeline && app.timeline->running()) {
+                    app.timeline->waitIdle(120);
+                    waited = true;
+                }
+                if (session.busy()) {
+                    session.waitIdle(120);
+                    waited = true;
+                }
+                if (waited) {
+                    framesLeft = 3;
+                    ++screenshotWaits;
+                }
             }
             if (framesLeft > 0 && --framesLeft == 0) break;
         }

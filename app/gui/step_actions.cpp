@@ -66,13 +66,14 @@ std::string fmt(double v) {
 } // namespace
 
 const std::vector<std::string>& knownLayouts() {
-    static const std::vector<std::string> v = {"stepping", "memory", "compare", "checks", "timing"};
+    static const std::vector<std::string> v = {"stepping", "memory", "compare", "checks", "timing", "streams"};
     return v;
 }
 
 const std::vector<std::string>& knownPanels() {
     static const std::vector<std::string> v = {"lessons", "source", "divergence", "grid", "warp", "global", "shared",
-                                               "heatmap", "metrics", "compare", "reports", "occupancy", "scheduler", "stalls"};
+                                               "heatmap", "metrics", "compare", "reports", "occupancy", "scheduler", "stalls",
+                                               "timeline"};
     return v;
 }
 

@@ -101,7 +101,7 @@ TEST_CASE("step actions: validation against the lesson", "[actions]") {
     CHECK(v[3].find("N takes whole numbers, got 2.5") != std::string::npos);
     CHECK(v[4].find("line 40 is out of range (kernel.cu has 12 lines)") != std::string::npos);
     CHECK(v[5].find("no instruction comes from line 7") != std::string::npos);
-    CHECK(v[6].find("unknown layout 'fancy' (known: stepping, memory, compare, checks, timing)") != std::string::npos);
+    CHECK(v[6].find("unknown layout 'fancy' (known: stepping, memory, compare, checks, timing, streams)") != std::string::npos);
     CHECK(v[7].find("unknown panel 'nothing'") != std::string::npos);
     CHECK(v[8].find("unknown GPU preset 'z80'") != std::string::npos);
 }
@@ -186,7 +186,7 @@ TEST_CASE("every lesson's steps.md: actions valid, 4 to 8 steps, at least 2 acti
         for (auto& err : c.errors) FAIL_CHECK(err);
         // The content conventions below hold for the course lessons written with step actions.
         static const std::set<std::string> course = {"vector-add", "divergence", "coalescing", "stencil-1d", "matmul",
-                                                     "bank-conflicts", "reduction", "occupancy-and-latency"};
+                                                     "bank-conflicts", "reduction", "occupancy-and-latency", "streams-overlap"};
         if (!course.count(e.path().filename().string())) continue;
         ++courseLessons;
         size_t total = 0;
@@ -206,7 +206,7 @@ TEST_CASE("every lesson's steps.md: actions valid, 4 to 8 steps, at least 2 acti
         }
     }
     CHECK(lessons >= 8);
-    CHECK(courseLessons == 8);
+    CHECK(courseLessons == 9);
 }
 
 TEST_CASE("session: run to line stops the selected warp on that line, across launches", "[actions]") {
