@@ -3,6 +3,8 @@
 
 #include "runtime/lesson.hpp"
 #include "trace/counters.hpp"
+#include "timing/gpu_spec.hpp"
+#include "timing/occupancy.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -121,4 +123,41 @@ TEST_CASE("reduction: divergence, conflicts, sequential addressing and shuffles 
     CHECK(m(3, kInst) < 0.6 * m(2, kInst));
     CHECK(m(3, kWave) == blocks);
     CHECK(m(3, kDiv) == 10 * blocks);
+}
+
+TEST_CASE("matmul: global requests fall by the tile factor; tiles fit the H100 but 32 does not fit the teaching GPU", "[lessons]") {
+    const char* req = "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum";
+    const char* sect = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum";
+    const char* wf = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum";
+    const char* conf = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum";
+    std::map<int, std::pair<double, double>> expect = {{8, {2048, 8192}}, {16, {1024, 4096}}, {32, {512, 2048}}};
+    for (auto& [tile, rs] : expect) {
+        auto r = runLessonWith("matmul", {{"TILE", std::to_string(tile)}});
+        INFO("TILE " << tile);
+        REQUIRE(r.result.launches.size() == 2);
+        CHECK(r.metric(0, req) == 16384);
+        CHECK(r.metric(0, sect) == 32768);
+        CHECK(r.metric(1, req) == rs.first);
+        CHECK(r.metric(1, sect) == rs.second);
+        CHECK(r.metric(0, req) / r.metric(1, req) == tile);
+        CHECK(r.metric(1, wf) == 16384);
+        CHECK(r.metric(1, conf) == 0);
+        CHECK(r.result.buffers.at("C_tiled") == r.result.buffers.at("C_naive"));
+    }
+    // Occupancy on the H100: 64 warps as 32, 8 or 2 blocks; 1.5, 3 and 9 KiB of shared memory allocated.
+    timing::GpuSpec h100 = timing::findPreset("h100", {});
+    std::map<int, std::pair<uint32_t, uint32_t>> occ = {{8, {32, 1536}}, {16, {8, 3072}}, {32, {2, 9216}}};
+    for (auto& [tile, o] : occ) {
+        timing::Occupancy oc = timing::computeOccupancy(h100, {uint32_t(tile * tile), 32, uint32_t(2 * tile * tile * 4)});
+        INFO("TILE " << tile);
+        CHECK(oc.activeBlocksPerSM == o.first);
+        CHECK(oc.activeWarpsPerSM == 64);
+        CHECK(oc.sharedPerBlockAllocated == o.second);
+    }
+    // The teaching GPU allows 256 threads per block: the 32 x 32 tile cannot launch.
+    runtime::Lesson l = runtime::loadLesson(wst::sourcePath("lessons/matmul"));
+    runtime::SimDevice dev;
+    dev.enableTimeline(timing::findPreset("teaching", {}));
+    CHECK_THROWS_WITH(runtime::runLesson(l, runtime::resolveParams(l, {{"TILE", "32"}}), dev),
+                      Catch::Contains("1024 threads") && Catch::Contains("256"));
 }
