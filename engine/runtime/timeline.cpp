@@ -124,9 +124,20 @@ double TimelineModel::readyTime(int stream) const {
     return t;
 }
 
-void TimelineModel::finishDeviceOp(int stream, double end) {
+// Appends a device operation and moves its stream's tail to its end.
+TimelineOp& TimelineModel::addDeviceOp(TimelineKind kind, TimelineEngine engine, int stream, const std::string& label, double start, double end) {
+    TimelineOp op;
+    op.kind = kind;
+    op.engine = engine;
+    op.stream = stream;
+    op.label = label;
+    op.startUs = start;
+    op.endUs = end;
+    op.inGraph = inGraph_;
+    tl_.ops.push_back(op);
     auto& s = streams_[static_cast<size_t>(stream)];
     s.tail = std::max(s.tail, end);
+    return tl_.ops.back();
 }
 
 void TimelineModel::hostCall(double costUs, const std::string& label) {
@@ -179,18 +190,10 @@ size_t TimelineModel::copy(TimelineKind kind, int stream, uint64_t bytes, bool p
     }
     double end = start + latency + transfer;
     copyFree_[engine] = end;
-    TimelineOp op;
-    op.kind = kind;
-    op.engine = kind == TimelineKind::CopyHtoD ? TimelineEngine::CopyHtoD : TimelineEngine::CopyDtoH;
-    op.stream = stream;
-    op.label = label;
-    op.startUs = start;
-    op.endUs = end;
+    TimelineOp& op = addDeviceOp(kind, kind == TimelineKind::CopyHtoD ? TimelineEngine::CopyHtoD : TimelineEngine::CopyDtoH, stream,
+                                 label, start, end);
     op.bytes = bytes;
     op.pinned = pinned;
-    op.inGraph = inGraph_;
-    tl_.ops.push_back(op);
-    finishDeviceOp(stream, end);
     // Pageable memory is staged through a driver buffer by the calling thread: the call returns
     // when the copy is done, whatever the API says. cudaMemcpy (hostSync) waits too.
     if (!inGraph_ && (hostSync || !pinned)) hostWaitUntil(end, label + " (host waits)");
@@ -240,17 +243,7 @@ size_t TimelineModel::kernel(int stream, double durationUs, double smFraction, c
     double end = start + d;
     kernels_.push_back({start, end, frac});
     lastKernelStart_ = start;
-    TimelineOp op;
-    op.kind = TimelineKind::Kernel;
-    op.engine = TimelineEngine::Compute;
-    op.stream = stream;
-    op.label = label;
-    op.startUs = start;
-    op.endUs = end;
-    op.inGraph = inGraph_;
-    op.launchIndex = launchIndex;
-    tl_.ops.push_back(op);
-    finishDeviceOp(stream, end);
+    addDeviceOp(TimelineKind::Kernel, TimelineEngine::Compute, stream, label, start, end).launchIndex = launchIndex;
     return tl_.ops.size() - 1;
 }
 

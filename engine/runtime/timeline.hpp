@@ -98,7 +98,7 @@ public:
 
 private:
     double readyTime(int stream) const;            // stream order and the legacy-stream rules
-    void finishDeviceOp(int stream, double end);
+    TimelineOp& addDeviceOp(TimelineKind kind, TimelineEngine engine, int stream, const std::string& label, double start, double end);
     void hostCall(double costUs, const std::string& label);
     void hostWaitUntil(double t, const std::string& label);
 
