@@ -168,6 +168,45 @@ int main() {
     std::printf("  \"queued_kernel_gap_us\": %.3f, \"memcpy_async_host_us\": %.3f,\n", median(queuedGap), median(copyHost));
     std::printf("  \"launch_host_us\": %.3f, \"launch_gpu_us_per_kernel\": %.3f,\n", median(hostPer), median(gpuPer));
     std::printf("  \"graph_launch_host_us\": %.3f, \"graph_gpu_us_per_kernel\": %.3f, \"graph_kernels\": %d,\n", median(graphHost), median(graphGpuPer), G);
-    std::printf("  \"launch_sync_roundtrip_us\": %.3f\n}\n", median(syncRound));
+    std::printf("  \"launch_sync_roundtrip_us\": %.3f,\n", median(syncRound));
+
+    // Pageable copies as a host program makes them (the streams-overlap lesson): host-clock time
+    // of each cudaMemcpyAsync (it returns when the copy is done: pageable copies hold the host)
+    // on a non-default blocking stream, chunk after chunk of one buffer, a kernel queued in the
+    // stream between the copy in and the copy out; once from a buffer copied many times before
+    // ("hot") and once from a freshly malloc'd and filled one each repetition ("fresh").
+    {
+        cudaStream_t st;
+        CK(cudaStreamCreate(&st));
+        std::printf("  \"pageable_in_program\": [\n");
+        const size_t chunks[] = {256u << 10, 512u << 10, 1u << 20, 2u << 20, 4u << 20};
+        bool firstRow = true;
+        for (int fresh = 0; fresh < 2; ++fresh)
+            for (size_t bytes : chunks) {
+                std::vector<double> h2d, d2h;
+                for (int r = 0; r < 9; ++r) {
+                    char* host = fresh ? static_cast<char*>(std::malloc(4u << 20)) : static_cast<char*>(pageable);
+                    if (fresh) std::fill(host, host + (4u << 20), 2);
+                    for (size_t off = 0; off + bytes <= (4u << 20); off += bytes) {
+                        double t0 = hostUs();
+                        CK(cudaMemcpyAsync(static_cast<char*>(dev) + off, host + off, bytes, cudaMemcpyHostToDevice, st));
+                        double t1 = hostUs();
+                        empty_kernel<<<1, 32, 0, st>>>();
+                        double t2 = hostUs();
+                        CK(cudaMemcpyAsync(host + off, static_cast<char*>(dev) + off, bytes, cudaMemcpyDeviceToHost, st));
+                        double t3 = hostUs();
+                        h2d.push_back(t1 - t0);
+                        d2h.push_back(t3 - t2);
+                    }
+                    CK(cudaStreamSynchronize(st));
+                    if (fresh) std::free(host);
+                }
+                std::printf("%s    {\"bytes\": %zu, \"buffer\": \"%s\", \"HtoD_host_us\": %.2f, \"DtoH_host_us\": %.2f}",
+                            firstRow ? "" : ",\n", bytes, fresh ? "fresh" : "hot", median(h2d), median(d2h));
+                firstRow = false;
+            }
+        std::printf("\n  ]\n}\n");
+        CK(cudaStreamDestroy(st));
+    }
     return 0;
 }

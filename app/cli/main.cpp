@@ -68,7 +68,9 @@ usage:
   warpscope compare <lesson|spec> [--param N=V] [--ncu hw.csv] [--json]
                                       simulator and real GPU side by side: outputs, times, counters
   warpscope time-compare <lesson|spec> [--gpu h100] [--repeat 20] [--param N=V] [--registers N]
-                                      predicted time of each launch vs the real GPU (median)
+                         [--save-json FILE] [--measured FILE] [--json]
+                                      predicted time of each launch vs the real GPU (median of
+                                      back-to-back launches); --measured replays a saved run
   warpscope timeline-compare <lesson|spec> [--sweep NAME=V1,V2,...] [--param N=V] [--gpu h100]
                            [--repeat 7] [--trace-dir DIR] [--sim-only] [--json]
                                       simulated vs measured host-program timeline per variant

@@ -1,5 +1,6 @@
 // warpscope time-compare <lesson|spec>: the timing model's predicted time for each launch next to
-// the time measured on the real GPU (CUDA events, median of --repeat runs), their ratio, and the
+// the time measured on the real GPU (CUDA events, median of --repeat back-to-back launches after a
+// warm-up), their ratio, and the
 // rank correlation over the lesson's launches (a family of variants of one computation).
 #include "hw/cuda_device.hpp"
 #include "runtime/error.hpp"
@@ -14,6 +15,8 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <map>
 #include <iostream>
 
 namespace fs = std::filesystem;
@@ -42,9 +45,9 @@ double rankCorrelation(const std::vector<double>& a, const std::vector<double>& 
 } // namespace
 
 int runTimeCompare(int argc, char** argv, const fs::path& lessonsDir) {
-    std::string target, gpuName = "h100";
+    std::string target, gpuName = "h100", saveJson, measuredFile;
     int repeat = 20;
-    bool asJson = false;
+    bool asJson = false, forcedRegisters = false;
     timing::TimingOptions topt;
     std::map<std::string, std::string> overrides;
     for (int i = 0; i < argc; ++i) {
@@ -56,9 +59,12 @@ int runTimeCompare(int argc, char** argv, const fs::path& lessonsDir) {
         if (a == "--json") asJson = true;
         else if (a == "--gpu") gpuName = val();
         else if (a == "--repeat") repeat = std::max(1, std::stoi(val()));
+        else if (a == "--save-json") saveJson = val();
+        else if (a == "--measured") measuredFile = val();
         else if (a == "--registers") {
             topt.registersPerThread = uint32_t(std::stoul(val()));
             topt.registersEstimated = false;
+            forcedRegisters = true;
         } else if (a == "--param") {
             std::string kv = val();
             auto eq = kv.find('=');
@@ -72,60 +78,107 @@ int runTimeCompare(int argc, char** argv, const fs::path& lessonsDir) {
     runtime::ParamValues params = runtime::resolveParams(lesson, overrides);
     timing::GpuSpec spec = timing::findPreset(gpuName, timing::presetFolders());
 
-    // Predicted: the timed model drives the functional engine.
+    // Measured first: the host program once on the GPU, each synchronous launch followed by a
+    // warm-up and `repeat` back-to-back launches of the same kernel timed by events between them
+    // (the median is kept). Timing the lesson's own launch alone would add the host's launch
+    // call, lazy module loading and first-touch costs, a floor of several microseconds that hides
+    // what the kernel itself costs. The driver also says how many registers ptxas gave each
+    // kernel, which the prediction then uses for its occupancy.
+    // With --measured FILE, a JSON written earlier by --save-json stands in for the GPU.
+    std::vector<double> med;
+    std::map<std::string, uint32_t> hwRegisters;
+    std::string gpuDevice, unavailable;
+    if (!measuredFile.empty()) {
+        std::ifstream in(measuredFile);
+        if (!in) throw Error(Error::Kind::Input, "Cannot read '" + measuredFile + "'.");
+        nlohmann::json rec;
+        try {
+            rec = nlohmann::json::parse(in);
+            gpuDevice = rec.at("gpu").get<std::string>() + " (recorded)";
+            for (auto& l : rec.at("launches")) {
+                med.push_back(l.at("measured_median_us").get<double>());
+                if (l.contains("registers_hw") && l["registers_hw"].get<uint32_t>() > 0)
+                    hwRegisters[l.at("kernel").get<std::string>()] = l["registers_hw"].get<uint32_t>();
+            }
+        } catch (const nlohmann::json::exception& e) {
+            throw Error(Error::Kind::Input, measuredFile + ": not a time-compare --save-json file (" + e.what() + ").");
+        }
+    } else if ((unavailable = hw::cudaAvailability()).empty()) {
+        auto gpu = hw::openCudaDevice(0);
+        gpuDevice = gpu->name();
+        auto* cuda = dynamic_cast<hw::CudaDevice*>(gpu.get());
+        if (cuda) cuda->setSteadyStateRepeats(repeat);
+        runtime::RunResult hw = runtime::runLesson(lesson, params, *gpu);
+        for (auto& l : hw.launches) {
+            med.push_back(l.elapsedMs * 1000.0);
+            if (cuda && !hwRegisters.count(l.kernel))
+                if (int r = cuda->registersPerThread(l.kernel); r > 0) hwRegisters[l.kernel] = uint32_t(r);
+        }
+    }
+    const bool haveHw = !med.empty();
+
+    // Predicted: the timed model drives the functional engine. Registers per thread: --registers,
+    // else what the GPU reported, else lesson.json, else 32 (estimated).
     runtime::SimDevice sim;
     std::vector<timing::TimingResult> predicted;
     sim.onLaunch = [&](sim::Gpu& g) {
-        timing::TimedRun run(g, spec, topt);
+        timing::TimingOptions o = topt;
+        const std::string& k = g.program().kernelName;
+        if (!forcedRegisters) {
+            if (auto it = hwRegisters.find(k); it != hwRegisters.end()) {
+                o.registersPerThread = it->second;
+                o.registersEstimated = false;
+            } else if (auto r = lesson.registersFor(k)) {
+                o.registersPerThread = *r;
+                o.registersEstimated = false;
+            }
+        }
+        timing::TimedRun run(g, spec, o);
         run.run();
         predicted.push_back(run.result());
     };
     runtime::RunResult simResult = runtime::runLesson(lesson, params, sim);
+    if (haveHw && med.size() != predicted.size())
+        throw Error(Error::Kind::Input, "The GPU run has " + std::to_string(med.size()) + " launches and the simulator " +
+                                            std::to_string(predicted.size()) + ": the lesson's parameters differ from the recording.");
 
-    // Measured: the whole host program `repeat` times on the GPU; median per launch.
-    std::string unavailable = hw::cudaAvailability();
-    std::vector<std::vector<double>> measured(predicted.size());
-    std::string gpuDevice;
-    if (unavailable.empty()) {
-        auto gpu = hw::openCudaDevice(0);
-        gpuDevice = gpu->name();
-        for (int r = 0; r < repeat; ++r) {
-            runtime::RunResult hw = runtime::runLesson(lesson, params, *gpu);
-            for (size_t i = 0; i < hw.launches.size() && i < measured.size(); ++i) measured[i].push_back(hw.launches[i].elapsedMs * 1000.0);
-        }
-    }
-    std::vector<double> med(predicted.size(), 0), pred(predicted.size(), 0);
+    std::vector<double> pred(predicted.size(), 0);
+    med.resize(predicted.size(), 0);
     nlohmann::json out;
     out["lesson"] = lesson.id;
     out["preset"] = spec.name;
-    out["gpu"] = unavailable.empty() ? gpuDevice : "unavailable: " + unavailable;
+    out["gpu"] = haveHw ? gpuDevice : "unavailable: " + unavailable;
+    out["method"] = "median of " + std::to_string(repeat) + " back-to-back launches after a warm-up (CUDA events)";
     for (size_t i = 0; i < predicted.size(); ++i) {
         pred[i] = predicted[i].microseconds;
-        if (!measured[i].empty()) {
-            auto m = measured[i];
-            std::sort(m.begin(), m.end());
-            med[i] = m[m.size() / 2];
-        }
-        out["launches"].push_back({{"kernel", simResult.launches[i].kernel},
+        const std::string& k = simResult.launches[i].kernel;
+        out["launches"].push_back({{"kernel", k},
                                    {"predicted_us", pred[i]},
                                    {"predicted_cycles", predicted[i].cycles},
                                    {"measured_median_us", med[i]},
                                    {"ratio", med[i] > 0 ? pred[i] / med[i] : 0.0},
+                                   {"registers", predicted[i].registersPerThread},
+                                   {"registers_hw", hwRegisters.count(k) ? hwRegisters[k] : 0},
                                    {"active_warps_per_sm", predicted[i].occupancy.activeWarpsPerSM}});
     }
-    const double rho = unavailable.empty() ? rankCorrelation(pred, med) : 0.0;
+    const double rho = haveHw ? rankCorrelation(pred, med) : 0.0;
     out["rank_correlation"] = rho;
+    if (!saveJson.empty()) {
+        std::ofstream f(saveJson);
+        f << out.dump(2) << "\n";
+        if (!f) throw Error(Error::Kind::Input, "Cannot write '" + saveJson + "'.");
+    }
     if (asJson) {
         std::cout << out.dump(2) << "\n";
-        return unavailable.empty() ? 0 : 4;
+        return haveHw ? 0 : 4;
     }
-    std::printf("time-compare %s: %s preset vs %s (median of %d runs)\n", lesson.id.c_str(), spec.name.c_str(),
-                unavailable.empty() ? gpuDevice.c_str() : "no GPU", repeat);
-    std::printf("| kernel | predicted (us) | measured (us) | predicted / measured |\n| --- | ---: | ---: | ---: |\n");
+    std::printf("time-compare %s: %s preset vs %s (median of %d back-to-back launches after a warm-up)\n", lesson.id.c_str(),
+                spec.name.c_str(), haveHw ? gpuDevice.c_str() : "no GPU", repeat);
+    std::printf("| kernel | registers | predicted (us) | measured (us) | predicted / measured |\n| --- | ---: | ---: | ---: | ---: |\n");
     for (auto& l : out["launches"])
-        std::printf("| %s | %.2f | %.2f | %.2f |\n", l["kernel"].get<std::string>().c_str(), l["predicted_us"].get<double>(),
-                    l["measured_median_us"].get<double>(), l["ratio"].get<double>());
-    if (unavailable.empty()) std::printf("rank correlation (Spearman) over the %zu launches: %.2f\n", pred.size(), rho);
+        std::printf("| %s | %u | %.2f | %.2f | %.2f |\n", l["kernel"].get<std::string>().c_str(), l["registers"].get<uint32_t>(),
+                    l["predicted_us"].get<double>(), l["measured_median_us"].get<double>(), l["ratio"].get<double>());
+    if (haveHw) std::printf("rank correlation (Spearman) over the %zu launches: %.2f\n", pred.size(), rho);
     else std::printf("hardware unavailable: %s\n", unavailable.c_str());
-    return unavailable.empty() ? 0 : 4;
+    return haveHw ? 0 : 4;
 }

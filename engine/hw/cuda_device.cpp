@@ -151,6 +151,7 @@ struct DriverApi {
     CUresult (*cuGraphDestroy)(CUgraph) = nullptr;
     CUresult (*cuFuncSetAttribute)(CUfunction, int, int) = nullptr;
     CUresult (*cuFuncGetParamInfo)(CUfunction, size_t, size_t*, size_t*) = nullptr;
+    CUresult (*cuFuncGetAttribute)(int*, int, CUfunction) = nullptr;
 
     // "CUDA_ERROR_ILLEGAL_ADDRESS (an illegal memory access was encountered)"
     std::string describe(CUresult r) const {
@@ -237,6 +238,7 @@ std::shared_ptr<const DriverApi> loadDriver() {
     bindSymbol(handle, api->cuStreamBeginCapture, "cuStreamBeginCapture_v2");
     bindSymbol(handle, api->cuStreamEndCapture, "cuStreamEndCapture");
     bindSymbol(handle, api->cuGraphInstantiateWithFlags, "cuGraphInstantiateWithFlags");
+    bindSymbol(handle, api->cuFuncGetAttribute, "cuFuncGetAttribute");
     bindSymbol(handle, api->cuGraphLaunch, "cuGraphLaunch");
     bindSymbol(handle, api->cuGraphExecDestroy, "cuGraphExecDestroy");
     bindSymbol(handle, api->cuGraphDestroy, "cuGraphDestroy");
@@ -362,6 +364,7 @@ CudaDevice::~CudaDevice() {
         // Return what we hold so a long GUI session does not leak GPU memory across reopenings.
         for (const auto& [ptr, alloc] : allocations_) api.cuMemFree(ptr);
         if (module_) api.cuModuleUnload(module_);
+        if (spinModule_) api.cuModuleUnload(spinModule_);
         api.cuDevicePrimaryCtxRelease(device_);
     } else {
         // The poisoned primary context must be destroyed, or the next open gets it back.
@@ -545,6 +548,16 @@ DevPtr CudaDevice::symbolAddress(const std::string& symbol, size_t* bytes) {
     return p;
 }
 
+int CudaDevice::registersPerThread(const std::string& kernel) {
+    ensureUsable();
+    bind();
+    if (!api_->cuFuncGetAttribute) return 0;
+    int regs = 0;
+    constexpr int kNumRegs = 4;   // CU_FUNC_ATTRIBUTE_NUM_REGS
+    if (api_->cuFuncGetAttribute(&regs, kNumRegs, static_cast<CUfunction>(function(kernel))) != CUDA_SUCCESS) return 0;
+    return regs;
+}
+
 void* CudaDevice::function(const std::string& kernel) {
     if (auto it = functions_.find(kernel); it != functions_.end()) return it->second;
     if (!module_) throw Error(Error::Kind::Input, "No PTX module is loaded, so kernel '" + kernel + "' cannot run.");
@@ -659,7 +672,68 @@ runtime::LaunchResult CudaDevice::launch(const std::string& kernel, const runtim
     result.dynamicSharedBytes = config.dynamicSharedBytes;
     float ms = 0;
     if (api.cuEventElapsedTime(&ms, records_[rec].before, records_[rec].after) == CUDA_SUCCESS) result.elapsedMs = ms;
+    if (steadyRepeats_ > 0) result.elapsedMs = steadyStateMs(kernel, config, params);
     return result;
+}
+
+namespace {
+// Keeps one thread busy for a number of SM clock cycles: launched ahead of the timed launches so
+// that they all queue up behind it and then run back to back, with no host in between.
+constexpr const char* kSpinPtx = R"(.version 7.0
+.target sm_75
+.address_size 64
+.visible .entry warpscope_spin(.param .u64 cycles)
+{
+    .reg .pred %p;
+    .reg .b64 %rd<5>;
+    ld.param.u64 %rd1, [cycles];
+    mov.u64 %rd2, %clock64;
+$L_spin:
+    mov.u64 %rd3, %clock64;
+    sub.s64 %rd4, %rd3, %rd2;
+    setp.lt.s64 %p, %rd4, %rd1;
+    @%p bra $L_spin;
+    ret;
+}
+)";
+} // namespace
+
+double CudaDevice::steadyStateMs(const std::string& kernel, const runtime::LaunchConfig& config,
+                                 const std::vector<runtime::ParamBytes>& params) {
+    const DriverApi& api = *api_;
+    const size_t n = static_cast<size_t>(steadyRepeats_);
+    enqueueKernel(nullptr, kernel, config, params);   // warm-up: caches, TLBs, lazy loading
+    if (!spinModule_) {
+        CUmodule m = nullptr;
+        check(api.cuModuleLoadDataEx(&m, kSpinPtx, 0, nullptr, nullptr), "cuModuleLoadDataEx (timing spin kernel)");
+        spinModule_ = m;
+        CUfunction f = nullptr;
+        check(api.cuModuleGetFunction(&f, m, "warpscope_spin"), "cuModuleGetFunction (timing spin kernel)");
+        spinFunction_ = f;
+    }
+    // The spin must outlast the host's time to queue the n launches (about 5 us each): 4 ms of
+    // clocks at a boost clock of 2 GHz, longer if the GPU idles at a lower clock.
+    unsigned long long cycles = 8'000'000ull + 200'000ull * n;
+    void* spinArgs[] = {&cycles, nullptr};
+    check(api.cuLaunchKernel(static_cast<CUfunction>(spinFunction_), 1, 1, 1, 1, 1, 1, 0, nullptr, spinArgs, nullptr),
+          "cuLaunchKernel (timing spin kernel)");
+    std::vector<void*> marks(n + 1);
+    for (auto& e : marks) e = takeEvent();
+    check(api.cuEventRecord(static_cast<CUevent>(marks[0]), nullptr), "cuEventRecord");
+    for (size_t i = 0; i < n; ++i) {
+        enqueueKernel(nullptr, kernel, config, params);
+        check(api.cuEventRecord(static_cast<CUevent>(marks[i + 1]), nullptr), "cuEventRecord");
+    }
+    CUresult r = api.cuEventSynchronize(static_cast<CUevent>(marks[n]));
+    if (r != CUDA_SUCCESS) throwLaunchFailure(r, kernel);
+    std::vector<double> ms;
+    for (size_t i = 0; i < n; ++i) {
+        float m = 0;
+        check(api.cuEventElapsedTime(&m, static_cast<CUevent>(marks[i]), static_cast<CUevent>(marks[i + 1])), "cuEventElapsedTime");
+        ms.push_back(m);
+    }
+    std::sort(ms.begin(), ms.end());
+    return ms[ms.size() / 2];
 }
 
 // ---------------------------------------------------------------------------------------------

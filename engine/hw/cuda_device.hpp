@@ -77,6 +77,19 @@ public:
     // operation, so the program runs as fast as without instrumentation. Synchronous launches
     // are always timed.
     void recordEachOperation(bool on) { recordOps_ = on; }
+    // Steady-state kernel timing (warpscope time-compare): when > 0, every synchronous launch is
+    // followed by one untimed warm-up and `repeats` more launches of the same kernel with the same
+    // arguments, queued behind a spin kernel so that they run back to back with an event between
+    // each, and its elapsedMs becomes the median of those intervals. This keeps the host's launch
+    // overhead, lazy module loading and first-touch effects out of the measurement (the GPU is
+    // never idle between the events; each interval still holds the GPU's own gap between queued
+    // kernels, about 1.6-1.9 us on the H100). The
+    // kernel then runs repeats + 2 times: only for measuring, since kernels that accumulate into
+    // their output (atomics, in-place updates) leave different results.
+    void setSteadyStateRepeats(int repeats) { steadyRepeats_ = repeats; }
+    // Registers per thread that the driver's JIT (ptxas) gave `kernel` of the loaded module; 0
+    // when the driver cannot say.
+    int registersPerThread(const std::string& kernel);
 
     // After a kernel fault (illegal address, trap, ...) the CUDA context is poisoned: every later
     // call fails. Then this is true and every method throws Error(Kind::Device) saying so;
@@ -106,6 +119,8 @@ private:
     void enqueueKernel(void* stream, const std::string& kernel, const runtime::LaunchConfig& config,
                        const std::vector<runtime::ParamBytes>& params);
     void throwLaunchFailure(int result, const std::string& kernel);
+    double steadyStateMs(const std::string& kernel, const runtime::LaunchConfig& config,
+                         const std::vector<runtime::ParamBytes>& params);
     // Timeline recording: events around one operation, host call times.
     struct Record {
         runtime::TimelineOp op;
@@ -147,6 +162,9 @@ private:
     std::vector<void*> eventPool_;          // CUevents reused by the timeline's records
     size_t poolUsed_ = 0;
     bool recordOps_ = true;
+    int steadyRepeats_ = 0;
+    void* spinModule_ = nullptr;            // CUmodule of the steady-state timing's spin kernel
+    void* spinFunction_ = nullptr;
     std::chrono::steady_clock::time_point hostBase_{};
 };
 
