@@ -26,7 +26,7 @@ families=(
   "bank-conflicts --param ROWS=2048 --param COLS=2048"
   "reduction --param BLOCKS=4096"
   "tests/validation/textbook.json"
-  "tests/validation/bpg_matmul.json"
+  "tests/validation/bpg_matmul.json --param M=1024 --param N=1024"
 )
 slug() { basename "${1%% *}" .json; }
 {

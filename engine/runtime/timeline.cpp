@@ -177,8 +177,10 @@ size_t TimelineModel::copy(TimelineKind kind, int stream, uint64_t bytes, bool p
     double ready = std::max(readyTime(stream), submit);
     int engine = (kind == TimelineKind::CopyDtoH && spec_.copyEngines >= 2) ? 1 : 0;
     double start = std::max(ready, copyFree_[engine]);
-    double gbs = pinned ? spec_.pcieGBs : spec_.pageableGBs;
-    double latency = pinned ? spec_.copyLatencyUs : spec_.pageableLatencyUs;
+    const bool toHost = kind == TimelineKind::CopyDtoH;
+    double gbs = pinned ? spec_.pcieGBs : (toHost && spec_.pageableDtoHGBs > 0 ? spec_.pageableDtoHGBs : spec_.pageableGBs);
+    double latency = pinned ? spec_.copyLatencyUs
+                            : (toHost && spec_.pageableDtoHLatencyUs > 0 ? spec_.pageableDtoHLatencyUs : spec_.pageableLatencyUs);
     double transfer = static_cast<double>(bytes) / (std::max(gbs, 1e-6) * 1e3);   // GB/s = 1e3 bytes/us
     // While the other direction's engine is busy, both share the link: the part of this copy
     // that overlaps it runs at duplexEfficiency of the bandwidth.

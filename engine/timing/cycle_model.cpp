@@ -62,6 +62,9 @@ struct TimedRun::TWarp {
     bool nextLsu = false;
     std::vector<uint64_t> regReady, predReady;
     std::vector<StallReason> regKind, predKind;
+    int32_t fusedLeader = -1;                    // the fused shared-load group in flight
+    uint32_t fusedMask = 0;
+    uint64_t fusedReady = 0;
 };
 
 struct TimedRun::TBlock {
@@ -129,6 +132,7 @@ TimedRun::TimedRun(sim::Gpu& gpu, const GpuSpec& spec, TimingOptions options, tr
     uint32_t maxLine = 0;
     for (auto& i : gpu_.program().code) maxLine = std::max(maxLine, i.line);
     lineStalls_.assign(size_t(maxLine) + 1, StallCounts{});
+    findFusedSharedLoads();
     blocksCompletedSeen_ = gpu_.stats().blocksCompleted;
     syncResidency();
 }
@@ -209,6 +213,73 @@ void TimedRun::syncResidency() {
         it->second->blk = res[i].get();
         slotToBlock_[i] = it->second.get();
     }
+}
+
+void TimedRun::findFusedSharedLoads() {
+    const auto& code = gpu_.program().code;
+    fuseLeader_.assign(code.size(), -1);
+    fuseBytes_.assign(code.size(), 0);
+    // Straight-line code only: a group never spans a branch target, a branch, a barrier or a call.
+    std::vector<uint8_t> target(code.size(), 0);
+    for (const auto& in : code)
+        if (in.op == Op::Bra && in.target >= 0 && size_t(in.target) < code.size()) target[size_t(in.target)] = 1;
+    auto scalarSharedLoad = [](const Instr& in) {
+        return in.op == Op::Ld && in.space == ptx::StateSpace::Shared && in.vec == 1 && ptx::sizeOf(in.type) == 4 &&
+               in.guard.kind == Operand::Kind::None;
+    };
+    auto writes = [](const Instr& in, const Operand& reg) {
+        if (reg.kind != Operand::Kind::Reg) return false;
+        auto is = [&](const Operand& o) { return o.kind == Operand::Kind::Reg && o.index == reg.index; };
+        if (is(in.dst) || is(in.dst2)) return true;
+        for (int k = 0; k < in.vec && k < 4; ++k)
+            if (is(in.vecRegs[k])) return true;
+        return false;
+    };
+    for (size_t i = 0; i < code.size(); ++i) {
+        const Instr& lead = code[i];
+        if (fuseLeader_[i] >= 0 || !scalarSharedLoad(lead) || lead.addr.offset % 8 != 0) continue;
+        if (writes(lead, lead.addr.base)) continue;
+        int32_t member[4] = {int32_t(i), -1, -1, -1};
+        for (size_t j = i + 1; j < code.size() && j < i + 64; ++j) {
+            const Instr& in = code[j];
+            if (target[j] || in.op == Op::Bra || in.op == Op::Bar || in.op == Op::Barrier || in.op == Op::Call ||
+                in.op == Op::Ret || in.op == Op::Exit || in.op == Op::St || in.op == Op::Atom || in.op == Op::Red)
+                break;
+            if (scalarSharedLoad(in) && fuseLeader_[j] < 0 && in.addr.base.kind == lead.addr.base.kind &&
+                in.addr.base.index == lead.addr.base.index) {
+                int64_t d = in.addr.offset - lead.addr.offset;
+                if (d > 0 && d <= 12 && d % 4 == 0 && member[d / 4] < 0) member[d / 4] = int32_t(j);
+            }
+            if (writes(in, lead.addr.base)) break;
+        }
+        int width = 0;
+        if (lead.addr.offset % 16 == 0 && member[1] >= 0 && member[2] >= 0 && member[3] >= 0) width = 4;
+        else if (member[1] >= 0) width = 2;
+        if (!width) continue;
+        fuseBytes_[i] = uint8_t(4 * width);
+        for (int k = 0; k < width; ++k) fuseLeader_[size_t(member[k])] = int32_t(i);
+    }
+}
+
+// Completion of a shared load at `pc`, charging a fused group once (see findFusedSharedLoads).
+uint64_t TimedRun::sharedLoadReady(Sm& sm, TWarp& w, int32_t pc) {
+    const int32_t leader = pc >= 0 && size_t(pc) < fuseLeader_.size() ? fuseLeader_[size_t(pc)] : -1;
+    if (leader < 0) return memoryCompletion(sm, true, false, false, now_);
+    if (leader != pc && w.fusedLeader == leader && w.fusedMask == last_.execMask) return w.fusedReady;
+    w.fusedLeader = -1;
+    if (leader == pc) {
+        // The hardware's wide load needs every lane's address aligned to its width.
+        const uint32_t bytes = fuseBytes_[size_t(pc)];
+        bool aligned = true;
+        for (uint32_t m = last_.execMask; m && aligned; m &= m - 1) aligned = last_.addresses[std::countr_zero(m)] % bytes == 0;
+        if (aligned) {
+            w.fusedLeader = leader;
+            w.fusedMask = last_.execMask;
+            w.fusedReady = memoryCompletion(sm, true, false, false, now_, bytes);
+            return w.fusedReady;
+        }
+    }
+    return memoryCompletion(sm, true, false, false, now_);
 }
 
 // ---------------------------------------------------------------- 4. the cycle loop
@@ -342,11 +413,11 @@ void TimedRun::onStep(const trace::Step& s) {
         }
 }
 
-uint64_t TimedRun::memoryCompletion(Sm& sm, bool shared, bool store, bool atomic, uint64_t t) {
+uint64_t TimedRun::memoryCompletion(Sm& sm, bool shared, bool store, bool atomic, uint64_t t, uint32_t sharedBytes) {
     const double now = double(t);
     if (last_.execMask == 0) return t + 1;
     if (shared) {
-        mem::SharedAccess a = mem::sharedWavefronts(last_.addresses, last_.execMask, last_.bytes, last_.isLoad);
+        mem::SharedAccess a = mem::sharedWavefronts(last_.addresses, last_.execMask, sharedBytes ? sharedBytes : last_.bytes, last_.isLoad);
         double cycles = std::max(1u, a.wavefronts);
         double start = std::max(now, sm.l1FreeAt);
         sm.l1FreeAt = start + cycles;
@@ -362,7 +433,8 @@ uint64_t TimedRun::memoryCompletion(Sm& sm, bool shared, bool store, bool atomic
     }
     mem::GlobalAccess g;
     mem::coalesce(last_.addresses, last_.execMask, last_.bytes, g);
-    double cycles = std::max({1.0, std::ceil(double(g.lines) / spec_.l1LinesPerCycle), std::ceil(double(g.sectors) / spec_.l1SectorsPerCycle)});
+    double cycles = std::max({spec_.globalRequestCycles, std::ceil(double(g.lines) / spec_.l1LinesPerCycle),
+                              std::ceil(double(g.sectors) / spec_.l1SectorsPerCycle)});
     double start1 = std::max(now, sm.l1FreeAt);
     sm.l1FreeAt = start1 + cycles;
     double leave = start1 + cycles;
@@ -436,7 +508,7 @@ bool TimedRun::issueOne(Sm& sm, Scheduler& sc, TWarp& w) {
             ready = now_ + spec_.aluLatency * 2;
             kind = StallReason::ShortScoreboard;
         } else if (sp == ptx::StateSpace::Shared) {
-            ready = memoryCompletion(sm, true, last_.isStore, last_.isAtomic, now_);
+            ready = in->op == Op::Ld ? sharedLoadReady(sm, w, pc) : memoryCompletion(sm, true, last_.isStore, last_.isAtomic, now_);
             kind = StallReason::ShortScoreboard;
         } else {
             ready = memoryCompletion(sm, false, last_.isStore, last_.isAtomic, now_);

@@ -135,7 +135,9 @@ private:
     void rescanBlock(TBlock& tb, TWarp* issued);
     void setReason(TWarp& w, StallReason r, uint64_t at);
     void finishWarp(TWarp& w);
-    uint64_t memoryCompletion(Sm& sm, bool shared, bool store, bool atomic, uint64_t issueAt);
+    uint64_t memoryCompletion(Sm& sm, bool shared, bool store, bool atomic, uint64_t issueAt, uint32_t sharedBytes = 0);
+    void findFusedSharedLoads();
+    uint64_t sharedLoadReady(Sm& sm, TWarp& w, int32_t pc);
     int pipeOf(const sim::Instr& in) const;
     const sim::Instr* nextInstr(const TWarp& w) const;
     void cacheNext(TWarp& w) const;
@@ -157,6 +159,12 @@ private:
     uint64_t blocksCompletedSeen_ = 0;
     uint64_t ageCounter_ = 0;
     uint32_t numRegs_ = 0, numPreds_ = 0;
+    // ptxas merges runs of 32-bit shared loads from one base register at offsets o, o+4, o+8,
+    // o+12 (o a multiple of 16) into one LDS.128 (or two into an LDS.64) when it can prove the
+    // alignment; the model charges such a group as one wide access (by pc: the group's first
+    // load, its width in bytes; members point to their leader).
+    std::vector<int32_t> fuseLeader_;     // per pc: the leader's pc, or -1
+    std::vector<uint8_t> fuseBytes_;      // per leader pc: 8 or 16
     // The Step of the instruction being issued (memory details).
     struct LastStep {
         bool valid = false;

@@ -150,9 +150,15 @@ GpuSpec h100() {
     // between queued empty kernels, 2.2-2.9 us per graph launch, 0.82 us per empty graph node.
     // kernelOverheadUs is fitted to the streams-overlap lesson's graph variant (100 one-block
     // kernels took 2.43 us per node), so that variant is not an independent check of it.
-    s.pageableGBs = 10;
+    // Pageable copies inside a program (the probe's "pageable_in_program": chunks of 256 KiB to
+    // 4 MiB from a freshly filled buffer on a non-default stream, a kernel between the copy in
+    // and the copy out) cost more than isolated ones: host-to-device 11 us + 8.7 GB/s,
+    // device-to-host 62 us + 10 GB/s (least-squares lines through the 5 sizes).
+    s.pageableGBs = 8.7;
     s.copyLatencyUs = 7;
-    s.pageableLatencyUs = 16;
+    s.pageableLatencyUs = 11;
+    s.pageableDtoHGBs = 10;
+    s.pageableDtoHLatencyUs = 62;
     s.launchHostUs = 4.0;
     s.copyHostUs = 2.2;
     s.kernelGapUs = 1.9;
@@ -224,9 +230,10 @@ const std::vector<GpuSpec>& builtinPresets() {
     X(reservedSharedPerBlock, "reservedSharedPerBlock") X(l1SharedBytesPerSM, "l1SharedBytesPerSM")    \
     X(l2Bytes, "l2Bytes") X(dramGBs, "dramGBs") X(dramEfficiency, "dramEfficiency")                    \
     X(l2BytesPerCycle, "l2BytesPerCycle") X(l1SectorsPerCycle, "l1SectorsPerCycle")                    \
-    X(l1LinesPerCycle, "l1LinesPerCycle") X(copyEngines, "copyEngines") X(pcieGBs, "pcieGBs")         \
+    X(l1LinesPerCycle, "l1LinesPerCycle") X(globalRequestCycles, "globalRequestCycles") X(copyEngines, "copyEngines") X(pcieGBs, "pcieGBs")         \
     X(pageableGBs, "pageableGBs") X(copyLatencyUs, "copyLatencyUs")                                    \
-    X(pageableLatencyUs, "pageableLatencyUs") X(launchHostUs, "launchHostUs")                          \
+    X(pageableLatencyUs, "pageableLatencyUs") X(pageableDtoHGBs, "pageableDtoHGBs")                    \
+    X(pageableDtoHLatencyUs, "pageableDtoHLatencyUs") X(launchHostUs, "launchHostUs")                          \
     X(copyHostUs, "copyHostUs") X(eventHostUs, "eventHostUs") X(launchLatencyUs, "launchLatencyUs")    \
     X(kernelGapUs, "kernelGapUs") X(graphLaunchHostUs, "graphLaunchHostUs")                            \
     X(graphNodeUs, "graphNodeUs") X(syncWakeUs, "syncWakeUs") X(kernelOverheadUs, "kernelOverheadUs")  \

@@ -40,12 +40,16 @@ struct GpuSpec {
     double l2BytesPerCycle = 5120;         // whole-GPU L2 bandwidth, bytes per SM clock
     uint32_t l1SectorsPerCycle = 4;        // per SM: 128 bytes per cycle of L1 / shared data
     uint32_t l1LinesPerCycle = 4;          // per SM: tag lookups (distinct 128-byte lines) per cycle
+    double globalRequestCycles = 1;        // per SM: the fewest L1 data-pipe cycles one global request
+                                           // takes, however few lines and sectors it touches
     uint32_t copyEngines = 3;
     double pcieGBs = 25;                   // pinned host<->device copies
     // Host runtime (the stream timeline model; engine/runtime/timeline.hpp)
     double pageableGBs = 10;               // copies from/to pageable host memory (staged by the driver)
     double copyLatencyUs = 4.5;            // fixed cost of one pinned copy on a copy engine
     double pageableLatencyUs = 10;         // fixed cost of one pageable copy
+    double pageableDtoHGBs = 0;            // device-to-host pageable copies, when they differ from
+    double pageableDtoHLatencyUs = 0;      // host-to-device ones (0: the same as pageableGBs / -LatencyUs)
     double launchHostUs = 4;               // host time of one kernel launch call
     double copyHostUs = 3;                 // host time of one cudaMemcpyAsync call
     double eventHostUs = 0.5;              // host time of an event record / stream-wait call
