@@ -107,6 +107,37 @@ const std::map<std::string, ReferenceInfo>& references() {
                     else out.set(i, in.inputs[0]->get(i) + in.inputs[1]->get(i));
                 }
             });
+        add("parity_branch", "out[i] = 2 * in[i] for even i, in[i] + 100 for odd i (input: in; 32-bit integers)",
+            [](const ReferenceInputs& in, HostBuffer& out) {
+                need(in, 1, "parity_branch");
+                size_t n = std::min(out.count(), in.inputs[0]->count());
+                for (size_t i = 0; i < n; ++i) {
+                    auto v = static_cast<int32_t>(in.inputs[0]->get(i));
+                    out.set(i, static_cast<double>(i % 2 == 0 ? static_cast<int32_t>(uint32_t(v) * 2u) : static_cast<int32_t>(uint32_t(v) + 100u)));
+                }
+            });
+        add("parity_count", "out[0] = elements at even indices, out[1] = at odd indices (input: in, whose length counts)",
+            [](const ReferenceInputs& in, HostBuffer& out) {
+                need(in, 1, "parity_count");
+                size_t n = in.inputs[0]->count();
+                if (out.count() > 0) out.set(0, static_cast<double>((n + 1) / 2));
+                if (out.count() > 1) out.set(1, static_cast<double>(n / 2));
+            });
+        add("collatz_steps", "out[i] = steps of x = x even ? x / 2 : 3x + 1 from x = in[i] down to 1, in 64-bit unsigned (input: in)",
+            [](const ReferenceInputs& in, HostBuffer& out) {
+                need(in, 1, "collatz_steps");
+                size_t n = std::min(out.count(), in.inputs[0]->count());
+                for (size_t i = 0; i < n; ++i) {
+                    auto x = static_cast<uint64_t>(static_cast<int64_t>(in.inputs[0]->get(i)));
+                    int64_t steps = 0;
+                    // Inputs below 1 never reach 1 (the kernel would loop); stop and report -1.
+                    while (x != 1 && x != 0 && steps < 100000) {
+                        x = x % 2 == 0 ? x / 2 : 3 * x + 1;
+                        ++steps;
+                    }
+                    out.set(i, x == 1 ? static_cast<double>(steps) : -1.0);
+                }
+            });
         add("copy", "out[i] = a[i] (input: a)", [](const ReferenceInputs& in, HostBuffer& out) {
             need(in, 1, "copy");
             size_t n = std::min(out.count(), in.inputs[0]->count());

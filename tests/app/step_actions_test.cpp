@@ -172,7 +172,7 @@ TEST_CASE("hidden answers: revealed by a run after the step appeared, by Do it, 
     CHECK(updateAnswerGate(reveal, {0, 0, false}, false));
 }
 
-TEST_CASE("every lesson's steps.md: actions valid, 4 to 8 steps, at least 2 actions, answers follow a Predict", "[actions]") {
+TEST_CASE("every lesson's steps.md: actions valid, 4 to 8 steps, at least 2 actions, a Predict with its hidden answer, a Recap", "[actions]") {
     int lessons = 0, courseLessons = 0;
     for (auto& e : fs::directory_iterator(fs::path(WARPSCOPE_SOURCE_DIR) / "lessons")) {
         fs::path steps = e.path() / "steps.md";
@@ -192,18 +192,32 @@ TEST_CASE("every lesson's steps.md: actions valid, 4 to 8 steps, at least 2 acti
         size_t total = 0;
         for (auto& a : c.actions) total += a.size();
         CHECK(total >= 2);
-        CHECK(d.sections.size() >= 3);
+        // 4 to 8 steps (## sections), the Recap included (docs/authoring.md).
+        CHECK(d.sections.size() >= 4);
         CHECK(d.sections.size() <= 8);
         // A hidden answer belongs to a question asked earlier in the same step; no bare "**Answer:**" paragraphs remain.
+        int answeredPredictions = 0;
         for (auto& sec : d.sections) {
-            bool predicted = false;
+            bool predicted = false, answered = false;
             for (auto& b : sec.blocks) {
                 std::string t = joined(b.spans);
                 if (b.kind == MdBlock::Kind::Paragraph && t.rfind("Predict:", 0) == 0) predicted = true;
-                if (b.kind == MdBlock::Kind::Answer) CHECK(predicted);
+                if (b.kind == MdBlock::Kind::Answer) {
+                    CHECK(predicted);
+                    answered = answered || predicted;
+                }
                 if (b.kind == MdBlock::Kind::Paragraph) CHECK(t.rfind("Answer:", 0) != 0);
             }
+            answeredPredictions += answered;
         }
+        // At least one "Predict, then run" question whose answer stays hidden until the run.
+        CHECK(answeredPredictions >= 1);
+        // The last step is a short Recap: bullet points, no actions of its own.
+        REQUIRE_FALSE(d.sections.empty());
+        const MdSection& last = d.sections.back();
+        CHECK(last.title == "Recap");
+        CHECK_FALSE(last.blocks.empty());
+        CHECK(c.actions.back().empty());
     }
     CHECK(lessons >= 8);
     CHECK(courseLessons == 9);
@@ -215,21 +229,32 @@ TEST_CASE("session: run to line stops the selected warp on that line, across lau
     s.load(L, runtime::resolveParams(L, {}));
     REQUIRE(s.waitIdle(60));
     s.select(0, 1, false);
-    s.runToLine(17);   // out[i] = v
+    s.runToLine(20);   // out[i] = v, in diverge (launch 1)
     REQUIRE(s.waitIdle(60));
     auto snap = s.snapshot();
     REQUIRE(snap->selected);
     CHECK(snap->selBlock == 0);
     CHECK(snap->selWarp == 1);
     REQUIRE(snap->selected->warp.pc >= 0);
-    CHECK(snap->program->code[static_cast<size_t>(snap->selected->warp.pc)].line == 17);
+    CHECK(snap->program->code[static_cast<size_t>(snap->selected->warp.pc)].line == 20);
+    CHECK(snap->launchIndex == 0);
     uint64_t at = snap->totalSteps;
     CHECK(at > 0);
-    // Already there: it leaves the line and comes back (the loop) or the warp finishes.
-    s.runToLine(27);
+    // A line of a later kernel: the loop body of collatz (launch 3), past the whole of uniform.
+    s.runToLine(54);
     REQUIRE(s.waitIdle(60));
     snap = s.snapshot();
-    CHECK(snap->program->code[static_cast<size_t>(snap->selected->warp.pc)].line == 27);
+    CHECK(snap->launchIndex == 2);
+    REQUIRE(snap->selected);
+    CHECK(snap->program->code[static_cast<size_t>(snap->selected->warp.pc)].line == 54);
+    CHECK(snap->totalSteps > at);
+    // Already there: it leaves the line and comes back (the loop's next iteration).
+    at = snap->totalSteps;
+    s.runToLine(54);
+    REQUIRE(s.waitIdle(60));
+    snap = s.snapshot();
+    CHECK(snap->launchIndex == 2);
+    CHECK(snap->program->code[static_cast<size_t>(snap->selected->warp.pc)].line == 54);
     CHECK(snap->totalSteps > at);
 
     // The reduction's second kernel: line 31 is in reduce_strided, launch 2.

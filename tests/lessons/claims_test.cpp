@@ -1,5 +1,6 @@
 // Every claim a lesson's steps.md makes about the machine, checked on the simulator's counters.
 #include "support.hpp"
+#include "lessons/lesson_trace.hpp"
 
 #include "runtime/lesson.hpp"
 #include "trace/counters.hpp"
@@ -7,6 +8,8 @@
 #include "timing/occupancy.hpp"
 
 #include <catch2/catch.hpp>
+
+#include <set>
 
 using namespace warpscope;
 
@@ -91,11 +94,98 @@ TEST_CASE("stencil: R lanes load the halo, the barrier makes it safe, no barrier
     CHECK(run.metric(0, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum") <= n / 8 + blocks * 2 * 2 + blocks * 4);
 }
 
-TEST_CASE("vector add: the last warp of the last block has 8 active lanes", "[lessons]") {
-    auto run = runLessonWith("vector-add", {{"N", "1000"}});
-    CHECK(run.metric(0, "smsp__sass_branch_targets_threads_divergent.sum") == 1);
-    // 1000 = 31 full warps + 8: the store runs 31 times with 32 lanes and once with 8.
-    CHECK(run.counters[0]->byLine().at(10).threadInstPredOn % 1000 == 0);
+TEST_CASE("vector add: 4 blocks, 32 warps; only the last warp of the last block is partial, with 8 lanes", "[lessons]") {
+    auto run = wst::runTraced("vector-add", {{"N", "1000"}});
+    REQUIRE(run.result.allChecksPassed());
+    REQUIRE(run.result.launches.size() == 1);
+    CHECK(run.result.launches[0].grid.x == 4);   // ceil_div(1000, 256)
+    const auto& issued = run.launch(0).issued;
+    // Line 10 (c[i] = a[i] + b[i]): its store, per warp. 31 warps store with all 32 lanes; warp 7
+    // of block 3 (threads 992 to 1023) with lanes 0 to 7 only.
+    std::map<std::pair<uint32_t, uint32_t>, wst::IssuedInstr> stores;
+    for (auto& r : issued.all)
+        if (r.line == 10 && r.isStore) stores[{r.block, r.warpInBlock}] = r;
+    REQUIRE(stores.size() == 32);
+    for (auto& [bw, r] : stores) {
+        INFO("block " << bw.first << " warp " << bw.second);
+        CHECK(r.execMask == (bw == std::make_pair(3u, 7u) ? 0x000000FFu : 0xFFFFFFFFu));
+    }
+    // Lane k of warp 0 stores to c[k]; lane k of the last warp to c[992 + k].
+    const auto& first = stores.at({0u, 0u});
+    const auto& last = stores.at({3u, 7u});
+    for (uint32_t k = 0; k < 32; ++k) CHECK(first.addresses[k] - first.addresses[0] == 4 * k);
+    for (uint32_t k = 0; k < 8; ++k) CHECK(last.addresses[k] - first.addresses[0] == 4 * (992 + k));
+    // The bounds check splits that warp and no other: one divergent branch, on line 9.
+    int divergent = 0;
+    for (auto& r : issued.all)
+        if (r.divergent) {
+            ++divergent;
+            CHECK(r.line == 9);
+            CHECK(r.block == 3);
+            CHECK(r.warpInBlock == 7);
+        }
+    CHECK(divergent == 1);
+    CHECK(run.launch(0).metric("smsp__sass_branch_targets_threads_divergent.sum") == 1);
+    // Every warp issues the same K instructions for line 10: 31 warps with 32 lanes and one with 8
+    // make 1000 lanes per instruction, not 1024.
+    const auto line10 = run.launch(0).counters.byLine().at(10);
+    REQUIRE(line10.inst % 32 == 0);
+    const uint64_t perWarp = line10.inst / 32;
+    CHECK(perWarp >= 4);   // at least the two loads, the add and the store
+    CHECK(line10.threadInstPredOn == 1000 * perWarp);
+
+    // N = 1024: the same 4 blocks, every warp full, nothing diverges.
+    auto full = wst::runTraced("vector-add", {{"N", "1024"}});
+    CHECK(full.result.launches[0].grid.x == 4);
+    CHECK(full.launch(0).metric("smsp__sass_branch_targets_threads_divergent.sum") == 0);
+    for (auto& r : full.launch(0).issued.all)
+        if (r.line == 10) CHECK(r.execMask == 0xFFFFFFFFu);
+}
+
+TEST_CASE("vector add: host to device, the launch, device to host, one after the other", "[lessons]") {
+    runtime::SimDevice dev;
+    dev.enableTimeline(timing::findPreset("h100", {}));
+    auto run = wst::runTraced("vector-add", {{"N", "1000"}}, &dev, false);
+    REQUIRE(run.result.allChecksPassed());
+    std::vector<runtime::TimelineOp> ops;
+    for (auto& op : run.result.timeline.ops)
+        if (op.kind == runtime::TimelineKind::CopyHtoD || op.kind == runtime::TimelineKind::CopyDtoH ||
+            op.kind == runtime::TimelineKind::Kernel)
+            ops.push_back(op);
+    REQUIRE(ops.size() == 4);
+    CHECK(ops[0].kind == runtime::TimelineKind::CopyHtoD);
+    CHECK(ops[1].kind == runtime::TimelineKind::CopyHtoD);
+    CHECK(ops[2].kind == runtime::TimelineKind::Kernel);
+    CHECK(ops[3].kind == runtime::TimelineKind::CopyDtoH);
+    for (size_t k = 0; k < 4; ++k) {
+        if (k != 2) CHECK(ops[k].bytes == 4000);   // 1000 floats
+        if (k > 0) CHECK(ops[k].startUs >= ops[k - 1].endUs);
+        CHECK(ops[k].endUs > ops[k].startUs);
+    }
+}
+
+TEST_CASE("vector add: CUDA accepts a 1000-thread block; its 32nd warp has 8 threads", "[lessons]") {
+    wst::Sim s("lessons/vector-add/kernel.ptx");
+    const uint32_t n = 1000;
+    std::vector<float> a(n), b(n);
+    for (uint32_t i = 0; i < n; ++i) {
+        a[i] = float(i);
+        b[i] = 0.5f;
+    }
+    auto pa = s.upload(a, "a"), pb = s.upload(b, "b"), pc = s.upload(std::vector<float>(n), "c");
+    wst::IssueRecorder rec;
+    s.dev.onLaunch = [&](sim::Gpu& g) { g.setListener(&rec); };
+    s.launch("vadd", 1, 1000, {wst::arg(pa), wst::arg(pb), wst::arg(pc), wst::arg(int32_t(n))});
+    auto c = s.download<float>(pc, n);
+    for (uint32_t i = 0; i < n; ++i) REQUIRE(c[i] == float(i) + 0.5f);
+    std::set<uint32_t> warps;
+    for (auto& r : rec.all) {
+        warps.insert(r.warpInBlock);
+        CHECK(r.activeMask == (r.warpInBlock == 31 ? 0x000000FFu : 0xFFFFFFFFu));
+    }
+    CHECK(warps.size() == 32);
+    // All 1000 threads have an element: no branch diverges.
+    for (auto& r : rec.all) CHECK_FALSE(r.divergent);
 }
 
 TEST_CASE("reduction: divergence, conflicts, sequential addressing and shuffles as the steps say", "[lessons]") {
