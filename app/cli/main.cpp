@@ -424,9 +424,15 @@ int cmdRun(int argc, char** argv, const fs::path& lessonsDir) {
     const auto& reports = sim ? sim->reports() : noReports;
     for (auto& r : reports) {
         json jr = {{"tool", r.tool}, {"hazard", r.hazard}, {"message", r.message}};
+        if (!r.site.kernel.empty()) jr["kernel"] = r.site.kernel;
+        if (r.site.blockX) jr["block"] = {*r.site.blockX, *r.site.blockY, *r.site.blockZ};
+        if (r.site.threadX) jr["thread"] = {*r.site.threadX, *r.site.threadY, *r.site.threadZ};
         if (r.site.sourceLine) jr["source_line"] = *r.site.sourceLine;
         if (r.site.ptxLine) jr["ptx_line"] = *r.site.ptxLine;
         if (r.site.lane) jr["lane"] = *r.site.lane;
+        if (r.site.address) jr["address"] = *r.site.address;
+        if (!r.site.allocation.empty()) jr["allocation"] = r.site.allocation;
+        if (r.site.offset) jr["offset"] = *r.site.offset;
         out["reports"].push_back(jr);
     }
     for (auto& [name, bytes] : result.buffers) {

@@ -96,6 +96,7 @@ void Gpu::admitBlocks() {
         blk->linear = lin;
         blk->done = false;
         std::memset(blk->barRedAccum, 0, sizeof blk->barRedAccum);
+        for (auto& r : blk->lastRelease) r = Block::LastRelease{};
         blk->idx.x = lin % cfg_.grid.x;
         blk->idx.y = (lin / cfg_.grid.x) % cfg_.grid.y;
         blk->idx.z = lin / (cfg_.grid.x * cfg_.grid.y);
@@ -234,6 +235,18 @@ bool Gpu::pickAndIssue(int onlySlot, int onlyWarp) {
                             os << ", warp " << o.indexInBlock << " waits at barrier " << o.barrierId << " instead";
                             break;
                         }
+                    // A count mismatch where the smaller count arrived first: that instance
+                    // completed early, and the warps expecting more now wait for nobody.
+                    const Block::LastRelease& last = b.lastRelease[w.barrierId & 15];
+                    if (last.pc >= 0 && last.count != w.barrierCount) {
+                        const Instr& li = prog_.code[static_cast<size_t>(last.pc)];
+                        os << ". Barrier " << w.barrierId << " last completed with a count of "
+                           << (last.count ? std::to_string(last.count) + " threads" : std::string("all threads of the block"))
+                           << " (warp " << last.warp << ", ";
+                        if (li.line) os << "source line " << li.line << ", ";
+                        os << "PTX line " << li.ptxLine << ": " << li.text
+                           << "); if those warps were meant to meet this one, the warps disagree on the barrier's thread count";
+                    }
                     raise(Error::Kind::Deadlock, os.str() + ".", b, w, std::countr_zero(w.validMask & ~w.exited), in);
                 }
             }
@@ -371,6 +384,7 @@ void Gpu::tryReleaseBarrier(Block& b) {
         }
         bool release = expected ? arrivedThreads >= expected : allLiveArrived;
         if (!release) continue;
+        b.lastRelease[id & 15] = Block::LastRelease{w.barrierPc, expected, w.indexInBlock};
         uint32_t released = 0;
         for (auto& o : b.warps) {
             if (o.state == WarpState::AtBarrier && o.barrierId == id) {
@@ -1745,6 +1759,32 @@ void Gpu::issue(Block& b, Warp& w) {
         if (I.barRed == 0 && I.nsrc >= 2) count = static_cast<uint32_t>(x.src(1)[std::countr_zero(execMask)]);
         if (I.barRed != 0 && I.src[1].kind != Operand::Kind::None) count = static_cast<uint32_t>(x.src(1)[std::countr_zero(execMask)]);
         if (count % 32 != 0) raise(Error::Kind::Fault, "Barrier thread count " + std::to_string(count) + " is not a multiple of 32.", b, w, 0, &I);
+        // synccheck: every warp arriving at one instance of a barrier must give the same thread
+        // count (none = the whole block). The warps waiting there now make up the open instance;
+        // on hardware a disagreement leaves the barrier never completing, or completing early.
+        {
+            const uint32_t wholeBlock = warpsPerBlock_ * 32;
+            const uint32_t mine = count ? count : wholeBlock;
+            for (const Warp& o : b.warps) {
+                if (&o == &w || o.state != WarpState::AtBarrier || o.barrierId != id) continue;
+                const uint32_t theirs = o.barrierCount ? o.barrierCount : wholeBlock;
+                if (theirs == mine) continue;
+                auto says = [](uint32_t c) { return c ? std::to_string(c) + " threads" : std::string("all threads of the block"); };
+                const Instr* oi = o.barrierPc >= 0 ? &prog_.code[static_cast<size_t>(o.barrierPc)] : nullptr;
+                std::ostringstream os;
+                os << "Mismatched barrier thread counts at barrier " << id << ": warp " << w.indexInBlock << " lane "
+                   << std::countr_zero(execMask) << " arrives expecting " << says(count) << ", but warp " << o.indexInBlock << " lane "
+                   << std::countr_zero(o.validMask & ~o.exited) << " already waits there expecting " << says(o.barrierCount);
+                if (oi) {
+                    os << " (";
+                    if (oi->line) os << "source line " << oi->line << ", ";
+                    os << "PTX line " << oi->ptxLine << ": " << oi->text << ")";
+                }
+                os << ". Every warp that arrives at one barrier must give the same count; on hardware the barrier never "
+                      "completes (the launch hangs) or releases the wrong warps.";
+                raise(Error::Kind::Fault, os.str(), b, w, std::countr_zero(execMask), &I);
+            }
+        }
         f.stack[topIndex].pc = pc + 1;
         control = true;
         if (I.barArrive) break;

@@ -84,6 +84,12 @@ struct Block {
     uint32_t barRedAccum[16] = {};    // bar.red partial results per barrier id
     uint32_t readyWarps = 0;          // warps in state Ready (lets the scheduler skip a block)
     uint32_t barrierEpoch = 0;        // barrier releases so far (racecheck)
+    struct LastRelease {              // synccheck: the last completed instance of each barrier id
+        int32_t pc = -1;              // -1 = never completed in this block
+        uint32_t count = 0;           // its thread count (0 = all of the block)
+        uint32_t warp = 0;            // a warp it released
+    };
+    LastRelease lastRelease[16];
     std::vector<uint8_t> sharedInit;  // initcheck: 1 per written byte of shared memory
     struct RaceCell {                 // racecheck: per 4-byte word of shared memory
         uint32_t writeEpoch = ~0u, readEpoch = ~0u, readers = 0, writerSync = 0, value = 0;

@@ -320,8 +320,12 @@ TEST_CASE("checks: racecheck reports on missing-syncthreads and go to line selec
     std::ifstream cu(fs::path(WARPSCOPE_SOURCE_DIR) / "tests/bugs/bugs.cu");
     std::string text;
     uint32_t n = 0, expect = 0;
-    while (std::getline(cu, text))
-        if (++n && text.find("out[threadIdx.x] = s[63 - threadIdx.x];") != std::string::npos) expect = n;
+    bool inKernel = false;
+    while (std::getline(cu, text)) {
+        ++n;
+        if (text.find("void missing_syncthreads(") != std::string::npos) inKernel = true;
+        if (inKernel && expect == 0 && text.find("out[threadIdx.x] = s[63 - threadIdx.x];") != std::string::npos) expect = n;
+    }
     REQUIRE(expect != 0);
     SiteTarget t = siteTarget(r.site, r.grid, r.block);
     CHECK(t.line == expect);

@@ -162,3 +162,63 @@ extern "C" __global__ void exit_whole_warps_ok(float* out, int n)
         return;
     out[i] = i;
 }
+
+// --- more planted bugs (issue 9), appended so the lines above keep their numbers ---------------
+// memcheck: a float loaded through a byte pointer one or two bytes past a 4-byte boundary.
+extern "C" __global__ void misaligned_load(const char* bytes, float* out)
+{
+    const float* p = reinterpret_cast<const float*>(bytes + 2 + 4 * threadIdx.x);
+    out[threadIdx.x] = *p;   // address is 2 mod 4: misaligned on every GPU
+}
+
+// watchdog: a loop bound taken from the wrong variable (2^30 iterations per thread). It ends on
+// the GPU in about a second, but the instruction budget stops it on the simulator.
+extern "C" __global__ void runaway_loop(unsigned* out, unsigned n)
+{
+    unsigned x = threadIdx.x;
+    for (unsigned i = 0; i < n; ++i)
+        x = x * 1664525u + 1013904223u;
+    out[threadIdx.x] = x;
+}
+
+// racecheck: both warps write the same 32 words with different values and no barrier between.
+extern "C" __global__ void write_write_race(int* out)
+{
+    __shared__ int s[32];
+    s[threadIdx.x % 32] = threadIdx.x;   // warp 0 writes 0..31, warp 1 writes 32..63
+    __syncthreads();
+    out[threadIdx.x] = s[threadIdx.x % 32];
+}
+
+// racecheck: both warps store the same value to the same word (reported separately: benign on
+// hardware, but still a race the tools flag).
+extern "C" __global__ void same_value_store(int* out, int value)
+{
+    __shared__ int flag;
+    if (threadIdx.x % 32 == 0)
+        flag = value;   // lane 0 of every warp
+    __syncthreads();
+    out[threadIdx.x] = flag;
+}
+
+// synccheck: warps disagree on the thread count of named barrier 1 (hangs on hardware).
+extern "C" __global__ void mismatched_barrier_count(int* out)
+{
+    if (threadIdx.x < 32)
+        asm volatile("bar.sync 1, 64;" ::: "memory");
+    else
+        asm volatile("bar.sync 1, 32;" ::: "memory");
+    out[threadIdx.x] = threadIdx.x;
+}
+
+// correct: only the first two warps reach __syncthreads(), the third has exited. Exited threads
+// no longer take part in a barrier for all threads of the block (PTX ISA, exit), so it completes.
+extern "C" __global__ void partial_block_barrier_ok(int* out)
+{
+    if (threadIdx.x >= 64)
+        return;
+    __shared__ int s[64];
+    s[threadIdx.x] = threadIdx.x;
+    __syncthreads();
+    out[threadIdx.x] = s[63 - threadIdx.x];
+}

@@ -6,6 +6,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <optional>
+#include <string>
+
 using namespace warpscope;
 using wst::arg;
 
@@ -108,4 +111,113 @@ TEST_CASE("bad launches are input errors", "[sim]") {
     CHECK_THROWS_AS(sim.launch("trap_kernel", 1, 32, {}), Error);
     CHECK_THROWS_AS(sim.launch("no_such_kernel", 1, 32, {arg(out)}), Error);
     CHECK_THROWS_AS(sim.launch("trap_kernel", 0, 32, {arg(out)}), Error);
+}
+
+// --- barrier thread counts (synccheck) and barriers after whole warps exited -------------------
+namespace {
+constexpr const char* kBugs = "tests/bugs/bugs.ptx";
+
+// Warps below `split` run the first barrier, the others the second; every warp then stores its
+// thread index so a completed launch is visible.
+std::string twoBarrierKernel(const std::string& first, const std::string& second, uint32_t split) {
+    return ".version 7.0\n.target sm_75\n.address_size 64\n"
+           ".visible .entry two_barriers(.param .u64 out)\n{\n"
+           "  .reg .pred %p<2>;\n  .reg .b32 %r<2>;\n  .reg .b64 %rd<4>;\n"
+           "  ld.param.u64 %rd1, [out];\n"
+           "  mov.u32 %r1, %tid.x;\n"
+           "  setp.lt.u32 %p1, %r1, " + std::to_string(split) + ";\n"
+           "  @%p1 bra FIRST;\n"
+           "  " + second + "\n"
+           "  bra.uni DONE;\n"
+           "FIRST:\n"
+           "  " + first + "\n"
+           "DONE:\n"
+           "  cvta.to.global.u64 %rd2, %rd1;\n"
+           "  mul.wide.u32 %rd3, %r1, 4;\n"
+           "  add.s64 %rd2, %rd2, %rd3;\n"
+           "  st.global.u32 [%rd2], %r1;\n"
+           "  ret;\n}\n";
+}
+
+std::optional<Error> runTwoBarriers(const std::string& first, const std::string& second, uint32_t split, uint32_t threads) {
+    runtime::SimDevice dev;
+    dev.loadModule(twoBarrierKernel(first, second, split), "two_barriers.ptx");
+    auto out = dev.malloc(threads * 4, "out");
+    runtime::LaunchConfig cfg;
+    cfg.block.x = threads;
+    try {
+        dev.launch("two_barriers", cfg, {arg(out)});
+    } catch (const Error& e) {
+        return e;
+    }
+    return std::nullopt;
+}
+} // namespace
+
+TEST_CASE("warps that disagree on a barrier's thread count stop the launch (synccheck)", "[sim]") {
+    // bugs.cu: warp 0 runs bar.sync 1, 64 and waits; warp 1 arrives with bar.sync 1, 32. On an
+    // H100 this hangs; the simulator stops at warp 1's barrier and names both sides.
+    wst::Sim sim(kBugs);
+    auto out = sim.upload(std::vector<int>(64, 0), "out");
+    Error e = expectError([&] { sim.launch("mismatched_barrier_count", 1, 64, {arg(out)}); });
+    CHECK(e.kind() == Error::Kind::Fault);
+    const std::string msg = e.what();
+    INFO(msg);
+    CHECK(msg.find("Mismatched barrier thread counts at barrier 1") != std::string::npos);
+    CHECK(msg.find("warp 1 lane 0 arrives expecting 32 threads") != std::string::npos);
+    CHECK(msg.find("warp 0 lane 0 already waits there expecting 64 threads (source line 208, PTX line") != std::string::npos);
+    CHECK(msg.find("bar.sync 1, 64") != std::string::npos);
+    CHECK(msg.find("kernel mismatched_barrier_count, block (0,0,0), thread (32,0,0), warp 1 lane 0, source line 210") != std::string::npos);
+    const FaultSite& s = e.site();
+    CHECK(s.kernel == "mismatched_barrier_count");
+    CHECK(*s.threadX == 32);
+    CHECK(*s.lane == 0);
+    CHECK(*s.sourceLine == 210);
+    CHECK(s.ptxLine.has_value());
+}
+
+TEST_CASE("a smaller barrier count arriving first ends in a deadlock that says why", "[sim]") {
+    // Warp 0 arrives first with 32: that instance completes with warp 0 alone, and warp 1 then
+    // waits for 64 threads that never come.
+    auto e = runTwoBarriers("bar.sync 1, 32;", "bar.sync 1, 64;", 32, 64);
+    REQUIRE(e.has_value());
+    CHECK(e->kind() == Error::Kind::Deadlock);
+    const std::string msg = e->what();
+    INFO(msg);
+    CHECK(msg.find("waits at barrier 1 for 64 threads") != std::string::npos);
+    CHECK(msg.find("last completed with a count of 32 threads (warp 0") != std::string::npos);
+    CHECK(msg.find("disagree on the barrier's thread count") != std::string::npos);
+}
+
+TEST_CASE("barrier counts that agree are not reported", "[sim]") {
+    // Named barriers per pair of warps, each pair with its own id and count.
+    CHECK_FALSE(runTwoBarriers("bar.sync 1, 64;", "bar.sync 2, 64;", 64, 128).has_value());
+    // No count means the whole block: the same as an explicit count of every thread.
+    CHECK_FALSE(runTwoBarriers("bar.sync 1;", "bar.sync 1, 64;", 32, 64).has_value());
+    CHECK_FALSE(runTwoBarriers("barrier.sync 0;", "bar.sync 0;", 32, 96).has_value());
+    // An implicit count (the whole block) against an explicit smaller one is a mismatch.
+    auto e = runTwoBarriers("bar.sync 1;", "bar.sync 1, 32;", 32, 64);
+    REQUIRE(e.has_value());
+    CHECK(e->kind() == Error::Kind::Fault);
+    CHECK(std::string(e->what()).find("expecting all threads of the block") != std::string::npos);
+}
+
+TEST_CASE("__syncthreads after a whole warp returned completes (exited threads do not count)", "[sim]") {
+    // PTX ISA, exit: a barrier for all threads of the CTA is released when the only threads that
+    // have not arrived are ones that exited. So `if (threadIdx.x >= 64) return; ... __syncthreads()`
+    // with 96 threads is legal on sm_70+: no hang on hardware, nothing for synccheck to report.
+    sim::LaunchOptions opt;
+    opt.racecheck = opt.initcheck = true;
+    wst::Sim sim(kBugs, opt);
+    auto out = sim.upload(std::vector<int>(96, -1), "out");
+    sim.launch("partial_block_barrier_ok", 1, 96, {arg(out)});
+    auto v = sim.download<int>(out, 96);
+    for (int t = 0; t < 64; ++t) CHECK(v[size_t(t)] == 63 - t);
+    for (int t = 64; t < 96; ++t) CHECK(v[size_t(t)] == -1);
+    CHECK(sim.dev.reports().empty());
+    // The same with the third warp returning from inside a partial last warp of 80 threads.
+    wst::Sim sim2(kBugs, opt);
+    auto out2 = sim2.upload(std::vector<int>(80, -1), "out");
+    sim2.launch("partial_block_barrier_ok", 1, 80, {arg(out2)});
+    CHECK(sim2.download<int>(out2, 80)[0] == 63);
 }
