@@ -80,6 +80,7 @@ struct TimedRun::Scheduler {
     int32_t lastIssued = -1;                     // slot
     int32_t issuedSlot = -1, issuedPc = -1;      // this cycle
     uint64_t issuedCycle = kNever;
+    uint64_t busyUntil = 0;                      // issue slots taken by an expanded instruction
 };
 
 struct TimedRun::Sm {
@@ -343,7 +344,7 @@ void TimedRun::processCycle() {
             sc.nextCheck = next;
             if (pick) {
                 issueOne(sm, sc, *pick);
-                sc.nextCheck = std::min(sc.nextCheck, now_ + 1);
+                sc.nextCheck = std::max(std::min(sc.nextCheck, now_ + 1), sc.busyUntil);
             }
         }
     }
@@ -458,6 +459,22 @@ uint64_t TimedRun::memoryCompletion(Sm& sm, bool shared, bool store, bool atomic
         double s2 = std::max(leave, l2FreeAt_);
         l2FreeAt_ = s2 + xfer;
         done = std::max(done, s2 + xfer + spec_.l2HitLatency);
+        if (atomic && spec_.l2AtomicCycles > 0) {
+            // Atomics on one address are applied one warp request at a time at the L2 (the lanes of
+            // a request that share the address are combined there): a counter every thread bumps is
+            // a queue, however the lanes are spread.
+            uint64_t seen[32];
+            int ns = 0;
+            for (uint32_t m = last_.execMask; m; m &= m - 1) {
+                uint64_t word = last_.addresses[std::countr_zero(m)] >> 2;
+                if (std::find(seen, seen + ns, word) != seen + ns) continue;
+                seen[ns++] = word;
+                double& freeAt = atomicFreeAt_[word];
+                double sa = std::max(s2 + xfer, freeAt);
+                freeAt = sa + spec_.l2AtomicCycles;
+                done = std::max(done, sa + spec_.l2AtomicCycles + spec_.l2HitLatency);
+            }
+        }
         if (nd) {
             dramSectors_ += nd;
             double xd = nd * 32.0 / spec_.dramBytesPerCycle();
@@ -500,6 +517,18 @@ bool TimedRun::issueOne(Sm& sm, Scheduler& sc, TWarp& w) {
     if (pipe != PipeOther) sc.pipeFreeAt[pipe] = now_ + interval;
     uint64_t ready = now_ + static_cast<uint64_t>(std::max(1, info.latency));
     StallReason kind = StallReason::Wait;
+    // Integer division and remainder by a register have no machine instruction: ptxas expands a
+    // 32-bit one into about 18 instructions (a reciprocal on the SFU, conversions, multiply-highs
+    // and corrections; see the SASS of lessons/reduction's reduce_divergent), 64-bit ones into a
+    // call of a longer routine. They take that many of the scheduler's issue slots.
+    const bool intDivide = (in->op == Op::Div || in->op == Op::Rem) && !ptx::isFloat(in->type) &&
+                           in->nsrc >= 2 && in->src[1].kind != Operand::Kind::Imm;
+    if (intDivide) {
+        const bool wide = ptx::sizeOf(in->type) == 8;
+        const uint32_t slots = wide ? 4 * spec_.intDivideSlots : spec_.intDivideSlots;
+        sc.busyUntil = now_ + slots;
+        ready = now_ + uint64_t(slots) * spec_.aluLatency + spec_.sfuLatency;
+    }
     if (last_.valid) {
         const auto sp = last_.space;
         if (sp == ptx::StateSpace::Param) {

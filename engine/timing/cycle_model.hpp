@@ -177,6 +177,7 @@ private:
     // Memory system
     std::unique_ptr<mem::SectorCache> l2_;
     double l2FreeAt_ = 0, dramFreeAt_ = 0;
+    std::unordered_map<uint64_t, double> atomicFreeAt_;   // by 4-byte word: when its L2 atomic unit is free
     uint64_t l1Hits_ = 0, l1Lookups_ = 0, l2Hits_ = 0, dramSectors_ = 0;
     // Accounting
     StallCounts stalls_{};

@@ -40,6 +40,9 @@ struct GpuSpec {
     double l2BytesPerCycle = 5120;         // whole-GPU L2 bandwidth, bytes per SM clock
     uint32_t l1SectorsPerCycle = 4;        // per SM: 128 bytes per cycle of L1 / shared data
     uint32_t l1LinesPerCycle = 4;          // per SM: tag lookups (distinct 128-byte lines) per cycle
+    double l2AtomicCycles = 3.3;           // a global atomic's L2 unit serves one warp request per
+                                           // address every this many SM cycles (same-address
+                                           // atomics serialise; measured on the H100)
     double globalRequestCycles = 1;        // per SM: the fewest L1 data-pipe cycles one global request
                                            // takes, however few lines and sectors it touches
     uint32_t copyEngines = 3;
@@ -76,7 +79,9 @@ struct GpuSpec {
     uint32_t fmaInterval = 1;              // 32 FP32 lanes per scheduler (Hopper, Ada); 2 on Volta/Ampere GA100
     uint32_t sfuInterval = 8;              // 4 SFU lanes per scheduler
     double fp64PerSMPerCycle = 64;         // FP64 results per SM per cycle
-    uint32_t mioQueueCycles = 32;          // backlog of the L1/shared pipe beyond which issue throttles
+    uint32_t mioQueueCycles = 32;
+    uint32_t intDivideSlots = 18;          // issue slots of a 32-bit integer div/rem by a register
+                                           // (ptxas's expansion for sm_90; 4x that for 64-bit)          // backlog of the L1/shared pipe beyond which issue throttles
 
     double dramBytesPerCycle() const { return dramGBs * dramEfficiency * 1e3 / clockMHz; }
     uint32_t fp64Interval() const;
