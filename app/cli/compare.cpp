@@ -1,11 +1,13 @@
 // warpscope compare <lesson|spec>: runs the lesson on the simulator and on the real GPU with the
 // same PTX and prints them side by side: outputs (bit-identical, or how far apart), launches
-// (hardware time), and counters (the simulator's next to an imported Nsight Compute CSV).
+// (hardware time next to the cycle model's prediction), and counters (the simulator's next to an imported Nsight Compute CSV).
 #include "hw/cuda_device.hpp"
 #include "hw/ncu_import.hpp"
 #include "runtime/error.hpp"
 #include "runtime/lesson.hpp"
 #include "runtime/sim_device.hpp"
+#include "timing/cycle_model.hpp"
+#include "timing/gpu_spec.hpp"
 #include "trace/counters.hpp"
 
 #include <nlohmann/json.hpp>
@@ -33,13 +35,14 @@ const std::vector<std::string> kCompared = {
 }
 
 int runCompare(int argc, char** argv, const fs::path& lessonsDir) {
-    std::string target, ncuPath;
+    std::string target, ncuPath, gpuName = "h100";
     bool asJson = false;
     std::map<std::string, std::string> overrides;
     for (int i = 0; i < argc; ++i) {
         std::string a = argv[i];
         if (a == "--json") asJson = true;
         else if (a == "--ncu" && i + 1 < argc) ncuPath = argv[++i];
+        else if (a == "--gpu" && i + 1 < argc) gpuName = argv[++i];
         else if (a == "--param" && i + 1 < argc) {
             std::string kv = argv[++i];
             auto eq = kv.find('=');
@@ -55,9 +58,25 @@ int runCompare(int argc, char** argv, const fs::path& lessonsDir) {
     // Simulator, with counters.
     runtime::SimDevice sim;
     std::vector<std::unique_ptr<trace::CounterCollector>> counters;
+    // The cycle model of a GPU preset predicts each launch's time; the counters listen through it.
+    const timing::GpuSpec spec = timing::findPreset(gpuName, timing::presetFolders());
+    std::vector<double> predictedUs;
     sim.onLaunch = [&](sim::Gpu& g) {
         counters.push_back(std::make_unique<trace::CounterCollector>());
-        g.setListener(counters.back().get());
+        timing::TimingOptions o;
+        if (auto regs = lesson.registersFor(g.program().kernelName)) {
+            o.registersPerThread = *regs;
+            o.registersEstimated = false;
+        }
+        try {
+            timing::TimedRun run(g, spec, o, counters.back().get());
+            run.run();
+            predictedUs.push_back(run.result().microseconds + spec.kernelGapUs);
+        } catch (const Error& e) {
+            if (e.kind() != Error::Kind::Input) throw;   // the block does not fit the preset
+            g.setListener(counters.back().get());
+            predictedUs.push_back(0);
+        }
     };
     runtime::RunResult simResult = runtime::runLesson(lesson, params, sim);
 
@@ -113,6 +132,10 @@ int runCompare(int argc, char** argv, const fs::path& lessonsDir) {
         const auto& l = simResult.launches[i];
         json jl = {{"kernel", l.kernel}, {"simulated_warp_instructions", l.warpInstructions}, {"simulator_host_ms", l.elapsedMs}};
         if (hwResult && i < hwResult->launches.size()) jl["hardware_ms"] = hwResult->launches[i].elapsedMs;
+        if (i < predictedUs.size() && predictedUs[i] > 0) {
+            jl["predicted_ms"] = predictedUs[i] / 1000.0;
+            jl["predicted_preset"] = spec.name;
+        }
         auto sm = counters[i]->metrics();
         for (auto& m : kCompared) {
             jl["counters"][m]["simulator"] = sm.at(m);
@@ -142,10 +165,13 @@ int runCompare(int argc, char** argv, const fs::path& lessonsDir) {
     }
     std::printf("\n  launches\n");
     for (auto& jl : out["launches"]) {
-        std::printf("  %s: hardware %s, simulator %llu warp-instructions (predicted time needs the timing model)\n",
+        std::string predicted = jl.contains("predicted_ms")
+                                    ? std::to_string(jl["predicted_ms"].get<double>()) + " ms on the " + spec.name + " preset"
+                                    : "n/a (the block does not fit the " + spec.name + " preset)";
+        std::printf("  %s: hardware %s (one launch, CUDA events), predicted %s, simulator %llu warp-instructions\n",
                     jl["kernel"].get<std::string>().c_str(),
                     jl.contains("hardware_ms") ? (std::to_string(jl["hardware_ms"].get<double>()) + " ms").c_str() : "n/a",
-                    (unsigned long long)jl["simulated_warp_instructions"].get<uint64_t>());
+                    predicted.c_str(), (unsigned long long)jl["simulated_warp_instructions"].get<uint64_t>());
         std::printf("    %-66s %12s %12s\n", "counter", "hardware", "simulator");
         for (auto& [m, v] : jl["counters"].items()) {
             std::string hwv = v.contains("hardware") ? std::to_string(v["hardware"].get<double>()) : "-";

@@ -65,7 +65,7 @@ usage:
   warpscope lessons [--json]          list the bundled lessons
   warpscope gpus [--json]             list the GPU presets for --timed (built-in and JSON files)
   warpscope bench [--quick]           interpreter speed in thread-instructions per second
-  warpscope compare <lesson|spec> [--param N=V] [--ncu hw.csv] [--json]
+  warpscope compare <lesson|spec> [--param N=V] [--gpu h100] [--ncu hw.csv] [--json]
                                       simulator and real GPU side by side: outputs, times, counters
   warpscope time-compare <lesson|spec> [--gpu h100] [--repeat 20] [--param N=V] [--registers N]
                          [--save-json FILE] [--measured FILE] [--json]

@@ -4,6 +4,8 @@
 #include "hw/cuda_device.hpp"
 #include "runtime/error.hpp"
 #include "runtime/sim_device.hpp"
+#include "timing/cycle_model.hpp"
+#include "timing/gpu_spec.hpp"
 #include "trace/counters.hpp"
 
 #include <chrono>
@@ -125,9 +127,26 @@ CompareResult runCompare(const runtime::Lesson& lesson, const runtime::ParamValu
     try {
         runtime::SimDevice sim;
         std::vector<std::unique_ptr<trace::CounterCollector>> counters;
+        // The cycle model of the H100 preset (the GPU the project's hardware numbers come from)
+        // predicts each launch's time next to the measured one; the counters listen through it.
+        const timing::GpuSpec spec = timing::findPreset("h100", {});
+        std::vector<double> predictedUs;
         sim.onLaunch = [&](sim::Gpu& g) {
             counters.push_back(std::make_unique<trace::CounterCollector>());
-            g.setListener(counters.back().get());
+            timing::TimingOptions o;
+            if (auto regs = lesson.registersFor(g.program().kernelName)) {
+                o.registersPerThread = *regs;
+                o.registersEstimated = false;
+            }
+            try {
+                timing::TimedRun run(g, spec, o, counters.back().get());
+                run.run();
+                predictedUs.push_back(run.result().microseconds + spec.kernelGapUs);
+            } catch (const Error& e) {
+                if (e.kind() != Error::Kind::Input) throw;   // a block that does not fit: no prediction
+                g.setListener(counters.back().get());
+                predictedUs.push_back(0);
+            }
         };
         simResult = runtime::runLesson(lesson, params, sim);
         r.simOk = true;
@@ -137,6 +156,10 @@ CompareResult runCompare(const runtime::Lesson& lesson, const runtime::ParamValu
             ls.kernel = simResult.launches[i].kernel;
             ls.simHostMs = simResult.launches[i].elapsedMs;
             ls.simWarpInstructions = simResult.launches[i].warpInstructions;
+            if (i < predictedUs.size() && predictedUs[i] > 0) {
+                ls.predictedMs = predictedUs[i] / 1000.0;
+                ls.predictedPreset = spec.name;
+            }
             if (i < counters.size()) ls.simMetrics = counters[i]->metrics();
             r.launches.push_back(std::move(ls));
         }

@@ -45,6 +45,8 @@ struct LaunchSide {
     std::string kernel;
     double simHostMs = 0;
     uint64_t simWarpInstructions = 0;
+    double predictedMs = 0;                 // the cycle model on `predictedPreset`, plus its launch gap
+    std::string predictedPreset;
     std::map<std::string, double> simMetrics;
     std::optional<double> hwMs;             // measured with CUDA events
 };

@@ -16,6 +16,7 @@
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
 #include <nlohmann/json.hpp>
+#include <map>
 
 #include <algorithm>
 #include <chrono>
@@ -137,14 +138,49 @@ bool parseArgs(int argc, char** argv, Options& o) {
 }
 
 // ---------------------------------------------------------------- 2. fonts and style
-fs::path findFont(const char* name) {
-    const char* dirs[] = {"/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/dejavu", "/usr/share/fonts/TTF",
-                          "/usr/local/share/fonts"};
-    for (const char* d : dirs) {
-        fs::path p = fs::path(d) / name;
-        std::error_code ec;
-        if (fs::exists(p, ec)) return p;
-    }
+// The font choice lives in assets/fonts.json (folders and file names, first found wins), so a
+// teacher can switch fonts without rebuilding; the built-in list below is used when that file is
+// missing or malformed.
+struct FontChoice {
+    std::vector<std::string> folders = {"/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/dejavu", "/usr/share/fonts/TTF",
+                                        "/usr/local/share/fonts"};
+    std::map<std::string, std::vector<std::string>> files = {{"sans", {"DejaVuSans.ttf"}},
+                                                            {"mono", {"DejaVuSansMono.ttf"}},
+                                                            {"bold", {"DejaVuSans-Bold.ttf"}},
+                                                            {"italic", {"DejaVuSans-Oblique.ttf"}}};
+};
+
+fs::path g_assetsDir;   // set in main() next to the lessons folder
+
+const FontChoice& fontChoice() {
+    static const FontChoice choice = [] {
+        FontChoice c;
+        std::ifstream in(g_assetsDir / "fonts.json");
+        if (!in) return c;
+        try {
+            nlohmann::json j = nlohmann::json::parse(in);
+            FontChoice f;
+            f.folders = j.at("folders").get<std::vector<std::string>>();
+            for (auto& [role, list] : f.files) list = j.at(role).get<std::vector<std::string>>();
+            return f;
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "warpscope-gui: ignoring %s: %s\n", (g_assetsDir / "fonts.json").string().c_str(), e.what());
+            return c;
+        }
+    }();
+    return choice;
+}
+
+fs::path findFont(const char* role) {
+    const FontChoice& c = fontChoice();
+    auto it = c.files.find(role);
+    if (it == c.files.end()) return {};
+    for (const auto& name : it->second)
+        for (const auto& d : c.folders) {
+            fs::path p = fs::path(d) / name;
+            std::error_code ec;
+            if (fs::exists(p, ec)) return p;
+        }
     return {};
 }
 
@@ -158,8 +194,7 @@ void buildFonts(AppContext& app, float scale, bool rebuild) {
         b.AddText("\xE2\x80\xA2\xE2\x96\xB6\xE2\x97\x80\xE2\x9D\x9A\xE2\x80\xA6\xE2\x80\x93\xE2\x80\x94\xC3\x97\xE2\x86\x92\xE2\x86\x90\xE2\x89\xA4\xE2\x89\xA5\xE2\x80\x99\xE2\x80\x9C\xE2\x80\x9D");
         b.BuildRanges(&ranges);
     }
-    fs::path sans = findFont("DejaVuSans.ttf"), mono = findFont("DejaVuSansMono.ttf"), bold = findFont("DejaVuSans-Bold.ttf"),
-             italic = findFont("DejaVuSans-Oblique.ttf");
+    fs::path sans = findFont("sans"), mono = findFont("mono"), bold = findFont("bold"), italic = findFont("italic");
     auto load = [&](const fs::path& p, float px) -> ImFont* {
         if (p.empty()) return nullptr;
         return io.Fonts->AddFontFromFileTTF(p.string().c_str(), px * scale, nullptr, ranges.Data);
@@ -422,6 +457,7 @@ int runApp(int argc, char** argv) {
 
     // Lessons first: a bad --lesson or --param is reported before any window opens.
     fs::path lessonsDir = !opt.lessonsDir.empty() ? fs::path(opt.lessonsDir) : runtime::findLessonsDir(argv[0]);
+    g_assetsDir = runtime::findLessonsDir(argv[0]).parent_path() / "assets";
     std::vector<std::string> lessonErrors;
     std::vector<runtime::Lesson> lessons = runtime::listLessons(lessonsDir, &lessonErrors);
     int pick = lessons.empty() ? -1 : 0;

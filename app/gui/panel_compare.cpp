@@ -1,6 +1,6 @@
 // Compare panel: the simulator next to the real GPU. Outputs buffer by buffer (identical, or how
-// far apart), kernel times (hardware measured; the simulator's predicted time needs the timing
-// model), and counters: the simulator's next to hardware counters imported from `ncu --csv`.
+// far apart), kernel times (hardware measured next to the cycle model's prediction on the H100
+// preset), and counters: the simulator's next to hardware counters imported from `ncu --csv`.
 // Also the "Run on GPU" toggle (disabled with the reason where no GPU can be opened) and the
 // Nsight Compute CSV import dialog.
 #include "gui/panels.hpp"
@@ -146,7 +146,17 @@ void drawComparePanel(AppContext& app) {
                 double ms = unit == "usecond" || unit == "us" ? v / 1e3 : unit == "msecond" || unit == "ms" ? v : v / 1e6;
                 ImGui::Text("Hardware time: %.4f ms (gpu__time_duration.sum, recorded)", ms);
             } else ImGui::TextDisabled("Hardware time: not measured");
-            ImGui::Text("Simulator: %llu warp-instructions; predicted time needs the timing model", static_cast<unsigned long long>(L.simWarpInstructions));
+            if (L.predictedMs > 0) {
+                ImGui::Text("Predicted: %.4f ms (cycle model, %s preset, with the gap between queued kernels)", L.predictedMs,
+                            L.predictedPreset.c_str());
+                if (L.hwMs && *L.hwMs > 0) {
+                    ImGui::SameLine();
+                    ImGui::TextDisabled("predicted / measured %.2f", L.predictedMs / *L.hwMs);
+                }
+            } else {
+                ImGui::TextDisabled("Predicted: the launch does not fit the preset");
+            }
+            ImGui::Text("Simulator: %llu warp-instructions", static_cast<unsigned long long>(L.simWarpInstructions));
             auto rows = counterRows(L.simMetrics, res->estimated, row, ncu ? &ncu->report.units : nullptr);
             ImGuiTableFlags tf = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingStretchProp;
             if (ImGui::BeginTable("ctr", 4, tf)) {
