@@ -45,6 +45,7 @@ usage:
       --json               machine-readable output
       --lines              per-source-line statistics (simulator)
       --metrics            Nsight Compute counters per launch and per source line (simulator)
+                           (L1 and L2 hit rates from caches sized as the --gpu preset's, default h100)
       --save BUF=PATH      write a buffer's final contents as raw bytes (repeatable)
       --save-all DIR       write every buffer to DIR/<name>.bin
       --budget N           runaway-loop budget in warp-instructions (default 500000000)
@@ -339,7 +340,7 @@ int cmdRun(int argc, char** argv, const fs::path& lessonsDir) {
     // A simulated timeline needs each kernel's predicted duration: the cycle model runs.
     if (wantTimeline && backend == "sim") timed = true;
     timing::GpuSpec gpuSpec;
-    if (timed) gpuSpec = timing::findPreset(gpuName, timing::presetFolders());
+    if (timed || metrics) gpuSpec = timing::findPreset(gpuName, timing::presetFolders());
     std::vector<timing::TimingResult> timings;   // one per launch
 
     runtime::Lesson lesson = runtime::loadLesson(resolveLessonArg(target, lessonsDir));
@@ -364,9 +365,10 @@ int cmdRun(int argc, char** argv, const fs::path& lessonsDir) {
                 fanOut = trace::FanOut();
                 if (lines) fanOut.add(&collector);
                 if (metrics) {
-                    trace::CacheConfig cc;
-                    cc.numSMs = timed ? gpuSpec.smCount : sim->options().numSMs;   // `s` itself has been moved into `device`
-                    if (timed) cc.l2Bytes = gpuSpec.l2Bytes;
+                    // The caches of the GPU preset (--gpu, default h100): L1 per SM after the
+                    // resident blocks' shared memory, the preset's L2.
+                    trace::CacheConfig cc = timing::cacheConfigFor(gpuSpec, g, timingOpt.registersPerThread);
+                    if (!timed) cc.numSMs = sim->options().numSMs;   // blocks spread over the simulator's SMs
                     counters.push_back(std::make_unique<trace::CounterCollector>(cc));
                     fanOut.add(counters.back().get());
                 }

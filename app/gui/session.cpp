@@ -553,10 +553,11 @@ void Session::Worker::onLaunch(sim::Gpu& gpu) {
     wpb = gpu.warpsPerBlock();
     program = programInfo(gpu.program());
     logs.emplace_back();
+    // The caches of the selected GPU preset, as `warpscope run --metrics --gpu` sizes them.
     trace::CacheConfig cacheCfg;
-    if (timingCfg.timed) {   // as `warpscope run --timed --metrics` does
-        cacheCfg.numSMs = timingCfg.spec.smCount;
-        cacheCfg.l2Bytes = timingCfg.spec.l2Bytes;
+    if (timingCfg.spec.smCount > 0) {
+        cacheCfg = timing::cacheConfigFor(timingCfg.spec, gpu, timingCfg.registers.value_or(32));
+        if (!timingCfg.timed) cacheCfg.numSMs = trace::CacheConfig{}.numSMs;
     }
     counters = std::make_unique<trace::CounterCollector>(cacheCfg);
     fanout = std::make_unique<trace::FanOut>();

@@ -118,18 +118,16 @@ TimedRun::TimedRun(sim::Gpu& gpu, const GpuSpec& spec, TimingOptions options, tr
         numPreds_ = std::max(numPreds_, f.numPreds);
     }
     const uint32_t nSched = spec_.schedulersPerSM;
-    uint64_t sharedUsed = uint64_t(occ_.activeBlocksPerSM) * occ_.sharedPerBlockAllocated;
-    uint64_t l1Bytes = spec_.l1SharedBytesPerSM > sharedUsed ? spec_.l1SharedBytesPerSM - sharedUsed : 0;
-    l1Bytes = std::max<uint64_t>(l1Bytes, 16 * 1024);
+    const trace::CacheConfig caches = cacheConfigFor(spec_, gpu_, opt_.registersPerThread);
     for (uint32_t s = 0; s < spec_.smCount; ++s) {
         auto sm = std::make_unique<Sm>();
         sm->slots.resize(spec_.maxWarpsPerSM);
         sm->schedulers.resize(nSched);
         for (uint32_t k = 0; k < spec_.maxWarpsPerSM; ++k) sm->schedulers[k % nSched].slots.push_back(k);
-        sm->l1 = std::make_unique<mem::SectorCache>(l1Bytes, 4);
+        sm->l1 = std::make_unique<mem::SectorCache>(caches.l1Bytes, caches.l1Ways);
         sms_.push_back(std::move(sm));
     }
-    l2_ = std::make_unique<mem::SectorCache>(spec_.l2Bytes, 16);
+    l2_ = std::make_unique<mem::SectorCache>(caches.l2Bytes, caches.l2Ways);
     uint32_t maxLine = 0;
     for (auto& i : gpu_.program().code) maxLine = std::max(maxLine, i.line);
     lineStalls_.assign(size_t(maxLine) + 1, StallCounts{});
@@ -742,6 +740,22 @@ TimingResult TimedRun::result() const {
     r.l2Hits = l2Hits_;
     r.dramSectors = dramSectors_;
     return r;
+}
+
+trace::CacheConfig cacheConfigFor(const GpuSpec& spec, const sim::Gpu& gpu, uint32_t registersPerThread) {
+    OccupancyInput in;
+    in.threadsPerBlock = static_cast<uint32_t>(gpu.config().block.count());
+    in.registersPerThread = registersPerThread;
+    in.sharedBytesPerBlock = gpu.sharedBytesPerBlock();
+    const Occupancy occ = computeOccupancy(spec, in);
+    const uint64_t sharedUsed = uint64_t(occ.activeBlocksPerSM) * occ.sharedPerBlockAllocated;
+    trace::CacheConfig c;
+    c.numSMs = spec.smCount;
+    c.l1Bytes = std::max<uint64_t>(spec.l1SharedBytesPerSM > sharedUsed ? spec.l1SharedBytesPerSM - sharedUsed : 0, 16 * 1024);
+    c.l1Ways = 4;
+    c.l2Bytes = spec.l2Bytes;
+    c.l2Ways = 16;
+    return c;
 }
 
 TimingResult runTimed(sim::Gpu& gpu, const GpuSpec& spec, TimingOptions options, trace::StepListener* downstream) {

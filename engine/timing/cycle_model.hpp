@@ -17,6 +17,7 @@
 #include "sim/gpu.hpp"
 #include "timing/gpu_spec.hpp"
 #include "timing/occupancy.hpp"
+#include "trace/counters.hpp"
 #include "trace/step.hpp"
 
 #include <array>
@@ -183,6 +184,12 @@ private:
     StallCounts stalls_{};
     std::vector<StallCounts> lineStalls_;
 };
+
+// The sector caches of a launch on a preset, as the cycle model sizes them: one L1 per SM holding
+// what the unified L1/shared memory leaves after the resident blocks' shared memory (at least
+// 16 KiB), 4-way; the preset's L2, 16-way. The counters (--metrics, the Metrics panel) use the
+// same sizes so that hit rates agree between the functional and the timed run.
+trace::CacheConfig cacheConfigFor(const GpuSpec& spec, const sim::Gpu& gpu, uint32_t registersPerThread = 32);
 
 // Convenience: the timed equivalent of Gpu::run() for one launch (used by the CLI and tests).
 TimingResult runTimed(sim::Gpu& gpu, const GpuSpec& spec, TimingOptions options = {}, trace::StepListener* downstream = nullptr);
