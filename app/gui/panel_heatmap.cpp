@@ -66,7 +66,9 @@ void drawHeatmapPanel(AppContext& app) {
         ImGui::EndCombo();
     }
     ImGui::SameLine();
-    int width = app.ui.heatWidth > 0 ? app.ui.heatWidth : static_cast<int>(defaultHeatWidth(buf->count));
+    // The lesson's shape for the buffer (lesson.json "width"), else a guess; the user can override.
+    int width = app.ui.heatWidth > 0 ? app.ui.heatWidth
+                                     : static_cast<int>(buf->width > 0 ? std::min(buf->width, buf->count) : defaultHeatWidth(buf->count));
     ImGui::SetNextItemWidth(fw * 6);
     if (ImGui::InputInt("width", &width, 1, 16)) app.ui.heatWidth = std::max(1, width);
     width = std::clamp<int>(width, 1, static_cast<int>(std::max<uint64_t>(1, buf->count)));

@@ -1350,9 +1350,11 @@ void Session::Worker::syncHeatBuffers() {
             b.base = a->base;
             b.bytes = a->size;
             b.type = "";
-            if (lesson)
+            if (lesson) {
                 for (auto& bs : lesson->lesson.buffers)
                     if (bs.name == a->name) b.type = bs.type;
+                b.width = runtime::bufferWidth(lesson->lesson, a->name, params);
+            }
             b.elemBytes = heatElemBytes(b.type);
             if (b.type.empty()) b.type = "u32";
             b.count = b.bytes / b.elemBytes;

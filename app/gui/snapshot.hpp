@@ -159,6 +159,7 @@ struct BufferHeat {
     uint64_t base = 0, bytes = 0;
     uint32_t elemBytes = 4;
     uint64_t count = 0;                     // elements
+    uint64_t width = 0;                     // elements per row from lesson.json "width" (0: none)
     std::vector<uint32_t> runAccesses, runWasted;        // since the lesson (re)started
     std::vector<uint32_t> launchAccesses, launchWasted;  // in the current launch
     std::vector<uint8_t> data;              // contents when published

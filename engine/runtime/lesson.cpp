@@ -206,7 +206,7 @@ Lesson loadLessonTextImpl(const std::string& text, const fs::path& dir, const st
         for (auto& [name, b] : j["buffers"].items()) {
             std::string where = file + ": buffers." + name;
             if (!b.is_object()) bad(where, "a buffer is an object with \"type\" and \"count\"");
-            checkKeys(b, where, {"type", "count", "init", "pinned", "transfer"});
+            checkKeys(b, where, {"type", "count", "init", "pinned", "transfer", "width"});
             BufferSpec bs;
             bs.name = name;
             if (!b.contains("type") || !b["type"].is_string()) bad(where, "needs a \"type\" such as \"f32\"");
@@ -226,6 +226,7 @@ Lesson loadLessonTextImpl(const std::string& text, const fs::path& dir, const st
                     bad(where + ".transfer", "is \"auto\" (copied to the device before the host script and back after it) or \"manual\"");
                 bs.manual = b["transfer"] == "manual";
             }
+            if (b.contains("width")) bs.widthExpr = exprText(b["width"], where + ".width");
             L.buffers.push_back(bs);
         }
     }
@@ -506,6 +507,24 @@ RunResult runLesson(const Lesson& lesson, const ParamValues& params, Device& dev
     } catch (const json::exception& e) {
         throw Error(Error::Kind::Input, lesson.id + ": the host script has a value of the wrong type or form (" + e.what() + ")");
     }
+}
+
+uint64_t bufferWidth(const Lesson& lesson, const std::string& buffer, const ParamValues& params) {
+    for (auto& b : lesson.buffers) {
+        if (b.name != buffer || b.widthExpr.empty()) continue;
+        NameLookup names = [&](std::string_view n) -> std::optional<Value> {
+            auto it = params.find(std::string(n));
+            if (it == params.end()) return std::nullopt;
+            return Value::ofInt(Value::saturate(it->second));
+        };
+        try {
+            Value v = evaluate(b.widthExpr, names, lesson.id + ": buffers." + b.name + ".width");
+            return !v.isFloat && v.i > 0 ? static_cast<uint64_t>(v.i) : 0;
+        } catch (const Error&) {
+            return 0;
+        }
+    }
+    return 0;
 }
 
 namespace {

@@ -31,6 +31,7 @@ struct BufferSpec {
     std::string initJson;    // the "init" value as JSON text ("\"zeros\"" when absent)
     std::string pinnedExpr;  // host memory page-locked when this evaluates to non-zero ("" = pageable)
     bool manual = false;     // "transfer": "manual": no automatic copies; the host script copies
+    std::string widthExpr;   // "width": elements per row when the buffer is shown as a 2D image ("" = 1D)
 };
 
 struct Tolerance {
@@ -89,6 +90,10 @@ std::vector<Lesson> listLessons(const std::filesystem::path& dir, std::vector<st
 // "N=1024" style overrides; validated against min/max/choices.
 using ParamValues = std::map<std::string, double>;
 ParamValues resolveParams(const Lesson& lesson, const std::map<std::string, std::string>& overrides);
+
+// The buffer's "width" (elements per row of its 2D view, e.g. a matrix's column count) under
+// `params`; 0 when the lesson gives none or it does not evaluate to a positive integer.
+uint64_t bufferWidth(const Lesson& lesson, const std::string& buffer, const ParamValues& params);
 
 struct CheckResult {
     std::string buffer;

@@ -134,3 +134,13 @@ TEST_CASE("buffer initialisers are deterministic and typed", "[runtime]") {
     CHECK(a.buffers["i"][5] == 255);
     CHECK(a.buffers["i"][6] == 0);   // u8 iota wraps
 }
+
+TEST_CASE("a buffer's width gives its 2D shape under the lesson's parameters", "[runtime]") {
+    runtime::Lesson bank = runtime::loadLesson(wst::sourcePath("lessons/bank-conflicts"));
+    auto p = runtime::resolveParams(bank, {{"ROWS", "64"}, {"COLS", "128"}});
+    CHECK(runtime::bufferWidth(bank, "in", p) == 128);    // in is ROWS x COLS
+    CHECK(runtime::bufferWidth(bank, "out", p) == 64);    // its transpose is COLS x ROWS
+    CHECK(runtime::bufferWidth(bank, "nothing", p) == 0);
+    runtime::Lesson vadd = runtime::loadLesson(wst::sourcePath("lessons/vector-add"));
+    CHECK(runtime::bufferWidth(vadd, "a", runtime::resolveParams(vadd, {})) == 0);   // 1D: no width
+}
