@@ -432,7 +432,10 @@ uint64_t TimedRun::memoryCompletion(Sm& sm, bool shared, bool store, bool atomic
     }
     mem::GlobalAccess g;
     mem::coalesce(last_.addresses, last_.execMask, last_.bytes, g);
+    // The tag stage looks up l1LinesPerCycle lines a cycle, the data stage reads
+    // l1DataLinesPerCycle lines and l1SectorsPerCycle sectors a cycle; the slowest decides.
     double cycles = std::max({spec_.globalRequestCycles, std::ceil(double(g.lines) / spec_.l1LinesPerCycle),
+                              std::ceil(double(g.lines) / std::max(spec_.l1DataLinesPerCycle, 0.01)),
                               std::ceil(double(g.sectors) / spec_.l1SectorsPerCycle)});
     double start1 = std::max(now, sm.l1FreeAt);
     sm.l1FreeAt = start1 + cycles;

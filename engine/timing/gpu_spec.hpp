@@ -40,6 +40,8 @@ struct GpuSpec {
     double l2BytesPerCycle = 5120;         // whole-GPU L2 bandwidth, bytes per SM clock
     uint32_t l1SectorsPerCycle = 4;        // per SM: 128 bytes per cycle of L1 / shared data
     uint32_t l1LinesPerCycle = 4;          // per SM: tag lookups (distinct 128-byte lines) per cycle
+    double l1DataLinesPerCycle = 1;        // per SM: distinct 128-byte lines the data stage reads per
+                                           // cycle (a request over 32 lines takes 32 cycles there)
     double l2AtomicCycles = 3.3;           // a global atomic's L2 unit serves one warp request per
                                            // address every this many SM cycles (same-address
                                            // atomics serialise; measured on the H100)

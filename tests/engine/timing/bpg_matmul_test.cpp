@@ -77,11 +77,12 @@ TEST_CASE("BPG C = AB: the three kernels come out in the guide's order, within 3
     }
 }
 
-// A known gap, recorded in docs/timing-validation.md rather than as a test that cannot fail: the
-// strided C = AA^T kernel costs about 4x the padded one instead of the guide's 15.6x. What does
-// hold is pinned down here, so a change to the model that loses it is caught.
-TEST_CASE("BPG C = AA^T: the strided version is the slowest by a wide margin", "[timing][bpg]") {
+TEST_CASE("BPG C = AA^T: the strided version costs what the guide measured (within 35 %)", "[timing][bpg]") {
+    // l1DataLinesPerCycle (one 128-byte line a cycle through the L1 data stage) was measured on
+    // the H100's version of this kernel, not fitted to the guide's V100 table.
     auto t = bpgTimes();
-    CHECK(t["aat_naive"] > 2.5 * t["aat_tiles_padded"]);
-    CHECK(t["aat_naive"] > 2.0 * t["aat_tiles"]);
+    double sim = t["aat_naive"] / t["aat_tiles_padded"];
+    double guide = guideTimeRatio("aat_naive", "aat_tiles_padded");
+    INFO("simulator " << sim << ", guide " << guide);
+    CHECK(std::abs(sim / guide - 1.0) <= 0.35);
 }
