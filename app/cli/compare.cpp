@@ -63,20 +63,7 @@ int runCompare(int argc, char** argv, const fs::path& lessonsDir) {
     std::vector<double> predictedUs;
     sim.onLaunch = [&](sim::Gpu& g) {
         counters.push_back(std::make_unique<trace::CounterCollector>());
-        timing::TimingOptions o;
-        if (auto regs = lesson.registersFor(g.program().kernelName)) {
-            o.registersPerThread = *regs;
-            o.registersEstimated = false;
-        }
-        try {
-            timing::TimedRun run(g, spec, o, counters.back().get());
-            run.run();
-            predictedUs.push_back(run.result().microseconds + spec.kernelGapUs);
-        } catch (const Error& e) {
-            if (e.kind() != Error::Kind::Input) throw;   // the block does not fit the preset
-            g.setListener(counters.back().get());
-            predictedUs.push_back(0);
-        }
+        predictedUs.push_back(timing::predictLaunchUs(g, spec, lesson.registersFor(g.program().kernelName), counters.back().get()));
     };
     runtime::RunResult simResult = runtime::runLesson(lesson, params, sim);
 

@@ -133,20 +133,7 @@ CompareResult runCompare(const runtime::Lesson& lesson, const runtime::ParamValu
         std::vector<double> predictedUs;
         sim.onLaunch = [&](sim::Gpu& g) {
             counters.push_back(std::make_unique<trace::CounterCollector>());
-            timing::TimingOptions o;
-            if (auto regs = lesson.registersFor(g.program().kernelName)) {
-                o.registersPerThread = *regs;
-                o.registersEstimated = false;
-            }
-            try {
-                timing::TimedRun run(g, spec, o, counters.back().get());
-                run.run();
-                predictedUs.push_back(run.result().microseconds + spec.kernelGapUs);
-            } catch (const Error& e) {
-                if (e.kind() != Error::Kind::Input) throw;   // a block that does not fit: no prediction
-                g.setListener(counters.back().get());
-                predictedUs.push_back(0);
-            }
+            predictedUs.push_back(timing::predictLaunchUs(g, spec, lesson.registersFor(g.program().kernelName), counters.back().get()));
         };
         simResult = runtime::runLesson(lesson, params, sim);
         r.simOk = true;

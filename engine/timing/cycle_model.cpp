@@ -761,6 +761,25 @@ trace::CacheConfig cacheConfigFor(const GpuSpec& spec, const sim::Gpu& gpu, uint
     return c;
 }
 
+double predictLaunchUs(sim::Gpu& gpu, const GpuSpec& spec, std::optional<uint32_t> registersPerThread,
+                       trace::StepListener* downstream) {
+    TimingOptions o;
+    if (registersPerThread) {
+        o.registersPerThread = *registersPerThread;
+        o.registersEstimated = false;
+    }
+    std::unique_ptr<TimedRun> run;
+    try {
+        run = std::make_unique<TimedRun>(gpu, spec, o, downstream);
+    } catch (const Error& e) {
+        if (e.kind() != Error::Kind::Input) throw;   // a block that does not fit: no prediction
+        gpu.setListener(downstream);
+        return 0;
+    }
+    run->run();
+    return run->result().microseconds + spec.kernelGapUs;
+}
+
 TimingResult runTimed(sim::Gpu& gpu, const GpuSpec& spec, TimingOptions options, trace::StepListener* downstream) {
     TimedRun t(gpu, spec, options, downstream);
     t.run();

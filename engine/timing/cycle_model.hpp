@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -190,6 +191,13 @@ private:
 // 16 KiB), 4-way; the preset's L2, 16-way. The counters (--metrics, the Metrics panel) use the
 // same sizes so that hit rates agree between the functional and the timed run.
 trace::CacheConfig cacheConfigFor(const GpuSpec& spec, const sim::Gpu& gpu, uint32_t registersPerThread = 32);
+
+// The launch's predicted time as a measurement of back-to-back launches would see it: the cycle
+// model's time plus the preset's gap between queued kernels, in microseconds. Runs the launch to
+// the end with `downstream` listening; 0 (and a plain functional run) when a block does not fit
+// the preset. Used by the compare views, next to the time measured on a GPU.
+double predictLaunchUs(sim::Gpu& gpu, const GpuSpec& spec, std::optional<uint32_t> registersPerThread,
+                       trace::StepListener* downstream);
 
 // Convenience: the timed equivalent of Gpu::run() for one launch (used by the CLI and tests).
 TimingResult runTimed(sim::Gpu& gpu, const GpuSpec& spec, TimingOptions options = {}, trace::StepListener* downstream = nullptr);
