@@ -18,8 +18,11 @@ void drawDivergencePanel(AppContext& app) {
     ImGui::Text("%llu warp-instructions, %.1f of 32 lanes doing work on average, %llu branches, %llu divergent",
                 static_cast<unsigned long long>(warpInstr), warpInstr ? double(threadInstr) / double(warpInstr) : 0.0,
                 static_cast<unsigned long long>(branches), static_cast<unsigned long long>(divergent));
-    helpMarker("Counted over every instruction issued so far in this run (all launches). 'Lanes doing work' is "
-               "smsp__thread_inst_executed_per_inst_executed.ratio in Nsight Compute: 32 means no lane was idle.");
+    helpMarker("Counted over every instruction issued so far in this run (all launches). 'Lanes doing work' counts "
+               "the lanes whose predicate is on (Nsight Compute's smsp__thread_inst_executed_pred_on per "
+               "instruction): 32 means no lane was idle. A lane masked only by its own predicate counts as idle "
+               "here but as executing in smsp__thread_inst_executed_per_inst_executed.ratio (Metrics panel), "
+               "so that ratio can be higher.");
     if (s.lineStats.empty()) {
         ImGui::TextDisabled("Nothing issued yet: step the kernel.");
         return;
