@@ -172,7 +172,7 @@ TEST_CASE("hidden answers: revealed by a run after the step appeared, by Do it, 
     CHECK(updateAnswerGate(reveal, {0, 0, false}, false));
 }
 
-TEST_CASE("every lesson's steps.md: actions valid, 4 to 8 steps, at least 2 actions, a Predict with its hidden answer, a Recap", "[actions]") {
+TEST_CASE("every lesson's steps.md: actions valid, 4 to 8 steps, actions on every step, a Predict with its hidden answer, a Recap", "[actions]") {
     int lessons = 0, courseLessons = 0;
     for (auto& e : fs::directory_iterator(fs::path(WARPSCOPE_SOURCE_DIR) / "lessons")) {
         fs::path steps = e.path() / "steps.md";
@@ -192,6 +192,11 @@ TEST_CASE("every lesson's steps.md: actions valid, 4 to 8 steps, at least 2 acti
         size_t total = 0;
         for (auto& a : c.actions) total += a.size();
         CHECK(total >= 2);
+        // Every step before the Recap can select what it talks about in the app.
+        for (size_t k = 0; k + 1 < c.actions.size() && k < d.sections.size(); ++k) {
+            INFO("step " << k + 1 << ": " << d.sections[k].title);
+            CHECK_FALSE(c.actions[k].empty());
+        }
         // 4 to 8 steps (## sections), the Recap included (docs/authoring.md).
         CHECK(d.sections.size() >= 4);
         CHECK(d.sections.size() <= 8);
