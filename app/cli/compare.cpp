@@ -2,6 +2,7 @@
 // same PTX and prints them side by side: outputs (bit-identical, or how far apart), launches
 // (hardware time next to the cycle model's prediction), and counters (the simulator's next to an imported Nsight Compute CSV).
 #include "hw/cuda_device.hpp"
+#include "hw/cupti_counters.hpp"
 #include "hw/ncu_import.hpp"
 #include "runtime/error.hpp"
 #include "runtime/lesson.hpp"
@@ -73,11 +74,29 @@ int runCompare(int argc, char** argv, const fs::path& lessonsDir) {
     out["simulator"]["passed"] = simResult.allChecksPassed();
     std::optional<runtime::RunResult> hwResult;
     std::string hwName, hwUnavailable = hw::cudaAvailability();
+    // Live hardware counters: the host program once more under CUPTI's range profiler (each
+    // kernel replayed for every pass its metrics need), unless an ncu CSV was given.
+    std::vector<std::map<std::string, double>> liveCounters;
+    std::string liveWhy = "Live hardware counters need a GPU.";
     if (hwUnavailable.empty()) {
         try {
             auto gpu = hw::openCudaDevice(0);
             hwName = gpu->name();
             hwResult = runtime::runLesson(lesson, params, *gpu);
+            liveWhy = ncuPath.empty() ? hw::cuptiAvailability() : "an ncu CSV was given";
+            if (liveWhy.empty()) {
+                try {
+                    liveCounters = hw::profileWithCupti(dynamic_cast<hw::CudaDevice&>(*gpu), kCompared,
+                                                        [&] { runtime::runLesson(lesson, params, *gpu); });
+                    if (liveCounters.size() != counters.size()) {
+                        liveWhy = "CUPTI saw " + std::to_string(liveCounters.size()) + " kernel launches, the lesson made " +
+                                  std::to_string(counters.size());
+                        liveCounters.clear();
+                    }
+                } catch (const Error& e) {
+                    liveWhy = e.what();
+                }
+            }
         } catch (const Error& e) {
             hwUnavailable = e.what();
         }
@@ -127,12 +146,14 @@ int runCompare(int argc, char** argv, const fs::path& lessonsDir) {
         for (auto& m : kCompared) {
             jl["counters"][m]["simulator"] = sm.at(m);
             if (ncu && ncu->rows[i].metrics.count(m)) jl["counters"][m]["hardware"] = ncu->rows[i].metrics.at(m);
+            else if (i < liveCounters.size() && liveCounters[i].count(m)) jl["counters"][m]["hardware"] = liveCounters[i].at(m);
         }
         out["launches"].push_back(jl);
     }
     if (hwResult) out["hardware"] = {{"device", hwName}, {"passed", hwResult->allChecksPassed()}};
     else out["hardware"] = {{"unavailable", hwUnavailable}};
     out["outputs_identical"] = allIdentical;
+    out["hardware_counters"] = ncu ? "ncu csv: " + ncuPath : !liveCounters.empty() ? std::string("cupti") : "unavailable: " + liveWhy;
 
     if (asJson) {
         std::cout << out.dump(2) << "\n";
@@ -167,7 +188,11 @@ int runCompare(int argc, char** argv, const fs::path& lessonsDir) {
                         m.rfind("smsp__", 0) == 0 && m.find("wavefronts") == std::string::npos ? "  (SASS vs PTX)" : "");
         }
     }
-    if (!ncu)
+    if (!ncu && !liveCounters.empty())
+        std::printf("\n  Hardware counters read live through CUPTI's range profiler (each kernel replayed per pass).\n");
+    if (!ncu && liveCounters.empty())
+        std::printf("\n  %s\n", liveWhy.c_str());
+    if (!ncu && liveCounters.empty())
         std::printf("\n  Hardware counters need Nsight Compute: run\n    ncu --csv --page raw --metrics <names> warpscope run %s --backend gpu > hw.csv\n  and pass --ncu hw.csv (see scripts/validate-metrics.sh for the metric list).\n",
                     target.c_str());
     return hwResult ? 0 : 4;

@@ -2,6 +2,7 @@
 #include "gui/compare_model.hpp"
 
 #include "hw/cuda_device.hpp"
+#include "hw/cupti_counters.hpp"
 #include "runtime/error.hpp"
 #include "runtime/sim_device.hpp"
 #include "timing/cycle_model.hpp"
@@ -176,6 +177,23 @@ CompareResult runCompare(const runtime::Lesson& lesson, const runtime::ParamValu
                 r.launches.push_back(ls);
             }
             r.launches[i].hwMs = hwResult.launches[i].elapsedMs;
+        }
+        // Live hardware counters: the host program once more under CUPTI's range profiler.
+        r.liveCounters = hw::cuptiAvailability();
+        if (r.liveCounters.empty()) {
+            try {
+                auto rows = hw::profileWithCupti(dynamic_cast<hw::CudaDevice&>(*gpu), comparedMetrics(),
+                                                 [&] { runtime::runLesson(lesson, params, *gpu); });
+                for (size_t i = 0; i < rows.size() && i < r.launches.size(); ++i) {
+                    hw::NcuRow row;
+                    row.kernel = r.launches[i].kernel;
+                    row.metrics = std::move(rows[i]);
+                    r.liveRows.push_back(std::move(row));
+                }
+                r.liveCounters = "Hardware counters read live through CUPTI (each kernel replayed per pass).";
+            } catch (const Error& e) {
+                r.liveCounters = e.what();
+            }
         }
         if (r.simOk) {
             for (auto& spec : lesson.buffers) {

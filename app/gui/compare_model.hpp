@@ -65,6 +65,8 @@ struct CompareResult {
     std::vector<std::string> bufferNames;   // the lesson's buffers (always)
     std::vector<LaunchSide> launches;
     std::set<std::string> estimated;        // simulator metrics from the cache model
+    std::vector<hw::NcuRow> liveRows;       // hardware counters per launch read through CUPTI (empty: none)
+    std::string liveCounters;               // how the hardware counters were read, or why they were not
 };
 
 // ---------------------------------------------------------------- 3. counters table

@@ -132,10 +132,13 @@ void drawComparePanel(AppContext& app) {
         }
     }
 
+    if (!ncu && !res->liveCounters.empty()) ImGui::TextWrapped("%s", res->liveCounters.c_str());
     // Launches: times and counters.
     for (size_t i = 0; i < res->launches.size(); ++i) {
         const LaunchSide& L = res->launches[i];
-        const hw::NcuRow* row = ncu && i < ncu->report.rows.size() ? &ncu->report.rows[i] : nullptr;
+        const hw::NcuRow* row = ncu && i < ncu->report.rows.size() ? &ncu->report.rows[i]
+                                : i < res->liveRows.size()           ? &res->liveRows[i]
+                                                                     : nullptr;
         std::string head = "Launch " + std::to_string(i + 1) + ": " + L.kernel;
         ImGui::PushID(static_cast<int>(i));
         if (ImGui::CollapsingHeader(head.c_str(), ImGuiTreeNodeFlags_DefaultOpen)) {

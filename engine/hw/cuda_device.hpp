@@ -97,6 +97,9 @@ public:
     bool needsReopen() const { return !lostReason_.empty(); }
 
     int ordinal() const { return ordinal_; }
+    // The CUcontext (for CUPTI), and making it current on the calling thread.
+    void* contextHandle() const { return context_; }
+    void makeCurrent() const { bind(); }
     int computeCapabilityMajor() const { return ccMajor_; }
     int computeCapabilityMinor() const { return ccMinor_; }
     int driverVersion() const { return driverVersion_; }      // e.g. 13000 for CUDA 13.0

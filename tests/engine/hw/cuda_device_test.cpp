@@ -2,6 +2,7 @@
 // that opening fails with a readable Error(Kind::Device) and skips the rest with a warning.
 // The fault test comes last: an illegal address poisons the CUDA context for the process.
 #include "hw/cuda_device.hpp"
+#include "hw/cupti_counters.hpp"
 #include "runtime/error.hpp"
 #include "runtime/lesson.hpp"
 #include "runtime/sim_device.hpp"
@@ -302,6 +303,30 @@ TEST_CASE("CudaDevice runs streams, events and graphs: same results as the simul
     dev->synchronizeEvent(b);
     CHECK(dev->eventElapsedMs(a, b) >= 0);
     CHECK_THROWS_AS(dev->recordEvent(a, 99), Error);
+}
+
+// Before the fault test below: after an illegal address some drivers cannot open the GPU again
+// in the same process.
+TEST_CASE("CUPTI reads the vector add's global requests and sectors live, as the simulator counts them", "[gpu]") {
+    std::string why = warpscope::hw::cuptiAvailability();
+    auto dev = openOrSkip();
+    if (!dev || !why.empty()) {
+        WARN("CUPTI test skipped: " << (dev ? why : std::string("no GPU")));
+        return;
+    }
+    dev->loadModule(kPtx, "test.ptx");
+    const std::vector<std::string> metrics = {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+                                              "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+                                              "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"};
+    auto rows = warpscope::hw::profileWithCupti(dynamic_cast<warpscope::hw::CudaDevice&>(*dev), metrics,
+                                                [&] { runVectorAdd(*dev); });
+    REQUIRE(rows.size() == 1);
+    // 1000 floats, 4 blocks of 256 threads: 31 full warps and one with 8 lanes inside the bounds
+    // check load a and b (2 x 32 requests, 2 x 125 sectors) and store c (32 requests). The
+    // simulator counts the same.
+    CHECK(rows[0].at("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum") == 64);
+    CHECK(rows[0].at("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum") == 250);
+    CHECK(rows[0].at("l1tex__t_requests_pipe_lsu_mem_global_op_st.sum") == 32);
 }
 
 TEST_CASE("CudaDevice turns an illegal address into a Fault and asks to be reopened", "[gpu]") {
