@@ -68,6 +68,14 @@ const CuptiApi& cupti() {
     return api;
 }
 
+// A CUPTI parameter block: zeroed, with its size set (the library checks which fields exist).
+template <class T>
+T params(size_t structSize) {
+    T p{};
+    p.structSize = structSize;
+    return p;
+}
+
 void check(const CuptiApi& api, CUptiResult r, const char* what) {
     if (r == CUPTI_SUCCESS) return;
     const char* text = nullptr;
@@ -92,21 +100,21 @@ std::vector<std::map<std::string, double>> profileWithCupti(CudaDevice& device, 
     std::vector<const char*> names;
     for (auto& m : metrics) names.push_back(m.c_str());
 
-    CUpti_Profiler_Initialize_Params init{CUpti_Profiler_Initialize_Params_STRUCT_SIZE, nullptr};
+    auto init = params<CUpti_Profiler_Initialize_Params>(CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
     check(api, api.cuptiProfilerInitialize(&init), "initialisation");
     struct DeInit {
         const CuptiApi& api;
         ~DeInit() {
-            CUpti_Profiler_DeInitialize_Params p{CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE, nullptr};
+            auto p = params<CUpti_Profiler_DeInitialize_Params>(CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE);
             api.cuptiProfilerDeInitialize(&p);
         }
     } deinit{api};
 
-    CUpti_Device_GetChipName_Params chip{CUpti_Device_GetChipName_Params_STRUCT_SIZE, nullptr};
+    auto chip = params<CUpti_Device_GetChipName_Params>(CUpti_Device_GetChipName_Params_STRUCT_SIZE);
     chip.deviceIndex = static_cast<size_t>(device.ordinal());
     check(api, api.cuptiDeviceGetChipName(&chip), "chip name");
 
-    CUpti_Profiler_GetCounterAvailability_Params avail{CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE, nullptr};
+    auto avail = params<CUpti_Profiler_GetCounterAvailability_Params>(CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE);
     avail.ctx = ctx;
     check(api, api.cuptiProfilerGetCounterAvailability(&avail), "counter availability");
     std::vector<uint8_t> availImage(avail.counterAvailabilityImageSize);
@@ -114,7 +122,7 @@ std::vector<std::map<std::string, double>> profileWithCupti(CudaDevice& device, 
     check(api, api.cuptiProfilerGetCounterAvailability(&avail), "counter availability");
 
     // Host side: which counters the metrics need, as a configuration image.
-    CUpti_Profiler_Host_Initialize_Params host{CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE, nullptr};
+    auto host = params<CUpti_Profiler_Host_Initialize_Params>(CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE);
     host.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
     host.pChipName = chip.pChipName;
     host.pCounterAvailabilityImage = availImage.data();
@@ -123,41 +131,41 @@ std::vector<std::map<std::string, double>> profileWithCupti(CudaDevice& device, 
         const CuptiApi& api;
         CUpti_Profiler_Host_Object* obj;
         ~HostDeinit() {
-            CUpti_Profiler_Host_Deinitialize_Params p{CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE, nullptr};
+            auto p = params<CUpti_Profiler_Host_Deinitialize_Params>(CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE);
             p.pHostObject = obj;
             api.cuptiProfilerHostDeinitialize(&p);
         }
     } hostDeinit{api, host.pHostObject};
-    CUpti_Profiler_Host_ConfigAddMetrics_Params add{CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE, nullptr};
+    auto add = params<CUpti_Profiler_Host_ConfigAddMetrics_Params>(CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE);
     add.pHostObject = host.pHostObject;
     add.ppMetricNames = names.data();
     add.numMetrics = names.size();
     check(api, api.cuptiProfilerHostConfigAddMetrics(&add), "adding the metrics");
-    CUpti_Profiler_Host_GetConfigImageSize_Params cfgSize{CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE, nullptr};
+    auto cfgSize = params<CUpti_Profiler_Host_GetConfigImageSize_Params>(CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE);
     cfgSize.pHostObject = host.pHostObject;
     check(api, api.cuptiProfilerHostGetConfigImageSize(&cfgSize), "configuration size");
     std::vector<uint8_t> config(cfgSize.configImageSize);
-    CUpti_Profiler_Host_GetConfigImage_Params cfg{CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE, nullptr};
+    auto cfg = params<CUpti_Profiler_Host_GetConfigImage_Params>(CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE);
     cfg.pHostObject = host.pHostObject;
     cfg.configImageSize = config.size();
     cfg.pConfigImage = config.data();
     check(api, api.cuptiProfilerHostGetConfigImage(&cfg), "configuration image");
 
     // Target side: one range per kernel launch, each replayed for every pass it needs.
-    CUpti_RangeProfiler_Enable_Params enable{CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE, nullptr};
+    auto enable = params<CUpti_RangeProfiler_Enable_Params>(CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
     enable.ctx = ctx;
     check(api, api.cuptiRangeProfilerEnable(&enable), "enabling the range profiler");
     struct Disable {
         const CuptiApi& api;
         CUpti_RangeProfiler_Object* obj;
         ~Disable() {
-            CUpti_RangeProfiler_Disable_Params p{CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE, nullptr};
+            auto p = params<CUpti_RangeProfiler_Disable_Params>(CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE);
             p.pRangeProfilerObject = obj;
             api.cuptiRangeProfilerDisable(&p);
         }
     } disable{api, enable.pRangeProfilerObject};
     constexpr size_t kMaxRanges = 256;   // launches one profiled run may hold
-    CUpti_RangeProfiler_GetCounterDataSize_Params dataSize{CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE, nullptr};
+    auto dataSize = params<CUpti_RangeProfiler_GetCounterDataSize_Params>(CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
     dataSize.pRangeProfilerObject = enable.pRangeProfilerObject;
     dataSize.pMetricNames = names.data();
     dataSize.numMetrics = names.size();
@@ -165,13 +173,12 @@ std::vector<std::map<std::string, double>> profileWithCupti(CudaDevice& device, 
     dataSize.maxNumRangeTreeNodes = kMaxRanges;
     check(api, api.cuptiRangeProfilerGetCounterDataSize(&dataSize), "counter data size");
     std::vector<uint8_t> data(dataSize.counterDataSize);
-    CUpti_RangeProfiler_CounterDataImage_Initialize_Params dataInit{CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE,
-                                                                    nullptr};
+    auto dataInit = params<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
     dataInit.pRangeProfilerObject = enable.pRangeProfilerObject;
     dataInit.counterDataSize = data.size();
     dataInit.pCounterData = data.data();
     check(api, api.cuptiRangeProfilerCounterDataImageInitialize(&dataInit), "counter data image");
-    CUpti_RangeProfiler_SetConfig_Params set{CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE, nullptr};
+    auto set = params<CUpti_RangeProfiler_SetConfig_Params>(CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE);
     set.pRangeProfilerObject = enable.pRangeProfilerObject;
     set.configSize = config.size();
     set.pConfig = config.data();
@@ -185,26 +192,26 @@ std::vector<std::map<std::string, double>> profileWithCupti(CudaDevice& device, 
     set.passIndex = 0;
     set.targetNestingLevel = 1;
     check(api, api.cuptiRangeProfilerSetConfig(&set), "configuration");
-    CUpti_RangeProfiler_Start_Params start{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE, nullptr};
+    auto start = params<CUpti_RangeProfiler_Start_Params>(CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
     start.pRangeProfilerObject = enable.pRangeProfilerObject;
     check(api, api.cuptiRangeProfilerStart(&start), "start");
     work();
     device.makeCurrent();
-    CUpti_RangeProfiler_Stop_Params stop{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE, nullptr};
+    auto stop = params<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
     stop.pRangeProfilerObject = enable.pRangeProfilerObject;
     check(api, api.cuptiRangeProfilerStop(&stop), "stop");
-    CUpti_RangeProfiler_DecodeData_Params decode{CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE, nullptr};
+    auto decode = params<CUpti_RangeProfiler_DecodeData_Params>(CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
     decode.pRangeProfilerObject = enable.pRangeProfilerObject;
     check(api, api.cuptiRangeProfilerDecodeData(&decode), "decoding");
 
-    CUpti_RangeProfiler_GetCounterDataInfo_Params info{CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE, nullptr};
+    auto info = params<CUpti_RangeProfiler_GetCounterDataInfo_Params>(CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE);
     info.pCounterDataImage = data.data();
     info.counterDataImageSize = data.size();
     check(api, api.cuptiRangeProfilerGetCounterDataInfo(&info), "reading the ranges");
     std::vector<std::map<std::string, double>> out;
     std::vector<double> values(names.size());
     for (size_t r = 0; r < info.numTotalRanges; ++r) {
-        CUpti_Profiler_Host_EvaluateToGpuValues_Params eval{CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE, nullptr};
+        auto eval = params<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
         eval.pHostObject = host.pHostObject;
         eval.pCounterDataImage = data.data();
         eval.counterDataImageSize = data.size();
