@@ -118,7 +118,7 @@ TimedRun::TimedRun(sim::Gpu& gpu, const GpuSpec& spec, TimingOptions options, tr
         numPreds_ = std::max(numPreds_, f.numPreds);
     }
     const uint32_t nSched = spec_.schedulersPerSM;
-    const trace::CacheConfig caches = cacheConfigFor(spec_, gpu_, opt_.registersPerThread);
+    const trace::CacheConfig caches = cacheConfigFor(spec_, occ_);   // the occupancy as forced, if it is
     for (uint32_t s = 0; s < spec_.smCount; ++s) {
         auto sm = std::make_unique<Sm>();
         sm->slots.resize(spec_.maxWarpsPerSM);
@@ -750,7 +750,10 @@ trace::CacheConfig cacheConfigFor(const GpuSpec& spec, const sim::Gpu& gpu, uint
     in.threadsPerBlock = static_cast<uint32_t>(gpu.config().block.count());
     in.registersPerThread = registersPerThread;
     in.sharedBytesPerBlock = gpu.sharedBytesPerBlock();
-    const Occupancy occ = computeOccupancy(spec, in);
+    return cacheConfigFor(spec, computeOccupancy(spec, in));
+}
+
+trace::CacheConfig cacheConfigFor(const GpuSpec& spec, const Occupancy& occ) {
     const uint64_t sharedUsed = uint64_t(occ.activeBlocksPerSM) * occ.sharedPerBlockAllocated;
     trace::CacheConfig c;
     c.numSMs = spec.smCount;

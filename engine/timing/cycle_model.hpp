@@ -190,6 +190,7 @@ private:
 // what the unified L1/shared memory leaves after the resident blocks' shared memory (at least
 // 16 KiB), 4-way; the preset's L2, 16-way. The counters (--metrics, the Metrics panel) use the
 // same sizes so that hit rates agree between the functional and the timed run.
+trace::CacheConfig cacheConfigFor(const GpuSpec& spec, const Occupancy& occupancy);
 trace::CacheConfig cacheConfigFor(const GpuSpec& spec, const sim::Gpu& gpu, uint32_t registersPerThread = 32);
 
 // The launch's predicted time as a measurement of back-to-back launches would see it: the cycle
