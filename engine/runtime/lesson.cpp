@@ -509,19 +509,36 @@ RunResult runLesson(const Lesson& lesson, const ParamValues& params, Device& dev
     }
 }
 
+namespace {
+// Parameter names as expressions see them: float parameters as floats, the rest as integers.
+NameLookup paramNames(const Lesson& lesson, const ParamValues& params) {
+    return [&lesson, &params](std::string_view n) -> std::optional<Value> {
+        auto it = params.find(std::string(n));
+        if (it == params.end()) return std::nullopt;
+        for (auto& p : lesson.params)
+            if (p.name == n && p.isFloat) return Value::ofFloat(it->second);
+        return Value::ofInt(Value::saturate(it->second));
+    };
+}
+
+// A buffer's "width" under `names`; 0 when it has none. Throws Error(Input) with the JSON path when
+// the expression is wrong or not a positive integer.
+uint64_t evalWidth(const Lesson& lesson, const BufferSpec& b, const NameLookup& names) {
+    if (b.widthExpr.empty()) return 0;
+    const std::string where = lesson.id + ": buffers." + b.name + ".width";
+    Value v = evaluate(b.widthExpr, names, where);
+    if (v.isFloat || v.i <= 0) bad(where, "must be a positive integer (elements per row)");
+    return static_cast<uint64_t>(v.i);
+}
+} // namespace
+
 uint64_t bufferWidth(const Lesson& lesson, const std::string& buffer, const ParamValues& params) {
     for (auto& b : lesson.buffers) {
-        if (b.name != buffer || b.widthExpr.empty()) continue;
-        NameLookup names = [&](std::string_view n) -> std::optional<Value> {
-            auto it = params.find(std::string(n));
-            if (it == params.end()) return std::nullopt;
-            return Value::ofInt(Value::saturate(it->second));
-        };
+        if (b.name != buffer) continue;
         try {
-            Value v = evaluate(b.widthExpr, names, lesson.id + ": buffers." + b.name + ".width");
-            return !v.isFloat && v.i > 0 ? static_cast<uint64_t>(v.i) : 0;
+            return evalWidth(lesson, b, paramNames(lesson, params));
         } catch (const Error&) {
-            return 0;
+            return 0;   // running the lesson reports the mistake; the heat map just guesses a shape
         }
     }
     return 0;
@@ -531,13 +548,10 @@ namespace {
 RunResult runLessonImpl(const Lesson& lesson, const ParamValues& params, Device& device) {
     RunResult result;
     std::map<std::string, int64_t> vars;   // loop variables of "for" operations, innermost wins
+    const NameLookup paramsOnly = paramNames(lesson, params);
     NameLookup names = [&](std::string_view n) -> std::optional<Value> {
         if (auto v = vars.find(std::string(n)); v != vars.end()) return Value::ofInt(v->second);
-        auto it = params.find(std::string(n));
-        if (it == params.end()) return std::nullopt;
-        for (auto& p : lesson.params)
-            if (p.name == n && p.isFloat) return Value::ofFloat(it->second);
-        return Value::ofInt(Value::saturate(it->second));
+        return paramsOnly(n);
     };
     const ptx::Module module = ptx::parse(lesson.ptxText, lesson.ptxPath.filename().string());
     device.loadModule(lesson.ptxText, lesson.ptxPath.filename().string());
@@ -566,6 +580,7 @@ RunResult runLessonImpl(const Lesson& lesson, const ParamValues& params, Device&
         Value count = evaluate(b.countExpr, names, where + ".count");
         if (count.isFloat || count.i < 0) bad(where + ".count", "must be a non-negative integer");
         if (count.i > (int64_t(1) << 31)) bad(where + ".count", "is larger than the simulator allows (2^31 elements)");
+        evalWidth(lesson, b, names);   // a mistake in "width" is reported like one in "count"
         HostBuffer hb;
         hb.type = b.type;
         hb.bytes.assign(static_cast<size_t>(count.i) * static_cast<size_t>(typeSize(b.type)), 0);

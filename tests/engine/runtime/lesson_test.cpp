@@ -143,4 +143,9 @@ TEST_CASE("a buffer's width gives its 2D shape under the lesson's parameters", "
     CHECK(runtime::bufferWidth(bank, "nothing", p) == 0);
     runtime::Lesson vadd = runtime::loadLesson(wst::sourcePath("lessons/vector-add"));
     CHECK(runtime::bufferWidth(vadd, "a", runtime::resolveParams(vadd, {})) == 0);   // 1D: no width
+    // A mistake in "width" is reported with its JSON path when the lesson runs.
+    CHECK(TempLesson(with(kGood, "\"type\": \"f32\", \"count\": \"N\" }, \"b\"", "\"type\": \"f32\", \"count\": \"N\", \"width\": \"NN\" }, \"b\""))
+              .error().find("buffers.a.width: unknown name 'NN'") != std::string::npos);
+    CHECK(TempLesson(with(kGood, "\"type\": \"f32\", \"count\": \"N\" }, \"b\"", "\"type\": \"f32\", \"count\": \"N\", \"width\": 0 }, \"b\""))
+              .error().find("buffers.a.width: must be a positive integer") != std::string::npos);
 }
