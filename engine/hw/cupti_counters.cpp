@@ -76,6 +76,17 @@ T params(size_t structSize) {
     return p;
 }
 
+#define WARPSCOPE_CUPTI_PARAMS(T) params<T>(T##_STRUCT_SIZE)
+
+// Runs a clean-up step when the session leaves its scope, by return or by exception.
+template <class F>
+struct AtExit {
+    F f;
+    ~AtExit() { f(); }
+};
+template <class F>
+AtExit(F) -> AtExit<F>;
+
 void check(const CuptiApi& api, CUptiResult r, const char* what) {
     if (r == CUPTI_SUCCESS) return;
     const char* text = nullptr;
@@ -100,21 +111,18 @@ std::vector<std::map<std::string, double>> profileWithCupti(CudaDevice& device, 
     std::vector<const char*> names;
     for (auto& m : metrics) names.push_back(m.c_str());
 
-    auto init = params<CUpti_Profiler_Initialize_Params>(CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
+    auto init = WARPSCOPE_CUPTI_PARAMS(CUpti_Profiler_Initialize_Params);
     check(api, api.cuptiProfilerInitialize(&init), "initialisation");
-    struct DeInit {
-        const CuptiApi& api;
-        ~DeInit() {
-            auto p = params<CUpti_Profiler_DeInitialize_Params>(CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE);
-            api.cuptiProfilerDeInitialize(&p);
-        }
-    } deinit{api};
+    AtExit deinit{[&api] {
+        auto p = WARPSCOPE_CUPTI_PARAMS(CUpti_Profiler_DeInitialize_Params);
+        api.cuptiProfilerDeInitialize(&p);
+    }};
 
-    auto chip = params<CUpti_Device_GetChipName_Params>(CUpti_Device_GetChipName_Params_STRUCT_SIZE);
+    auto chip = WARPSCOPE_CUPTI_PARAMS(CUpti_Device_GetChipName_Params);
     chip.deviceIndex = static_cast<size_t>(device.ordinal());
     check(api, api.cuptiDeviceGetChipName(&chip), "chip name");
 
-    auto avail = params<CUpti_Profiler_GetCounterAvailability_Params>(CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE);
+    auto avail = WARPSCOPE_CUPTI_PARAMS(CUpti_Profiler_GetCounterAvailability_Params);
     avail.ctx = ctx;
     check(api, api.cuptiProfilerGetCounterAvailability(&avail), "counter availability");
     std::vector<uint8_t> availImage(avail.counterAvailabilityImageSize);
@@ -122,50 +130,42 @@ std::vector<std::map<std::string, double>> profileWithCupti(CudaDevice& device, 
     check(api, api.cuptiProfilerGetCounterAvailability(&avail), "counter availability");
 
     // Host side: which counters the metrics need, as a configuration image.
-    auto host = params<CUpti_Profiler_Host_Initialize_Params>(CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE);
+    auto host = WARPSCOPE_CUPTI_PARAMS(CUpti_Profiler_Host_Initialize_Params);
     host.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
     host.pChipName = chip.pChipName;
     host.pCounterAvailabilityImage = availImage.data();
     check(api, api.cuptiProfilerHostInitialize(&host), "host initialisation");
-    struct HostDeinit {
-        const CuptiApi& api;
-        CUpti_Profiler_Host_Object* obj;
-        ~HostDeinit() {
-            auto p = params<CUpti_Profiler_Host_Deinitialize_Params>(CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE);
-            p.pHostObject = obj;
-            api.cuptiProfilerHostDeinitialize(&p);
-        }
-    } hostDeinit{api, host.pHostObject};
-    auto add = params<CUpti_Profiler_Host_ConfigAddMetrics_Params>(CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE);
+    AtExit hostDeinit{[&api, obj = host.pHostObject] {
+        auto p = WARPSCOPE_CUPTI_PARAMS(CUpti_Profiler_Host_Deinitialize_Params);
+        p.pHostObject = obj;
+        api.cuptiProfilerHostDeinitialize(&p);
+    }};
+    auto add = WARPSCOPE_CUPTI_PARAMS(CUpti_Profiler_Host_ConfigAddMetrics_Params);
     add.pHostObject = host.pHostObject;
     add.ppMetricNames = names.data();
     add.numMetrics = names.size();
     check(api, api.cuptiProfilerHostConfigAddMetrics(&add), "adding the metrics");
-    auto cfgSize = params<CUpti_Profiler_Host_GetConfigImageSize_Params>(CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE);
+    auto cfgSize = WARPSCOPE_CUPTI_PARAMS(CUpti_Profiler_Host_GetConfigImageSize_Params);
     cfgSize.pHostObject = host.pHostObject;
     check(api, api.cuptiProfilerHostGetConfigImageSize(&cfgSize), "configuration size");
     std::vector<uint8_t> config(cfgSize.configImageSize);
-    auto cfg = params<CUpti_Profiler_Host_GetConfigImage_Params>(CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE);
+    auto cfg = WARPSCOPE_CUPTI_PARAMS(CUpti_Profiler_Host_GetConfigImage_Params);
     cfg.pHostObject = host.pHostObject;
     cfg.configImageSize = config.size();
     cfg.pConfigImage = config.data();
     check(api, api.cuptiProfilerHostGetConfigImage(&cfg), "configuration image");
 
     // Target side: one range per kernel launch, each replayed for every pass it needs.
-    auto enable = params<CUpti_RangeProfiler_Enable_Params>(CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
+    auto enable = WARPSCOPE_CUPTI_PARAMS(CUpti_RangeProfiler_Enable_Params);
     enable.ctx = ctx;
     check(api, api.cuptiRangeProfilerEnable(&enable), "enabling the range profiler");
-    struct Disable {
-        const CuptiApi& api;
-        CUpti_RangeProfiler_Object* obj;
-        ~Disable() {
-            auto p = params<CUpti_RangeProfiler_Disable_Params>(CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE);
-            p.pRangeProfilerObject = obj;
-            api.cuptiRangeProfilerDisable(&p);
-        }
-    } disable{api, enable.pRangeProfilerObject};
+    AtExit disable{[&api, obj = enable.pRangeProfilerObject] {
+        auto p = WARPSCOPE_CUPTI_PARAMS(CUpti_RangeProfiler_Disable_Params);
+        p.pRangeProfilerObject = obj;
+        api.cuptiRangeProfilerDisable(&p);
+    }};
     constexpr size_t kMaxRanges = 256;   // launches one profiled run may hold
-    auto dataSize = params<CUpti_RangeProfiler_GetCounterDataSize_Params>(CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
+    auto dataSize = WARPSCOPE_CUPTI_PARAMS(CUpti_RangeProfiler_GetCounterDataSize_Params);
     dataSize.pRangeProfilerObject = enable.pRangeProfilerObject;
     dataSize.pMetricNames = names.data();
     dataSize.numMetrics = names.size();
@@ -173,12 +173,12 @@ std::vector<std::map<std::string, double>> profileWithCupti(CudaDevice& device, 
     dataSize.maxNumRangeTreeNodes = kMaxRanges;
     check(api, api.cuptiRangeProfilerGetCounterDataSize(&dataSize), "counter data size");
     std::vector<uint8_t> data(dataSize.counterDataSize);
-    auto dataInit = params<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
+    auto dataInit = WARPSCOPE_CUPTI_PARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params);
     dataInit.pRangeProfilerObject = enable.pRangeProfilerObject;
     dataInit.counterDataSize = data.size();
     dataInit.pCounterData = data.data();
     check(api, api.cuptiRangeProfilerCounterDataImageInitialize(&dataInit), "counter data image");
-    auto set = params<CUpti_RangeProfiler_SetConfig_Params>(CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE);
+    auto set = WARPSCOPE_CUPTI_PARAMS(CUpti_RangeProfiler_SetConfig_Params);
     set.pRangeProfilerObject = enable.pRangeProfilerObject;
     set.configSize = config.size();
     set.pConfig = config.data();
@@ -192,26 +192,26 @@ std::vector<std::map<std::string, double>> profileWithCupti(CudaDevice& device, 
     set.passIndex = 0;
     set.targetNestingLevel = 1;
     check(api, api.cuptiRangeProfilerSetConfig(&set), "configuration");
-    auto start = params<CUpti_RangeProfiler_Start_Params>(CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
+    auto start = WARPSCOPE_CUPTI_PARAMS(CUpti_RangeProfiler_Start_Params);
     start.pRangeProfilerObject = enable.pRangeProfilerObject;
     check(api, api.cuptiRangeProfilerStart(&start), "start");
     work();
     device.makeCurrent();
-    auto stop = params<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
+    auto stop = WARPSCOPE_CUPTI_PARAMS(CUpti_RangeProfiler_Stop_Params);
     stop.pRangeProfilerObject = enable.pRangeProfilerObject;
     check(api, api.cuptiRangeProfilerStop(&stop), "stop");
-    auto decode = params<CUpti_RangeProfiler_DecodeData_Params>(CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
+    auto decode = WARPSCOPE_CUPTI_PARAMS(CUpti_RangeProfiler_DecodeData_Params);
     decode.pRangeProfilerObject = enable.pRangeProfilerObject;
     check(api, api.cuptiRangeProfilerDecodeData(&decode), "decoding");
 
-    auto info = params<CUpti_RangeProfiler_GetCounterDataInfo_Params>(CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE);
+    auto info = WARPSCOPE_CUPTI_PARAMS(CUpti_RangeProfiler_GetCounterDataInfo_Params);
     info.pCounterDataImage = data.data();
     info.counterDataImageSize = data.size();
     check(api, api.cuptiRangeProfilerGetCounterDataInfo(&info), "reading the ranges");
     std::vector<std::map<std::string, double>> out;
     std::vector<double> values(names.size());
     for (size_t r = 0; r < info.numTotalRanges; ++r) {
-        auto eval = params<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
+        auto eval = WARPSCOPE_CUPTI_PARAMS(CUpti_Profiler_Host_EvaluateToGpuValues_Params);
         eval.pHostObject = host.pHostObject;
         eval.pCounterDataImage = data.data();
         eval.counterDataImageSize = data.size();
