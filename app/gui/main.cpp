@@ -456,8 +456,9 @@ int runApp(int argc, char** argv) {
     if (opt.light) settings.darkTheme = false;
 
     // Lessons first: a bad --lesson or --param is reported before any window opens.
-    fs::path lessonsDir = !opt.lessonsDir.empty() ? fs::path(opt.lessonsDir) : runtime::findLessonsDir(argv[0]);
-    g_assetsDir = runtime::findLessonsDir(argv[0]).parent_path() / "assets";
+    const fs::path bundledLessons = runtime::findLessonsDir(argv[0]);
+    fs::path lessonsDir = !opt.lessonsDir.empty() ? fs::path(opt.lessonsDir) : bundledLessons;
+    g_assetsDir = bundledLessons.parent_path() / "assets";   // assets/ sits beside the bundled lessons
     std::vector<std::string> lessonErrors;
     std::vector<runtime::Lesson> lessons = runtime::listLessons(lessonsDir, &lessonErrors);
     int pick = lessons.empty() ? -1 : 0;
