@@ -2,7 +2,7 @@
 // (one core, counting on: a per-line statistics listener sees every Step), next to the same
 // computation written as a plain C++ loop, so the interpretive overhead is a ratio.
 // Not a timed test: it prints numbers (medians of several runs).
-#include "runtime/error.hpp"
+#include "base/error.hpp"
 #include "runtime/lesson.hpp"
 #include "runtime/sim_device.hpp"
 #include "timing/cycle_model.hpp"

@@ -4,7 +4,7 @@
 #include "hw/cuda_device.hpp"
 #include "hw/cupti_counters.hpp"
 #include "hw/ncu_import.hpp"
-#include "runtime/error.hpp"
+#include "base/error.hpp"
 #include "runtime/lesson.hpp"
 #include "runtime/sim_device.hpp"
 #include "timing/cycle_model.hpp"

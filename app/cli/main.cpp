@@ -5,7 +5,7 @@
 // (out of bounds, deadlock, runaway loop), 4 device error (no GPU, JIT failure).
 #include "hw/cuda_device.hpp"
 #include "ptx/parser.hpp"
-#include "runtime/error.hpp"
+#include "base/error.hpp"
 #include "runtime/lesson.hpp"
 #include "runtime/sim_device.hpp"
 #include "sim/program.hpp"
@@ -349,7 +349,7 @@ int cmdRun(int argc, char** argv, const fs::path& lessonsDir) {
     std::unique_ptr<runtime::Device> device;
     trace::LineStatsCollector collector;
     std::vector<std::unique_ptr<trace::CounterCollector>> counters;   // one per launch
-    trace::FanOut fanOut;
+    sim::FanOut fanOut;
     runtime::SimDevice* sim = nullptr;
     if (backend == "gpu") {
         device = hw::openCudaDevice(0);
@@ -362,7 +362,7 @@ int cmdRun(int argc, char** argv, const fs::path& lessonsDir) {
         sim = s.get();
         if (lines || metrics || timed) {
             s->onLaunch = [&](sim::Gpu& g) {
-                fanOut = trace::FanOut();
+                fanOut = sim::FanOut();
                 if (lines) fanOut.add(&collector);
                 if (metrics) {
                     // The caches of the GPU preset (--gpu, default h100): L1 per SM after the

@@ -2,7 +2,7 @@
 // and prints, per launch, each metric the Nsight Compute CSV also has: hardware, simulator and
 // their ratio, as a Markdown table (used to write docs/validation.md).
 #include "hw/ncu_import.hpp"
-#include "runtime/error.hpp"
+#include "base/error.hpp"
 #include "runtime/lesson.hpp"
 #include "runtime/sim_device.hpp"
 #include "trace/counters.hpp"

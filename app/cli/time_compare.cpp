@@ -3,7 +3,7 @@
 // warm-up), their ratio, and the
 // rank correlation over the lesson's launches (a family of variants of one computation).
 #include "hw/cuda_device.hpp"
-#include "runtime/error.hpp"
+#include "base/error.hpp"
 #include "runtime/lesson.hpp"
 #include "runtime/sim_device.hpp"
 #include "timing/cycle_model.hpp"

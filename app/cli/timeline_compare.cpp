@@ -3,7 +3,7 @@
 // operation), for a sweep of one parameter (e.g. STREAMS=1,2,4,8): total time per variant, the
 // ratio simulated / measured, and the speed-up over the first variant on both.
 #include "hw/cuda_device.hpp"
-#include "runtime/error.hpp"
+#include "base/error.hpp"
 #include "runtime/lesson.hpp"
 #include "runtime/sim_device.hpp"
 #include "timing/gpu_spec.hpp"

@@ -3,7 +3,7 @@
 
 #include "hw/cuda_device.hpp"
 #include "hw/cupti_counters.hpp"
-#include "runtime/error.hpp"
+#include "base/error.hpp"
 #include "runtime/sim_device.hpp"
 #include "timing/cycle_model.hpp"
 #include "timing/gpu_spec.hpp"

@@ -9,7 +9,7 @@
 #include "gui/panels.hpp"
 #include "gui/screenshot.hpp"
 
-#include "runtime/error.hpp"
+#include "base/error.hpp"
 #include "runtime/lesson.hpp"
 
 #include <GLFW/glfw3.h>

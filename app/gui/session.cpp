@@ -90,7 +90,7 @@ uint32_t heatElemBytes(const std::string& type) {
 }
 } // namespace
 
-struct Session::Worker : trace::StepListener {
+struct Session::Worker : sim::StepListener {
     // --- shared with the UI thread (under m) ---
     mutable std::mutex m;
     std::condition_variable cv, idleCv;
@@ -126,7 +126,7 @@ struct Session::Worker : trace::StepListener {
 
     // counters (one collector per launch), checker reports, memory instructions, heat map
     std::unique_ptr<trace::CounterCollector> counters;
-    std::unique_ptr<trace::FanOut> fanout;
+    std::unique_ptr<sim::FanOut> fanout;
     std::vector<std::shared_ptr<const CounterView>> doneCounters;
     std::vector<ReportView> pastReports;
     std::unordered_map<uint32_t, std::deque<MemAccess>> memByWarp;
@@ -147,7 +147,7 @@ struct Session::Worker : trace::StepListener {
     uint64_t lastIssueRecords = 0, lastIssueCycle = 0;
     std::vector<std::shared_ptr<const TimedLaunchView>> doneTimings;
 
-    void onStep(const trace::Step& s) override {
+    void onStep(const sim::Step& s) override {
         lineStats.onStep(s);
         if ((s.isLoad || s.isStore || s.isAtomic) && s.addresses && s.execMask &&
             (s.space == ptx::StateSpace::Global || s.space == ptx::StateSpace::Shared))
@@ -174,9 +174,9 @@ struct Session::Worker : trace::StepListener {
     }
 
     // memory, counters, reports
-    void recordMem(const trace::Step& s);
+    void recordMem(const sim::Step& s);
     BufferHeat* heatFind(uint64_t addr);
-    void heatAccount(const trace::Step& s);
+    void heatAccount(const sim::Step& s);
     void syncHeatBuffers();
     std::shared_ptr<const CounterView> counterView(const sim::Gpu& gpu, bool complete) const;
     static ReportView reportView(const sim::CheckReport& r, int launch, const sim::Gpu& gpu);
@@ -560,7 +560,7 @@ void Session::Worker::onLaunch(sim::Gpu& gpu) {
         if (!timingCfg.timed) cacheCfg.numSMs = trace::CacheConfig{}.numSMs;
     }
     counters = std::make_unique<trace::CounterCollector>(cacheCfg);
-    fanout = std::make_unique<trace::FanOut>();
+    fanout = std::make_unique<sim::FanOut>();
     fanout->add(this);
     fanout->add(counters.get());
     gpu.setListener(fanout.get());
@@ -1244,7 +1244,7 @@ std::shared_ptr<Snapshot> Session::Worker::build(const sim::Gpu* gpu, RunState s
 }
 
 // ---------------------------------------------------------------- 8. memory, counters, reports
-void Session::Worker::recordMem(const trace::Step& s) {
+void Session::Worker::recordMem(const sim::Step& s) {
     MemAccess m;
     m.stepIndex = s.index;
     m.launchIndex = launchIdx;
@@ -1285,7 +1285,7 @@ BufferHeat* Session::Worker::heatFind(uint64_t addr) {
 
 // Accesses: each lane-element touched. Wasted: bytes a fetched sector carried that no lane asked
 // for, charged to the elements those bytes belong to.
-void Session::Worker::heatAccount(const trace::Step& s) {
+void Session::Worker::heatAccount(const sim::Step& s) {
     if (heat.empty()) return;
     struct Sec {
         uint64_t addr;

@@ -6,7 +6,7 @@
 // Sections: 1. lane states  2. program and lesson info  3. warps and blocks
 //           4. memory, counters and checker reports  5. the snapshot
 #pragma once
-#include "runtime/error.hpp"
+#include "base/error.hpp"
 #include "runtime/lesson.hpp"
 #include "timing/cycle_model.hpp"
 #include "trace/counters.hpp"

@@ -4,10 +4,10 @@
 #include "gui/timeline_model.hpp"
 
 #include "hw/cuda_device.hpp"
-#include "runtime/error.hpp"
+#include "base/error.hpp"
 #include "runtime/sim_device.hpp"
 #include "timing/cycle_model.hpp"
-#include "trace/step.hpp"
+#include "sim/step.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -22,11 +22,11 @@ namespace {
 
 // Sits downstream of the cycle model and stops a launch when the run is cancelled or takes too
 // long (checked every few thousand warp-instructions, so it costs nothing measurable).
-class StopCheck : public trace::StepListener {
+class StopCheck : public sim::StepListener {
 public:
     StopCheck(const std::atomic<bool>* cancel, std::chrono::steady_clock::time_point deadline, double limitSeconds)
         : cancel_(cancel), deadline_(deadline), limit_(limitSeconds) {}
-    void onStep(const trace::Step&) override {
+    void onStep(const sim::Step&) override {
         if ((++n_ & 4095) != 0) return;
         if (cancel_ && cancel_->load(std::memory_order_relaxed)) throw Error(Error::Kind::Input, "cancelled");
         if (std::chrono::steady_clock::now() > deadline_) {

@@ -1,4 +1,4 @@
-#include "runtime/error.hpp"
+#include "base/error.hpp"
 
 namespace warpscope {
 

@@ -1,5 +1,6 @@
-// One record per issued warp-instruction: the single source for panels, counters, per-line
-// statistics, timing and step-back. Listeners see it only when attached; with none attached the
+// One record per issued warp-instruction, produced by the simulator (sim::Gpu) and read by its
+// listeners (trace/ collectors, the cycle model, the app): the single source for panels,
+// counters, per-line statistics, timing and step-back. Listeners see it only when attached; with none attached the
 // simulator does not fill the per-lane parts at all.
 #pragma once
 #include "ptx/ast.hpp"
@@ -8,10 +9,8 @@
 #include <vector>
 
 namespace warpscope::sim {
-struct Instr;
-}
 
-namespace warpscope::trace {
+struct Instr;
 
 struct Step {
     uint64_t index = 0;            // issue order within the launch, from 0
@@ -54,4 +53,4 @@ private:
     std::vector<StepListener*> listeners_;
 };
 
-} // namespace warpscope::trace
+} // namespace warpscope::sim
