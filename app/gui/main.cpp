@@ -6,8 +6,8 @@
 //   --bench-frames N                                          print the median frame time
 //
 // Sections: 1. options  2. fonts and style  3. one frame  4. screenshot  5. main
-#include "gui/panels.hpp"
-#include "gui/screenshot.hpp"
+#include "gui/panels/panels.hpp"
+#include "gui/render/screenshot.hpp"
 
 #include "base/error.hpp"
 #include "runtime/lesson.hpp"
