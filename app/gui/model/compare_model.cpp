@@ -2,7 +2,7 @@
 #include "gui/model/compare_model.hpp"
 
 #include "hw/cuda_device.hpp"
-#include "hw/cupti_counters.hpp"
+#include "hw/compare.hpp"
 #include "base/error.hpp"
 #include "runtime/sim_device.hpp"
 #include "timing/cycle_model.hpp"
@@ -31,46 +31,17 @@ GpuToggle gpuToggle() {
 }
 
 // ---------------------------------------------------------------- 3. counters table
-const std::vector<std::string>& comparedMetrics() {
-    static const std::vector<std::string> list = {
-        "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
-        "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
-        "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio",
-        "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
-        "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
-        "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
-        "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
-        "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
-        "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
-        "smsp__inst_executed.sum",
-        "smsp__thread_inst_executed.sum",
-        "smsp__thread_inst_executed_per_inst_executed.ratio",
-        "smsp__sass_branch_targets.sum",
-        "smsp__sass_branch_targets_threads_divergent.sum",
-        "l1tex__t_sector_hit_rate.pct",
-        "lts__t_sector_hit_rate.pct",
-        "dram__bytes_read.sum",
-        "dram__bytes_write.sum",
-    };
-    return list;
-}
-
-bool isSassVsPtx(const std::string& m) {
-    if (m.rfind("smsp__", 0) != 0) return false;
-    return m.find("inst_executed") != std::string::npos || m.find("branch") != std::string::npos;
-}
-
 std::vector<CounterRow> counterRows(const std::map<std::string, double>& sim, const std::set<std::string>& estimated,
                                     const hw::NcuRow* ncuRow, const std::map<std::string, std::string>* units) {
     std::vector<CounterRow> rows;
-    for (const std::string& m : comparedMetrics()) {
+    for (const std::string& m : hw::comparedMetricNames(false)) {
         auto it = sim.find(m);
         if (it == sim.end()) continue;
         CounterRow r;
         r.metric = m;
         r.sim = it->second;
         r.estimated = estimated.count(m) > 0;
-        r.sassVsPtx = isSassVsPtx(m);
+        r.sassVsPtx = hw::isSassVsPtx(m);
         if (ncuRow) {
             auto h = ncuRow->metrics.find(m);
             if (h != ncuRow->metrics.end()) r.hw = h->second;
@@ -179,21 +150,16 @@ CompareResult runCompare(const runtime::Lesson& lesson, const runtime::ParamValu
             r.launches[i].hwMs = hwResult.launches[i].elapsedMs;
         }
         // Live hardware counters: the host program once more under CUPTI's range profiler.
-        r.liveCounters = hw::cuptiAvailability();
+        hw::LiveCounters live = hw::readLiveCounters(*gpu, lesson, params, hw::comparedMetricNames(false));
+        r.liveCounters = live.unavailable;
         if (r.liveCounters.empty()) {
-            try {
-                auto rows = hw::profileWithCupti(dynamic_cast<hw::CudaDevice&>(*gpu), comparedMetrics(),
-                                                 [&] { runtime::runLesson(lesson, params, *gpu); });
-                for (size_t i = 0; i < rows.size() && i < r.launches.size(); ++i) {
-                    hw::NcuRow row;
-                    row.kernel = r.launches[i].kernel;
-                    row.metrics = std::move(rows[i]);
-                    r.liveRows.push_back(std::move(row));
-                }
-                r.liveCounters = "Hardware counters read live through CUPTI (each kernel replayed per pass).";
-            } catch (const Error& e) {
-                r.liveCounters = e.what();
+            for (size_t i = 0; i < live.launches.size() && i < r.launches.size(); ++i) {
+                hw::NcuRow row;
+                row.kernel = r.launches[i].kernel;
+                row.metrics = std::move(live.launches[i]);
+                r.liveRows.push_back(std::move(row));
             }
+            r.liveCounters = "Hardware counters read live through CUPTI (each kernel replayed per pass).";
         }
         if (r.simOk) {
             for (auto& spec : lesson.buffers) {

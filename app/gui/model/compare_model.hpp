@@ -78,10 +78,7 @@ struct CounterRow {
     bool estimated = false;   // the simulator's value comes from its cache model
     bool sassVsPtx = false;   // instruction/branch counts: hardware counts SASS, the simulator PTX
 };
-// The metrics compared by default (those the CLI's compare prints, and a few more).
-const std::vector<std::string>& comparedMetrics();
-bool isSassVsPtx(const std::string& metric);
-// One launch's rows: the compared metrics the simulator has, with the hardware value where the
+// One launch's rows: the compared metrics (hw::comparedMetrics) the simulator has, with the hardware value where the
 // imported row has it (ncuRow may be null).
 std::vector<CounterRow> counterRows(const std::map<std::string, double>& sim, const std::set<std::string>& estimated,
                                     const hw::NcuRow* ncuRow, const std::map<std::string, std::string>* units = nullptr);

@@ -2,6 +2,7 @@
 // cache model marked), and the per-source-line table; clicking a row shows that line in the
 // Source panel.
 #include "gui/panels/panels.hpp"
+#include "hw/compare.hpp"
 
 namespace warpscope::gui {
 
@@ -59,7 +60,7 @@ void drawMetricsPanel(AppContext& app) {
                         ImGui::TextColored(colv(okabe_ito::Orange), "estimated");
                         if (ImGui::IsItemHovered())
                             ImGui::SetTooltip("From the simulator's L1/L2 sector-cache model, not counted exactly: compare its trend, not its digits.");
-                    } else if (isSassVsPtx(name)) {
+                    } else if (hw::isSassVsPtx(name)) {
                         ImGui::TextDisabled("PTX");
                         if (ImGui::IsItemHovered())
                             ImGui::SetTooltip("Counted over PTX instructions; Nsight Compute counts SASS, which differs.");

@@ -1,6 +1,7 @@
 // warpscope ncu-compare <lesson|spec> <ncu.csv>: runs the lesson on the simulator with counters
 // and prints, per launch, each metric the Nsight Compute CSV also has: hardware, simulator and
 // their ratio, as a Markdown table (used to write docs/validation.md).
+#include "cli.hpp"
 #include "hw/ncu_import.hpp"
 #include "base/error.hpp"
 #include "runtime/lesson.hpp"
@@ -14,7 +15,6 @@
 #include <fstream>
 #include <sstream>
 
-namespace fs = std::filesystem;
 using namespace warpscope;
 
 int runNcuCompare(int argc, char** argv) {

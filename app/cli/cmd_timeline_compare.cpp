@@ -2,6 +2,7 @@
 // model on a GPU preset) next to the timeline measured on the real GPU (events around every
 // operation), for a sweep of one parameter (e.g. STREAMS=1,2,4,8): total time per variant, the
 // ratio simulated / measured, and the speed-up over the first variant on both.
+#include "cli.hpp"
 #include "hw/cuda_device.hpp"
 #include "base/error.hpp"
 #include "runtime/lesson.hpp"
@@ -17,11 +18,8 @@
 #include <iostream>
 #include <sstream>
 
-namespace fs = std::filesystem;
 using namespace warpscope;
 
-fs::path resolveLessonArg(const std::string& arg, const fs::path& lessonsDir);
-nlohmann::json timelineJson(const runtime::Timeline& t);
 
 namespace {
 double median(std::vector<double> v) {

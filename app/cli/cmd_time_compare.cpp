@@ -2,6 +2,7 @@
 // the time measured on the real GPU (CUDA events, median of --repeat back-to-back launches after a
 // warm-up), their ratio, and the
 // rank correlation over the lesson's launches (a family of variants of one computation).
+#include "cli.hpp"
 #include "hw/cuda_device.hpp"
 #include "base/error.hpp"
 #include "runtime/lesson.hpp"
@@ -19,10 +20,8 @@
 #include <map>
 #include <iostream>
 
-namespace fs = std::filesystem;
 using namespace warpscope;
 
-fs::path resolveLessonArg(const std::string& arg, const fs::path& lessonsDir);
 
 namespace {
 // Spearman's rank correlation (no ties expected among distinct kernels' times).

@@ -1,8 +1,9 @@
 // warpscope compare <lesson|spec>: runs the lesson on the simulator and on the real GPU with the
 // same PTX and prints them side by side: outputs (bit-identical, or how far apart), launches
 // (hardware time next to the cycle model's prediction), and counters (the simulator's next to an imported Nsight Compute CSV).
+#include "cli.hpp"
 #include "hw/cuda_device.hpp"
-#include "hw/cupti_counters.hpp"
+#include "hw/compare.hpp"
 #include "hw/ncu_import.hpp"
 #include "base/error.hpp"
 #include "runtime/lesson.hpp"
@@ -20,20 +21,8 @@
 #include <iostream>
 #include <sstream>
 
-namespace fs = std::filesystem;
 using namespace warpscope;
 using nlohmann::json;
-
-fs::path resolveLessonArg(const std::string& arg, const fs::path& lessonsDir);
-
-namespace {
-const std::vector<std::string> kCompared = {
-    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
-    "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
-    "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
-    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
-    "smsp__inst_executed.sum", "smsp__sass_branch_targets_threads_divergent.sum"};
-}
 
 int runCompare(int argc, char** argv, const fs::path& lessonsDir) {
     std::string target, ncuPath, gpuName = "h100";
@@ -55,6 +44,8 @@ int runCompare(int argc, char** argv, const fs::path& lessonsDir) {
     if (target.empty()) throw Error(Error::Kind::Input, "compare needs a lesson folder, lesson id or spec file.");
     runtime::Lesson lesson = runtime::loadLesson(resolveLessonArg(target, lessonsDir));
     runtime::ParamValues params = runtime::resolveParams(lesson, overrides);
+    // The table shows the metrics checked against an H100 (hw/compare.hpp).
+    const std::vector<std::string> compared = hw::comparedMetricNames(true);
 
     // Simulator, with counters.
     runtime::SimDevice sim;
@@ -83,18 +74,15 @@ int runCompare(int argc, char** argv, const fs::path& lessonsDir) {
             auto gpu = hw::openCudaDevice(0);
             hwName = gpu->name();
             hwResult = runtime::runLesson(lesson, params, *gpu);
-            liveWhy = ncuPath.empty() ? hw::cuptiAvailability() : "an ncu CSV was given";
-            if (liveWhy.empty()) {
-                try {
-                    liveCounters = hw::profileWithCupti(dynamic_cast<hw::CudaDevice&>(*gpu), kCompared,
-                                                        [&] { runtime::runLesson(lesson, params, *gpu); });
-                    if (liveCounters.size() != counters.size()) {
-                        liveWhy = "CUPTI saw " + std::to_string(liveCounters.size()) + " kernel launches, the lesson made " +
-                                  std::to_string(counters.size());
-                        liveCounters.clear();
-                    }
-                } catch (const Error& e) {
-                    liveWhy = e.what();
+            liveWhy = "an ncu CSV was given";
+            if (ncuPath.empty()) {
+                hw::LiveCounters live = hw::readLiveCounters(*gpu, lesson, params, compared);
+                liveWhy = live.unavailable;
+                liveCounters = std::move(live.launches);
+                if (liveWhy.empty() && liveCounters.size() != counters.size()) {
+                    liveWhy = "CUPTI saw " + std::to_string(liveCounters.size()) + " kernel launches, the lesson made " +
+                              std::to_string(counters.size());
+                    liveCounters.clear();
                 }
             }
         } catch (const Error& e) {
@@ -143,7 +131,7 @@ int runCompare(int argc, char** argv, const fs::path& lessonsDir) {
             jl["predicted_preset"] = spec.name;
         }
         auto sm = counters[i]->metrics();
-        for (auto& m : kCompared) {
+        for (auto& m : compared) {
             jl["counters"][m]["simulator"] = sm.at(m);
             if (ncu && ncu->rows[i].metrics.count(m)) jl["counters"][m]["hardware"] = ncu->rows[i].metrics.at(m);
             else if (i < liveCounters.size() && liveCounters[i].count(m)) jl["counters"][m]["hardware"] = liveCounters[i].at(m);
@@ -185,7 +173,7 @@ int runCompare(int argc, char** argv, const fs::path& lessonsDir) {
             std::string hwv = v.contains("hardware") ? std::to_string(v["hardware"].get<double>()) : "-";
             if (hwv != "-") hwv = hwv.substr(0, hwv.find('.'));
             std::printf("    %-66s %12s %12.0f%s\n", m.c_str(), hwv.c_str(), v["simulator"].get<double>(),
-                        m.rfind("smsp__", 0) == 0 && m.find("wavefronts") == std::string::npos ? "  (SASS vs PTX)" : "");
+                        hw::isSassVsPtx(m) ? "  (SASS vs PTX)" : "");
         }
     }
     if (!ncu && !liveCounters.empty())

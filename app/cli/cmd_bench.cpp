@@ -2,6 +2,7 @@
 // (one core, counting on: a per-line statistics listener sees every Step), next to the same
 // computation written as a plain C++ loop, so the interpretive overhead is a ratio.
 // Not a timed test: it prints numbers (medians of several runs).
+#include "cli.hpp"
 #include "base/error.hpp"
 #include "runtime/lesson.hpp"
 #include "runtime/sim_device.hpp"
@@ -17,7 +18,6 @@
 #include <sstream>
 #include <vector>
 
-namespace fs = std::filesystem;
 using namespace warpscope;
 
 namespace {
