@@ -8,7 +8,9 @@
 
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 
 using namespace warpscope;
 using nlohmann::json;
