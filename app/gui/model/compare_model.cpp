@@ -9,7 +9,6 @@
 #include "timing/gpu_spec.hpp"
 #include "trace/counters.hpp"
 
-#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -199,63 +198,12 @@ CompareResult runCompare(const runtime::Lesson& lesson, const runtime::ParamValu
 }
 
 // ---------------------------------------------------------------- 5. the runner
-CompareRunner::CompareRunner() : thread_([this] { loop(); }) {}
-
-CompareRunner::~CompareRunner() {
-    {
-        std::lock_guard lk(m_);
-        quit_ = true;
-        pending_.reset();
-    }
-    cv_.notify_all();
-    if (thread_.joinable()) thread_.join();
-}
+CompareRunner::CompareRunner()
+    : BackgroundRunner([](const CompareRequest& req, uint64_t, const std::atomic<bool>&) { return runCompare(req.lesson, req.params, req.useGpu); },
+                       false) {}
 
 void CompareRunner::start(const runtime::Lesson& lesson, const runtime::ParamValues& params, bool useGpu) {
-    {
-        std::lock_guard lk(m_);
-        pending_ = Request{lesson, params, useGpu};
-    }
-    cv_.notify_all();
-}
-
-std::shared_ptr<const CompareResult> CompareRunner::result() const {
-    std::lock_guard lk(m_);
-    return result_;
-}
-
-bool CompareRunner::running() const {
-    std::lock_guard lk(m_);
-    return busy_ || pending_.has_value();
-}
-
-bool CompareRunner::waitIdle(double timeoutSeconds) {
-    std::unique_lock lk(m_);
-    return idle_.wait_for(lk, std::chrono::duration<double>(timeoutSeconds), [&] { return !busy_ && !pending_; });
-}
-
-void CompareRunner::loop() {
-    for (;;) {
-        Request req;
-        {
-            std::unique_lock lk(m_);
-            cv_.wait(lk, [&] { return quit_ || pending_.has_value(); });
-            if (quit_) break;
-            req = std::move(*pending_);
-            pending_.reset();
-            busy_ = true;
-        }
-        auto res = std::make_shared<CompareResult>(runCompare(req.lesson, req.params, req.useGpu));
-        {
-            std::lock_guard lk(m_);
-            result_ = std::move(res);
-            busy_ = false;
-        }
-        idle_.notify_all();
-    }
-    std::lock_guard lk(m_);
-    busy_ = false;
-    idle_.notify_all();
+    request(CompareRequest{lesson, params, useGpu});
 }
 
 } // namespace warpscope::gui

@@ -8,18 +8,15 @@
 //
 // Sections: 1. GPU toggle  2. results  3. counters table  4. runs  5. the runner
 #pragma once
+#include "gui/model/background.hpp"
 #include "hw/ncu_import.hpp"
 #include "runtime/lesson.hpp"
 
-#include <atomic>
-#include <condition_variable>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <set>
 #include <string>
-#include <thread>
 #include <vector>
 
 namespace warpscope::gui {
@@ -98,32 +95,16 @@ std::string ncuMatchNote(const NcuImport& ncu, const CompareResult& r);
 CompareResult runCompare(const runtime::Lesson& lesson, const runtime::ParamValues& params, bool useGpu);
 
 // ---------------------------------------------------------------- 5. the runner
-class CompareRunner {
+struct CompareRequest {
+    runtime::Lesson lesson;
+    runtime::ParamValues params;
+    bool useGpu = false;
+};
+// A run already going finishes first (it is not cancelled); only the latest request is kept.
+class CompareRunner : public BackgroundRunner<CompareRequest, CompareResult> {
 public:
     CompareRunner();
-    ~CompareRunner();
-    CompareRunner(const CompareRunner&) = delete;
-    CompareRunner& operator=(const CompareRunner&) = delete;
-
-    // Starts a run (a run already going finishes first; only the latest request is kept).
     void start(const runtime::Lesson& lesson, const runtime::ParamValues& params, bool useGpu);
-    std::shared_ptr<const CompareResult> result() const;   // the latest finished run, or null
-    bool running() const;
-    bool waitIdle(double timeoutSeconds);
-
-private:
-    struct Request {
-        runtime::Lesson lesson;
-        runtime::ParamValues params;
-        bool useGpu = false;
-    };
-    void loop();
-    mutable std::mutex m_;
-    std::condition_variable cv_, idle_;
-    std::optional<Request> pending_;
-    bool busy_ = false, quit_ = false;
-    std::shared_ptr<const CompareResult> result_;
-    std::thread thread_;
 };
 
 } // namespace warpscope::gui

@@ -112,77 +112,14 @@ TimelineResult runTimeline(const TimelineRequest& req, const std::atomic<bool>* 
 }
 
 // ---------------------------------------------------------------- 2. the runner
-TimelineRunner::TimelineRunner() : thread_([this] { loop(); }) {}
-
-TimelineRunner::~TimelineRunner() {
-    {
-        std::lock_guard lk(m_);
-        quit_ = true;
-        pending_.reset();
-        cancel_ = true;
-    }
-    cv_.notify_all();
-    if (thread_.joinable()) thread_.join();
-}
-
-uint64_t TimelineRunner::request(TimelineRequest req, double debounceSeconds) {
-    uint64_t id;
-    {
-        std::lock_guard lk(m_);
-        pending_ = std::move(req);
-        pendingAt_ = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(std::max(0.0, debounceSeconds)));
-        id = pendingId_ = ++nextId_;
-        if (busy_) cancel_ = true;   // the run in progress is for older parameters
-    }
-    cv_.notify_all();
-    return id;
-}
-
-std::shared_ptr<const TimelineResult> TimelineRunner::result() const {
-    std::lock_guard lk(m_);
-    return result_;
-}
-
-bool TimelineRunner::running() const {
-    std::lock_guard lk(m_);
-    return busy_ || pending_.has_value();
-}
-
-uint64_t TimelineRunner::latestRequest() const {
-    std::lock_guard lk(m_);
-    return nextId_;
-}
-
-bool TimelineRunner::waitIdle(double timeoutSeconds) {
-    std::unique_lock lk(m_);
-    return idle_.wait_for(lk, std::chrono::duration<double>(timeoutSeconds), [&] { return !busy_ && !pending_; });
-}
-
-void TimelineRunner::loop() {
-    std::unique_lock lk(m_);
-    for (;;) {
-        cv_.wait(lk, [&] { return quit_ || pending_.has_value(); });
-        if (quit_) break;
-        // Debounce: a newer request moves the start time; wait until it has passed.
-        while (pending_ && !quit_ && Clock::now() < pendingAt_) cv_.wait_until(lk, pendingAt_);
-        if (quit_) break;
-        if (!pending_) continue;
-        TimelineRequest req = std::move(*pending_);
-        uint64_t id = pendingId_;
-        pending_.reset();
-        busy_ = true;
-        cancel_ = false;
-        lk.unlock();
-        TimelineResult r = runTimeline(req, &cancel_);
-        r.id = id;
-        lk.lock();
-        busy_ = false;
-        if (!cancel_) result_ = std::make_shared<const TimelineResult>(std::move(r));
-        if (!pending_) idle_.notify_all();
-    }
-    busy_ = false;
-    idle_.notify_all();
-}
+TimelineRunner::TimelineRunner()
+    : BackgroundRunner(
+          [](const TimelineRequest& req, uint64_t id, const std::atomic<bool>& cancel) {
+              TimelineResult r = runTimeline(req, &cancel);
+              r.id = id;
+              return r;
+          },
+          true) {}
 
 // ---------------------------------------------------------------- 3. lanes and rectangles
 namespace {

@@ -11,19 +11,17 @@
 //
 // Sections: 1. runs  2. the runner  3. lanes and rectangles  4. view  5. helpers
 #pragma once
+#include "gui/model/background.hpp"
 #include "runtime/lesson.hpp"
 #include "runtime/timeline.hpp"
 #include "timing/gpu_spec.hpp"
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 namespace warpscope::gui {
@@ -56,34 +54,12 @@ struct TimelineResult {
 TimelineResult runTimeline(const TimelineRequest& req, const std::atomic<bool>* cancel = nullptr);
 
 // ---------------------------------------------------------------- 2. the runner
-class TimelineRunner {
+// request(req, debounceSeconds) queues a run that starts that much later unless another request
+// replaces it first; a run in progress for an older request is cancelled. result() is the latest
+// finished run (possibly for an older request), latestRequest() the newest request's id.
+class TimelineRunner : public BackgroundRunner<TimelineRequest, TimelineResult> {
 public:
     TimelineRunner();
-    ~TimelineRunner();
-    TimelineRunner(const TimelineRunner&) = delete;
-    TimelineRunner& operator=(const TimelineRunner&) = delete;
-
-    // Queues a run that starts `debounceSeconds` from now unless another request replaces it
-    // first. A run in progress for an older request is cancelled. Returns the request's id.
-    uint64_t request(TimelineRequest req, double debounceSeconds = 0.0);
-    // The latest finished run (possibly for an older request), or null.
-    std::shared_ptr<const TimelineResult> result() const;
-    bool running() const;              // a run is queued or in progress
-    uint64_t latestRequest() const;    // the id of the newest request (0 = none yet)
-    bool waitIdle(double timeoutSeconds);
-
-private:
-    using Clock = std::chrono::steady_clock;
-    void loop();
-    mutable std::mutex m_;
-    std::condition_variable cv_, idle_;
-    std::optional<TimelineRequest> pending_;
-    Clock::time_point pendingAt_{};
-    uint64_t nextId_ = 0, pendingId_ = 0;
-    bool busy_ = false, quit_ = false;
-    std::atomic<bool> cancel_{false};
-    std::shared_ptr<const TimelineResult> result_;
-    std::thread thread_;
 };
 
 // ---------------------------------------------------------------- 3. lanes and rectangles
