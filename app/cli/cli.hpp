@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <map>
 #include <string>
 
 namespace fs = std::filesystem;
@@ -31,3 +32,10 @@ fs::path resolveLessonArg(const std::string& arg, const fs::path& lessonsDir);
 
 // A host-program timeline as JSON (run --timeline --json, timeline-compare --json).
 nlohmann::json timelineJson(const warpscope::runtime::Timeline& t);
+
+// The value after the option argv[i] (i moves to it); Error(Input) "<option> needs a value."
+// when there is none.
+std::string optionValue(int argc, char** argv, int& i);
+
+// One --param NAME=VALUE into `overrides`; Error(Input) when there is no '='.
+void addParamOverride(const std::string& kv, std::map<std::string, std::string>& overrides);

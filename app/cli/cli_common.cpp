@@ -40,3 +40,14 @@ nlohmann::json timelineJson(const runtime::Timeline& t) {
     }
     return j;
 }
+
+std::string optionValue(int argc, char** argv, int& i) {
+    if (i + 1 >= argc) throw Error(Error::Kind::Input, std::string(argv[i]) + " needs a value.");
+    return argv[++i];
+}
+
+void addParamOverride(const std::string& kv, std::map<std::string, std::string>& overrides) {
+    auto eq = kv.find('=');
+    if (eq == std::string::npos) throw Error(Error::Kind::Input, "--param expects NAME=VALUE.");
+    overrides[kv.substr(0, eq)] = kv.substr(eq + 1);
+}

@@ -33,12 +33,8 @@ int runCompare(int argc, char** argv, const fs::path& lessonsDir) {
         if (a == "--json") asJson = true;
         else if (a == "--ncu" && i + 1 < argc) ncuPath = argv[++i];
         else if (a == "--gpu" && i + 1 < argc) gpuName = argv[++i];
-        else if (a == "--param" && i + 1 < argc) {
-            std::string kv = argv[++i];
-            auto eq = kv.find('=');
-            if (eq == std::string::npos) throw Error(Error::Kind::Input, "--param expects NAME=VALUE.");
-            overrides[kv.substr(0, eq)] = kv.substr(eq + 1);
-        } else if (target.empty() && a[0] != '-') target = a;
+        else if (a == "--param" && i + 1 < argc) addParamOverride(argv[++i], overrides);
+        else if (target.empty() && a[0] != '-') target = a;
         else throw Error(Error::Kind::Input, "Unknown option '" + a + "' for compare.");
     }
     if (target.empty()) throw Error(Error::Kind::Input, "compare needs a lesson folder, lesson id or spec file.");

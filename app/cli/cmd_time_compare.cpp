@@ -51,10 +51,7 @@ int runTimeCompare(int argc, char** argv, const fs::path& lessonsDir) {
     std::map<std::string, std::string> overrides;
     for (int i = 0; i < argc; ++i) {
         std::string a = argv[i];
-        auto val = [&]() -> std::string {
-            if (i + 1 >= argc) throw Error(Error::Kind::Input, a + " needs a value.");
-            return argv[++i];
-        };
+        auto val = [&] { return optionValue(argc, argv, i); };
         if (a == "--json") asJson = true;
         else if (a == "--gpu") gpuName = val();
         else if (a == "--repeat") repeat = std::max(1, std::stoi(val()));
@@ -65,10 +62,7 @@ int runTimeCompare(int argc, char** argv, const fs::path& lessonsDir) {
             topt.registersEstimated = false;
             forcedRegisters = true;
         } else if (a == "--param") {
-            std::string kv = val();
-            auto eq = kv.find('=');
-            if (eq == std::string::npos) throw Error(Error::Kind::Input, "--param expects NAME=VALUE.");
-            overrides[kv.substr(0, eq)] = kv.substr(eq + 1);
+            addParamOverride(val(), overrides);
         } else if (target.empty() && a[0] != '-') target = a;
         else throw Error(Error::Kind::Input, "Unknown option '" + a + "' for time-compare.");
     }

@@ -38,10 +38,7 @@ int runTimelineCompare(int argc, char** argv, const fs::path& lessonsDir) {
     std::map<std::string, std::string> overrides;
     for (int i = 0; i < argc; ++i) {
         std::string a = argv[i];
-        auto val = [&]() -> std::string {
-            if (i + 1 >= argc) throw Error(Error::Kind::Input, a + " needs a value.");
-            return argv[++i];
-        };
+        auto val = [&] { return optionValue(argc, argv, i); };
         if (a == "--json") asJson = true;
         else if (a == "--sim-only") simOnly = true;
         else if (a == "--gpu") gpuName = val();

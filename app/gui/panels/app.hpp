@@ -120,6 +120,8 @@ inline ImVec4 colv(Rgb c, float alpha = 1.0f) { return ImVec4(c.r / 255.f, c.g /
 // Shared drawing helpers (ui_common.cpp).
 void drawLaneStrip(ImDrawList* dl, ImVec2 pos, float laneW, float h, const std::array<LaneState, 32>& lanes, uint32_t highlight = 0);
 void drawLegend(bool compact = false);
+// One legend entry: a colour square of `size` and its label, then room for the next on the line.
+void legendSwatch(Rgb c, const char* label, float size);
 std::string maskText(uint32_t mask);      // "0xffff0000 (16 lanes)"
 std::string hex(uint64_t v, int digits = 0);
 void helpMarker(const char* text);

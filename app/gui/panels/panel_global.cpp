@@ -193,18 +193,9 @@ void drawGlobalAccessPanel(AppContext& app) {
     ImGui::Dummy(ImVec2(W, totalH));
     if (!tip.empty()) ImGui::SetTooltip("%s", tip.c_str());
     // legend
-    auto swatch = [&](Rgb c, const char* label) {
-        float sz = fontH * 0.8f;
-        ImVec2 p = ImGui::GetCursorScreenPos();
-        ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + 2), ImVec2(p.x + sz, p.y + 2 + sz), col(c));
-        ImGui::Dummy(ImVec2(sz, sz));
-        ImGui::SameLine();
-        ImGui::TextUnformatted(label);
-        ImGui::SameLine(0, ImGui::GetStyle().ItemSpacing.x * 2);
-    };
-    swatch(kUsed, "bytes a lane asked for");
-    swatch(kWasted, "moved but unused (wasted)");
-    swatch(kNotMoved, "sector not moved");
+    legendSwatch(kUsed, "bytes a lane asked for", fontH * 0.8f);
+    legendSwatch(kWasted, "moved but unused (wasted)", fontH * 0.8f);
+    legendSwatch(kNotMoved, "sector not moved", fontH * 0.8f);
     ImGui::NewLine();
     ImGui::TextDisabled("Each box is a 128-byte line of four 32-byte sectors; only lines the warp touches are drawn.");
 }

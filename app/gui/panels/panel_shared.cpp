@@ -146,18 +146,9 @@ void drawSharedBanksPanel(AppContext& app) {
     }
     ImGui::EndChild();
     if (!tip.empty()) ImGui::SetTooltip("%s", tip.c_str());
-    auto swatch = [&](Rgb c, const char* label) {
-        float sz = fontH * 0.8f;
-        ImVec2 p = ImGui::GetCursorScreenPos();
-        ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + 2), ImVec2(p.x + sz, p.y + 2 + sz), col(c));
-        ImGui::Dummy(ImVec2(sz, sz));
-        ImGui::SameLine();
-        ImGui::TextUnformatted(label);
-        ImGui::SameLine(0, ImGui::GetStyle().ItemSpacing.x * 2);
-    };
-    swatch(kSingle, "one lane, no conflict");
-    swatch(kBroadcast, "broadcast (Nx = N lanes, one word)");
-    swatch(kConflict, "bank conflict (distinct words, one bank)");
+    legendSwatch(kSingle, "one lane, no conflict", fontH * 0.8f);
+    legendSwatch(kBroadcast, "broadcast (Nx = N lanes, one word)", fontH * 0.8f);
+    legendSwatch(kConflict, "bank conflict (distinct words, one bank)", fontH * 0.8f);
     ImGui::NewLine();
 }
 

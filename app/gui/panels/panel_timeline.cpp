@@ -9,6 +9,7 @@
 // Sections: 1. requests  2. colours and legend  3. header  4. lanes  5. the panel
 #include "gui/panels/panels.hpp"
 #include "gui/model/timeline_model.hpp"
+#include "gui/panels/timing_ui.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -313,21 +314,9 @@ void drawTimelinePanel(AppContext& app) {
     ImGui::TextDisabled("GPU preset");
     ImGui::SameLine();
     {
-        const timing::GpuSpec* cur = app.presetSpec();
-        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
-        if (ImGui::BeginCombo("##tlpreset", cur ? cur->name.c_str() : "h100")) {
-            for (size_t i = 0; i < app.ui.presets.size(); ++i) {
-                const timing::GpuSpec& p = app.ui.presets[i];
-                bool sel = static_cast<int>(i) == app.ui.preset;
-                if (ImGui::Selectable(p.name.c_str(), sel) && !sel) {
-                    app.ui.preset = static_cast<int>(i);
-                    if (app.ui.timed) app.applyTiming();
-                }
-                if (ImGui::IsItemHovered())
-                    ImGui::SetTooltip("%s\n%u copy engines, PCIe %.0f GB/s pinned", p.description.c_str(), p.copyEngines, p.pcieGBs);
-            }
-            ImGui::EndCombo();
-        }
+        drawPresetCombo(app, "##tlpreset", "h100", false, [](const timing::GpuSpec& p) {
+            ImGui::SetTooltip("%s\n%u copy engines, PCIe %.0f GB/s pinned", p.description.c_str(), p.copyEngines, p.pcieGBs);
+        });
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("The GPU the simulated timeline is modelled on (shared with Timed mode)");
     }
     ImGui::SameLine();

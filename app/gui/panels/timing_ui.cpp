@@ -115,8 +115,17 @@ void drawTimingToggle(AppContext& app) {
                           "Each step is then one cycle. Results stay those of the functional run.");
     ImGui::SameLine();
     const timing::GpuSpec* cur = app.presetSpec();
+    drawPresetCombo(app, "##gpupreset", "(no presets)", true, [](const timing::GpuSpec& p) {
+        ImGui::SetTooltip("%s\n%u SMs, %u warps and %u blocks per SM, %.0f MHz, compute capability %s", p.description.c_str(), p.smCount,
+                          p.maxWarpsPerSM, p.maxBlocksPerSM, p.clockMHz, p.computeCapability.c_str());
+    });
+    if (ImGui::IsItemHovered() && cur) ImGui::SetTooltip("GPU preset: %s", cur->description.c_str());
+}
+
+void drawPresetCombo(AppContext& app, const char* id, const char* fallback, bool focusSelected, void (*tooltip)(const timing::GpuSpec&)) {
+    const timing::GpuSpec* cur = app.presetSpec();
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
-    if (ImGui::BeginCombo("##gpupreset", cur ? cur->name.c_str() : "(no presets)")) {
+    if (ImGui::BeginCombo(id, cur ? cur->name.c_str() : fallback)) {
         for (size_t i = 0; i < app.ui.presets.size(); ++i) {
             const timing::GpuSpec& p = app.ui.presets[i];
             bool sel = static_cast<int>(i) == app.ui.preset;
@@ -124,14 +133,11 @@ void drawTimingToggle(AppContext& app) {
                 app.ui.preset = static_cast<int>(i);
                 if (app.ui.timed) app.applyTiming();
             }
-            if (ImGui::IsItemHovered())
-                ImGui::SetTooltip("%s\n%u SMs, %u warps and %u blocks per SM, %.0f MHz, compute capability %s", p.description.c_str(), p.smCount,
-                                  p.maxWarpsPerSM, p.maxBlocksPerSM, p.clockMHz, p.computeCapability.c_str());
-            if (sel) ImGui::SetItemDefaultFocus();
+            if (ImGui::IsItemHovered()) tooltip(p);
+            if (sel && focusSelected) ImGui::SetItemDefaultFocus();
         }
         ImGui::EndCombo();
     }
-    if (ImGui::IsItemHovered() && cur) ImGui::SetTooltip("GPU preset: %s", cur->description.c_str());
 }
 
 } // namespace warpscope::gui

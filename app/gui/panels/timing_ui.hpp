@@ -16,6 +16,10 @@ ImU32 textOn(Rgb bg);
 // Swatch + Nsight short name per reason (hover: the full metric name and what it means).
 void drawStallLegend(bool withIdle);
 
+// The GPU preset picker (shared by the toolbar and the Timeline panel): picking one re-times the
+// session when Timed mode is on; `tooltip` describes a preset under the mouse.
+void drawPresetCombo(AppContext& app, const char* id, const char* fallback, bool focusSelected, void (*tooltip)(const timing::GpuSpec&));
+
 // Registers per thread the occupancy calculator uses for `kernel`: the panel's override, else
 // lesson.json "registers", else 32. `source` says which ("override", "lesson.json", "estimated").
 uint32_t registersForKernel(const AppContext& app, const std::string& kernel, const char** source = nullptr);

@@ -91,6 +91,15 @@ void drawLegend(bool compact) {
     }
 }
 
+void legendSwatch(Rgb c, const char* label, float size) {
+    ImVec2 p = ImGui::GetCursorScreenPos();
+    ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + 2), ImVec2(p.x + size, p.y + 2 + size), col(c));
+    ImGui::Dummy(ImVec2(size, size));
+    ImGui::SameLine();
+    ImGui::TextUnformatted(label);
+    ImGui::SameLine(0, ImGui::GetStyle().ItemSpacing.x * 2);
+}
+
 std::string hex(uint64_t v, int digits) {
     char buf[32];
     if (digits > 0) std::snprintf(buf, sizeof buf, "0x%0*llx", digits, static_cast<unsigned long long>(v));
