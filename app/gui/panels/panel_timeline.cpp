@@ -84,7 +84,8 @@ Rgb kindColor(TimelineKind k) {
     return Rgb{128, 128, 128};
 }
 
-ImU32 textOn(Rgb c) {
+// Label colour on a lane rectangle (Rec. 709 luminance; timing_ui.hpp's textOn weighs colours differently).
+ImU32 laneTextOn(Rgb c) {
     double lum = 0.2126 * c.r + 0.7152 * c.g + 0.0722 * c.b;
     return lum > 140 ? IM_COL32(0, 0, 0, 255) : IM_COL32(255, 255, 255, 255);
 }
@@ -234,7 +235,7 @@ float drawLanes(AppContext& app, ImDrawList* dl, const Canvas& cv, float y, cons
             if (b - a > 18) {
                 ImVec4 clip(a + 3, top, b - 3, bot);
                 const std::string& label = op.label;
-                dl->AddText(font, fsz, ImVec2(a + 4, top + (bot - top - fsz) * 0.5f), textOn(c), label.c_str(), nullptr, 0, &clip);
+                dl->AddText(font, fsz, ImVec2(a + 4, top + (bot - top - fsz) * 0.5f), laneTextOn(c), label.c_str(), nullptr, 0, &clip);
             }
             hovered = mouse.x >= a && mouse.x <= std::max(b, a + 3) && mouse.y >= top && mouse.y <= bot;
         }
