@@ -8,7 +8,7 @@
 //   5. Host runtime: host memory, streams, events, graphs, and the measured timeline
 #include "hw/cuda_device.hpp"
 
-#include "runtime/error.hpp"
+#include "base/error.hpp"
 
 #include <dlfcn.h>
 

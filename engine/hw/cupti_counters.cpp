@@ -4,7 +4,7 @@
 #include "hw/cupti_counters.hpp"
 
 #include "hw/cuda_device.hpp"
-#include "runtime/error.hpp"
+#include "base/error.hpp"
 
 #include <dlfcn.h>
 

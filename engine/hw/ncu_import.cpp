@@ -1,6 +1,6 @@
 #include "hw/ncu_import.hpp"
 
-#include "runtime/error.hpp"
+#include "base/error.hpp"
 
 #include <cstdlib>
 #include <sstream>

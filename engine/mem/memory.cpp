@@ -1,6 +1,6 @@
 #include "mem/memory.hpp"
 
-#include "runtime/error.hpp"
+#include "base/error.hpp"
 
 #include <algorithm>
 #include <cstring>

@@ -5,7 +5,7 @@
 //           and operands  7. AST helpers
 #include "ptx/parser.hpp"
 
-#include "runtime/error.hpp"
+#include "base/error.hpp"
 
 #include <cctype>
 #include <charconv>

@@ -2,6 +2,7 @@
 // through the CUDA driver API, loaded at run time) both implement it, so a lesson's host script
 // runs unchanged on either. All failures throw warpscope::Error.
 #pragma once
+#include "base/launch.hpp"
 #include "runtime/timeline.hpp"
 
 #include <cstddef>
@@ -11,22 +12,11 @@
 
 namespace warpscope::runtime {
 
-using DevPtr = uint64_t;
-
-struct Dim3 {
-    uint32_t x = 1, y = 1, z = 1;
-    uint64_t count() const { return uint64_t(x) * y * z; }
-};
-
-struct LaunchConfig {
-    Dim3 grid;
-    Dim3 block;
-    uint32_t dynamicSharedBytes = 0;
-};
-
-// One kernel parameter as the raw bytes of its .param (scalars little-endian; a struct is its
-// packed bytes). The kernel's signature decides how many and how big.
-using ParamBytes = std::vector<uint8_t>;
+// The launch types live in base/ (the simulator needs them too); the device API names them here.
+using base::DevPtr;
+using base::Dim3;
+using base::LaunchConfig;
+using base::ParamBytes;
 
 struct LaunchResult {
     std::string kernel;

@@ -1,6 +1,6 @@
 #include "runtime/expr.hpp"
 
-#include "runtime/error.hpp"
+#include "base/error.hpp"
 
 #include <cctype>
 #include <cmath>

@@ -5,7 +5,7 @@
 #include "runtime/lesson.hpp"
 
 #include "ptx/parser.hpp"
-#include "runtime/error.hpp"
+#include "base/error.hpp"
 #include "runtime/expr.hpp"
 #include "runtime/references.hpp"
 

@@ -1,6 +1,6 @@
 #include "runtime/references.hpp"
 
-#include "runtime/error.hpp"
+#include "base/error.hpp"
 
 #include <cmath>
 #include <cstring>

@@ -1,7 +1,7 @@
 #include "runtime/sim_device.hpp"
 
 #include "ptx/parser.hpp"
-#include "runtime/error.hpp"
+#include "base/error.hpp"
 
 #include <chrono>
 #include <cstring>

@@ -1,6 +1,6 @@
 #include "runtime/timeline.hpp"
 
-#include "runtime/error.hpp"
+#include "base/error.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -6,7 +6,7 @@
 #include "sim/program.hpp"
 
 #include "mem/memory.hpp"
-#include "runtime/error.hpp"
+#include "base/error.hpp"
 
 #include <algorithm>
 #include <cstring>

@@ -40,8 +40,8 @@ int64_t alignUp(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
 } // namespace
 
 // ---------------------------------------------------------------- 1. Launch set-up
-Gpu::Gpu(const Program& program, mem::GlobalMemory& memory, const runtime::LaunchConfig& config,
-         const std::vector<runtime::ParamBytes>& params, LaunchOptions options)
+Gpu::Gpu(const Program& program, mem::GlobalMemory& memory, const base::LaunchConfig& config,
+         const std::vector<base::ParamBytes>& params, LaunchOptions options)
     : prog_(program), mem_(memory), cfg_(config), opt_(options) {
     auto bad = [&](const std::string& m) {
         FaultSite s;
@@ -1407,7 +1407,7 @@ void checkAccess(Exec& x, uint32_t bytes, bool before) {
     });
 }
 
-void execMemory(Exec& x, trace::Step* st) {
+void execMemory(Exec& x, sim::Step* st) {
     const Instr& I = x.I;
     const int es = ptx::sizeOf(I.type);
     const uint32_t bytes = static_cast<uint32_t>(es) * I.vec;
@@ -1631,8 +1631,8 @@ void Gpu::issue(Block& b, Warp& w) {
     stats_.threadInstructions += static_cast<uint64_t>(std::popcount(execMask));
     ++w.issued;
 
-    trace::Step step;
-    trace::Step* st = listener_ ? &step : nullptr;
+    sim::Step step;
+    sim::Step* st = listener_ ? &step : nullptr;
     Exec x(*this, b, w, f, I, active, execMask);
     int32_t nextPc = pc + 1;
     bool control = false;

@@ -3,10 +3,10 @@
 // warp-instruction at a time. All state lives in the instance (two can run side by side).
 #pragma once
 #include "mem/memory.hpp"
-#include "runtime/device.hpp"
-#include "runtime/error.hpp"
+#include "base/launch.hpp"
+#include "base/error.hpp"
 #include "sim/program.hpp"
-#include "trace/step.hpp"
+#include "sim/step.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -78,7 +78,7 @@ struct Warp {
 
 struct Block {
     uint32_t linear = 0;
-    runtime::Dim3 idx;
+    base::Dim3 idx;
     std::vector<uint8_t> shared;
     std::vector<Warp> warps;
     uint32_t barRedAccum[16] = {};    // bar.red partial results per barrier id
@@ -115,8 +115,8 @@ struct LaunchStats {
 
 class Gpu {
 public:
-    Gpu(const Program& program, mem::GlobalMemory& memory, const runtime::LaunchConfig& config,
-        const std::vector<runtime::ParamBytes>& params, LaunchOptions options = {});
+    Gpu(const Program& program, mem::GlobalMemory& memory, const base::LaunchConfig& config,
+        const std::vector<base::ParamBytes>& params, LaunchOptions options = {});
 
     // --- control (each returns false once the launch is over: finished or faulted) ---
     bool step();                                  // one warp-instruction, next warp in round-robin order
@@ -126,8 +126,8 @@ public:
     void run();                                   // to completion; throws the fault if one happens
     uint64_t runFor(uint64_t maxSteps);           // up to maxSteps instructions; returns how many ran
 
-    void setListener(trace::StepListener* l) { listener_ = l; }
-    trace::StepListener* listener() const { return listener_; }
+    void setListener(sim::StepListener* l) { listener_ = l; }
+    sim::StepListener* listener() const { return listener_; }
 
     // --- hooks for the timing model (timing::TimedRun); functional results do not depend on them ---
     // How many blocks may be resident at once, and how many SMs the launch sees (%nsmid). Before
@@ -146,7 +146,7 @@ public:
     const LaunchOptions& options() const { return opt_; }
     mem::GlobalMemory& memory() { return mem_; }
     const Program& program() const { return prog_; }
-    const runtime::LaunchConfig& config() const { return cfg_; }
+    const base::LaunchConfig& config() const { return cfg_; }
     const std::vector<std::unique_ptr<Block>>& residentBlocks() const { return resident_; }
     uint32_t blocksLaunched() const { return nextBlock_; }
     uint64_t blockCount() const { return cfg_.grid.count(); }
@@ -172,7 +172,7 @@ private:
 
     const Program& prog_;
     mem::GlobalMemory& mem_;
-    runtime::LaunchConfig cfg_;
+    base::LaunchConfig cfg_;
     std::vector<uint8_t> kernelParams_;
     LaunchOptions opt_;
     uint32_t threadsPerBlock_ = 0, warpsPerBlock_ = 0, sharedBytes_ = 0;
@@ -184,7 +184,7 @@ private:
     LaunchState state_ = LaunchState::Running;
     std::optional<Error> fault_;
     LaunchStats stats_;
-    trace::StepListener* listener_ = nullptr;
+    sim::StepListener* listener_ = nullptr;
     bool barrierReleased_ = false;
     std::vector<CheckReport> reports_;
     std::set<std::string> reportKeys_;   // one report per (tool, hazard, PTX line)

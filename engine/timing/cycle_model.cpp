@@ -5,7 +5,7 @@
 #include "timing/cycle_model.hpp"
 
 #include "mem/access.hpp"
-#include "runtime/error.hpp"
+#include "base/error.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -92,7 +92,7 @@ struct TimedRun::Sm {
 };
 
 // ---------------------------------------------------------------- 3. set-up and block placement
-TimedRun::TimedRun(sim::Gpu& gpu, const GpuSpec& spec, TimingOptions options, trace::StepListener* downstream)
+TimedRun::TimedRun(sim::Gpu& gpu, const GpuSpec& spec, TimingOptions options, sim::StepListener* downstream)
     : gpu_(gpu), spec_(spec), opt_(options), downstream_(downstream) {
     const auto& cfg = gpu_.config();
     OccupancyInput in;
@@ -395,7 +395,7 @@ int TimedRun::pipeOf(const Instr& in) const {
     }
 }
 
-void TimedRun::onStep(const trace::Step& s) {
+void TimedRun::onStep(const sim::Step& s) {
     if (downstream_) downstream_->onStep(s);
     if (!(s.isLoad || s.isStore || s.isAtomic)) return;
     last_.valid = true;
@@ -765,7 +765,7 @@ trace::CacheConfig cacheConfigFor(const GpuSpec& spec, const Occupancy& occ) {
 }
 
 double predictLaunchUs(sim::Gpu& gpu, const GpuSpec& spec, std::optional<uint32_t> registersPerThread,
-                       trace::StepListener* downstream) {
+                       sim::StepListener* downstream) {
     TimingOptions o;
     if (registersPerThread) {
         o.registersPerThread = *registersPerThread;
@@ -783,7 +783,7 @@ double predictLaunchUs(sim::Gpu& gpu, const GpuSpec& spec, std::optional<uint32_
     return run->result().microseconds + spec.kernelGapUs;
 }
 
-TimingResult runTimed(sim::Gpu& gpu, const GpuSpec& spec, TimingOptions options, trace::StepListener* downstream) {
+TimingResult runTimed(sim::Gpu& gpu, const GpuSpec& spec, TimingOptions options, sim::StepListener* downstream) {
     TimedRun t(gpu, spec, options, downstream);
     t.run();
     return t.result();

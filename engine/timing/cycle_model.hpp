@@ -18,7 +18,7 @@
 #include "timing/gpu_spec.hpp"
 #include "timing/occupancy.hpp"
 #include "trace/counters.hpp"
-#include "trace/step.hpp"
+#include "sim/step.hpp"
 
 #include <array>
 #include <cstdint>
@@ -97,12 +97,12 @@ struct SmView {
 };
 
 // ---------------------------------------------------------------- 4. TimedRun
-class TimedRun : private trace::StepListener {
+class TimedRun : private sim::StepListener {
 public:
     // Sets the launch's residency from the occupancy (SMs x active blocks per SM) and takes the
     // Gpu's step listener slot, forwarding every Step to `downstream` (e.g. counters). Must be
     // created before the launch issues anything. Throws Error(Input) when no block fits on an SM.
-    TimedRun(sim::Gpu& gpu, const GpuSpec& spec, TimingOptions options = {}, trace::StepListener* downstream = nullptr);
+    TimedRun(sim::Gpu& gpu, const GpuSpec& spec, TimingOptions options = {}, sim::StepListener* downstream = nullptr);
     ~TimedRun() override;
     TimedRun(const TimedRun&) = delete;
     TimedRun& operator=(const TimedRun&) = delete;
@@ -128,7 +128,7 @@ private:
     struct TBlock;
     struct Scheduler;
     struct Sm;
-    void onStep(const trace::Step& s) override;
+    void onStep(const sim::Step& s) override;
     void processCycle();
     bool issueOne(Sm& sm, Scheduler& sc, TWarp& w);
     void syncResidency();
@@ -149,8 +149,8 @@ private:
     GpuSpec spec_;
     TimingOptions opt_;
     Occupancy occ_;
-    trace::StepListener* downstream_ = nullptr;
-    trace::StepListener* previousListener_ = nullptr;
+    sim::StepListener* downstream_ = nullptr;
+    sim::StepListener* previousListener_ = nullptr;
     uint64_t now_ = 0;
     bool finished_ = false;
     bool started_ = false;             // the cycle now_ has been processed
@@ -198,9 +198,9 @@ trace::CacheConfig cacheConfigFor(const GpuSpec& spec, const sim::Gpu& gpu, uint
 // the end with `downstream` listening; 0 (and a plain functional run) when a block does not fit
 // the preset. Used by the compare views, next to the time measured on a GPU.
 double predictLaunchUs(sim::Gpu& gpu, const GpuSpec& spec, std::optional<uint32_t> registersPerThread,
-                       trace::StepListener* downstream);
+                       sim::StepListener* downstream);
 
 // Convenience: the timed equivalent of Gpu::run() for one launch (used by the CLI and tests).
-TimingResult runTimed(sim::Gpu& gpu, const GpuSpec& spec, TimingOptions options = {}, trace::StepListener* downstream = nullptr);
+TimingResult runTimed(sim::Gpu& gpu, const GpuSpec& spec, TimingOptions options = {}, sim::StepListener* downstream = nullptr);
 
 } // namespace warpscope::timing

@@ -3,7 +3,7 @@
 // Sections: 1. built-in presets (sources in the comments)  2. JSON  3. lookup
 #include "timing/gpu_spec.hpp"
 
-#include "runtime/error.hpp"
+#include "base/error.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -43,7 +43,7 @@ MemCounters& CounterCollector::lineOf(uint32_t line) {
     return lines_[line];
 }
 
-void CounterCollector::onStep(const Step& s) {
+void CounterCollector::onStep(const sim::Step& s) {
     MemCounters d;
     d.inst = 1;
     d.threadInst = static_cast<uint64_t>(std::popcount(s.activeMask));

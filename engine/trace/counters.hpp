@@ -5,7 +5,7 @@
 // launch (SimDevice::onLaunch); it never changes functional results.
 #pragma once
 #include "mem/cache.hpp"
-#include "trace/step.hpp"
+#include "sim/step.hpp"
 
 #include <cstdint>
 #include <map>
@@ -36,10 +36,10 @@ struct MemCounters {
     void add(const MemCounters& o);
 };
 
-class CounterCollector : public StepListener {
+class CounterCollector : public sim::StepListener {
 public:
     explicit CounterCollector(CacheConfig cfg = {});
-    void onStep(const Step& s) override;
+    void onStep(const sim::Step& s) override;
 
     const MemCounters& total() const { return total_; }
     std::map<uint32_t, MemCounters> byLine() const;   // source line -> counters (lines that ran)

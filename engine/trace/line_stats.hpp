@@ -2,7 +2,7 @@
 // the CLI, the benchmarks ("counting on") and the divergence panel.
 #pragma once
 #include "sim/program.hpp"
-#include "trace/step.hpp"
+#include "sim/step.hpp"
 
 #include <bit>
 #include <cstdint>
@@ -20,9 +20,9 @@ struct LineStats {
     double efficiency() const { return warpInstructions ? double(threadInstructions) / double(warpInstructions) : 0; }
 };
 
-class LineStatsCollector : public StepListener {
+class LineStatsCollector : public sim::StepListener {
 public:
-    void onStep(const Step& s) override {
+    void onStep(const sim::Step& s) override {
         // Indexed by line number: this runs for every issued instruction.
         const uint32_t line = s.instr->line;
         if (line >= lines_.size()) lines_.resize(line + 1);

@@ -1,9 +1,9 @@
 // The memory, compare and checker models behind the new panels, without a window: counters the
 // Session collects, lane -> bank and lane -> sector layouts, heat-map counts, the Nsight Compute
 // import, the GPU toggle, checker reports with "go to line", and a stop that always works.
-#include "gui/compare_model.hpp"
-#include "gui/memory_model.hpp"
-#include "gui/session.hpp"
+#include "gui/model/compare_model.hpp"
+#include "gui/model/memory_model.hpp"
+#include "gui/model/session.hpp"
 
 #include "hw/cuda_device.hpp"
 #include "runtime/sim_device.hpp"

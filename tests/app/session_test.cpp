@@ -1,6 +1,6 @@
 // The stepping controller without a window: every command, step back by replay, faults,
 // parameter changes, runs across launches.
-#include "gui/session.hpp"
+#include "gui/model/session.hpp"
 
 #include <catch2/catch.hpp>
 

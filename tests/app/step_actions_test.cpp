@@ -1,8 +1,8 @@
 // Lesson text features: step actions (parse, validate, apply through the Session), hidden answers,
 // tables, and a check of every bundled lesson's steps.md.
-#include "gui/markdown.hpp"
-#include "gui/session.hpp"
-#include "gui/step_actions.hpp"
+#include "gui/model/markdown.hpp"
+#include "gui/model/session.hpp"
+#include "gui/model/step_actions.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,8 +1,8 @@
 // Window-free pieces of the app: steps.md parsing, syntax colouring, lane states, settings.
-#include "gui/markdown.hpp"
-#include "gui/settings.hpp"
-#include "gui/snapshot.hpp"
-#include "gui/syntax.hpp"
+#include "gui/model/markdown.hpp"
+#include "gui/model/settings.hpp"
+#include "gui/model/snapshot.hpp"
+#include "gui/style/syntax.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,6 +1,6 @@
 // The Timeline panel's model: runs on the worker thread (debounced, restartable, failing with a
 // message), the lane layout (ordering, rows, clipping), the view arithmetic, and kernel -> line.
-#include "gui/timeline_model.hpp"
+#include "gui/model/timeline_model.hpp"
 
 #include "hw/cuda_device.hpp"
 

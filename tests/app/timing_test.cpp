@@ -1,7 +1,7 @@
 // Timed mode through the Session: launches run on the cycle model (timing::TimedRun), stepping
 // goes by cycles, the snapshot carries the model's figures, and the kernel's results stay those
 // of the functional run.
-#include "gui/session.hpp"
+#include "gui/model/session.hpp"
 
 #include "runtime/sim_device.hpp"
 

@@ -1,7 +1,7 @@
 #include "targets.hpp"
 
 #include "ptx/parser.hpp"
-#include "runtime/error.hpp"
+#include "base/error.hpp"
 #include "runtime/expr.hpp"
 #include "runtime/lesson.hpp"
 #include "runtime/sim_device.hpp"

@@ -8,7 +8,7 @@
 #include "sim/gpu.hpp"
 #include "sim/program.hpp"
 #include "trace/counters.hpp"
-#include "trace/step.hpp"
+#include "sim/step.hpp"
 
 #include <bit>
 #include <cstring>
@@ -28,9 +28,9 @@ struct IssuedInstr {
     int lanes() const { return std::popcount(execMask); }
 };
 
-class IssueRecorder : public warpscope::trace::StepListener {
+class IssueRecorder : public warpscope::sim::StepListener {
 public:
-    void onStep(const warpscope::trace::Step& s) override {
+    void onStep(const warpscope::sim::Step& s) override {
         IssuedInstr r;
         r.index = s.index;
         r.block = s.block;
@@ -59,7 +59,7 @@ public:
 struct TracedLaunch {
     warpscope::trace::CounterCollector counters;
     IssueRecorder issued;
-    warpscope::trace::FanOut fan;
+    warpscope::sim::FanOut fan;
     double metric(const std::string& name) const { return counters.metrics().at(name); }
 };
 

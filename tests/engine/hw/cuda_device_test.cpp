@@ -3,7 +3,7 @@
 // The fault test comes last: an illegal address poisons the CUDA context for the process.
 #include "hw/cuda_device.hpp"
 #include "hw/cupti_counters.hpp"
-#include "runtime/error.hpp"
+#include "base/error.hpp"
 #include "runtime/lesson.hpp"
 #include "runtime/sim_device.hpp"
 #include "support.hpp"

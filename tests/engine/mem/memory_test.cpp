@@ -1,5 +1,5 @@
 #include "mem/memory.hpp"
-#include "runtime/error.hpp"
+#include "base/error.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -2,7 +2,7 @@
 #include "support.hpp"
 
 #include "ptx/parser.hpp"
-#include "runtime/error.hpp"
+#include "base/error.hpp"
 
 #include <catch2/catch.hpp>
 

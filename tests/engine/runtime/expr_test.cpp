@@ -1,4 +1,4 @@
-#include "runtime/error.hpp"
+#include "base/error.hpp"
 #include "runtime/expr.hpp"
 
 #include <catch2/catch.hpp>

@@ -1,6 +1,6 @@
 // lesson.json "registers": registers per thread for the occupancy calculator and the cycle model,
 // one number for every kernel or one per kernel; bad values name their JSON path.
-#include "runtime/error.hpp"
+#include "base/error.hpp"
 #include "runtime/lesson.hpp"
 
 #include <catch2/catch.hpp>

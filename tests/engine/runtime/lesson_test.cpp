@@ -2,7 +2,7 @@
 // reported with the JSON path of the mistake.
 #include "support.hpp"
 
-#include "runtime/error.hpp"
+#include "base/error.hpp"
 #include "runtime/lesson.hpp"
 
 #include <catch2/catch.hpp>

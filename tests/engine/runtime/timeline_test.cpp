@@ -4,7 +4,7 @@
 // that drive them, with their errors.
 #include "support.hpp"
 
-#include "runtime/error.hpp"
+#include "base/error.hpp"
 #include "runtime/lesson.hpp"
 #include "runtime/timeline.hpp"
 #include "timing/gpu_spec.hpp"

@@ -2,7 +2,7 @@
 // and the correct kernels that look suspicious produce no report at all.
 #include "support.hpp"
 
-#include "runtime/error.hpp"
+#include "base/error.hpp"
 #include "runtime/lesson.hpp"
 
 #include <catch2/catch.hpp>

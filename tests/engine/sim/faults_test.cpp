@@ -2,7 +2,7 @@
 // kernel, block, thread, lane, source line, PTX line and, for memory, address and allocation.
 #include "support.hpp"
 
-#include "runtime/error.hpp"
+#include "base/error.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -3,7 +3,7 @@
 #include "support.hpp"
 
 #include "sim/gpu.hpp"
-#include "trace/step.hpp"
+#include "sim/step.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -17,9 +17,9 @@ using wst::arg;
 namespace {
 constexpr const char* kSimt = "tests/kernels/simt.ptx";
 
-struct Recorder : trace::StepListener {
-    std::vector<trace::Step> steps;
-    void onStep(const trace::Step& s) override { steps.push_back(s); }
+struct Recorder : sim::StepListener {
+    std::vector<sim::Step> steps;
+    void onStep(const sim::Step& s) override { steps.push_back(s); }
 };
 
 // Runs `kernel` and records every Step.

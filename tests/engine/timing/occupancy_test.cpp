@@ -1,6 +1,6 @@
 // Occupancy against hand-computed cases from the Programming Guide and Best Practices Guide,
 // and the GPU presets (built-in and JSON).
-#include "runtime/error.hpp"
+#include "base/error.hpp"
 #include "timing/gpu_spec.hpp"
 #include "timing/occupancy.hpp"
 

@@ -1,0 +1,169 @@
+// warpscope bench: how fast the interpreter runs, as simulated thread-instructions per second
+// (one core, counting on: a per-line statistics listener sees every Step), next to the same
+// computation written as a plain C++ loop, so the interpretive overhead is a ratio.
+// Not a timed test: it prints numbers (medians of several runs).
+#include "cli.hpp"
+#include "base/error.hpp"
+#include "runtime/lesson.hpp"
+#include "runtime/sim_device.hpp"
+#include "timing/cycle_model.hpp"
+#include "trace/line_stats.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+using namespace warpscope;
+
+namespace {
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+std::string readText(const fs::path& p) {
+    std::ifstream f(p, std::ios::binary);
+    if (!f) throw Error(Error::Kind::Input, "bench: cannot read " + p.string());
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+}
+
+template <class T>
+runtime::ParamBytes arg(T v) {
+    runtime::ParamBytes b(sizeof v);
+    std::memcpy(b.data(), &v, sizeof v);
+    return b;
+}
+
+struct SimRun {
+    double seconds;
+    uint64_t threadInstructions;
+};
+
+// Runs one launch on a fresh simulator with inputs filled by `fill`; returns time and count.
+SimRun simLaunch(const std::string& ptx, const std::string& kernel, const runtime::LaunchConfig& cfg,
+                 const std::vector<std::pair<size_t, float>>& buffers, const std::vector<runtime::ParamBytes>& scalars, bool counting,
+                 const timing::GpuSpec* timedOn = nullptr) {
+    runtime::SimDevice dev;
+    dev.loadModule(ptx, kernel);
+    std::vector<runtime::ParamBytes> params;
+    for (size_t i = 0; i < buffers.size(); ++i) {
+        auto [count, value] = buffers[i];
+        runtime::DevPtr p = dev.malloc(count * 4, "buf" + std::to_string(i));
+        std::vector<float> host(count);
+        for (size_t k = 0; k < count; ++k) host[k] = value + float(k % 97) * 0.25f;
+        dev.memcpyHtoD(p, host.data(), count * 4);
+        params.push_back(arg(p));
+    }
+    for (auto& s : scalars) params.push_back(s);
+    trace::LineStatsCollector collector;
+    if (counting) dev.onLaunch = [&](sim::Gpu& g) { g.setListener(&collector); };
+    // Timed mode: the cycle model chooses the issue order (and the same listener counts).
+    if (timedOn) dev.onLaunch = [&](sim::Gpu& g) { timing::runTimed(g, *timedOn, {}, counting ? &collector : nullptr); };
+    auto t0 = std::chrono::steady_clock::now();
+    runtime::LaunchResult r = dev.launch(kernel, cfg, params);
+    auto t1 = std::chrono::steady_clock::now();
+    return {std::chrono::duration<double>(t1 - t0).count(), r.threadInstructions};
+}
+
+} // namespace
+
+int runBench(int argc, char** argv, const fs::path& lessonsDir) {
+    bool quick = false;
+    for (int i = 0; i < argc; ++i)
+        if (std::strcmp(argv[i], "--quick") == 0) quick = true;
+    if (lessonsDir.empty()) throw Error(Error::Kind::Input, "bench: no lessons folder found (set WARPSCOPE_LESSONS).");
+    const int reps = quick ? 1 : 3;
+    const int vaddN = quick ? (1 << 18) : (1 << 22);
+    const int mm = quick ? 128 : 512;
+
+    std::string vaddPtx = readText(lessonsDir / "vector-add" / "kernel.ptx");
+    const timing::GpuSpec timedGpu = timing::findPreset("h100", {});
+    std::vector<double> vTimedT, mTimedT;
+    std::string mmPtx = readText(lessonsDir / "matmul" / "kernel.ptx");
+
+    // --- vector add ---
+    std::vector<double> simT, simNoCountT, nativeT;
+    uint64_t vaddInsts = 0;
+    for (int r = 0; r < reps; ++r) {
+        runtime::LaunchConfig cfg;
+        cfg.block.x = 256;
+        cfg.grid.x = static_cast<uint32_t>((vaddN + 255) / 256);
+        auto s = simLaunch(vaddPtx, "vadd", cfg, {{vaddN, 1.0f}, {vaddN, 2.0f}, {vaddN, 0.0f}}, {arg(int32_t(vaddN))}, true);
+        simT.push_back(s.seconds);
+        vaddInsts = s.threadInstructions;
+        simNoCountT.push_back(simLaunch(vaddPtx, "vadd", cfg, {{vaddN, 1.0f}, {vaddN, 2.0f}, {vaddN, 0.0f}}, {arg(int32_t(vaddN))}, false).seconds);
+        vTimedT.push_back(simLaunch(vaddPtx, "vadd", cfg, {{vaddN, 1.0f}, {vaddN, 2.0f}, {vaddN, 0.0f}}, {arg(int32_t(vaddN))}, true, &timedGpu).seconds);
+        std::vector<float> a(vaddN), b(vaddN), c(vaddN);
+        for (int i = 0; i < vaddN; ++i) {
+            a[size_t(i)] = 1.0f + float(i % 97) * 0.25f;
+            b[size_t(i)] = 2.0f + float(i % 97) * 0.25f;
+        }
+        auto t0 = std::chrono::steady_clock::now();
+        for (int i = 0; i < vaddN; ++i) c[size_t(i)] = a[size_t(i)] + b[size_t(i)];
+        auto t1 = std::chrono::steady_clock::now();
+        volatile float sink = c[size_t(vaddN / 2)];
+        (void)sink;
+        nativeT.push_back(std::chrono::duration<double>(t1 - t0).count());
+    }
+    double vSim = double(vaddInsts) / median(simT);
+    double vSimNo = double(vaddInsts) / median(simNoCountT);
+    double vNative = double(vaddInsts) / median(nativeT);
+
+    // --- tiled matrix multiply ---
+    std::vector<double> mSimT, mNativeT;
+    uint64_t mmInsts = 0;
+    for (int r = 0; r < reps; ++r) {
+        runtime::LaunchConfig cfg;
+        cfg.block = {16, 16, 1};
+        cfg.grid = {static_cast<uint32_t>(mm / 16), static_cast<uint32_t>(mm / 16), 1};
+        size_t n = size_t(mm) * size_t(mm);
+        auto s = simLaunch(mmPtx, "matmul_tiled", cfg, {{n, 1.0f}, {n, 0.5f}, {n, 0.0f}},
+                           {arg(int32_t(mm)), arg(int32_t(mm)), arg(int32_t(mm))}, true);
+        mSimT.push_back(s.seconds);
+        mmInsts = s.threadInstructions;
+        mTimedT.push_back(simLaunch(mmPtx, "matmul_tiled", cfg, {{n, 1.0f}, {n, 0.5f}, {n, 0.0f}},
+                                    {arg(int32_t(mm)), arg(int32_t(mm)), arg(int32_t(mm))}, true, &timedGpu)
+                              .seconds);
+        std::vector<float> A(n), B(n), C(n, 0.0f);
+        for (size_t k = 0; k < n; ++k) {
+            A[k] = 1.0f + float(k % 97) * 0.25f;
+            B[k] = 0.5f + float(k % 97) * 0.25f;
+        }
+        auto t0 = std::chrono::steady_clock::now();
+        for (int i = 0; i < mm; ++i)
+            for (int j = 0; j < mm; ++j) {
+                float acc = 0.0f;
+                for (int k = 0; k < mm; ++k) acc += A[size_t(i * mm + k)] * B[size_t(k * mm + j)];
+                C[size_t(i * mm + j)] = acc;
+            }
+        auto t1 = std::chrono::steady_clock::now();
+        volatile float sink = C[n / 2];
+        (void)sink;
+        mNativeT.push_back(std::chrono::duration<double>(t1 - t0).count());
+    }
+    double mSim = double(mmInsts) / median(mSimT);
+    double mNative = double(mmInsts) / median(mNativeT);
+
+    std::printf("# warpscope bench: %s, median of %d run(s), one core\n", quick ? "quick sizes" : "full sizes", reps);
+    std::printf("# vector add N=%d: %llu thread-instructions; tiled matmul %dx%d (16x16 tiles): %llu thread-instructions\n", vaddN,
+                static_cast<unsigned long long>(vaddInsts), mm, mm, static_cast<unsigned long long>(mmInsts));
+    std::printf("vector_add_sim: %.0f thread-instructions/s\n", vSim);
+    std::printf("vector_add_sim_no_listener: %.0f thread-instructions/s\n", vSimNo);
+    std::printf("vector_add_native: %.0f thread-instructions/s\n", vNative);
+    std::printf("matmul_tiled_sim: %.0f thread-instructions/s\n", mSim);
+    std::printf("matmul_native: %.0f thread-instructions/s\n", mNative);
+    std::printf("vector_add_timed: %.0f thread-instructions/s\n", double(vaddInsts) / median(vTimedT));
+    std::printf("matmul_tiled_timed: %.0f thread-instructions/s\n", double(mmInsts) / median(mTimedT));
+    std::printf("# timed mode: cycle model on the h100 preset, same listener; slowdown vs functional: vector add %.1fx, matmul %.1fx\n",
+                median(vTimedT) / median(simT), median(mTimedT) / median(mSimT));
+    std::printf("# interpretive overhead (native / simulated): vector add %.1fx, matmul %.1fx\n", vNative / vSim, mNative / mSim);
+    return 0;
+}

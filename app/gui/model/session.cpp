@@ -1,0 +1,153 @@
+// Session: lesson info and the UI side (commands posted to the worker, snapshots read back).
+// The worker is split by seam (session_worker.hpp lists the files).
+//
+// Sections (numbered across the session files): 1. lesson info  3. Session (UI side)
+#include "gui/model/session_worker.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <sstream>
+
+namespace warpscope::gui {
+
+namespace {
+std::string readFile(const std::filesystem::path& p) {
+    std::ifstream f(p, std::ios::binary);
+    if (!f) return {};
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+}
+} // namespace
+
+// ---------------------------------------------------------------- 1. lesson info
+std::shared_ptr<const LessonInfo> makeLessonInfo(const runtime::Lesson& lesson) {
+    auto info = std::make_shared<LessonInfo>();
+    info->lesson = lesson;
+    if (!lesson.sourcePath.empty()) {
+        std::istringstream in(readFile(lesson.sourcePath));
+        std::string line;
+        while (std::getline(in, line)) {
+            if (!line.empty() && line.back() == '\r') line.pop_back();
+            info->sourceLines.push_back(line);
+        }
+    }
+    if (!lesson.dir.empty()) info->stepsMarkdown = readFile(lesson.dir / "steps.md");
+    try {
+        auto host = nlohmann::json::parse(lesson.hostJson.empty() ? std::string("[]") : lesson.hostJson);
+        for (auto& op : host)
+            if (op.is_object() && op.contains("launch")) ++info->launchCount;
+    } catch (const std::exception&) {
+        info->launchCount = 0;
+    }
+    return info;
+}
+
+// ---------------------------------------------------------------- 3. Session (UI side)
+Session::Session(sim::LaunchOptions options) : w_(std::make_unique<Worker>()) {
+    w_->options = options;
+    w_->speed = &speed_;
+    thread_ = std::thread([this] { workerMain(); });
+}
+
+Session::~Session() {
+    {
+        std::lock_guard lk(w_->m);
+        w_->queue.clear();
+    }
+    post(Command(CommandKind::Quit));
+    if (thread_.joinable()) thread_.join();
+}
+
+void Session::post(Command c) {
+    {
+        std::lock_guard lk(w_->m);
+        w_->queue.push_back(std::move(c));
+    }
+    w_->cv.notify_all();
+}
+
+void Session::load(const runtime::Lesson& lesson, const runtime::ParamValues& params) {
+    Command c(CommandKind::Load);
+    c.lesson = makeLessonInfo(lesson);
+    c.params = params;
+    post(std::move(c));
+}
+
+void Session::setParams(const runtime::ParamValues& params) {
+    Command c(CommandKind::Load);
+    c.params = params;   // lesson stays
+    post(std::move(c));
+}
+
+void Session::restart() { post(Command(CommandKind::Restart)); }
+void Session::setCheckers(bool initcheck, bool racecheck) {
+    Command c(CommandKind::Restart);
+    c.initcheck = initcheck ? 1 : 0;
+    c.racecheck = racecheck ? 1 : 0;
+    post(std::move(c));
+}
+void Session::step() { post(Command(CommandKind::Step)); }
+void Session::stepWarp() { post(Command(CommandKind::StepWarp)); }
+void Session::stepLine() { post(Command(CommandKind::StepLine)); }
+void Session::runToBarrier() { post(Command(CommandKind::RunToBarrier)); }
+void Session::run() { post(Command(CommandKind::Run)); }
+void Session::pause() { post(Command(CommandKind::Pause)); }
+void Session::stepBack() { post(Command(CommandKind::StepBack)); }
+void Session::runSteps(uint64_t n) {
+    Command c(CommandKind::RunSteps);
+    c.count = n;
+    post(std::move(c));
+}
+void Session::runToEnd() { post(Command(CommandKind::RunToEnd)); }
+void Session::runToLine(uint32_t line) {
+    Command c(CommandKind::RunToLine);
+    c.line = line;
+    post(std::move(c));
+}
+void Session::setTiming(const TimingConfig& config) {
+    Command c(CommandKind::SetTiming);
+    c.timing = std::make_shared<const TimingConfig>(config);
+    post(std::move(c));
+}
+void Session::showSm(uint32_t sm) {
+    Command c(CommandKind::ShowSm);
+    c.sm = sm;
+    post(std::move(c));
+}
+void Session::toggleRun() {
+    auto s = snapshot();
+    post(Command(s->state == RunState::Running ? CommandKind::Pause : CommandKind::Run));
+}
+void Session::select(uint32_t block, uint32_t warp, bool follow) {
+    Command c(CommandKind::Select);
+    c.block = block;
+    c.warp = warp;
+    c.follow = follow;
+    post(std::move(c));
+}
+void Session::setFollow(bool follow) {
+    auto s = snapshot();
+    select(s->selBlock, s->selWarp, follow);
+}
+
+std::shared_ptr<const Snapshot> Session::snapshot() const {
+    std::lock_guard lk(w_->m);
+    return w_->published;
+}
+
+bool Session::busy() const {
+    std::lock_guard lk(w_->m);
+    return w_->executing || !w_->queue.empty();
+}
+
+bool Session::waitIdle(double timeoutSeconds) {
+    std::unique_lock lk(w_->m);
+    return w_->idleCv.wait_for(lk, std::chrono::duration<double>(timeoutSeconds),
+                               [&] { return !w_->executing && w_->queue.empty(); });
+}
+
+void Session::workerMain() { w_->main(); }
+
+} // namespace warpscope::gui

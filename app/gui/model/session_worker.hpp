@@ -1,0 +1,187 @@
+// The session's worker: the state the worker thread owns (and the few fields it shares with the
+// UI thread under its mutex), and every operation it performs. Private to model/session*.cpp:
+//   session.cpp           lesson info, the UI-side Session API (posts commands, reads snapshots)
+//   session_worker.cpp    the worker thread: outer loop, one run of the host program, a launch
+//   session_stepping.cpp  stepping control: primitives, the primitive log, replay for step back
+//   session_views.cpp     snapshots and what they show: memory, counters, heat map, reports, timing
+#pragma once
+#include "gui/model/session.hpp"
+
+#include "runtime/sim_device.hpp"
+#include "sim/isa.hpp"
+#include "trace/counters.hpp"
+
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <unordered_map>
+
+namespace warpscope::gui {
+
+// ---------------------------------------------------------------- 2. worker state and recorder
+// Private to the session_*.cpp files; a named namespace so that RestartRun thrown in one file is
+// caught in another.
+namespace session_detail {
+using Clock = std::chrono::steady_clock;
+
+struct RestartRun {};   // thrown through runLesson to abandon the current run and start over
+struct QuitWorker {};
+
+constexpr uint32_t kRoundRobin = 0xffffffffu;
+struct Prim {
+    uint32_t block = kRoundRobin, warp = 0;   // kRoundRobin: Gpu::step(); else stepWarp of that warp
+    uint64_t count = 0;
+};
+struct LaunchLog {
+    std::vector<Prim> prims;
+    uint64_t steps = 0;          // primitives; in Timed mode cycles (prims stay empty)
+    bool complete = false;
+    bool timed = false;
+};
+struct LastStep {
+    uint32_t active = 0, exec = 0;
+    bool valid = false, branch = false;
+};
+constexpr size_t kRecent = 64;
+constexpr size_t kMemHistory = 8;   // memory instructions remembered per warp
+constexpr size_t kCycleRing = 512;   // timeline cycles remembered (Timed mode)
+constexpr uint64_t kIdleLimit = 1u << 20;   // cycles without any issue before looking for a deadlock
+
+uint32_t heatElemBytes(const std::string& type) {
+    if (type.empty()) return 4;
+    std::string digits;
+    for (char c : type)
+        if (c >= '0' && c <= '9') digits += c;
+    int bits = digits.empty() ? 32 : std::stoi(digits);
+    return bits >= 8 ? static_cast<uint32_t>(bits / 8) : 1;
+}
+} // namespace session_detail
+using namespace session_detail;
+
+struct Session::Worker : sim::StepListener {
+    // --- shared with the UI thread (under m) ---
+    mutable std::mutex m;
+    std::condition_variable cv, idleCv;
+    std::deque<Command> queue;
+    bool executing = false;
+    std::shared_ptr<const Snapshot> published = std::make_shared<Snapshot>();
+    const std::atomic<double>* speed = nullptr;
+
+    // --- worker thread only ---
+    sim::LaunchOptions options;
+    std::shared_ptr<const LessonInfo> lesson;
+    runtime::ParamValues params;
+    uint64_t generation = 0, serial = 0;
+    uint32_t selBlock = 0, selWarp = 0;
+    bool follow = true;
+    bool running = false;
+    uint64_t pendingSteps = 0;
+    uint32_t pendingLine = 0;               // run to line: the CUDA line (0 = none)
+    bool lineMustLeave = false;             // the selected warp started on that line: leave it first
+    std::vector<LaunchLog> logs, replayLogs;
+    std::optional<std::pair<int, uint64_t>> target;   // replay to (launch, steps in it)
+    int launchIdx = -1;
+    uint64_t stepsBefore = 0, records = 0;
+    trace::LineStatsCollector lineStats;
+    std::vector<LastStep> lastByWarp;
+    std::deque<StepRecord> recent;
+    std::shared_ptr<const ProgramInfo> program;
+    std::map<const sim::Program*, std::shared_ptr<const ProgramInfo>> programs;
+    std::shared_ptr<const Snapshot> last;   // last published snapshot of this run
+    std::string note;                       // one-off status message for the next publish
+    uint32_t wpb = 1;
+    bool longOp = false;                    // step line / run to barrier in progress (reported as running)
+
+    // counters (one collector per launch), checker reports, memory instructions, heat map
+    std::unique_ptr<trace::CounterCollector> counters;
+    std::unique_ptr<sim::FanOut> fanout;
+    std::vector<std::shared_ptr<const CounterView>> doneCounters;
+    std::vector<ReportView> pastReports;
+    std::unordered_map<uint32_t, std::deque<MemAccess>> memByWarp;
+    mem::GlobalMemory* memory = nullptr;    // the running SimDevice's memory (runOnce only)
+    std::vector<BufferHeat> heat;
+    size_t heatHit = 0;
+    bool heatDirty = false;
+    uint64_t heatSerial = 0;
+    std::shared_ptr<const HeatView> heatView;
+    Clock::time_point heatPublished{};
+
+    // Timed mode: the cycle model of the current launch, the shown SM's recent cycles
+    TimingConfig timingCfg;
+    std::unique_ptr<timing::TimedRun> timed;
+    uint32_t timedSm = 0;
+    std::deque<CycleCells> ring;
+    uint64_t cycleStepsBefore = 0, launchCycleSteps = 0;
+    uint64_t lastIssueRecords = 0, lastIssueCycle = 0;
+    std::vector<std::shared_ptr<const TimedLaunchView>> doneTimings;
+
+    void onStep(const sim::Step& s) override {
+        lineStats.onStep(s);
+        if ((s.isLoad || s.isStore || s.isAtomic) && s.addresses && s.execMask &&
+            (s.space == ptx::StateSpace::Global || s.space == ptx::StateSpace::Shared))
+            recordMem(s);
+        ++records;
+        if (s.warp >= lastByWarp.size()) lastByWarp.resize(std::max<size_t>(s.warp + 1, lastByWarp.size() * 2));
+        LastStep& l = lastByWarp[s.warp];
+        l.active = s.activeMask;
+        l.exec = s.execMask;
+        l.valid = true;
+        l.branch = s.branch;
+        StepRecord r;
+        r.index = s.index;
+        r.block = s.block;
+        r.warpInBlock = s.warpInBlock;
+        r.pc = s.pc;
+        r.line = s.instr ? s.instr->line : 0;
+        r.activeMask = s.activeMask;
+        r.execMask = s.execMask;
+        r.maskAfter = s.maskAfter;
+        r.divergent = s.divergent;
+        if (recent.size() >= kRecent) recent.pop_front();
+        recent.push_back(r);
+    }
+
+    // memory, counters, reports
+    void recordMem(const sim::Step& s);
+    BufferHeat* heatFind(uint64_t addr);
+    void heatAccount(const sim::Step& s);
+    void syncHeatBuffers();
+    std::shared_ptr<const CounterView> counterView(const sim::Gpu& gpu, bool complete) const;
+    static ReportView reportView(const sim::CheckReport& r, int launch, const sim::Gpu& gpu);
+
+    // outer loop and launches
+    void main();
+    void startRuns(bool& quit);
+    void runOnce();
+    void onLaunch(sim::Gpu& gpu);
+    void serve(sim::Gpu& gpu);
+    Command waitCommand();
+    bool applyOutside(const Command& c);   // true: a new run must start
+    void applyRestart(const Command& c);
+    bool pollInterrupt(bool* stepRequested = nullptr);
+    // primitives
+    bool prim(sim::Gpu& gpu, uint32_t block, uint32_t warp);
+    bool cycle(sim::Gpu& gpu);
+    void recordCycle();
+    void doRunToEnd(sim::Gpu& gpu);
+    void replay(sim::Gpu& gpu, const LaunchLog& log, uint64_t upTo);
+    void doStepLine(sim::Gpu& gpu);
+    void doRunToBarrier(sim::Gpu& gpu);
+    void doRunToLine(sim::Gpu& gpu);
+    void doRunFree(sim::Gpu& gpu);
+    void doRunSteps(sim::Gpu& gpu);
+    bool interrupted(sim::Gpu& gpu, Clock::time_point& lastPublish, std::chrono::milliseconds every);
+    std::pair<uint32_t, uint32_t> selection() const;
+    // snapshots
+    std::shared_ptr<const ProgramInfo> programInfo(const sim::Program& p);
+    std::shared_ptr<Snapshot> build(const sim::Gpu* gpu, RunState state);
+    void publish(std::shared_ptr<Snapshot> s);
+    void publishGpu(const sim::Gpu& gpu);
+    void publishState(RunState state, const std::string& status);
+    std::shared_ptr<const TimedLaunchView> timedLaunchView(const sim::Gpu& gpu) const;
+    std::shared_ptr<const TimingView> timingView(const sim::Gpu& gpu) const;
+};
+
+} // namespace warpscope::gui

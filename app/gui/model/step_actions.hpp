@@ -1,0 +1,97 @@
+// Step actions: what the app does for a lesson step when the student presses "Do it" (or moves
+// to the step with Next). A step lists them in an HTML comment, invisible where steps.md is read
+// as ordinary Markdown:
+//
+//   <!-- do: param OFFSET=1; select block 0 warp 1; run-to line 7; layout memory -->
+//
+// Statements are separated by ';' and run in order (docs/authoring.md lists them):
+//   param NAME=VALUE [NAME=VALUE ...]   set lesson parameters (the launch is rebuilt)
+//   defaults                            every parameter back to its default
+//   restart                             restart the lesson
+//   select block B warp W               select warp W of block B (linear block index)
+//   run-to line L                       run until the selected warp's next instruction is on line L
+//   run-to barrier | run-to end         until a barrier releases | to the end of this launch
+//   steps N                             N warp-instructions (Timed mode: N cycles)
+//   show line L                         bring source line L into view and show its statistics
+//   layout NAME                         stepping | memory | compare | checks | timing
+//   open PANEL                          open and focus a panel (source, grid, occupancy, ...)
+//   timed PRESET | timed off            Timed mode on a GPU preset (h100, teaching, ...), or off
+//
+// Parsing and validation are pure functions (tested in tests/app); applying them is the app's job
+// (panel_lessons.cpp).
+#pragma once
+#include "gui/model/markdown.hpp"
+#include "runtime/lesson.hpp"
+
+#include <cstdint>
+#include <set>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace warpscope::gui {
+
+struct StepAction {
+    enum class Kind { Param, Defaults, Restart, Select, RunToLine, RunToBarrier, RunToEnd, Steps, ShowLine, Layout, Open, Timed };
+    Kind kind = Kind::Restart;
+    std::vector<std::pair<std::string, double>> params;   // Param
+    uint32_t block = 0, warp = 0;                         // Select
+    uint32_t line = 0;                                    // RunToLine, ShowLine (kernel.cu line)
+    uint64_t count = 0;                                   // Steps
+    std::string name;                                     // Layout, Open, Timed ("off" turns it off)
+    int mdLine = 0;                                       // line of steps.md it was written on
+    std::string text;                                     // the statement as written
+};
+
+// Parses the body of one `do:` comment (`mdLine`: where it is in steps.md). Syntax errors are
+// appended to `errors` as "line N: ..." and the statement is skipped.
+std::vector<StepAction> parseStepActions(std::string_view text, int mdLine, std::vector<std::string>& errors);
+
+// A short description for the "Do it" button's tooltip: "set SMEM=120", "run to line 11", ...
+std::string describeAction(const StepAction& a);
+
+// What validation checks names and numbers against.
+struct ActionContext {
+    const runtime::Lesson* lesson = nullptr;   // parameters (names, min/max/choices)
+    size_t sourceLineCount = 0;                // lines of kernel.cu (0: no source, run-to line is an error)
+    std::set<uint32_t> codeLines;              // kernel.cu lines that have instructions, in any kernel
+    std::set<std::string> presets;             // GPU preset names
+};
+// Built from a loaded lesson: reads kernel.cu, compiles every kernel of its PTX for the lines.
+ActionContext actionContextFor(const runtime::Lesson& lesson);
+
+// The layout and panel names the app knows (panels.cpp); `open` and `layout` accept these.
+const std::vector<std::string>& knownLayouts();
+const std::vector<std::string>& knownPanels();
+
+// Problems with actions that parsed: unknown parameter, value outside min/max/choices, line
+// outside kernel.cu or without code, unknown layout, panel or preset. Each "line N: ...".
+std::vector<std::string> validateStepActions(const std::vector<StepAction>& actions, const ActionContext& ctx);
+
+// Every step of a steps.md text: parsed actions per section, and every problem found, each as
+// "<file>:<line>: <message>" (`file` names the steps.md in messages). `do:` comments before the
+// first step are reported (they belong to no step).
+struct StepsCheck {
+    std::vector<std::vector<StepAction>> actions;   // per section
+    std::vector<std::string> errors;
+};
+StepsCheck checkSteps(const MdDocument& doc, const ActionContext& ctx, const std::string& file);
+
+// Hidden answers: shown once the student has run something since the step appeared (or pressed
+// Do it and the run finished), or pressed Reveal. Progress is what the session reports: the lesson
+// generation (restarts) and the warp-instructions plus cycles stepped in it.
+struct RunProgress {
+    uint64_t generation = 0, steps = 0;
+    bool finished = false;   // the host script completed
+};
+struct AnswerGate {
+    bool revealed = false;      // Reveal pressed, or the run happened
+    bool baselineSet = false;
+    RunProgress baseline;       // when the step was shown (after its own actions were queued)
+    bool actionsPending = false;   // Do it pressed: reveal when the session is idle again
+};
+// Updates the gate with the session's current progress; returns whether the answer is shown.
+bool updateAnswerGate(AnswerGate& g, const RunProgress& now, bool sessionIdle);
+
+} // namespace warpscope::gui

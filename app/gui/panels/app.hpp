@@ -1,0 +1,130 @@
+// What every panel gets: the session, the latest snapshot, settings, fonts and UI-only state.
+// Panels never touch the engine; they read the snapshot and send commands to the Session.
+#pragma once
+#include "gui/model/compare_model.hpp"
+#include "gui/model/timeline_model.hpp"
+#include "gui/style/palette.hpp"
+#include "gui/model/session.hpp"
+#include "gui/model/settings.hpp"
+
+#include <imgui.h>
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace warpscope::gui {
+
+struct Fonts {
+    ImFont* ui = nullptr;
+    ImFont* mono = nullptr;
+    ImFont* bold = nullptr;
+    ImFont* heading = nullptr;
+    ImFont* italic = nullptr;
+    bool fromSystem = false;   // DejaVu found; otherwise ImGui's built-in font
+};
+
+struct UiState {
+    std::vector<runtime::Lesson> lessons;
+    std::vector<std::string> lessonErrors;
+    std::string lessonsDir;
+    int current = -1;                       // index into lessons
+    runtime::ParamValues params;            // values shown in the parameter widgets
+    int stepSection = 0;                    // steps.md section shown
+    uint32_t clickedLine = 0;               // source line whose statistics are shown
+    uint64_t scrolledForSerial = 0;         // source auto-scroll bookkeeping
+    int32_t lastScrolledLine = -1;
+    float gridZoom = 1.0f;
+    bool showShortcuts = false;
+    bool showAbout = false;
+    bool resetLayout = false;
+    bool headless = false;                  // screenshot / benchmark: fixed layout, no ini
+    float pendingScale = 0;                 // UI scale chosen this frame (applied before the next)
+    uint32_t scrollToLine = 0;              // source panel: bring this line into view once
+    std::string layout = "stepping";        // panel arrangement (panels.cpp layouts())
+    std::string pendingLayout;              // chosen this frame (applied before the next)
+    std::string actionLayout;               // chosen by a lesson step's action (applied before the next frame)
+    bool dockLessons = false;               // that layout keeps the Lessons panel open on the left
+
+    // Memory panels
+    uint64_t globalPick = 0, sharedPick = 0;   // chosen instruction (step index + 1), 0 = most recent
+    std::string heatBuffer;
+    int heatWidth = 0;                      // 0 = automatic
+    int heatMode = 0;                       // 0 accesses, 1 wasted bytes
+    bool heatWholeRun = false;              // counts since the lesson started (else this launch)
+    bool heatLog = true;
+    bool heatUseShader = true;
+    std::string heatShaderStatus;
+    int metricsLaunch = -1;                 // -1 = the current launch
+
+    // Lanes a report pointed at ("go to line"): outlined in the grid and warp panels.
+    struct Highlight {
+        bool on = false;
+        uint32_t block = 0, warp = 0, lanes = 0;
+    } highlight;
+
+    // Hardware toggle and compare view
+    bool runOnGpu = false;
+    std::shared_ptr<const NcuImport> ncu;
+    std::string ncuError;
+    bool showNcuDialog = false;
+    char ncuPathInput[512] = {};
+    uint64_t compareRequestedGen = 0;       // snapshot generation the last compare run was started for
+    std::string compareRequestedFor;
+
+    // Timing: Timed mode, the GPU preset, occupancy and scheduler views (timing_ui.cpp)
+    std::vector<timing::GpuSpec> presets;   // built-in, then user JSON files
+    std::vector<std::string> presetErrors;
+    int preset = 0;                         // index into presets
+    bool timed = false;
+    bool registersOverride = false;         // the occupancy panel's slider replaces lesson.json "registers"
+    int registers = 32;
+    int schedSm = 0;                        // SM shown by the scheduler panel
+    int timelineCycles = 200;
+    int stallsLaunch = -1;                  // launch shown by the stall panel, -1 = the current one
+};
+
+// A drawn panel's rectangle in framebuffer pixels (for the screenshot sidecar).
+struct PanelRect {
+    std::string id;
+    float x = 0, y = 0, w = 0, h = 0;
+};
+
+struct AppContext {
+    AppContext(Session& s, Settings& st) : session(s), settings(st) {}
+    Session& session;
+    Settings& settings;
+    Fonts fonts;
+    UiState ui;
+    std::shared_ptr<const Snapshot> snap;   // this frame's snapshot (never null)
+    std::vector<PanelRect> drawn;           // this frame's panels
+    ImVec2 workPos, workSize;               // area between toolbar and status bar
+    std::unique_ptr<CompareRunner> compare = std::make_unique<CompareRunner>();
+    std::unique_ptr<TimelineRunner> timeline = std::make_unique<TimelineRunner>();   // Timeline panel runs
+    TimelinePanelState timelineUi;
+
+    void loadLesson(int index);
+    void applyParams();
+    void startCompare();                    // (re)runs the comparison for the current lesson and params
+    void goToSite(const FaultSite& site, const uint32_t grid[3], const uint32_t block[3]);
+    bool importNcu(const std::string& path);   // false: ui.ncuError says why
+    // Timing (timing_ui.cpp): the chosen preset, and sending Timed mode / preset / registers to the session.
+    const timing::GpuSpec* presetSpec() const;
+    void applyTiming();
+};
+
+inline ImU32 col(Rgb c, int alpha = 255) { return IM_COL32(c.r, c.g, c.b, alpha); }
+inline ImVec4 colv(Rgb c, float alpha = 1.0f) { return ImVec4(c.r / 255.f, c.g / 255.f, c.b / 255.f, alpha); }
+
+// Shared drawing helpers (ui_common.cpp).
+void drawLaneStrip(ImDrawList* dl, ImVec2 pos, float laneW, float h, const std::array<LaneState, 32>& lanes, uint32_t highlight = 0);
+void drawLegend(bool compact = false);
+// One legend entry: a colour square of `size` and its label, then room for the next on the line.
+void legendSwatch(Rgb c, const char* label, float size);
+std::string maskText(uint32_t mask);      // "0xffff0000 (16 lanes)"
+std::string hex(uint64_t v, int digits = 0);
+void helpMarker(const char* text);
+void drawErrorBox(AppContext& app);
+
+} // namespace warpscope::gui

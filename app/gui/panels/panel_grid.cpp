@@ -1,0 +1,155 @@
+// Grid & warps panel: every block of the grid; resident blocks show each warp as a strip of 32
+// lanes coloured by state, pending and finished blocks are plain tiles. Scales from one block to
+// many thousands: only the visible rows of tiles are drawn.
+#include "gui/panels/panels.hpp"
+
+#include <cmath>
+
+namespace warpscope::gui {
+
+namespace {
+struct TileLayout {
+    float laneW = 2, rowH = 3, pad = 3, labelH = 0;
+    float tileW = 0, tileH = 0;
+    int cols = 1;
+};
+
+// A 2D grid is laid out as rows of gridDim.x blocks when they fit, so block (x, y) sits at (x, y).
+TileLayout layoutFor(float W, float H, uint32_t wpb, uint64_t blocks, float zoom, float fontH, uint32_t gridX, bool is2d) {
+    TileLayout best;
+    float lanes[] = {18, 14, 11, 8, 6, 4, 3, 2, 1.5f, 1};
+    for (float lw : lanes) {
+        TileLayout t;
+        t.laneW = lw * zoom;
+        t.rowH = std::clamp(t.laneW * 1.1f, 2.0f, fontH * 1.1f);
+        t.pad = t.laneW >= 4 ? 6 : 3;
+        t.labelH = t.laneW >= 6 ? fontH + 2 : 0;
+        t.tileW = 32 * t.laneW + t.pad * 2;
+        t.tileH = wpb * t.rowH + t.labelH + t.pad * 2;
+        t.cols = std::max(1, static_cast<int>(W / t.tileW));
+        if (is2d && gridX <= static_cast<uint32_t>(t.cols)) t.cols = static_cast<int>(gridX);
+        double rows = std::ceil(double(blocks) / t.cols);
+        best = t;
+        if (rows * t.tileH <= H || lw <= 1) break;
+    }
+    return best;
+}
+} // namespace
+
+void drawGridPanel(AppContext& app) {
+    const Snapshot& s = *app.snap;
+    if (!s.program) {
+        ImGui::TextDisabled(s.state == RunState::Loading ? "Building the launch..." : "No launch yet.");
+        if (!s.lesson) return;
+    }
+    uint64_t done = s.blocksLaunched - std::min<uint64_t>(s.blocksLaunched, s.resident.size());
+    ImGui::Text("grid (%u,%u,%u) x block (%u,%u,%u): %llu blocks of %u warps", s.grid[0], s.grid[1], s.grid[2], s.block[0], s.block[1],
+                s.block[2], static_cast<unsigned long long>(s.blockCount), s.warpsPerBlock);
+    ImGui::TextDisabled("%zu resident, %llu done, %llu pending", s.resident.size(), static_cast<unsigned long long>(done),
+                        static_cast<unsigned long long>(s.blockCount - std::min<uint64_t>(s.blockCount, s.blocksLaunched)));
+    bool follow = app.settings.followIssuing;
+    if (ImGui::Checkbox("Follow the issuing warp", &follow)) {
+        app.settings.followIssuing = follow;
+        app.session.setFollow(follow);
+    }
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
+    ImGui::SliderFloat("zoom", &app.ui.gridZoom, 0.5f, 4.0f, "%.1fx");
+    drawLegend(true);
+    {   // block tiles legend
+        float sz = ImGui::GetTextLineHeight() * 0.8f;
+        ImDrawList* dl = ImGui::GetWindowDrawList();
+        ImVec2 p = ImGui::GetCursorScreenPos();
+        dl->AddRect(p, ImVec2(p.x + sz, p.y + sz), col(blockPendingColor()), 0, 0, 1.5f);
+        ImGui::Dummy(ImVec2(sz, sz));
+        ImGui::SameLine();
+        ImGui::TextUnformatted("block pending");
+        ImGui::SameLine(0, ImGui::GetStyle().ItemSpacing.x * 2);
+        p = ImGui::GetCursorScreenPos();
+        dl->AddRectFilled(p, ImVec2(p.x + sz, p.y + sz), col(blockDoneColor()));
+        ImGui::Dummy(ImVec2(sz, sz));
+        ImGui::SameLine();
+        ImGui::TextUnformatted("block done");
+    }
+    if (!s.program) return;
+
+    ImGui::BeginChild("tiles", ImVec2(0, 0), true);
+    ImVec2 avail = ImGui::GetContentRegionAvail();
+    float fontH = ImGui::GetTextLineHeight();
+    TileLayout L = layoutFor(avail.x, avail.y, std::max(1u, s.warpsPerBlock), s.blockCount, app.ui.gridZoom, fontH, s.grid[0],
+                             s.grid[1] > 1 || s.grid[2] > 1);
+    uint64_t rows = (s.blockCount + L.cols - 1) / L.cols;
+    ImVec2 origin = ImGui::GetCursorScreenPos();
+    float scrollY = ImGui::GetScrollY();
+    float viewH = ImGui::GetWindowHeight();
+    uint64_t r0 = static_cast<uint64_t>(std::max(0.0f, scrollY / L.tileH));
+    uint64_t r1 = std::min<uint64_t>(rows, static_cast<uint64_t>((scrollY + viewH) / L.tileH) + 1);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    ImVec2 mouse = ImGui::GetIO().MousePos;
+    bool hoveredWin = ImGui::IsWindowHovered();
+    std::string tip;
+    uint32_t faultBlock = UINT32_MAX;
+    if (s.error && s.error->site.blockX && s.grid[0]) {
+        const auto& st = s.error->site;
+        faultBlock = *st.blockX + s.grid[0] * (*st.blockY + s.grid[1] * *st.blockZ);
+    }
+    for (uint64_t r = r0; r < r1; ++r) {
+        for (int c = 0; c < L.cols; ++c) {
+            uint64_t lin = r * L.cols + c;
+            if (lin >= s.blockCount) break;
+            ImVec2 a(origin.x + c * L.tileW, origin.y + r * L.tileH);
+            ImVec2 b(a.x + L.tileW - 2, a.y + L.tileH - 2);
+            auto st = s.blockStatus(lin);
+            bool hov = hoveredWin && mouse.x >= a.x && mouse.x < b.x && mouse.y >= a.y && mouse.y < b.y;
+            if (st == Snapshot::BlockStatus::Pending) {
+                dl->AddRect(a, b, col(blockPendingColor()), 2, 0, 1.0f);
+                if (hov) tip = "block " + std::to_string(lin) + ": pending (not resident yet)";
+            } else if (st == Snapshot::BlockStatus::Done) {
+                dl->AddRectFilled(a, b, col(blockDoneColor(), 170), 2);
+                if (hov) tip = "block " + std::to_string(lin) + ": done";
+            } else {
+                const BlockView& bv = *s.residentBlock(static_cast<uint32_t>(lin));
+                dl->AddRect(a, b, ImGui::GetColorU32(ImGuiCol_Border), 2, 0, 1.0f);
+                if (L.labelH > 0) {
+                    char lab[64];
+                    std::snprintf(lab, sizeof lab, "(%u,%u,%u) SM%u", bv.idx[0], bv.idx[1], bv.idx[2], bv.sm);
+                    dl->PushClipRect(a, b, true);
+                    dl->AddText(ImVec2(a.x + L.pad, a.y + 1), ImGui::GetColorU32(ImGuiCol_TextDisabled), lab);
+                    dl->PopClipRect();
+                }
+                for (const WarpView& w : bv.warps) {
+                    ImVec2 wp(a.x + L.pad, a.y + L.pad + L.labelH + w.indexInBlock * L.rowH);
+                    float h = std::max(1.0f, L.rowH - (L.rowH >= 4 ? 1 : 0));
+                    uint32_t hl = 0;   // the faulting lane gets an outline
+                    if (lin == faultBlock && s.error->site.lane && s.selected && s.selected->block == lin && s.selWarp == w.indexInBlock)
+                        hl = 1u << *s.error->site.lane;
+                    if (app.ui.highlight.on && app.ui.highlight.block == lin && app.ui.highlight.warp == w.indexInBlock) hl |= app.ui.highlight.lanes;
+                    drawLaneStrip(dl, wp, L.laneW, h, w.lanes, hl);
+                    bool sel = bv.linear == s.selBlock && w.indexInBlock == s.selWarp;
+                    if (sel) dl->AddRect(ImVec2(wp.x - 2, wp.y - 1), ImVec2(wp.x + 32 * L.laneW + 1, wp.y + h + 1), col(okabe_ito::Yellow), 0, 0, 2.0f);
+                    bool whov = hov && mouse.y >= wp.y && mouse.y < wp.y + L.rowH;
+                    if (whov) {
+                        const char* stName = w.masks.done ? "finished" : w.masks.atBarrier ? "waiting at barrier" : "ready";
+                        int lane = std::clamp(static_cast<int>((mouse.x - wp.x) / L.laneW), 0, 31);
+                        tip = "block " + std::to_string(lin) + " (" + std::to_string(bv.idx[0]) + "," + std::to_string(bv.idx[1]) + "," +
+                              std::to_string(bv.idx[2]) + "), warp " + std::to_string(w.indexInBlock) + ": " + stName +
+                              (w.line ? ", line " + std::to_string(w.line) : std::string()) + "\nlane " + std::to_string(lane) + ": " +
+                              laneStateName(w.lanes[static_cast<size_t>(lane)]) + "\nactive " + maskText(w.masks.active) +
+                              "\nclick to select this warp";
+                        if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
+                            app.settings.followIssuing = false;
+                            app.session.select(bv.linear, w.indexInBlock, false);
+                        }
+                    }
+                }
+                if (lin == faultBlock) dl->AddRect(a, b, col(faultColor()), 2, 0, 2.5f);
+                if (hov && tip.empty()) tip = "block " + std::to_string(lin) + ": resident";
+            }
+        }
+    }
+    ImGui::Dummy(ImVec2(L.cols * L.tileW, rows * L.tileH));
+    if (!tip.empty()) ImGui::SetTooltip("%s", tip.c_str());
+    ImGui::EndChild();
+}
+
+} // namespace warpscope::gui

@@ -1,0 +1,553 @@
+// Lessons panel: the lesson list, the lesson's parameters (rebuild the launch), and its steps.md
+// rendered as readable text, one `##` step at a time: the step's actions ("Do it", or on Next),
+// and hidden answers that open once the student has run the step (or presses Reveal).
+#include "gui/model/markdown.hpp"
+#include "gui/panels/panels.hpp"
+#include "gui/model/step_actions.hpp"
+
+#include <cfloat>
+#include <cmath>
+#include <map>
+
+namespace warpscope::gui {
+
+namespace {
+
+ImFont* fontFor(const AppContext& app, MdSpan::Kind k) {
+    switch (k) {
+    case MdSpan::Kind::Code: return app.fonts.mono;
+    case MdSpan::Kind::Bold: return app.fonts.bold;
+    case MdSpan::Kind::Italic: return app.fonts.italic;
+    case MdSpan::Kind::Text: break;
+    }
+    return app.fonts.ui;
+}
+
+// Word-wrapped rich text: spans in their own fonts, inline code on a tinted background.
+void richText(AppContext& app, const std::vector<MdSpan>& spans, float indent, ImFont* base = nullptr) {
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    ImVec2 origin = ImGui::GetCursorScreenPos();
+    float maxW = std::max(50.0f, ImGui::GetContentRegionAvail().x);
+    ImFont* baseFont = base ? base : app.fonts.ui;
+    float lineH = baseFont->FontSize + ImGui::GetStyle().ItemSpacing.y;
+    float x = indent, y = 0;
+    ImU32 textCol = ImGui::GetColorU32(ImGuiCol_Text);
+    ImU32 codeCol = app.settings.darkTheme ? IM_COL32(240, 200, 120, 255) : IM_COL32(140, 70, 0, 255);
+    ImU32 codeBg = app.settings.darkTheme ? IM_COL32(255, 255, 255, 28) : IM_COL32(0, 0, 0, 20);
+    for (const MdSpan& sp : spans) {
+        ImFont* f = sp.kind == MdSpan::Kind::Text && base ? base : fontFor(app, sp.kind);
+        if (!f) f = baseFont;
+        float fs = f->FontSize;
+        float yoff = (baseFont->FontSize - fs) * 0.7f;
+        const std::string& t = sp.text;
+        size_t i = 0;
+        while (i < t.size()) {
+            size_t j = i;
+            while (j < t.size() && t[j] != ' ') ++j;   // word
+            size_t k = j;
+            while (k < t.size() && t[k] == ' ') ++k;   // trailing spaces
+            const char* wb = t.c_str() + i;
+            float ww = f->CalcTextSizeA(fs, FLT_MAX, 0, wb, t.c_str() + j).x;
+            float sw = f->CalcTextSizeA(fs, FLT_MAX, 0, t.c_str() + j, t.c_str() + k).x;
+            if (x + ww > maxW && x > indent) {
+                x = indent;
+                y += lineH;
+            }
+            ImVec2 p(origin.x + x, origin.y + y + yoff);
+            if (sp.kind == MdSpan::Kind::Code)
+                dl->AddRectFilled(ImVec2(p.x - 2, origin.y + y - 1), ImVec2(p.x + ww + (k < t.size() ? sw : 0) + 2, origin.y + y + baseFont->FontSize + 1),
+                                  codeBg, 3);   // spaces inside a code span keep their background
+            if (j > i) dl->AddText(f, fs, p, sp.kind == MdSpan::Kind::Code ? codeCol : textCol, wb, t.c_str() + j);
+            x += ww + sw;
+            i = k;
+        }
+    }
+    ImGui::Dummy(ImVec2(maxW, y + baseFont->FontSize));
+}
+
+// A box with a coloured bar on the left (quotes, answers); `body` draws its contents.
+template <class F>
+void barBox(AppContext& app, ImU32 bar, ImU32 bg, F&& body) {
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    dl->ChannelsSplit(2);
+    dl->ChannelsSetCurrent(1);
+    ImVec2 p0 = ImGui::GetCursorScreenPos();
+    float pad = ImGui::GetFontSize() * 0.5f;
+    ImGui::SetCursorScreenPos(ImVec2(p0.x + pad * 1.5f, p0.y + pad * 0.6f));
+    ImGui::BeginGroup();
+    ImGui::PushTextWrapPos(0);
+    body();
+    ImGui::PopTextWrapPos();
+    ImGui::EndGroup();
+    ImVec2 p1(p0.x + ImGui::GetContentRegionAvail().x + pad * 1.5f, ImGui::GetItemRectMax().y + pad * 0.6f);
+    dl->ChannelsSetCurrent(0);
+    dl->AddRectFilled(p0, p1, bg, 3);
+    dl->AddRectFilled(p0, ImVec2(p0.x + 3, p1.y), bar);
+    dl->ChannelsMerge();
+    ImGui::SetCursorScreenPos(ImVec2(p0.x, p1.y));
+    ImGui::Dummy(ImVec2(1, ImGui::GetStyle().ItemSpacing.y));
+    (void)app;
+}
+
+// Per-lesson state of the steps view: the parsed text, its actions and problems, and the
+// hidden answers' gates (per step).
+struct StepsState {
+    const LessonInfo* parsedFor = nullptr;
+    MdDocument doc;
+    StepsCheck check;
+    std::map<int, AnswerGate> gates;
+    int shown = -1;                 // the section the gates' baselines belong to
+    std::string focusPanel;         // `open` action: focus this window on the next frames
+    int focusFrames = 0;
+    std::string actionNote;         // what the last Do it could not do
+    bool autoActions = true;        // Next also does the next step's actions (not for steps with answers)
+};
+
+StepsState& stepsState() {
+    static StepsState st;
+    return st;
+}
+
+// Parses the current lesson's steps.md once per lesson text.
+StepsState* currentSteps(AppContext& app) {
+    const Snapshot& s = *app.snap;
+    if (!s.lesson || s.lesson->stepsMarkdown.empty()) return nullptr;
+    StepsState& st = stepsState();
+    if (st.parsedFor != s.lesson.get()) {
+        bool sameLesson = st.parsedFor && st.parsedFor->lesson.dir == s.lesson->lesson.dir;
+        st.doc = parseMarkdown(s.lesson->stepsMarkdown);
+        st.check = checkSteps(st.doc, actionContextFor(s.lesson->lesson), (s.lesson->lesson.dir / "steps.md").string());
+        st.parsedFor = s.lesson.get();
+        if (!sameLesson) {   // a parameter change rebuilds LessonInfo: keep what was revealed
+            st.gates.clear();
+            st.shown = -1;
+            st.actionNote.clear();
+        }
+    }
+    return &st;
+}
+
+void renderAnswer(AppContext& app, const MdBlock& b, AnswerGate& gate);
+
+void renderBlocks(AppContext& app, const std::vector<MdBlock>& blocks, AnswerGate* gate = nullptr) {
+    for (const MdBlock& b : blocks) {
+        switch (b.kind) {
+        case MdBlock::Kind::Heading:
+            ImGui::Spacing();
+            richText(app, b.spans, 0, app.fonts.bold);
+            break;
+        case MdBlock::Kind::Paragraph:
+            richText(app, b.spans, 0);
+            ImGui::Spacing();
+            break;
+        case MdBlock::Kind::ListItem: {
+            float ind = ImGui::GetFontSize() * (1.2f + b.level * 1.2f);
+            ImVec2 p = ImGui::GetCursorScreenPos();
+            std::string marker = b.ordered ? std::to_string(b.number) + "." : "\xE2\x80\xA2";   // bullet
+            ImGui::GetWindowDrawList()->AddText(ImVec2(p.x + ind - ImGui::GetFontSize() * 0.9f, p.y), ImGui::GetColorU32(ImGuiCol_Text), marker.c_str());
+            richText(app, b.spans, ind);
+            break;
+        }
+        case MdBlock::Kind::Code: {
+            ImGui::PushFont(app.fonts.mono);
+            ImVec2 sz = ImGui::CalcTextSize(b.code.c_str());
+            ImVec2 p = ImGui::GetCursorScreenPos();
+            float pad = 6;
+            ImGui::GetWindowDrawList()->AddRectFilled(p, ImVec2(p.x + std::max(sz.x, ImGui::GetContentRegionAvail().x), p.y + sz.y + 2 * pad),
+                                                      app.settings.darkTheme ? IM_COL32(255, 255, 255, 22) : IM_COL32(0, 0, 0, 18), 4);
+            ImGui::SetCursorScreenPos(ImVec2(p.x + pad, p.y + pad));
+            ImGui::TextUnformatted(b.code.c_str());
+            ImGui::SetCursorScreenPos(ImVec2(p.x, p.y + sz.y + 2 * pad));
+            ImGui::Dummy(ImVec2(1, ImGui::GetStyle().ItemSpacing.y));
+            ImGui::PopFont();
+            break;
+        }
+        case MdBlock::Kind::Rule:
+            ImGui::Separator();
+            break;
+        case MdBlock::Kind::Quote:
+            barBox(app, ImGui::GetColorU32(ImGuiCol_TextDisabled), ImGui::GetColorU32(ImGuiCol_FrameBg, 0.5f), [&] { richText(app, b.spans, 0); });
+            break;
+        case MdBlock::Kind::Answer: {
+            static AnswerGate open = [] {
+                AnswerGate g;
+                g.revealed = true;
+                return g;
+            }();
+            renderAnswer(app, b, gate ? *gate : open);
+            break;
+        }
+        case MdBlock::Kind::Table: {
+            if (b.rows.empty()) break;
+            int cols = static_cast<int>(b.rows[0].size());
+            ImGui::PushID(&b);
+            if (ImGui::BeginTable("##mdtable", cols, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
+                for (size_t r = 0; r < b.rows.size(); ++r) {
+                    ImGui::TableNextRow(r == 0 ? ImGuiTableRowFlags_Headers : 0);
+                    for (int c = 0; c < cols; ++c) {
+                        ImGui::TableSetColumnIndex(c);
+                        richText(app, b.rows[r][static_cast<size_t>(c)], 0, r == 0 ? app.fonts.bold : nullptr);
+                    }
+                }
+                ImGui::EndTable();
+            }
+            ImGui::PopID();
+            ImGui::Spacing();
+            break;
+        }
+        }
+    }
+}
+
+// A hidden answer: collapsed (with Reveal) until the gate opens, then the text in a green box.
+void renderAnswer(AppContext& app, const MdBlock& b, AnswerGate& gate) {
+    ImU32 green = col(okabe_ito::BluishGreen);
+    ImGui::PushID(&b);
+    if (gate.revealed) {
+        barBox(app, green, col(okabe_ito::BluishGreen, 40), [&] { richText(app, b.spans, 0); });
+    } else {
+        barBox(app, ImGui::GetColorU32(ImGuiCol_TextDisabled), ImGui::GetColorU32(ImGuiCol_FrameBg, 0.5f), [&] {
+            ImGui::PushFont(app.fonts.bold);
+            ImGui::TextUnformatted("Answer");
+            ImGui::PopFont();
+            ImGui::SameLine();
+            ImGui::TextDisabled("hidden until you run the step");
+            ImGui::SameLine();
+            if (ImGui::SmallButton("Reveal")) gate.revealed = true;
+        });
+    }
+    ImGui::PopID();
+}
+
+RunProgress progressOf(const Snapshot& s) {
+    return {s.generation, s.totalSteps + s.totalCycleSteps, s.state == RunState::Finished};
+}
+
+void applyActions(AppContext& app, const std::vector<StepAction>& actions, StepsState& st) {
+    auto& ui = app.ui;
+    if (ui.current < 0) return;
+    const runtime::Lesson& L = ui.lessons[static_cast<size_t>(ui.current)];
+    bool paramsDirty = false;
+    auto flush = [&] {
+        if (paramsDirty) app.applyParams();
+        paramsDirty = false;
+    };
+    st.actionNote.clear();
+    for (const StepAction& a : actions) {
+        switch (a.kind) {
+        case StepAction::Kind::Param:
+            for (auto& [name, v] : a.params) ui.params[name] = v;
+            paramsDirty = true;
+            break;
+        case StepAction::Kind::Defaults:
+            for (auto& p : L.params) ui.params[p.name] = p.defaultValue;
+            paramsDirty = true;
+            break;
+        case StepAction::Kind::Restart:
+            flush();
+            app.session.restart();
+            break;
+        case StepAction::Kind::Select:
+            flush();
+            app.settings.followIssuing = false;
+            app.session.select(a.block, a.warp, false);
+            break;
+        case StepAction::Kind::RunToLine:
+            flush();
+            app.session.runToLine(a.line);
+            ui.clickedLine = 0;
+            break;
+        case StepAction::Kind::RunToBarrier:
+            flush();
+            app.session.runToBarrier();
+            break;
+        case StepAction::Kind::RunToEnd:
+            flush();
+            app.session.runToEnd();
+            break;
+        case StepAction::Kind::Steps:
+            flush();
+            app.session.runSteps(a.count);
+            break;
+        case StepAction::Kind::ShowLine:
+            ui.clickedLine = a.line;
+            ui.scrollToLine = a.line;
+            break;
+        case StepAction::Kind::Layout:
+            if (findLayout(a.name)) ui.actionLayout = a.name;
+            else st.actionNote = "No layout named '" + a.name + "'.";
+            break;
+        case StepAction::Kind::Open: {
+            const PanelDef* def = nullptr;
+            for (auto& p : panels())
+                if (a.name == p.id) def = &p;
+            if (!def) {
+                st.actionNote = "No panel named '" + a.name + "'.";
+                break;
+            }
+            app.settings.panelsOpen[def->id] = true;
+            st.focusPanel = def->title;
+            st.focusFrames = 3;
+            break;
+        }
+        case StepAction::Kind::Timed: {
+            flush();
+            if (a.name == "off") {
+                if (ui.timed) {
+                    ui.timed = false;
+                    app.applyTiming();
+                }
+                break;
+            }
+            int idx = -1;
+            for (size_t i = 0; i < ui.presets.size(); ++i)
+                if (ui.presets[i].name == a.name) idx = static_cast<int>(i);
+            if (idx < 0) {
+                st.actionNote = "No GPU preset named '" + a.name + "'.";
+                break;
+            }
+            if (!ui.timed || ui.preset != idx) {
+                ui.preset = idx;
+                ui.timed = true;
+                app.applyTiming();
+            }
+            break;
+        }
+        }
+    }
+    flush();
+}
+
+void lessonList(AppContext& app) {
+    auto& ui = app.ui;
+    if (ui.lessons.empty()) {
+        ImGui::TextWrapped("No lessons found. Set WARPSCOPE_LESSONS to the lessons folder%s.",
+                           ui.lessonsDir.empty() ? "" : (" (looked in " + ui.lessonsDir + ")").c_str());
+    }
+    for (size_t i = 0; i < ui.lessons.size(); ++i) {
+        const auto& L = ui.lessons[i];
+        ImGui::PushID(static_cast<int>(i));
+        bool sel = static_cast<int>(i) == ui.current;
+        ImVec2 p = ImGui::GetCursorScreenPos();
+        float w = ImGui::GetContentRegionAvail().x;
+        ImGui::PushFont(app.fonts.bold);
+        float h1 = ImGui::GetTextLineHeight();
+        ImGui::PopFont();
+        float wrapH = ImGui::CalcTextSize(L.summary.c_str(), nullptr, false, w - 8).y;
+        if (ImGui::Selectable("##lesson", sel, 0, ImVec2(w, h1 + wrapH + 6))) {
+            if (!sel) app.loadLesson(static_cast<int>(i));
+        }
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", L.dir.string().c_str());
+        ImDrawList* dl = ImGui::GetWindowDrawList();
+        dl->AddText(app.fonts.bold, app.fonts.bold->FontSize, ImVec2(p.x + 4, p.y + 1), ImGui::GetColorU32(ImGuiCol_Text),
+                    (std::to_string(i + 1) + ". " + L.title).c_str());
+        dl->AddText(app.fonts.ui, app.fonts.ui->FontSize, ImVec2(p.x + 4, p.y + h1 + 3), ImGui::GetColorU32(ImGuiCol_TextDisabled),
+                    L.summary.c_str(), nullptr, w - 8);
+        ImGui::PopID();
+    }
+    for (auto& e : ui.lessonErrors) {
+        ImGui::PushStyleColor(ImGuiCol_Text, colv(faultColor()));
+        ImGui::TextWrapped("Skipped: %s", e.c_str());
+        ImGui::PopStyleColor();
+    }
+}
+
+std::string fmtValue(double v, bool isFloat) {
+    char buf[64];
+    if (isFloat) std::snprintf(buf, sizeof buf, "%g", v);
+    else std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(std::llround(v)));
+    return buf;
+}
+
+void paramWidgets(AppContext& app) {
+    auto& ui = app.ui;
+    const auto& L = ui.lessons[static_cast<size_t>(ui.current)];
+    if (L.params.empty()) {
+        ImGui::TextDisabled("This lesson has no parameters.");
+        return;
+    }
+    bool changed = false;
+    float labelW = 0;
+    for (auto& p : L.params) labelW = std::max(labelW, ImGui::CalcTextSize(p.name.c_str()).x);
+    for (auto& p : L.params) {
+        ImGui::PushID(p.name.c_str());
+        double& v = ui.params[p.name];
+        ImGui::AlignTextToFramePadding();
+        ImGui::TextUnformatted(p.name.c_str());
+        if (!p.help.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.help.c_str());
+        ImGui::SameLine(labelW + ImGui::GetStyle().ItemSpacing.x * 2 + ImGui::GetStyle().WindowPadding.x);
+        ImGui::SetNextItemWidth(-FLT_MIN);
+        if (!p.choices.empty()) {
+            std::string cur = fmtValue(v, p.isFloat);
+            if (ImGui::BeginCombo("##v", cur.c_str())) {
+                for (double c : p.choices) {
+                    if (ImGui::Selectable(fmtValue(c, p.isFloat).c_str(), c == v)) {
+                        v = c;
+                        changed = true;
+                    }
+                }
+                ImGui::EndCombo();
+            }
+        } else if (p.min && p.max && !p.isFloat) {
+            int iv = static_cast<int>(v), lo = static_cast<int>(*p.min), hi = static_cast<int>(*p.max);
+            ImGuiSliderFlags fl = ImGuiSliderFlags_AlwaysClamp | (hi - lo > 4096 ? ImGuiSliderFlags_Logarithmic : 0);
+            ImGui::SliderInt("##v", &iv, lo, hi, "%d", fl);
+            v = iv;
+            changed |= ImGui::IsItemDeactivatedAfterEdit();
+        } else if (p.min && p.max) {
+            float fv = static_cast<float>(v);
+            ImGui::SliderFloat("##v", &fv, static_cast<float>(*p.min), static_cast<float>(*p.max), "%g", ImGuiSliderFlags_AlwaysClamp);
+            v = fv;
+            changed |= ImGui::IsItemDeactivatedAfterEdit();
+        } else {
+            ImGui::InputDouble("##v", &v, 0, 0, p.isFloat ? "%g" : "%.0f");
+            if (p.min) v = std::max(v, *p.min);
+            if (p.max) v = std::min(v, *p.max);
+            changed |= ImGui::IsItemDeactivatedAfterEdit();
+        }
+        if (!p.help.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.help.c_str());
+        ImGui::PopID();
+    }
+    if (changed) app.applyParams();
+    if (ImGui::SmallButton("Defaults")) {
+        for (auto& p : L.params) ui.params[p.name] = p.defaultValue;
+        app.applyParams();
+    }
+    ImGui::SameLine();
+    ImGui::TextDisabled("changing a value rebuilds the launch");
+}
+
+// The summary shown beside Do it: "set SMEM=120 · Timed mode on h100 · run to the end of the launch".
+std::string actionSummary(const std::vector<StepAction>& acts) {
+    std::string t;
+    for (auto& a : acts) t += (t.empty() ? "" : " \xC2\xB7 ") + describeAction(a);
+    return t;
+}
+
+void stepsView(AppContext& app) {
+    auto& ui = app.ui;
+    StepsState* stp = currentSteps(app);
+    if (!stp) {
+        ImGui::TextDisabled("This lesson has no steps.md.");
+        return;
+    }
+    StepsState& st = *stp;
+    const MdDocument& doc = st.doc;
+    if (st.focusFrames > 0) {   // the panel may only exist from the next frame on
+        ImGui::SetWindowFocus(st.focusPanel.c_str());
+        --st.focusFrames;
+    }
+    int n = static_cast<int>(doc.sections.size());
+    ui.stepSection = std::clamp(ui.stepSection, 0, std::max(0, n - 1));
+    auto actionsOf = [&](int k) -> const std::vector<StepAction>& {
+        static const std::vector<StepAction> none;
+        return k >= 0 && k < static_cast<int>(st.check.actions.size()) ? st.check.actions[static_cast<size_t>(k)] : none;
+    };
+    if (n > 0) {
+        ImGui::BeginDisabled(ui.stepSection == 0);
+        if (ImGui::ArrowButton("##prev", ImGuiDir_Left)) --ui.stepSection;
+        ImGui::EndDisabled();
+        ImGui::SameLine();
+        ImGui::BeginDisabled(ui.stepSection >= n - 1);
+        if (ImGui::ArrowButton("##next", ImGuiDir_Right)) {
+            ++ui.stepSection;
+            const MdSection& next = doc.sections[static_cast<size_t>(ui.stepSection)];
+            // Next does the step's actions, except where the step asks for a prediction first.
+            if (st.autoActions && !next.hasAnswer() && !actionsOf(ui.stepSection).empty()) applyActions(app, actionsOf(ui.stepSection), st);
+        }
+        ImGui::EndDisabled();
+        ImGui::SameLine();
+        ImGui::Text("Step %d of %d", ui.stepSection + 1, n);
+        ImGui::SameLine();
+        ImGui::Checkbox("Next does it", &st.autoActions);
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("Moving to the next step also does its actions (parameters, warp, run to a line, panels).\n"
+                              "Steps that ask you to predict something wait for Do it.");
+    }
+    for (auto& e : st.check.errors) {
+        ImGui::PushStyleColor(ImGuiCol_Text, colv(faultColor()));
+        ImGui::TextWrapped("%s", e.c_str());
+        ImGui::PopStyleColor();
+    }
+    // The hidden answers of the step shown: baseline when it appears, then watch the run.
+    AnswerGate& gate = st.gates[ui.stepSection];
+    if (st.shown != ui.stepSection) {
+        st.shown = ui.stepSection;
+        if (!gate.revealed) gate = AnswerGate{};
+    }
+    updateAnswerGate(gate, progressOf(*app.snap), !app.session.busy());
+
+    const std::vector<StepAction>& acts = actionsOf(ui.stepSection);
+    if (!acts.empty()) {
+        bool wantsRun = n > 0 && doc.sections[static_cast<size_t>(ui.stepSection)].hasAnswer() && !gate.revealed;
+        if (wantsRun) {
+            ImGui::PushStyleColor(ImGuiCol_Button, colv(okabe_ito::Blue, 0.8f));
+            ImGui::PushStyleColor(ImGuiCol_ButtonHovered, colv(okabe_ito::SkyBlue, 0.9f));
+        }
+        if (ImGui::Button("Do it")) {
+            applyActions(app, acts, st);
+            gate.actionsPending = true;
+        }
+        if (wantsRun) ImGui::PopStyleColor(2);
+        std::string sum = actionSummary(acts);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", sum.c_str());
+        ImGui::SameLine();
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
+        ImGui::TextWrapped("%s", sum.c_str());
+        ImGui::PopStyleColor();
+        if (!st.actionNote.empty()) {
+            ImGui::PushStyleColor(ImGuiCol_Text, colv(faultColor()));
+            ImGui::TextWrapped("%s", st.actionNote.c_str());
+            ImGui::PopStyleColor();
+        }
+    }
+    ImGui::BeginChild("steps", ImVec2(0, 0), false);
+    if (ui.stepSection == 0) renderBlocks(app, doc.intro);
+    if (n > 0) {
+        const MdSection& sec = doc.sections[static_cast<size_t>(ui.stepSection)];
+        ImGui::PushFont(app.fonts.heading);
+        ImGui::TextWrapped("%s", sec.title.c_str());
+        ImGui::PopFont();
+        ImGui::Spacing();
+        renderBlocks(app, sec.blocks, &gate);
+    }
+    ImGui::EndChild();
+}
+
+} // namespace
+
+bool doLessonStepActions(AppContext& app, int section) {
+    StepsState* st = currentSteps(app);
+    if (!st || section < 0 || section >= static_cast<int>(st->check.actions.size()) || st->check.actions[static_cast<size_t>(section)].empty())
+        return false;
+    applyActions(app, st->check.actions[static_cast<size_t>(section)], *st);
+    app.ui.stepSection = section;
+    st->shown = section;
+    st->gates[section].actionsPending = true;
+    return true;
+}
+
+void drawLessonsPanel(AppContext& app) {
+    float h = ImGui::GetContentRegionAvail().y;
+    if (ImGui::CollapsingHeader("Lessons", ImGuiTreeNodeFlags_DefaultOpen)) {
+        // Tall enough for every entry (as lessonList lays them out), up to a third of the panel.
+        float w = ImGui::GetContentRegionAvail().x - ImGui::GetStyle().WindowPadding.x * 2 - ImGui::GetStyle().ScrollbarSize;
+        float listH = ImGui::GetStyle().WindowPadding.y * 2;
+        ImGui::PushFont(app.fonts.bold);
+        float h1 = ImGui::GetTextLineHeight();
+        ImGui::PopFont();
+        for (auto& L : app.ui.lessons)
+            listH += h1 + ImGui::CalcTextSize(L.summary.c_str(), nullptr, false, w - 8).y + 6 + ImGui::GetStyle().ItemSpacing.y;
+        listH += app.ui.lessonErrors.size() * ImGui::GetTextLineHeightWithSpacing() * 2;
+        listH = std::clamp(listH, ImGui::GetTextLineHeight() * 3, h * 0.34f);
+        ImGui::BeginChild("list", ImVec2(0, listH), true);
+        lessonList(app);
+        ImGui::EndChild();
+    }
+    if (app.ui.current < 0) return;
+    if (ImGui::CollapsingHeader("Parameters", ImGuiTreeNodeFlags_DefaultOpen)) paramWidgets(app);
+    ImGui::Separator();
+    stepsView(app);
+}
+
+} // namespace warpscope::gui

@@ -1,0 +1,148 @@
+// Metrics panel: the launch's counters under their Nsight Compute names (estimated ones from the
+// cache model marked), and the per-source-line table; clicking a row shows that line in the
+// Source panel.
+#include "gui/panels/panels.hpp"
+#include "hw/compare.hpp"
+
+namespace warpscope::gui {
+
+namespace {
+std::string num(double v) {
+    char buf[48];
+    if (v == static_cast<double>(static_cast<long long>(v)) && std::abs(v) < 1e15) std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(v));
+    else std::snprintf(buf, sizeof buf, "%.3f", v);
+    return buf;
+}
+} // namespace
+
+void drawMetricsPanel(AppContext& app) {
+    const Snapshot& s = *app.snap;
+    if (s.launchCounters.empty()) {
+        ImGui::TextDisabled("No launch yet.");
+        return;
+    }
+    int n = static_cast<int>(s.launchCounters.size());
+    int pick = app.ui.metricsLaunch >= 0 && app.ui.metricsLaunch < n ? app.ui.metricsLaunch : n - 1;
+    const CounterView& cv = *s.launchCounters[static_cast<size_t>(pick)];
+    auto label = [&](int i) {
+        const CounterView& c = *s.launchCounters[static_cast<size_t>(i)];
+        return "launch " + std::to_string(c.launchIndex + 1) + ": " + c.kernel + (c.complete ? "" : " (so far)");
+    };
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 16);
+    if (ImGui::BeginCombo("##launch", label(pick).c_str())) {
+        if (ImGui::Selectable("follow the current launch", app.ui.metricsLaunch < 0)) app.ui.metricsLaunch = -1;
+        for (int i = 0; i < n; ++i)
+            if (ImGui::Selectable(label(i).c_str(), i == pick && app.ui.metricsLaunch >= 0)) app.ui.metricsLaunch = i;
+        ImGui::EndCombo();
+    }
+    ImGui::SameLine();
+    ImGui::TextDisabled(cv.complete ? "complete launch" : "counting while the launch runs");
+
+    if (ImGui::BeginTabBar("mtabs")) {
+        if (ImGui::BeginTabItem("Kernel totals")) {
+            ImGuiTableFlags tf = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingStretchProp;
+            if (ImGui::BeginTable("totals", 3, tf)) {
+                ImGui::TableSetupScrollFreeze(0, 1);
+                ImGui::TableSetupColumn("metric (Nsight Compute name)", ImGuiTableColumnFlags_WidthStretch, 4.0f);
+                ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch, 1.2f);
+                ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthStretch, 0.8f);
+                ImGui::TableHeadersRow();
+                for (auto& [name, v] : cv.metrics) {
+                    ImGui::TableNextRow();
+                    ImGui::TableNextColumn();
+                    ImGui::PushFont(app.fonts.mono);
+                    ImGui::TextUnformatted(name.c_str());
+                    ImGui::PopFont();
+                    ImGui::TableNextColumn();
+                    ImGui::TextUnformatted(num(v).c_str());
+                    ImGui::TableNextColumn();
+                    if (cv.estimated.count(name)) {
+                        ImGui::TextColored(colv(okabe_ito::Orange), "estimated");
+                        if (ImGui::IsItemHovered())
+                            ImGui::SetTooltip("From the simulator's L1/L2 sector-cache model, not counted exactly: compare its trend, not its digits.");
+                    } else if (hw::isSassVsPtx(name)) {
+                        ImGui::TextDisabled("PTX");
+                        if (ImGui::IsItemHovered())
+                            ImGui::SetTooltip("Counted over PTX instructions; Nsight Compute counts SASS, which differs.");
+                    }
+                }
+                ImGui::EndTable();
+            }
+            ImGui::EndTabItem();
+        }
+        if (ImGui::BeginTabItem("By source line")) {
+            ImGuiTableFlags tf = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX |
+                                 ImGuiTableFlags_SizingFixedFit;
+            const char* heads[] = {"line", "warp inst", "lanes/inst", "gld req", "gld sectors", "sect/req", "gst req", "gst sectors",
+                                   "shared wavefronts", "bank conflicts", "source"};
+            const char* tips[] = {"CUDA source line (click a row to show it in Source)",
+                                  "smsp__inst_executed.sum",
+                                  "smsp__thread_inst_executed_per_inst_executed.ratio",
+                                  "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+                                  "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+                                  "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio",
+                                  "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
+                                  "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+                                  "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum + _op_st.sum",
+                                  "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum + _op_st.sum",
+                                  ""};
+            if (ImGui::BeginTable("lines", 11, tf)) {
+                ImGui::TableSetupScrollFreeze(1, 1);
+                for (auto* h : heads) ImGui::TableSetupColumn(h);
+                ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+                for (int c = 0; c < 11; ++c) {
+                    ImGui::TableSetColumnIndex(c);
+                    ImGui::TableHeader(heads[c]);
+                    if (ImGui::IsItemHovered() && tips[c][0]) ImGui::SetTooltip("%s", tips[c]);
+                }
+                const std::vector<std::string>* src = s.lesson ? &s.lesson->sourceLines : nullptr;
+                for (auto& [line, m] : cv.byLine) {
+                    ImGui::TableNextRow();
+                    ImGui::TableNextColumn();
+                    char lab[32];
+                    std::snprintf(lab, sizeof lab, "%u##l%u", line, line);
+                    if (ImGui::Selectable(lab, app.ui.clickedLine == line && line != 0, ImGuiSelectableFlags_SpanAllColumns) && line) {
+                        app.ui.clickedLine = line;
+                        app.ui.scrollToLine = line;
+                    }
+                    auto cell = [](uint64_t v) {
+                        ImGui::TableNextColumn();
+                        if (v) ImGui::Text("%llu", static_cast<unsigned long long>(v));
+                        else ImGui::TextDisabled("-");
+                    };
+                    cell(m.inst);
+                    ImGui::TableNextColumn();
+                    ImGui::Text("%.1f", m.inst ? double(m.threadInst) / double(m.inst) : 0.0);
+                    cell(m.globalLdRequests);
+                    cell(m.globalLdSectors);
+                    ImGui::TableNextColumn();
+                    if (m.globalLdRequests) {
+                        double r = double(m.globalLdSectors) / double(m.globalLdRequests);
+                        if (r > 4.5) ImGui::TextColored(colv(okabe_ito::Vermillion), "%.1f", r);
+                        else ImGui::Text("%.1f", r);
+                    } else ImGui::TextDisabled("-");
+                    cell(m.globalStRequests);
+                    cell(m.globalStSectors);
+                    cell(m.sharedLdWavefronts + m.sharedStWavefronts);
+                    ImGui::TableNextColumn();
+                    uint64_t conf = m.sharedLdConflicts + m.sharedStConflicts;
+                    if (conf) ImGui::TextColored(colv(okabe_ito::Vermillion), "%llu", static_cast<unsigned long long>(conf));
+                    else ImGui::TextDisabled("-");
+                    ImGui::TableNextColumn();
+                    if (src && line >= 1 && line <= src->size()) {
+                        ImGui::PushFont(app.fonts.mono);
+                        std::string t = (*src)[line - 1];
+                        size_t b = t.find_first_not_of(" \t");
+                        ImGui::TextUnformatted(b == std::string::npos ? "" : t.c_str() + b);
+                        ImGui::PopFont();
+                    }
+                }
+                ImGui::EndTable();
+            }
+            ImGui::EndTabItem();
+        }
+        ImGui::EndTabBar();
+    }
+}
+
+} // namespace warpscope::gui

@@ -1,0 +1,221 @@
+// Source panel: the CUDA kernel with line numbers and colouring, markers showing where warps are,
+// the PTX of the focused line beside it, and the statistics of a clicked line.
+#include "gui/panels/panels.hpp"
+#include "gui/style/syntax.hpp"
+
+#include <cfloat>
+
+namespace warpscope::gui {
+
+namespace {
+
+struct SourceCache {
+    const LessonInfo* lesson = nullptr;
+    std::vector<std::string> lines;
+    std::vector<std::vector<Token>> tokens;
+};
+
+const SourceCache& cacheFor(const LessonInfo& L) {
+    static SourceCache c;
+    if (c.lesson == &L) return c;
+    c = SourceCache{};
+    c.lesson = &L;
+    bool inBlock = false;
+    for (auto line : L.sourceLines) {
+        std::string expanded;
+        for (char ch : line) {
+            if (ch == '\t') expanded.append(4 - expanded.size() % 4, ' ');
+            else expanded += ch;
+        }
+        c.tokens.push_back(highlightLine(expanded, inBlock));
+        c.lines.push_back(std::move(expanded));
+    }
+    return c;
+}
+
+struct LineMarks {
+    int warps = 0;
+    int atBarrier = 0;
+    bool selected = false;
+};
+
+void lineStatsView(AppContext& app, uint32_t line) {
+    const Snapshot& s = *app.snap;
+    auto it = s.lineStats.find(line);
+    ImGui::Text("Line %u", line);
+    if (it == s.lineStats.end()) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("has not issued yet");
+        return;
+    }
+    const trace::LineStats& ls = it->second;
+    if (ImGui::BeginTable("linestats", 2, ImGuiTableFlags_SizingFixedFit)) {
+        auto row = [](const char* k, const std::string& v) {
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(k);
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(v.c_str());
+        };
+        char buf[64];
+        row("warp-instructions", std::to_string(ls.warpInstructions));
+        row("thread-instructions", std::to_string(ls.threadInstructions));
+        std::snprintf(buf, sizeof buf, "%.1f of 32", ls.efficiency());
+        row("lanes per instruction", buf);
+        std::snprintf(buf, sizeof buf, "%.1f", ls.warpInstructions ? double(ls.activeLanes) / double(ls.warpInstructions) : 0.0);
+        row("SIMT-active lanes", buf);
+        row("branches (divergent)", std::to_string(ls.branches) + " (" + std::to_string(ls.divergentBranches) + ")");
+        ImGui::EndTable();
+    }
+}
+
+void ptxView(AppContext& app, uint32_t line) {
+    const Snapshot& s = *app.snap;
+    if (!s.program) {
+        ImGui::TextDisabled("No launch yet.");
+        return;
+    }
+    auto it = s.program->pcsByLine.find(line);
+    int32_t curPc = s.selected ? s.selected->warp.pc : -1;
+    ImGui::PushFont(app.fonts.mono);
+    if (it == s.program->pcsByLine.end()) {
+        ImGui::TextDisabled("no PTX for line %u", line);
+    } else {
+        for (int32_t pc : it->second) {
+            const InstrInfo& in = s.program->code[static_cast<size_t>(pc)];
+            bool cur = pc == curPc;
+            if (cur) {
+                ImVec2 p = ImGui::GetCursorScreenPos();
+                ImGui::GetWindowDrawList()->AddRectFilled(p, ImVec2(p.x + ImGui::GetContentRegionAvail().x, p.y + ImGui::GetTextLineHeight()),
+                                                          col(okabe_ito::Blue, 150));
+            }
+            ImGui::TextDisabled("%4d", pc);
+            ImGui::SameLine();
+            if (cur) ImGui::TextUnformatted(("\xE2\x96\xB6 " + in.text).c_str());
+            else ImGui::TextUnformatted(("  " + in.text).c_str());
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("PTX line %u, pc %d", in.ptxLine, pc);
+        }
+    }
+    ImGui::PopFont();
+}
+
+} // namespace
+
+void drawSourcePanel(AppContext& app) {
+    const Snapshot& s = *app.snap;
+    if (!s.lesson) {
+        ImGui::TextDisabled("Choose a lesson.");
+        return;
+    }
+    const SourceCache& src = cacheFor(*s.lesson);
+    // Where the warps are.
+    std::map<uint32_t, LineMarks> marks;
+    for (auto& b : s.resident)
+        for (auto& w : b.warps) {
+            if (w.pc < 0) continue;
+            LineMarks& m = marks[w.line];
+            ++m.warps;
+            if (w.masks.atBarrier) ++m.atBarrier;
+            if (b.linear == s.selBlock && w.indexInBlock == s.selWarp) m.selected = true;
+        }
+    uint32_t curLine = s.selected ? s.selected->warp.line : 0;
+    uint32_t faultLine = s.error && s.error->site.sourceLine ? *s.error->site.sourceLine : 0;
+    uint32_t focus = app.ui.clickedLine ? app.ui.clickedLine : curLine;
+
+    drawErrorBox(app);
+    ImGui::TextUnformatted(s.lesson->lesson.sourcePath.filename().string().c_str());
+    if (s.program) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("kernel %s", s.program->kernelName.c_str());
+    }
+    ImGui::SameLine();
+    float cbw = ImGui::CalcTextSize("PTX beside source").x + ImGui::GetFrameHeight() * 2;
+    ImGui::SetCursorPosX(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - cbw));
+    ImGui::Checkbox("PTX beside source", &app.settings.showPtx);
+
+    float avail = ImGui::GetContentRegionAvail().x;
+    float srcW = app.settings.showPtx ? avail * 0.58f : avail;
+    ImGui::BeginChild("src", ImVec2(srcW, 0), true, ImGuiWindowFlags_HorizontalScrollbar);
+    ImGui::PushFont(app.fonts.mono);
+    float lh = ImGui::GetTextLineHeightWithSpacing();
+    float charW = ImGui::GetFont()->GetCharAdvance('0');   // CalcTextSize rounds up; glyphs advance exactly this
+    float markW = charW * 5;
+    float numW = charW * 4;
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    int n = static_cast<int>(src.lines.size());
+
+    // Keep the selected warp's line in view when it changes.
+    if (curLine && static_cast<int32_t>(curLine) != app.ui.lastScrolledLine) {
+        float y = (curLine - 1) * lh;
+        float top = ImGui::GetScrollY(), h = ImGui::GetWindowHeight();
+        if (y < top + lh || y > top + h - 3 * lh) ImGui::SetScrollY(std::max(0.0f, y - h / 3));
+        app.ui.lastScrolledLine = static_cast<int32_t>(curLine);
+    }
+    if (app.ui.scrollToLine) {   // "go to line" from the metrics or reports panel
+        ImGui::SetScrollY(std::max(0.0f, (app.ui.scrollToLine - 1) * lh - ImGui::GetWindowHeight() / 3));
+        app.ui.scrollToLine = 0;
+    }
+    ImGuiListClipper clip;
+    clip.Begin(n, lh);
+    while (clip.Step()) {
+        for (int i = clip.DisplayStart; i < clip.DisplayEnd; ++i) {
+            uint32_t line = static_cast<uint32_t>(i + 1);
+            ImVec2 p = ImGui::GetCursorScreenPos();
+            float rowW = std::max(ImGui::GetContentRegionAvail().x, markW + numW + charW * (src.lines[static_cast<size_t>(i)].size() + 2));
+            ImGui::PushID(i);
+            if (ImGui::InvisibleButton("##line", ImVec2(rowW, lh))) app.ui.clickedLine = app.ui.clickedLine == line ? 0 : line;
+            bool hovered = ImGui::IsItemHovered();
+            ImGui::PopID();
+            if (line == faultLine) dl->AddRectFilled(p, ImVec2(p.x + rowW, p.y + lh), col(faultColor(), 110));
+            else if (line == curLine) dl->AddRectFilled(p, ImVec2(p.x + rowW, p.y + lh), col(okabe_ito::Blue, 110));
+            if (line == app.ui.clickedLine) dl->AddRect(p, ImVec2(p.x + rowW, p.y + lh), col(okabe_ito::Yellow), 0, 0, 1.5f);
+            else if (hovered) dl->AddRectFilled(p, ImVec2(p.x + rowW, p.y + lh), IM_COL32(255, 255, 255, 18));
+            // warp markers: one chip per warp (up to 3), then a count
+            auto mit = marks.find(line);
+            if (mit != marks.end()) {
+                const LineMarks& m = mit->second;
+                float chip = lh * 0.55f, y0 = p.y + (lh - chip) * 0.5f;
+                int chips = std::min(m.warps, 3);
+                for (int c = 0; c < chips; ++c) {
+                    Rgb cc = c < m.atBarrier ? laneColor(LaneState::AtBarrier) : laneColor(LaneState::Active);
+                    dl->AddRectFilled(ImVec2(p.x + 2 + c * (chip + 2), y0), ImVec2(p.x + 2 + c * (chip + 2) + chip, y0 + chip), col(cc), 2);
+                }
+                if (m.selected) dl->AddText(ImVec2(p.x + 2 + 3 * (chip + 2), p.y), col(okabe_ito::Yellow), "\xE2\x96\xB6");
+                else if (m.warps > 3) dl->AddText(ImVec2(p.x + 2 + 3 * (chip + 2), p.y), ImGui::GetColorU32(ImGuiCol_Text), "+");
+                if (hovered) ImGui::SetTooltip("%d warp(s) on this line now (%d waiting at a barrier)%s", m.warps, m.atBarrier,
+                                               m.selected ? "; the selected warp is here" : "");
+            }
+            char num[16];
+            std::snprintf(num, sizeof num, "%3u", line);
+            dl->AddText(ImVec2(p.x + markW, p.y), ImGui::GetColorU32(ImGuiCol_TextDisabled), num);
+            const std::string& text = src.lines[static_cast<size_t>(i)];
+            for (const Token& t : src.tokens[static_cast<size_t>(i)]) {
+                dl->AddText(ImVec2(p.x + markW + numW + charW * t.begin, p.y), col(tokenColor(t.kind, app.settings.darkTheme)),
+                            text.c_str() + t.begin, text.c_str() + t.end);
+            }
+        }
+    }
+    clip.End();
+    ImGui::PopFont();
+    ImGui::EndChild();
+
+    if (app.settings.showPtx) {
+        ImGui::SameLine();
+        ImGui::BeginChild("ptx", ImVec2(0, 0), true);
+        if (focus) {
+            lineStatsView(app, focus);
+            if (app.ui.clickedLine) {
+                ImGui::SameLine();
+                if (ImGui::SmallButton("follow warp")) app.ui.clickedLine = 0;
+            }
+            ImGui::Separator();
+            ImGui::TextDisabled("PTX of line %u", focus);
+            ptxView(app, focus);
+        } else {
+            ImGui::TextWrapped("Click a source line to see its statistics and PTX. The highlighted line is where the selected warp is.");
+        }
+        ImGui::EndChild();
+    }
+}
+
+} // namespace warpscope::gui

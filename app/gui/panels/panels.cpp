@@ -1,0 +1,71 @@
+// The one list of panels, and the layouts that arrange them. The toolbar and the status bar are
+// fixed; the others are ordinary windows the user can move, resize and close (View menu),
+// remembered in the ImGui ini.
+#include "gui/panels/panels.hpp"
+
+namespace warpscope::gui {
+
+const std::vector<PanelDef>& panels() {
+    static const std::vector<PanelDef> list = {
+        {"lessons", "Lessons", drawLessonsPanel, 0.00f, 0.00f, 0.23f, 1.00f, false},
+        {"source", "Source", drawSourcePanel, 0.23f, 0.00f, 0.42f, 0.64f, false},
+        {"divergence", "Divergence summary", drawDivergencePanel, 0.23f, 0.64f, 0.42f, 0.36f, false},
+        {"grid", "Grid & warps", drawGridPanel, 0.65f, 0.00f, 0.35f, 0.48f, false},
+        {"warp", "Warp detail", drawWarpPanel, 0.65f, 0.48f, 0.35f, 0.52f, false},
+        {"global", "Global access", drawGlobalAccessPanel, 0.00f, 0.55f, 0.55f, 0.45f, false},
+        {"shared", "Shared banks", drawSharedBanksPanel, 0.28f, 0.00f, 0.42f, 0.55f, false},
+        {"heatmap", "Memory heat map", drawHeatmapPanel, 0.70f, 0.00f, 0.30f, 0.55f, false},
+        {"metrics", "Metrics", drawMetricsPanel, 0.55f, 0.55f, 0.45f, 0.45f, false},
+        {"compare", "Compare: simulator vs GPU", drawComparePanel, 0.00f, 0.00f, 0.62f, 1.00f, false},
+        {"reports", "Checker reports", drawReportsPanel, 0.45f, 0.00f, 0.55f, 0.60f, false},
+        {"occupancy", "Occupancy", drawOccupancyPanel, 0.40f, 0.00f, 0.30f, 0.58f, false},
+        {"scheduler", "Warp schedulers", drawSchedulerPanel, 0.40f, 0.58f, 0.60f, 0.42f, false},
+        {"stalls", "Stall reasons", drawStallsPanel, 0.70f, 0.00f, 0.30f, 0.58f, false},
+        {"timeline", "Timeline", drawTimelinePanel, 0.20f, 0.00f, 0.80f, 0.60f, false},
+    };
+    return list;
+}
+
+const std::vector<LayoutDef>& layouts() {
+    static const std::vector<LayoutDef> list = {
+        {"stepping", "Stepping", "Lessons, source, grid and warp: step a kernel warp by warp",
+         {{"lessons", 0.00f, 0.00f, 0.23f, 1.00f},
+          {"source", 0.23f, 0.00f, 0.42f, 0.64f},
+          {"divergence", 0.23f, 0.64f, 0.42f, 0.36f},
+          {"grid", 0.65f, 0.00f, 0.35f, 0.48f},
+          {"warp", 0.65f, 0.48f, 0.35f, 0.52f}}},
+        {"memory", "Memory", "Coalescing, shared-memory banks, heat map and Nsight-named metrics",
+         {{"source", 0.00f, 0.00f, 0.28f, 0.55f},
+          {"shared", 0.28f, 0.00f, 0.42f, 0.55f},
+          {"heatmap", 0.70f, 0.00f, 0.30f, 0.55f},
+          {"global", 0.00f, 0.55f, 0.55f, 0.45f},
+          {"metrics", 0.55f, 0.55f, 0.45f, 0.45f}}},
+        {"compare", "Compare", "The simulator next to a real GPU run or an imported Nsight Compute profile",
+         {{"compare", 0.00f, 0.00f, 0.62f, 1.00f},
+          {"metrics", 0.62f, 0.00f, 0.38f, 1.00f}}},
+        {"checks", "Checks", "initcheck / racecheck reports and faults, with the lanes involved",
+         {{"source", 0.00f, 0.00f, 0.45f, 0.60f},
+          {"reports", 0.45f, 0.00f, 0.55f, 0.60f},
+          {"grid", 0.00f, 0.60f, 0.45f, 0.40f},
+          {"warp", 0.45f, 0.60f, 0.55f, 0.40f}}},
+        {"timing", "Timing", "Timed mode: occupancy, the warp schedulers cycle by cycle, and stall reasons (Nsight names)",
+         {{"source", 0.00f, 0.00f, 0.34f, 0.58f},
+          {"occupancy", 0.34f, 0.00f, 0.33f, 0.58f},
+          {"stalls", 0.67f, 0.00f, 0.33f, 0.58f},
+          {"scheduler", 0.00f, 0.58f, 1.00f, 0.42f}}},
+        {"streams", "Streams", "The host program's timeline: copies and kernels on streams and engines, simulated and measured",
+         {{"lessons", 0.00f, 0.00f, 0.20f, 1.00f},
+          {"timeline", 0.20f, 0.00f, 0.80f, 0.62f},
+          {"source", 0.20f, 0.62f, 0.44f, 0.38f},
+          {"metrics", 0.64f, 0.62f, 0.36f, 0.38f}}},
+    };
+    return list;
+}
+
+const LayoutDef* findLayout(const std::string& id) {
+    for (auto& l : layouts())
+        if (id == l.id) return &l;
+    return nullptr;
+}
+
+} // namespace warpscope::gui

@@ -1,0 +1,65 @@
+// The panel registry: every panel is one file with one draw function, listed once in panels.cpp.
+#pragma once
+#include "gui/panels/app.hpp"
+
+#include <vector>
+
+namespace warpscope::gui {
+
+struct PanelDef {
+    const char* id;            // stable name: settings, sidecar, tests
+    const char* title;         // window title
+    void (*draw)(AppContext&); // draws the contents (inside its window)
+    // Default place in the work area, as fractions of it: x, y, w, h.
+    float fx, fy, fw, fh;
+    bool fixed;                // toolbar-like: not movable, no title bar
+};
+
+const std::vector<PanelDef>& panels();
+
+// Panel arrangements (View > Layout and the toolbar): which panels are open, and where.
+struct Placement {
+    const char* id;
+    float fx, fy, fw, fh;
+};
+struct LayoutDef {
+    const char* id;
+    const char* title;
+    const char* tip;
+    std::vector<Placement> placements;
+};
+const std::vector<LayoutDef>& layouts();
+const LayoutDef* findLayout(const std::string& id);
+
+void drawLessonsPanel(AppContext& app);
+// Does the actions of step `section` (0-based) of the current lesson's steps.md (the "Do it"
+// button). Returns false when the step has none (or the lesson text is not loaded yet).
+bool doLessonStepActions(AppContext& app, int section);
+void drawSourcePanel(AppContext& app);
+void drawGridPanel(AppContext& app);
+void drawWarpPanel(AppContext& app);
+void drawDivergencePanel(AppContext& app);
+void drawGlobalAccessPanel(AppContext& app);
+void drawSharedBanksPanel(AppContext& app);
+void drawHeatmapPanel(AppContext& app);
+void drawMetricsPanel(AppContext& app);
+void drawComparePanel(AppContext& app);
+void drawReportsPanel(AppContext& app);
+void drawNcuImportDialog(AppContext& app);
+void drawOccupancyPanel(AppContext& app);
+void drawSchedulerPanel(AppContext& app);
+void drawStallsPanel(AppContext& app);
+void drawTimelinePanel(AppContext& app);
+// Asks the Timeline panel's runner for the current lesson, parameters, preset and GPU toggle
+// (unless that was the last request and !force). Returns whether a run was requested.
+bool requestTimelineRun(AppContext& app, bool force, double debounceSeconds);
+void drawTimingToggle(AppContext& app);    // "Timed" checkbox and GPU preset picker (toolbar, occupancy panel)
+// The memory panels' instruction chooser (panel_global.cpp).
+const MemAccess* memoryPicker(AppContext& app, bool shared, uint64_t& pick);
+void drawGpuToggle(AppContext& app);       // the "Run on GPU" checkbox (toolbar and compare panel)
+void drawControlsPanel(AppContext& app);   // toolbar (fixed, drawn by main)
+void drawStatusBar(AppContext& app);        // status bar (fixed, drawn by main)
+void handleShortcuts(AppContext& app);
+void drawShortcutsHelp(AppContext& app);
+
+} // namespace warpscope::gui

@@ -1,0 +1,195 @@
+// The heat-map GLSL program: loading, compiling, the counts texture, and the draw callback.
+#include "gui/render/heatmap_gl.hpp"
+
+#define GLFW_INCLUDE_GLEXT
+#include <GLFW/glfw3.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+
+namespace warpscope::gui {
+
+namespace {
+// OpenGL 2+ entry points, looked up through GLFW (the system GL header only declares 1.x).
+struct Gl {
+    PFNGLCREATESHADERPROC CreateShader = nullptr;
+    PFNGLSHADERSOURCEPROC ShaderSource = nullptr;
+    PFNGLCOMPILESHADERPROC CompileShader = nullptr;
+    PFNGLGETSHADERIVPROC GetShaderiv = nullptr;
+    PFNGLGETSHADERINFOLOGPROC GetShaderInfoLog = nullptr;
+    PFNGLCREATEPROGRAMPROC CreateProgram = nullptr;
+    PFNGLATTACHSHADERPROC AttachShader = nullptr;
+    PFNGLLINKPROGRAMPROC LinkProgram = nullptr;
+    PFNGLGETPROGRAMIVPROC GetProgramiv = nullptr;
+    PFNGLGETPROGRAMINFOLOGPROC GetProgramInfoLog = nullptr;
+    PFNGLDELETESHADERPROC DeleteShader = nullptr;
+    PFNGLUSEPROGRAMPROC UseProgram = nullptr;
+    PFNGLGETUNIFORMLOCATIONPROC GetUniformLocation = nullptr;
+    PFNGLUNIFORM1IPROC Uniform1i = nullptr;
+    PFNGLUNIFORM2IPROC Uniform2i = nullptr;
+    PFNGLUNIFORM1FPROC Uniform1f = nullptr;
+    PFNGLUNIFORM4FPROC Uniform4f = nullptr;
+    PFNGLGENVERTEXARRAYSPROC GenVertexArrays = nullptr;
+    PFNGLBINDVERTEXARRAYPROC BindVertexArray = nullptr;
+    PFNGLACTIVETEXTUREPROC ActiveTexture = nullptr;
+    bool load() {
+        auto get = [](auto& fn, const char* name) {
+            fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(glfwGetProcAddress(name));
+            return fn != nullptr;
+        };
+        return get(CreateShader, "glCreateShader") && get(ShaderSource, "glShaderSource") && get(CompileShader, "glCompileShader") &&
+               get(GetShaderiv, "glGetShaderiv") && get(GetShaderInfoLog, "glGetShaderInfoLog") && get(CreateProgram, "glCreateProgram") &&
+               get(AttachShader, "glAttachShader") && get(LinkProgram, "glLinkProgram") && get(GetProgramiv, "glGetProgramiv") &&
+               get(GetProgramInfoLog, "glGetProgramInfoLog") && get(DeleteShader, "glDeleteShader") && get(UseProgram, "glUseProgram") &&
+               get(GetUniformLocation, "glGetUniformLocation") && get(Uniform1i, "glUniform1i") && get(Uniform2i, "glUniform2i") &&
+               get(Uniform1f, "glUniform1f") && get(Uniform4f, "glUniform4f") && get(GenVertexArrays, "glGenVertexArrays") &&
+               get(BindVertexArray, "glBindVertexArray") && get(ActiveTexture, "glActiveTexture");
+    }
+};
+Gl gl;
+
+std::string readText(const fs::path& p) {
+    std::ifstream f(p, std::ios::binary);
+    if (!f) return {};
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+}
+
+unsigned compile(unsigned kind, const std::string& src, const std::string& name, std::string& err) {
+    unsigned sh = gl.CreateShader(kind);
+    const char* p = src.c_str();
+    gl.ShaderSource(sh, 1, &p, nullptr);
+    gl.CompileShader(sh);
+    GLint ok = 0;
+    gl.GetShaderiv(sh, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        char log[2048] = {};
+        gl.GetShaderInfoLog(sh, sizeof log, nullptr, log);
+        err = name + " does not compile: " + log;
+        gl.DeleteShader(sh);
+        return 0;
+    }
+    return sh;
+}
+} // namespace
+
+fs::path findShadersDir(const fs::path& lessonsDir) {
+    std::error_code ec;
+    auto has = [&](const fs::path& d) { return !d.empty() && fs::exists(d / "heatmap.frag", ec); };
+    if (const char* env = std::getenv("WARPSCOPE_SHADERS"); env && has(env)) return env;
+    if (!lessonsDir.empty() && has(lessonsDir.parent_path() / "shaders")) return lessonsDir.parent_path() / "shaders";
+    if (has("shaders")) return "shaders";
+    char buf[4096];
+    ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+    if (n > 0) {
+        buf[n] = 0;
+        for (fs::path p = fs::path(buf).parent_path(); !p.empty() && p != p.root_path(); p = p.parent_path())
+            if (has(p / "shaders")) return p / "shaders";
+    }
+    return {};
+}
+
+bool HeatmapRenderer::init(const fs::path& dir) {
+    if (tried_) return ready_;
+    tried_ = true;
+    if (dir.empty()) {
+        status_ = "shaders/heatmap.vert and heatmap.frag were not found (set WARPSCOPE_SHADERS); drawing with ImGui rectangles.";
+        return false;
+    }
+    std::string vs = readText(dir / "heatmap.vert"), fsrc = readText(dir / "heatmap.frag");
+    if (vs.empty() || fsrc.empty()) {
+        status_ = "cannot read the heat-map shaders in " + dir.string() + "; drawing with ImGui rectangles.";
+        return false;
+    }
+    if (!gl.load()) {
+        status_ = "this OpenGL lacks the shader entry points; drawing with ImGui rectangles.";
+        return false;
+    }
+    std::string err;
+    unsigned v = compile(GL_VERTEX_SHADER, vs, "heatmap.vert", err);
+    unsigned f = v ? compile(GL_FRAGMENT_SHADER, fsrc, "heatmap.frag", err) : 0;
+    if (!v || !f) {
+        status_ = err + " Drawing with ImGui rectangles.";
+        return false;
+    }
+    program_ = gl.CreateProgram();
+    gl.AttachShader(program_, v);
+    gl.AttachShader(program_, f);
+    gl.LinkProgram(program_);
+    gl.DeleteShader(v);
+    gl.DeleteShader(f);
+    GLint ok = 0;
+    gl.GetProgramiv(program_, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        char log[2048] = {};
+        gl.GetProgramInfoLog(program_, sizeof log, nullptr, log);
+        status_ = std::string("the heat-map shaders do not link: ") + log;
+        return false;
+    }
+    gl.GenVertexArrays(1, &vao_);
+    glGenTextures(1, &texture_);
+    glBindTexture(GL_TEXTURE_2D, texture_);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    status_ = "GLSL shaders from " + dir.string();
+    ready_ = true;
+    return true;
+}
+
+void HeatmapRenderer::upload(uint64_t key, const std::vector<float>& counts, int width, int rows) {
+    if (!ready_ || (key == key_ && width == width_ && rows == rows_)) return;
+    key_ = key;
+    width_ = width;
+    rows_ = rows;
+    glBindTexture(GL_TEXTURE_2D, texture_);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, width, rows, 0, GL_RED, GL_FLOAT, counts.data());
+}
+
+void HeatmapRenderer::draw(ImDrawList* dl, ImVec2 a, ImVec2 b, float maxValue, bool logScale, int hover, int count) {
+    if (!ready_) return;
+    a_ = a;
+    b_ = b;
+    max_ = maxValue;
+    log_ = logScale;
+    hover_ = hover;
+    count_ = count;
+    dl->AddCallback(&HeatmapRenderer::callback, this);
+    dl->AddCallback(ImDrawCallback_ResetRenderState, nullptr);
+}
+
+void HeatmapRenderer::callback(const ImDrawList*, const ImDrawCmd* cmd) {
+    auto* self = static_cast<HeatmapRenderer*>(cmd->UserCallbackData);
+    ImDrawData* dd = ImGui::GetDrawData();
+    if (!dd) return;
+    ImVec2 off = dd->DisplayPos, scale = dd->FramebufferScale;
+    int fbH = static_cast<int>(dd->DisplaySize.y * scale.y);
+    ImVec4 c = cmd->ClipRect;
+    glEnable(GL_SCISSOR_TEST);
+    glScissor(static_cast<int>((c.x - off.x) * scale.x), static_cast<int>(fbH - (c.w - off.y) * scale.y),
+              static_cast<int>((c.z - c.x) * scale.x), static_cast<int>((c.w - c.y) * scale.y));
+    gl.UseProgram(self->program_);
+    gl.BindVertexArray(self->vao_);
+    gl.ActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, self->texture_);
+    auto loc = [&](const char* n) { return gl.GetUniformLocation(self->program_, n); };
+    gl.Uniform4f(loc("uRect"), self->a_.x, self->a_.y, self->b_.x, self->b_.y);
+    gl.Uniform4f(loc("uDisplay"), off.x, off.y, dd->DisplaySize.x, dd->DisplaySize.y);
+    gl.Uniform1i(loc("uCounts"), 0);
+    gl.Uniform2i(loc("uSize"), self->width_, self->rows_);
+    gl.Uniform1i(loc("uCount"), self->count_);
+    gl.Uniform1f(loc("uMax"), self->max_);
+    gl.Uniform1i(loc("uLog"), self->log_ ? 1 : 0);
+    gl.Uniform1i(loc("uHover"), self->hover_);
+    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+}
+
+} // namespace warpscope::gui

@@ -1,0 +1,54 @@
+#include "gui/render/screenshot.hpp"
+
+#include <GLFW/glfw3.h>
+#include <nlohmann/json.hpp>
+#include <stb_image_write.h>
+
+#include <fstream>
+#include <vector>
+
+namespace warpscope::gui {
+
+bool writeScreenshot(const std::string& path, int w, int h, const AppContext& app, uint64_t steps, std::string* error) {
+    std::vector<unsigned char> rgba(static_cast<size_t>(w) * h * 4);
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadBuffer(GL_BACK);
+    glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
+    // OpenGL rows go bottom-up; PNG rows top-down. Drop alpha.
+    std::vector<unsigned char> rgb(static_cast<size_t>(w) * h * 3);
+    for (int y = 0; y < h; ++y) {
+        const unsigned char* src = rgba.data() + static_cast<size_t>(h - 1 - y) * w * 4;
+        unsigned char* dst = rgb.data() + static_cast<size_t>(y) * w * 3;
+        for (int x = 0; x < w; ++x) {
+            dst[x * 3 + 0] = src[x * 4 + 0];
+            dst[x * 3 + 1] = src[x * 4 + 1];
+            dst[x * 3 + 2] = src[x * 4 + 2];
+        }
+    }
+    if (!stbi_write_png(path.c_str(), w, h, 3, rgb.data(), w * 3)) {
+        if (error) *error = "cannot write '" + path + "'";
+        return false;
+    }
+    nlohmann::json j;
+    j["width"] = w;
+    j["height"] = h;
+    const Snapshot& s = *app.snap;
+    j["lesson"] = s.lesson ? s.lesson->lesson.id : "";
+    j["requested_steps"] = steps;
+    j["steps"] = s.timed ? s.totalCycleSteps : s.totalSteps;   // Timed mode steps cycles
+    j["warp_instructions"] = s.totalSteps;
+    if (s.timed) j["gpu_preset"] = s.gpuPreset;
+    j["state"] = runStateName(s.state);
+    if (s.error) j["error"] = s.error->message;
+    j["panels"] = nlohmann::json::array();
+    for (const PanelRect& r : app.drawn) j["panels"].push_back({{"id", r.id}, {"x", r.x}, {"y", r.y}, {"w", r.w}, {"h", r.h}});
+    std::ofstream f(path + ".json");
+    f << j.dump(2) << "\n";
+    if (!f) {
+        if (error) *error = "cannot write '" + path + ".json'";
+        return false;
+    }
+    return true;
+}
+
+} // namespace warpscope::gui

@@ -1,0 +1,26 @@
+// What a kernel launch is made of: grid and block shape, dynamic shared memory and the raw
+// parameter bytes. Shared by the simulator (sim::Gpu) and every runtime::Device backend.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+namespace warpscope::base {
+
+using DevPtr = uint64_t;
+
+struct Dim3 {
+    uint32_t x = 1, y = 1, z = 1;
+    uint64_t count() const { return uint64_t(x) * y * z; }
+};
+
+struct LaunchConfig {
+    Dim3 grid;
+    Dim3 block;
+    uint32_t dynamicSharedBytes = 0;
+};
+
+// One kernel parameter as the raw bytes of its .param (scalars little-endian; a struct is its
+// packed bytes). The kernel's signature decides how many and how big.
+using ParamBytes = std::vector<uint8_t>;
+
+} // namespace warpscope::base

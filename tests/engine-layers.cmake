@@ -1,0 +1,35 @@
+# Fails when an engine source includes a header from a higher layer (see docs/architecture.md).
+# Each folder of engine/ is one layer; a file may include its own layer and the ones below.
+#   cmake -DENGINE=<repo>/engine -P engine-layers.cmake
+# A new folder must be placed in this list before anything in it builds into the check.
+set(layers base ptx mem sim trace timing runtime hw)
+
+file(GLOB dirs LIST_DIRECTORIES true RELATIVE "${ENGINE}" "${ENGINE}/*")
+set(errors "")
+foreach(dir IN LISTS dirs)
+  if(NOT IS_DIRECTORY "${ENGINE}/${dir}")
+    continue()
+  endif()
+  list(FIND layers "${dir}" own)
+  if(own EQUAL -1)
+    string(APPEND errors "engine/${dir}/ is not in the layer order (tests/engine-layers.cmake, docs/architecture.md)\n")
+    continue()
+  endif()
+  file(GLOB_RECURSE sources RELATIVE "${ENGINE}" "${ENGINE}/${dir}/*.hpp" "${ENGINE}/${dir}/*.cpp" "${ENGINE}/${dir}/*.h")
+  foreach(src IN LISTS sources)
+    file(STRINGS "${ENGINE}/${src}" includes REGEX "^[ \t]*#[ \t]*include[ \t]*\"[^\"/]+/")
+    foreach(line IN LISTS includes)
+      string(REGEX REPLACE "^[^\"]*\"([^\"/]+)/.*$" "\\1" target "${line}")
+      list(FIND layers "${target}" to)
+      if(to GREATER own)
+        string(APPEND errors "engine/${src}: ${dir} includes ${target}, a higher layer: ${line}\n")
+      endif()
+    endforeach()
+  endforeach()
+endforeach()
+
+if(errors)
+  message(FATAL_ERROR "Engine layer order (low to high: ${layers}) broken:\n${errors}")
+endif()
+list(JOIN layers " < " order)
+message(STATUS "engine layers point down: ${order}")
