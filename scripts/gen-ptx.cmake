@@ -1,6 +1,6 @@
 # Generates PTX from a .cu file exactly as the committed lesson PTX is made:
 #   cmake -DNVCC=nvcc -DSRC=kernel.cu -DOUT=kernel.ptx -P scripts/gen-ptx.cmake
-# The .file directives name the source by its file name only, so the output does not depend on
+# The .file directives name the source (and files included from its folder) by file name only, so the output does not depend on
 # where the repository lives.
 if(NOT NVCC OR NOT SRC OR NOT OUT)
   message(FATAL_ERROR "usage: cmake -DNVCC=... -DSRC=... -DOUT=... -P gen-ptx.cmake")
@@ -17,5 +17,7 @@ if(NOT rc EQUAL 0 OR NOT EXISTS "${tmp}")
 endif()
 file(READ "${tmp}" text)
 string(REGEX REPLACE "(\\.file[ \t]+1[ \t]+\")[^\"]*/([^\"/]+\")" "\\1\\2" text "${text}")
+# Files #included from the source's own folder are named by file name too.
+string(REPLACE "\"${srcdir}/" "\"" text "${text}")
 file(WRITE "${OUT}" "${text}")
 file(REMOVE "${tmp}")

@@ -25,6 +25,10 @@ metrics=(
   l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio
   l1tex__t_requests_pipe_lsu_mem_global_op_st.sum
   l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum
+  l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum
+  l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum
+  l1tex__t_requests_pipe_lsu_mem_global_op_red.sum
+  l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum
   smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct
   l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum
   l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum

@@ -20,6 +20,7 @@ using base::ParamBytes;
 
 struct LaunchResult {
     std::string kernel;
+    std::string family;                // the host operation's "family" (empty when none)
     Dim3 grid, block;
     uint32_t dynamicSharedBytes = 0;
     double elapsedMs = 0;              // GPU time (hardware, from events) or host time of the simulation

@@ -669,8 +669,11 @@ RunResult runLessonImpl(const Lesson& lesson, const ParamValues& params, Device&
         if (++executed > kMaxOperations)
             bad(where, "the host script runs more than " + std::to_string(kMaxOperations) + " operations (a loop bound may be wrong)");
         if (op.contains("launch")) {
-            checkKeys(op, where, {"launch", "grid", "block", "shared", "args", "stream", "if", "help"});
+            checkKeys(op, where, {"launch", "grid", "block", "shared", "args", "stream", "family", "if", "help"});
             std::string kernel = op["launch"].get<std::string>();
+            if (op.contains("family") && !op["family"].is_string()) bad(where + ".family", "the family is a name (a string)");
+            // Launches of one family are variants a student compares; timing validation ranks within it.
+            std::string family = op.value("family", "");
             const ptx::Function* fn = module.findFunction(kernel);
             if (!fn || !fn->isEntry) {
                 std::string list;
@@ -768,9 +771,15 @@ RunResult runLessonImpl(const Lesson& lesson, const ParamValues& params, Device&
         }
         if (op.contains("stream") || captureStream >= 0) {
             int s = streamOf(op, where);
-            plan.push_back([&result, &device, s, kernel, cfg, pb] { result.launches.push_back(device.launchOn(s, kernel, cfg, pb)); });
+            plan.push_back([&result, &device, s, kernel, cfg, pb, family] {
+                result.launches.push_back(device.launchOn(s, kernel, cfg, pb));
+                result.launches.back().family = family;
+            });
         } else {
-            plan.push_back([&result, &device, kernel, cfg, pb] { result.launches.push_back(device.launch(kernel, cfg, pb)); });
+            plan.push_back([&result, &device, kernel, cfg, pb, family] {
+                result.launches.push_back(device.launch(kernel, cfg, pb));
+                result.launches.back().family = family;
+            });
         }
         } else if (op.contains("to_device") || op.contains("to_host")) {
             bool toDevice = op.contains("to_device");

@@ -1006,6 +1006,34 @@ void layoutParams(const std::vector<ptx::VariableDecl>& decls, int64_t& cursor, 
 
 } // namespace
 
+// An atom whose destination register no other instruction of its function mentions returns a
+// value nobody reads: ptxas compiles it to RED (the hardware's "result unused" form), so the
+// counters report it as a reduction. Any mention of the register (source, address, vector
+// element, or another write) keeps it an ATOM: conservative, and exact for nvcc's PTX, where an
+// atom's result register is written once.
+static void markReductions(std::vector<Instr>& code, int32_t begin, int32_t end) {
+    std::vector<uint32_t> mentions;
+    auto note = [&](const Operand& o) {
+        if (o.kind != Operand::Kind::Reg) return;
+        if (o.index >= mentions.size()) mentions.resize(o.index + 1, 0);
+        ++mentions[o.index];
+    };
+    for (int32_t pc = begin; pc < end; ++pc) {
+        const Instr& I = code[static_cast<size_t>(pc)];
+        note(I.dst);
+        note(I.dst2);
+        for (auto& o : I.src) note(o);
+        for (auto& o : I.vecRegs) note(o);
+        note(I.addr.base);
+    }
+    for (int32_t pc = begin; pc < end; ++pc) {
+        Instr& I = code[static_cast<size_t>(pc)];
+        if (I.op == Op::Red) I.reduction = true;
+        else if (I.op == Op::Atom)
+            I.reduction = I.dst.kind == Operand::Kind::Sink || (I.dst.kind == Operand::Kind::Reg && mentions[I.dst.index] == 1);
+    }
+}
+
 Program compile(const ptx::Module& module, const std::string& kernelName, const SymbolAddresses& symbols) {
     Ctx ctx{module, kernelName, symbols};
     const ptx::Function* kernel = module.findFunction(kernelName);
@@ -1180,6 +1208,7 @@ Program compile(const ptx::Module& module, const std::string& kernelName, const 
             fref.end = static_cast<int32_t>(prog.code.size());
         }
         computeReconvergence(prog.code, fref.entry, fref.end);
+        markReductions(prog.code, fref.entry, fref.end);
     }
     // The kernel's own source file: the most common .file among its instructions.
     std::map<int, int> fileCount;

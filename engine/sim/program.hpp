@@ -68,6 +68,9 @@ struct Instr {
     bool matchAll = false;
     bool barArrive = false;        // bar.arrive: no wait
     uint8_t barRed = 0;            // 0 none, 1 popc, 2 and, 3 or
+    // red, or an atom whose old value no instruction reads: ptxas emits RED for it and Nsight
+    // Compute counts it under op_red, not op_atom.
+    bool reduction = false;
     Operand guard;                 // Pred or None
     Operand dst, dst2;             // dst2: setp's second predicate, shfl/match's predicate, carry
     Operand src[4];

@@ -22,6 +22,8 @@ void MemCounters::add(const MemCounters& o) {
     globalStBytes += o.globalStBytes;
     globalAtomRequests += o.globalAtomRequests;
     globalAtomSectors += o.globalAtomSectors;
+    globalRedRequests += o.globalRedRequests;
+    globalRedSectors += o.globalRedSectors;
     localLdSectors += o.localLdSectors;
     localStSectors += o.localStSectors;
     localRequests += o.localRequests;
@@ -58,7 +60,11 @@ void CounterCollector::onStep(const sim::Step& s) {
             mem::GlobalAccess ga;
             mem::coalesce(s.addresses, s.execMask, bytes, ga);
             mem::SectorCache& l1 = *l1_[s.block % l1_.size()];
-            if (s.isAtomic) {
+            if (s.isAtomic && s.instr && s.instr->reduction) {
+                // red, or an atom whose result is unused: the hardware runs (and counts) a RED.
+                d.globalRedRequests = ga.requests;
+                d.globalRedSectors = ga.sectors;
+            } else if (s.isAtomic) {
                 d.globalAtomRequests = ga.requests;
                 d.globalAtomSectors = ga.sectors;
             } else if (s.isLoad) {
@@ -145,6 +151,8 @@ std::map<std::string, double> CounterCollector::metrics() const {
     m["l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_st.ratio"] = ratio(double(t.globalStSectors), double(t.globalStRequests));
     m["l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum"] = double(t.globalAtomRequests);
     m["l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum"] = double(t.globalAtomSectors);
+    m["l1tex__t_requests_pipe_lsu_mem_global_op_red.sum"] = double(t.globalRedRequests);
+    m["l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum"] = double(t.globalRedSectors);
     m["smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct"] = 100.0 * ratio(double(t.globalLdBytes), 32.0 * double(t.globalLdSectors));
     m["smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct"] = 100.0 * ratio(double(t.globalStBytes), 32.0 * double(t.globalStSectors));
     m["l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum"] = double(t.localLdSectors);

@@ -105,3 +105,9 @@ extern "C" __global__ void transpose_tile_padded(const float* in, float* out, in
     y = blockIdx.x * TILE + threadIdx.y;
     out[y * n + x] = tile[threadIdx.x][threadIdx.y];
 }
+
+// nvcc's own red instruction (what ptxas would make of an atomic whose result is unused).
+extern "C" __global__ void red_inline(unsigned int* counter)
+{
+    asm volatile("red.global.add.u32 [%0], %1;" ::"l"(counter), "r"(1u) : "memory");
+}

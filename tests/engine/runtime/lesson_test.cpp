@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 using namespace warpscope;
 namespace fs = std::filesystem;
@@ -148,4 +149,35 @@ TEST_CASE("a buffer's width gives its 2D shape under the lesson's parameters", "
               .error().find("buffers.a.width: unknown name 'NN'") != std::string::npos);
     CHECK(TempLesson(with(kGood, "\"type\": \"f32\", \"count\": \"N\" }, \"b\"", "\"type\": \"f32\", \"count\": \"N\", \"width\": 0 }, \"b\""))
               .error().find("buffers.a.width: must be a positive integer") != std::string::npos);
+}
+
+TEST_CASE("a launch's family is carried with its result; a family is a name", "[runtime]") {
+    TempLesson good(with(kGood, "\"launch\": \"vadd\"", "\"launch\": \"vadd\", \"family\": \"adds\""));
+    runtime::Lesson l = runtime::loadLesson(good.dir);
+    runtime::SimDevice dev;
+    runtime::RunResult r = runtime::runLesson(l, runtime::resolveParams(l, {}), dev);
+    REQUIRE(r.launches.size() == 1);
+    CHECK(r.launches[0].family == "adds");
+    runtime::SimDevice dev2;
+    TempLesson plainDir(kGood);
+    runtime::Lesson plain = runtime::loadLesson(plainDir.dir);
+    CHECK(runtime::runLesson(plain, runtime::resolveParams(plain, {}), dev2).launches[0].family.empty());
+    CHECK(TempLesson(with(kGood, "\"launch\": \"vadd\"", "\"launch\": \"vadd\", \"family\": 3")).error().find("host[0].family: the family is a name") !=
+          std::string::npos);
+}
+
+// The realistic-size timing suite: every launch names its family, and the families are the
+// variants docs/timing-validation.md lists (a small size, so the whole host script runs here).
+TEST_CASE("the realistic timing suite: 39 launches in 12 families, all checks pass", "[runtime]") {
+    runtime::Lesson l = runtime::loadLesson(wst::sourcePath("tests/validation/realistic.json"));
+    runtime::SimDevice dev;
+    runtime::RunResult r = runtime::runLesson(l, runtime::resolveParams(l, {{"N", "65536"}, {"M", "256"}}), dev);
+    REQUIRE(r.launches.size() == 39);
+    std::map<std::string, int> families;
+    for (auto& x : r.launches) ++families[x.family];
+    CHECK(families.size() == 12);
+    CHECK(families.count("") == 0);
+    CHECK(families["transpose"] == 4);
+    CHECK(families["atomics"] == 3);
+    for (auto& c : r.checks) CHECK(c.passed);
 }

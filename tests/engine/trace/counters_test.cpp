@@ -138,3 +138,68 @@ TEST_CASE("instruction counters and estimated caches", "[trace]") {
     CHECK(same->metrics().at("l1tex__t_sector_hit_rate.pct") == 75.0);
     CHECK(same->metrics().at("dram__bytes_read.sum") == 32);
 }
+
+// ptxas compiles an atomic whose old value nothing reads to RED, and Nsight Compute counts those
+// under op_red (the issue-16 histogram flush and the reduction's atomicAdd(out, v) showed
+// requests there and 0 under op_atom on the H100). The kernels are nvcc's PTX of
+// tests/validation/realistic.cu; the PTX itself says atom.global for all of them.
+TEST_CASE("global atomics whose result is unused count as RED, used ones as ATOM", "[trace]") {
+    wst::Sim sim("tests/validation/realistic.ptx");
+    const char* redReq = "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum";
+    const char* redSec = "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum";
+    const char* atomReq = "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum";
+    const char* atomSec = "l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum";
+
+    SECTION("atomicAdd(out, v) of a warp-shuffle reduction") {
+        auto vals = sim.upload(std::vector<float>(2048, 1.f)), out = sim.upload(std::vector<float>(1, 0.f));
+        auto m = measure(sim, "reduce_warp_atomic", {8}, {256}, {arg(vals), arg(out)})->metrics();
+        CHECK(m.at(redReq) == 64);   // one lane of each of the 64 warps
+        CHECK(m.at(redSec) == 64);
+        CHECK(m.at(atomReq) == 0);
+        CHECK(m.at(atomSec) == 0);
+        CHECK(sim.download<float>(out, 1)[0] == 2048.f);   // the sum itself is unchanged
+    }
+    SECTION("a shared-memory histogram's flush") {
+        std::vector<uint32_t> keys(512);
+        for (uint32_t i = 0; i < keys.size(); ++i) keys[i] = i * 2654435761u;
+        auto k = sim.upload(keys), bins = sim.upload(std::vector<uint32_t>(64, 0));
+        auto m = measure(sim, "histogram_shared", {2}, {256}, {arg(k), arg(bins)})->metrics();
+        // Threads 0-63 of each block add their bin: 2 warps x 2 blocks, 128 bytes (4 sectors) each.
+        CHECK(m.at(redReq) == 4);
+        CHECK(m.at(redSec) == 16);
+        CHECK(m.at(atomReq) == 0);
+        auto h = sim.download<uint32_t>(bins, 64);
+        uint32_t total = 0;
+        for (auto b : h) total += b;
+        CHECK(total == 512);
+    }
+    SECTION("a histogram straight into global memory: every update a RED") {
+        std::vector<uint32_t> keys(512, 7);
+        auto k = sim.upload(keys), bins = sim.upload(std::vector<uint32_t>(64, 0));
+        auto m = measure(sim, "histogram_global", {2}, {256}, {arg(k), arg(bins)})->metrics();
+        CHECK(m.at(redReq) == 16);
+        CHECK(m.at(redSec) == 16);   // all lanes on one bin: one sector per request
+        CHECK(m.at(atomReq) == 0);
+        CHECK(sim.download<uint32_t>(bins, 64)[7] == 512);
+    }
+    SECTION("a compaction uses the old value as its output index: ATOM") {
+        std::vector<float> v(512);
+        for (size_t i = 0; i < v.size(); ++i) v[i] = float(i % 2);
+        auto in = sim.upload(v), kept = sim.upload(std::vector<float>(512, 0.f)), count = sim.upload(std::vector<uint32_t>(1, 0));
+        auto m = measure(sim, "compact_above", {2}, {256}, {arg(in), arg(kept), arg(count), arg(0.5f)})->metrics();
+        CHECK(m.at(atomReq) == 16);
+        CHECK(m.at(atomSec) == 16);
+        CHECK(m.at(redReq) == 0);
+        CHECK(m.at(redSec) == 0);
+        CHECK(sim.download<uint32_t>(count, 1)[0] == 256);
+    }
+    SECTION("nvcc's red instruction itself (inline asm)") {
+        wst::Sim mem(kMem);
+        auto counter = mem.upload(std::vector<uint32_t>(1, 0));
+        auto m = measure(mem, "red_inline", {3}, {64}, {arg(counter)})->metrics();
+        CHECK(m.at(redReq) == 6);
+        CHECK(m.at(redSec) == 6);
+        CHECK(m.at(atomReq) == 0);
+        CHECK(mem.download<uint32_t>(counter, 1)[0] == 192);
+    }
+}
