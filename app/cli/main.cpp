@@ -13,6 +13,7 @@
 #include "timing/gpu_spec.hpp"
 #include "trace/counters.hpp"
 #include "trace/line_stats.hpp"
+#include "warpscope_version.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -77,7 +78,8 @@ usage:
                                       simulated vs measured host-program timeline per variant
   warpscope ncu-compare <lesson|spec> <ncu.csv>
                                       simulator counters next to an Nsight Compute CSV (Markdown)
-  warpscope help
+  warpscope help | --help             this text
+  warpscope --version                 the version and the git commit it was built from
 )";
 
 } // namespace
@@ -257,7 +259,9 @@ int cmdGpus(int argc, char** argv) {
             std::printf("%-10s %5u %6.0f %5u %6u %6u %8u %7uK %7.1f %9.0f  %s\n", p.name.c_str(), p.smCount, p.clockMHz, p.schedulersPerSM,
                         p.maxWarpsPerSM, p.maxBlocksPerSM, p.registersPerSM, p.sharedPerSM / 1024, double(p.l2Bytes) / (1 << 20), p.dramGBs,
                         p.description.c_str());
-        std::cout << "(per SM; add your own as JSON files in ./gpus, ~/.config/warpscope/gpus or $WARPSCOPE_GPUS: docs/gpu-presets.md)\n";
+        const fs::path shipped = timing::shippedPresetFolder();
+        std::cout << "(per SM; bundled presets from " << (shipped.empty() ? std::string("nowhere: not found") : shipped.string())
+                  << "; add your own as JSON files in ./gpus, ~/.config/warpscope/gpus or $WARPSCOPE_GPUS: docs/gpu-presets.md)\n";
     }
     for (auto& e : errors) std::cerr << "warning: preset skipped: " << e << "\n";
     return 0;
@@ -677,6 +681,10 @@ int main(int argc, char** argv) {
         if (cmd == "compare") return runCompare(argc - 2, argv + 2, lessonsDir);
         if (cmd == "time-compare") return runTimeCompare(argc - 2, argv + 2, lessonsDir);
         if (cmd == "timeline-compare") return runTimelineCompare(argc - 2, argv + 2, lessonsDir);
+        if (cmd == "--version" || cmd == "version") {
+            std::printf("warpscope %s (git %s)\n", kVersion, kGitCommit);
+            return 0;
+        }
         if (cmd == "help" || cmd == "--help" || cmd == "-h") {
             std::cout << kUsage;
             return 0;

@@ -6,11 +6,14 @@
 //   --bench-frames N                                          print the median frame time
 //
 // Sections: 1. options  2. fonts and style  3. one frame  4. screenshot  5. main
+#include "gui/open_path.hpp"
 #include "gui/panels.hpp"
 #include "gui/screenshot.hpp"
 
+#include "runtime/data_dir.hpp"
 #include "runtime/error.hpp"
 #include "runtime/lesson.hpp"
+#include "warpscope_version.hpp"
 
 #include <GLFW/glfw3.h>
 #include <backends/imgui_impl_glfw.h>
@@ -35,10 +38,12 @@ namespace {
 // ---------------------------------------------------------------- 1. options
 const char* kUsage = R"(warpscope-gui - step CUDA kernels warp by warp
 
-usage: warpscope-gui [options]
+usage: warpscope-gui [options] [PATH]
+  PATH                  a lesson folder or launch spec .json to open (as --lesson)
   --lesson ID|DIR       open this lesson (default: the last one used, or the first)
   --param NAME=VALUE    lesson parameter (repeatable)
-  --lessons DIR         the lessons folder (default: $WARPSCOPE_LESSONS, ./lessons, or beside the build)
+  --lessons DIR         the lessons folder (default: $WARPSCOPE_LESSONS, else the installed or
+                        source tree's lessons/)
   --scale F             UI scale (e.g. 1.5 for a projector)
   --light               light theme
   --no-settings         do not read or write settings and layout (also: WARPSCOPE_NO_SETTINGS=1)
@@ -58,10 +63,12 @@ usage: warpscope-gui [options]
   --racecheck           report shared-memory races between warps
   --gpu                 (with no preset after it) turn "Run on GPU" on (where a GPU can be opened)
   --go-to-report K      after --steps, "go to line" of checker report K (1-based)
+  --version             print the version and the git commit, then exit
 )";
 
 struct Options {
     std::string lesson, lessonsDir, screenshot;
+    std::string openPath;   // a positional PATH (from the file manager or the desktop entry)
     std::map<std::string, std::string> params;
     uint64_t steps = 0;
     int width = 1600, height = 1000;
@@ -132,6 +139,12 @@ bool parseArgs(int argc, char** argv, Options& o) {
         else if (a == "--help" || a == "-h") {
             std::cout << kUsage;
             return false;
+        } else if (a == "--version") {
+            std::printf("warpscope-gui %s (git %s)\n", kVersion, kGitCommit);
+            return false;
+        } else if (!a.empty() && a[0] != '-') {
+            if (!o.openPath.empty()) throw Error(Error::Kind::Input, "One PATH at a time: got '" + o.openPath + "' and '" + a + "'.");
+            o.openPath = a;
         } else throw Error(Error::Kind::Input, "Unknown option '" + a + "'.\n" + kUsage);
     }
     return true;
@@ -150,7 +163,8 @@ struct FontChoice {
                                                             {"italic", {"DejaVuSans-Oblique.ttf"}}};
 };
 
-fs::path g_assetsDir;   // set in main() next to the lessons folder
+fs::path g_dataDir;     // set in main(): the installed share/warpscope or the source tree
+fs::path g_assetsDir;   // g_dataDir/assets
 
 const FontChoice& fontChoice() {
     static const FontChoice choice = [] {
@@ -353,6 +367,8 @@ void drawAbout(AppContext& app) {
     ImGui::SetNextWindowPos(ImVec2(app.workPos.x + app.workSize.x * 0.5f, app.workPos.y + app.workSize.y * 0.3f), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
     if (ImGui::Begin("About warpscope", &app.ui.showAbout, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings)) {
         ImGui::TextUnformatted("warpscope: a CUDA teaching simulator that executes the PTX nvcc emits, warp by warp.");
+        ImGui::Text("Version %s (git %s)", kVersion, kGitCommit);
+        ImGui::Text("Data: %s", g_dataDir.empty() ? "not found" : g_dataDir.string().c_str());
         ImGui::Text("Dear ImGui %s, %s font", ImGui::GetVersion(), app.fonts.fromSystem ? "DejaVu" : "built-in");
         ImGui::Text("Settings: %s", configDir().empty() ? "not saved (disabled)" : configDir().string().c_str());
     }
@@ -456,9 +472,14 @@ int runApp(int argc, char** argv) {
     if (opt.light) settings.darkTheme = false;
 
     // Lessons first: a bad --lesson or --param is reported before any window opens.
+    if (!opt.openPath.empty()) {
+        if (!opt.lesson.empty()) throw Error(Error::Kind::Input, "Give either --lesson or a PATH, not both.");
+        opt.lesson = gui::lessonForOpenedPath(opt.openPath).string();
+    }
     const fs::path bundledLessons = runtime::findLessonsDir(argv[0]);
     fs::path lessonsDir = !opt.lessonsDir.empty() ? fs::path(opt.lessonsDir) : bundledLessons;
-    g_assetsDir = bundledLessons.parent_path() / "assets";   // assets/ sits beside the bundled lessons
+    g_dataDir = runtime::findDataDir(argv[0]);
+    g_assetsDir = g_dataDir.empty() ? fs::path() : g_dataDir / "assets";
     std::vector<std::string> lessonErrors;
     std::vector<runtime::Lesson> lessons = runtime::listLessons(lessonsDir, &lessonErrors);
     int pick = lessons.empty() ? -1 : 0;
