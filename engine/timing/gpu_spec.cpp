@@ -29,7 +29,7 @@ uint32_t GpuSpec::fp64Interval() const {
     return static_cast<uint32_t>(std::max(1.0, std::ceil(32.0 / perScheduler)));
 }
 
-// ---------------------------------------------------------------- 1. shipped presets
+// ---------------------------------------------------------------- 1. bundled presets
 namespace {
 
 std::string lower(std::string s) {
@@ -64,8 +64,8 @@ struct Shipped {
     std::vector<std::string> errors;
 };
 
-// The shipped folder is read once per process. The H100 comes first so that files without
-// "base" (the shipped ones have none) can be read in any order; teaching leads the list.
+// The bundled folder is read once per process. Each file is complete (no "base"), so the order
+// of reading does not matter.
 const Shipped& shipped() {
     static const Shipped s = [] {
         Shipped out;
