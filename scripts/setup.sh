@@ -2,7 +2,8 @@
 # Installs everything warpscope needs on Debian 12 (bookworm), from Debian's own packages:
 # compiler and build tools, GLFW, Dear ImGui (with its GLFW/OpenGL3 backends), glm, stb,
 # nlohmann-json, Catch2, a font, Xvfb + Mesa for headless GUI tests and screenshots, and clang
-# with its libFuzzer runtime for the fuzz tests.
+# with its libFuzzer runtime for the fuzz tests; desktop-file-utils, appstream and dpkg-dev (with
+# file) for the install and .deb tests (app/packaging).
 # Safe to run again: apt-get skips what is installed. Needs root (or sudo).
 set -euo pipefail
 
@@ -12,6 +13,7 @@ packages=(
   libgl1-mesa-dev libgl1-mesa-dri mesa-utils xvfb xauth
   fonts-dejavu-core
   clang libclang-rt-14-dev
+  desktop-file-utils appstream dpkg-dev file
 )
 
 as_root() {

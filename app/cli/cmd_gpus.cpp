@@ -26,7 +26,9 @@ int cmdGpus(int argc, char** argv) {
             std::printf("%-10s %5u %6.0f %5u %6u %6u %8u %7uK %7.1f %9.0f  %s\n", p.name.c_str(), p.smCount, p.clockMHz, p.schedulersPerSM,
                         p.maxWarpsPerSM, p.maxBlocksPerSM, p.registersPerSM, p.sharedPerSM / 1024, double(p.l2Bytes) / (1 << 20), p.dramGBs,
                         p.description.c_str());
-        std::cout << "(per SM; add your own as JSON files in ./gpus, ~/.config/warpscope/gpus or $WARPSCOPE_GPUS: docs/gpu-presets.md)\n";
+        const fs::path shipped = timing::shippedPresetFolder();
+        std::cout << "(per SM; bundled presets from " << (shipped.empty() ? std::string("nowhere: not found") : shipped.string())
+                  << "; add your own as JSON files in ./gpus, ~/.config/warpscope/gpus or $WARPSCOPE_GPUS: docs/gpu-presets.md)\n";
     }
     for (auto& e : errors) std::cerr << "warning: preset skipped: " << e << "\n";
     return 0;

@@ -7,7 +7,9 @@
 // This file only dispatches: each sub-command lives in its own cmd_<name>.cpp (cli.hpp).
 #include "cli.hpp"
 #include "runtime/lesson.hpp"
+#include "warpscope_version.hpp"
 
+#include <cstdio>
 #include <iostream>
 
 using namespace warpscope;
@@ -55,7 +57,8 @@ usage:
                                       simulated vs measured host-program timeline per variant
   warpscope ncu-compare <lesson|spec> <ncu.csv>
                                       simulator counters next to an Nsight Compute CSV (Markdown)
-  warpscope help
+  warpscope help | --help             this text
+  warpscope --version                 the version and the git commit it was built from
 )";
 
 } // namespace
@@ -77,6 +80,10 @@ int main(int argc, char** argv) {
         if (cmd == "compare") return runCompare(argc - 2, argv + 2, lessonsDir);
         if (cmd == "time-compare") return runTimeCompare(argc - 2, argv + 2, lessonsDir);
         if (cmd == "timeline-compare") return runTimelineCompare(argc - 2, argv + 2, lessonsDir);
+        if (cmd == "--version" || cmd == "version") {
+            std::printf("warpscope %s (git %s)\n", kVersion, kGitCommit);
+            return 0;
+        }
         if (cmd == "help" || cmd == "--help" || cmd == "-h") {
             std::cout << kUsage;
             return 0;

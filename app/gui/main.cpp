@@ -14,7 +14,10 @@
 #include "gui/render/fonts.hpp"
 #include "gui/render/screenshot.hpp"
 
+#include "base/data_dir.hpp"
 #include "base/error.hpp"
+#include "gui/model/open_path.hpp"
+#include "warpscope_version.hpp"
 #include "runtime/lesson.hpp"
 
 #include <GLFW/glfw3.h>
@@ -40,10 +43,12 @@ namespace {
 // ---------------------------------------------------------------- 1. options
 const char* kUsage = R"(warpscope-gui - step CUDA kernels warp by warp
 
-usage: warpscope-gui [options]
+usage: warpscope-gui [options] [PATH]
+  PATH                  a lesson folder or launch spec .json to open (as --lesson)
   --lesson ID|DIR       open this lesson (default: the last one used, or the first)
   --param NAME=VALUE    lesson parameter (repeatable)
-  --lessons DIR         the lessons folder (default: $WARPSCOPE_LESSONS, ./lessons, or beside the build)
+  --lessons DIR         the lessons folder (default: $WARPSCOPE_LESSONS, else the installed or
+                        source tree's lessons/)
   --scale F             UI scale (e.g. 1.5 for a projector)
   --light               light theme
   --no-settings         do not read or write settings and layout (also: WARPSCOPE_NO_SETTINGS=1)
@@ -63,10 +68,12 @@ usage: warpscope-gui [options]
   --racecheck           report shared-memory races between warps
   --gpu                 (with no preset after it) turn "Run on GPU" on (where a GPU can be opened)
   --go-to-report K      after --steps, "go to line" of checker report K (1-based)
+  --version             print the version and the git commit, then exit
 )";
 
 struct Options {
     std::string lesson, lessonsDir, screenshot;
+    std::string openPath;   // a positional PATH (from the file manager or the desktop entry)
     std::map<std::string, std::string> params;
     uint64_t steps = 0;
     int width = 1600, height = 1000;
@@ -137,6 +144,12 @@ bool parseArgs(int argc, char** argv, Options& o) {
         else if (a == "--help" || a == "-h") {
             std::cout << kUsage;
             return false;
+        } else if (a == "--version") {
+            std::printf("warpscope-gui %s (git %s)\n", kVersion, kGitCommit);
+            return false;
+        } else if (!a.empty() && a[0] != '-') {
+            if (!o.openPath.empty()) throw Error(Error::Kind::Input, "One PATH at a time: got '" + o.openPath + "' and '" + a + "'.");
+            o.openPath = a;
         } else throw Error(Error::Kind::Input, "Unknown option '" + a + "'.\n" + kUsage);
     }
     return true;
@@ -155,9 +168,15 @@ int runApp(int argc, char** argv) {
     if (opt.light) settings.darkTheme = false;
 
     // Lessons first: a bad --lesson or --param is reported before any window opens.
+    if (!opt.openPath.empty()) {
+        if (!opt.lesson.empty()) throw Error(Error::Kind::Input, "Give either --lesson or a PATH, not both.");
+        opt.lesson = gui::lessonForOpenedPath(opt.openPath).string();
+    }
     const fs::path bundledLessons = runtime::findLessonsDir(argv[0]);
     fs::path lessonsDir = !opt.lessonsDir.empty() ? fs::path(opt.lessonsDir) : bundledLessons;
-    setFontsFolder(bundledLessons.parent_path() / "assets");   // assets/ sits beside the bundled lessons
+    const fs::path dataDir = base::findDataDir(argv[0]);   // the installed share/warpscope or the source tree
+    setDataFolder(dataDir);
+    setFontsFolder(dataDir.empty() ? fs::path() : dataDir / "assets");
     std::vector<std::string> lessonErrors;
     std::vector<runtime::Lesson> lessons = runtime::listLessons(lessonsDir, &lessonErrors);
     int pick = lessons.empty() ? -1 : 0;

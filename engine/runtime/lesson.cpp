@@ -6,6 +6,7 @@
 
 #include "ptx/parser.hpp"
 #include "base/error.hpp"
+#include "base/data_dir.hpp"
 #include "runtime/expr.hpp"
 #include "runtime/references.hpp"
 
@@ -302,15 +303,8 @@ Lesson loadLessonTextImpl(const std::string& text, const fs::path& dir, const st
 fs::path findLessonsDir(const fs::path& exePath) {
     std::error_code ec;
     if (const char* env = std::getenv("WARPSCOPE_LESSONS"); env && *env && fs::is_directory(env, ec)) return env;
-    if (fs::is_directory("lessons", ec) && fs::exists("lessons/vector-add/lesson.json", ec)) return fs::absolute("lessons", ec);
-    fs::path p = fs::absolute(exePath, ec).parent_path();
-    for (int up = 0; up < 6 && !p.empty(); ++up) {
-        if (fs::exists(p / "lessons" / "vector-add" / "lesson.json", ec)) return p / "lessons";
-        if (fs::exists(p / "share" / "warpscope" / "lessons", ec)) return p / "share" / "warpscope" / "lessons";
-        if (p == p.parent_path()) break;
-        p = p.parent_path();
-    }
-    return {};
+    const fs::path data = base::findDataDir(exePath);
+    return data.empty() ? fs::path() : data / "lessons";
 }
 
 std::vector<Lesson> listLessons(const fs::path& dir, std::vector<std::string>* errors) {

@@ -80,8 +80,8 @@ Lesson loadLesson(const std::filesystem::path& folderOrJson);
 // messages. With readPtx false the PTX file is not opened (for tools that only check the format).
 Lesson loadLessonText(const std::string& jsonText, const std::filesystem::path& dir, const std::string& name, bool readPtx = true);
 
-// The bundled lessons folder: $WARPSCOPE_LESSONS, ./lessons, or the one beside the source tree
-// the executable was built from (exePath's ancestors). Empty if none is found.
+// The bundled lessons folder: $WARPSCOPE_LESSONS, else lessons/ in the data folder
+// (base/data_dir.hpp: an install's share/warpscope, or the source tree). Empty if none.
 std::filesystem::path findLessonsDir(const std::filesystem::path& exePath);
 // Every lesson folder under dir, in course order. Lessons that fail to load are reported in
 // `errors` ("<folder>: <message>") and skipped, so one broken file never hides the others.

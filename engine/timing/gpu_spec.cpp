@@ -1,8 +1,10 @@
-// GPU presets and their JSON form.
+// GPU presets and their JSON form. The presets themselves are data: assets/gpus/*.json, each
+// with its sources; this file holds no GPU's numbers.
 //
-// Sections: 1. built-in presets (sources in the comments)  2. JSON  3. lookup
+// Sections: 1. the bundled presets (assets/gpus)  2. JSON  3. lookup
 #include "timing/gpu_spec.hpp"
 
+#include "base/data_dir.hpp"
 #include "base/error.hpp"
 
 #include <nlohmann/json.hpp>
@@ -12,6 +14,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 namespace warpscope::timing {
@@ -26,201 +29,84 @@ uint32_t GpuSpec::fp64Interval() const {
     return static_cast<uint32_t>(std::max(1.0, std::ceil(32.0 / perScheduler)));
 }
 
-// ---------------------------------------------------------------- 1. built-in presets
+// ---------------------------------------------------------------- 1. bundled presets
 namespace {
-
-GpuSpec teaching() {
-    // Small on purpose: a whole launch fits on one screen. Latencies are scaled-down versions of
-    // a real GPU's so that memory stalls are visible but short.
-    GpuSpec s;
-    s.name = "teaching";
-    s.description = "Teaching GPU: 2 SMs x 8 warps, 2 schedulers per SM (fits on one screen)";
-    s.computeCapability = "teaching";
-    s.smCount = 2;
-    s.clockMHz = 1000;
-    s.schedulersPerSM = 2;
-    s.maxWarpsPerSM = 8;
-    s.maxThreadsPerSM = 256;
-    s.maxBlocksPerSM = 4;
-    s.maxThreadsPerBlock = 256;
-    s.registersPerSM = 8192;
-    s.maxRegistersPerThread = 255;
-    s.maxRegistersPerBlock = 8192;
-    s.registerAllocUnit = 256;
-    s.sharedPerSM = 16 * 1024;
-    s.maxSharedPerBlock = 16 * 1024;
-    s.defaultSharedPerBlock = 16 * 1024;
-    s.sharedAllocUnit = 128;
-    s.reservedSharedPerBlock = 0;
-    s.l1SharedBytesPerSM = 32 * 1024;
-    s.l2Bytes = 256 * 1024;
-    s.dramGBs = 64;
-    s.l2BytesPerCycle = 128;
-    s.copyEngines = 1;
-    s.pcieGBs = 8;
-    s.pageableGBs = 3;
-    s.sharedLatency = 20;
-    s.l1HitLatency = 30;
-    s.l2HitLatency = 100;
-    s.dramLatency = 200;
-    s.fmaInterval = 2;
-    s.fp64PerSMPerCycle = 4;
-    return s;
-}
-
-GpuSpec v100() {
-    // Tesla V100 SXM2 (sm_70): Volta whitepaper; CUDA Programming Guide, compute capability 7.0;
-    // Best Practices Guide (898 GB/s peak = 877 MHz x 4096 bit x 2); latencies from "Dissecting
-    // the NVIDIA Volta GPU Architecture via Microbenchmarking" (Jia et al., 2018).
-    GpuSpec s;
-    s.name = "v100";
-    s.description = "NVIDIA Tesla V100 SXM2 (Volta, sm_70), 80 SMs, HBM2";
-    s.computeCapability = "7.0";
-    s.smCount = 80;
-    s.clockMHz = 1530;
-    s.sharedPerSM = 96 * 1024;
-    s.maxSharedPerBlock = 96 * 1024;
-    s.sharedAllocUnit = 256;
-    s.reservedSharedPerBlock = 0;
-    s.l1SharedBytesPerSM = 128 * 1024;
-    s.l2Bytes = 6ull << 20;
-    s.dramGBs = 898;
-    s.l2BytesPerCycle = 2048;   // A100 whitepaper: "2048 bytes/clk in V100"
-    s.copyEngines = 6;
-    s.pcieGBs = 12;             // Best Practices Guide: pinned PCIe Gen3 x16 "roughly 12 GB/s"
-    s.pageableGBs = 6;
-    s.sharedLatency = 19;
-    s.l1HitLatency = 28;
-    s.l2HitLatency = 193;
-    s.dramLatency = 450;
-    s.fmaInterval = 2;          // 16 FP32 lanes per scheduler
-    s.fp64PerSMPerCycle = 32;
-    s.fp64Latency = 8;
-    // Fitted, not measured: the Best Practices Guide's C = AB table (Table 2) shows a global load
-    // that hits in L1 costing Volta more than a shared-memory load (tile of A in shared memory:
-    // 1.2x faster than no tile; tiles of A and B: 1.35x faster again). 1.5 cycles per request
-    // reproduces that order; docs/timing-validation.md says so next to the numbers.
-    s.globalRequestCycles = 1.5;
-    return s;
-}
-
-GpuSpec a100() {
-    // A100 SXM4 40 GB (sm_80): A100 whitepaper; Programming Guide, compute capability 8.0.
-    GpuSpec s;
-    s.name = "a100";
-    s.description = "NVIDIA A100 SXM4 40GB (Ampere, sm_80), 108 SMs, HBM2";
-    s.computeCapability = "8.0";
-    s.smCount = 108;
-    s.clockMHz = 1410;
-    s.sharedPerSM = 164 * 1024;
-    s.maxSharedPerBlock = 163 * 1024;
-    s.l1SharedBytesPerSM = 192 * 1024;
-    s.l2Bytes = 40ull << 20;
-    s.dramGBs = 1555;
-    s.l2BytesPerCycle = 5120;   // A100 whitepaper: "5120 bytes/clk"
-    s.copyEngines = 3;
-    s.pcieGBs = 25;
-    s.sharedLatency = 23;
-    s.l1HitLatency = 33;
-    s.l2HitLatency = 200;
-    s.dramLatency = 470;
-    s.fmaInterval = 2;          // 64 FP32 lanes per SM
-    s.fp64PerSMPerCycle = 32;
-    return s;
-}
-
-GpuSpec h100() {
-    // H100 SXM5 80 GB (sm_90): measured on the project's H100 (shared/HARDWARE-FACTS.md:
-    // 132 SMs, 1980 MHz, HBM3 2619 MHz x 5120 bit, 3 copy engines, 54.7 GB/s pinned copies),
-    // Hopper whitepaper for the rest.
-    GpuSpec s;
-    s.name = "h100";
-    s.description = "NVIDIA H100 SXM5 80GB (Hopper, sm_90), 132 SMs, HBM3";
-    s.computeCapability = "9.0";
-    s.smCount = 132;
-    s.clockMHz = 1980;
-    s.sharedPerSM = 228 * 1024;
-    s.maxSharedPerBlock = 227 * 1024;
-    s.l1SharedBytesPerSM = 256 * 1024;
-    s.l2Bytes = 50ull << 20;
-    s.dramGBs = 2619.0 * 2 * 5120 / 8 / 1000;   // 3352 GB/s
-    s.l2BytesPerCycle = 5120;
-    s.copyEngines = 3;
-    s.pcieGBs = 54.7;
-    // Host runtime, measured on the project's H100 host with scripts/measure-runtime.sh
-    // (tests/validation/runtime/h100-probe.json): pageable copies 8-12 GB/s with 14-17 us of fixed
-    // cost (64 KiB copies take 21-24 us); pinned copies of 0.5-4 MiB take 5-11 us more than their
-    // bandwidth time; 64 MiB both ways at once took 1.38 ms against 1.22 ms one way (0.88 of the
-    // bandwidth each); 4.0 us of host time per launch, 2.2 us per cudaMemcpyAsync call, 1.9 us
-    // between queued empty kernels, 2.2-2.9 us per graph launch, 0.82 us per empty graph node.
-    // kernelOverheadUs is fitted to the streams-overlap lesson's graph variant (100 one-block
-    // kernels took 2.43 us per node), so that variant is not an independent check of it.
-    // Pageable copies inside a program (the probe's "pageable_in_program": chunks of 256 KiB to
-    // 4 MiB from a freshly filled buffer on a non-default stream, a kernel between the copy in
-    // and the copy out) cost more than isolated ones: host-to-device 11 us + 8.7 GB/s,
-    // device-to-host 62 us + 10 GB/s (least-squares lines through the 5 sizes).
-    s.pageableGBs = 8.7;
-    s.copyLatencyUs = 7;
-    s.pageableLatencyUs = 11;
-    s.pageableDtoHGBs = 10;
-    s.pageableDtoHLatencyUs = 62;
-    s.launchHostUs = 4.0;
-    s.copyHostUs = 2.2;
-    s.kernelGapUs = 1.9;
-    s.kernelOverheadUs = 1.5;
-    s.duplexEfficiency = 0.85;
-    s.graphLaunchHostUs = 2.5;
-    s.graphNodeUs = 0.82;
-    s.sharedLatency = 30;
-    s.l1HitLatency = 35;
-    s.l2HitLatency = 260;
-    s.dramLatency = 550;
-    s.fmaInterval = 1;          // 128 FP32 lanes per SM
-    s.fp64PerSMPerCycle = 64;
-    return s;
-}
-
-GpuSpec rtx4090() {
-    // GeForce RTX 4090 (sm_89): Ada whitepaper; Programming Guide, compute capability 8.9
-    // (48 warps, 1536 threads, 24 blocks, 100 KiB shared memory per SM).
-    GpuSpec s;
-    s.name = "rtx4090";
-    s.description = "NVIDIA GeForce RTX 4090 (Ada Lovelace, sm_89), 128 SMs, GDDR6X";
-    s.computeCapability = "8.9";
-    s.smCount = 128;
-    s.clockMHz = 2520;
-    s.maxWarpsPerSM = 48;
-    s.maxThreadsPerSM = 1536;
-    s.maxBlocksPerSM = 24;
-    s.sharedPerSM = 100 * 1024;
-    s.maxSharedPerBlock = 99 * 1024;
-    s.l1SharedBytesPerSM = 128 * 1024;
-    s.l2Bytes = 72ull << 20;
-    s.dramGBs = 1008;
-    s.l2BytesPerCycle = 2048;
-    s.copyEngines = 2;
-    s.pcieGBs = 25;
-    s.sharedLatency = 30;
-    s.l1HitLatency = 33;
-    s.l2HitLatency = 250;
-    s.dramLatency = 500;
-    s.fmaInterval = 1;
-    s.fp64PerSMPerCycle = 2;   // 1/64 of the FP32 rate
-    s.fp64Latency = 16;
-    return s;
-}
 
 std::string lower(std::string s) {
     for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     return s;
 }
 
+std::string readFile(const fs::path& f) {
+    std::ifstream in(f, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+// Every *.json file of a folder, in name order (a folder that does not exist gives none).
+std::vector<fs::path> jsonFiles(const fs::path& dir) {
+    std::vector<fs::path> files;
+    std::error_code ec;
+    if (dir.empty() || !fs::is_directory(dir, ec)) return files;
+    for (auto& e : fs::directory_iterator(dir, ec))
+        if (e.is_regular_file() && e.path().extension() == ".json") files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+// Parses one preset file. A bundled file (`bundled`) must give every key and names no "base":
+// the C++ holds no GPU's numbers, so nothing could fill a gap.
+GpuSpec parsePreset(const std::string& text, const std::string& origin, bool bundled);
+
+struct Shipped {
+    std::vector<GpuSpec> presets;
+    std::vector<std::string> errors;
+};
+
+// The bundled folder is read once per process. Each file is complete (no "base"), so the order
+// of reading does not matter.
+const Shipped& shipped() {
+    static const Shipped s = [] {
+        Shipped out;
+        const fs::path dir = shippedPresetFolder();
+        if (dir.empty()) {
+            out.errors.push_back("the bundled GPU presets were not found (assets/gpus in warpscope's data folder)");
+            return out;
+        }
+        for (auto& f : jsonFiles(dir)) {
+            try {
+                GpuSpec g = parsePreset(readFile(f), f.string(), true);
+                out.presets.push_back(g);
+            } catch (const Error& e) {
+                out.errors.push_back(e.what());
+            }
+        }
+        // Presets without a release date (the classroom GPU) first, then the real ones oldest first.
+        std::stable_sort(out.presets.begin(), out.presets.end(), [](const GpuSpec& a, const GpuSpec& b) {
+            return a.released != b.released ? a.released < b.released : a.name < b.name;
+        });
+        return out;
+    }();
+    return s;
+}
+
+const GpuSpec* shippedNamed(const std::string& name) {
+    for (auto& p : shipped().presets)
+        if (p.name == name) return &p;
+    return nullptr;
+}
+
 } // namespace
 
-const std::vector<GpuSpec>& builtinPresets() {
-    static const std::vector<GpuSpec> presets = {teaching(), v100(), a100(), h100(), rtx4090()};
-    return presets;
+fs::path shippedPresetFolder() {
+    const fs::path data = base::findDataDir();
+    std::error_code ec;
+    if (data.empty() || !fs::is_directory(data / "assets" / "gpus", ec)) return {};
+    return data / "assets" / "gpus";
 }
+
+const std::vector<GpuSpec>& builtinPresets() { return shipped().presets; }
 
 // ---------------------------------------------------------------- 2. JSON
 // X(field, json key): every GpuSpec field that a JSON preset may set.
@@ -270,7 +156,7 @@ void readField(const json& j, const char* key, T& field, const std::string& orig
 
 const std::vector<std::string>& knownKeys() {
     static const std::vector<std::string> keys = [] {
-        std::vector<std::string> k = {"name", "description", "computeCapability", "base"};
+        std::vector<std::string> k = {"name", "description", "computeCapability", "released", "base", "sources"};
 #define WARPSCOPE_KEY(f, key) k.push_back(key);
         WARPSCOPE_SPEC_FIELDS(WARPSCOPE_KEY)
 #undef WARPSCOPE_KEY
@@ -281,7 +167,27 @@ const std::vector<std::string>& knownKeys() {
 
 } // namespace
 
-GpuSpec presetFromJson(const std::string& text, const std::string& origin) {
+namespace {
+
+// "sources": {"<key>[, <key>...]": "where these numbers come from", ...}. Each key names preset
+// fields; the text is free. Kept with the preset so `warpscope gpus --json` shows it.
+std::map<std::string, std::string> readSources(const json& j, const std::string& origin) {
+    std::map<std::string, std::string> out;
+    if (!j.contains("sources")) return out;
+    const json& src = j["sources"];
+    if (!src.is_object()) throw Error(Error::Kind::Input, origin + ": \"sources\" must be an object {\"<keys>\": \"<where they come from>\"}.");
+    for (auto& [keys, text] : src.items()) {
+        if (!text.is_string() || text.get<std::string>().empty())
+            throw Error(Error::Kind::Input, origin + ": sources[\"" + keys + "\"] must be a non-empty text.");
+        for (auto& key : sourceKeys(keys))
+            if (std::find(knownKeys().begin(), knownKeys().end(), key) == knownKeys().end() || key == "sources" || key == "base" || key == "name")
+                throw Error(Error::Kind::Input, origin + ": sources[\"" + keys + "\"] names no preset key ('" + key + "').");
+        out[keys] = text.get<std::string>();
+    }
+    return out;
+}
+
+GpuSpec parsePreset(const std::string& text, const std::string& origin, bool bundled) {
     json j;
     try {
         j = json::parse(text);
@@ -294,25 +200,42 @@ GpuSpec presetFromJson(const std::string& text, const std::string& origin) {
         if (std::find(knownKeys().begin(), knownKeys().end(), k) == knownKeys().end())
             throw Error(Error::Kind::Input, origin + ": unknown key \"" + k + "\" (see docs/gpu-presets.md).");
     }
-    GpuSpec s = h100();
+    // Missing keys come from "base", else from the bundled H100; with neither, every key is needed.
+    GpuSpec s;
+    bool complete = bundled;
     if (j.contains("base")) {
+        if (bundled) throw Error(Error::Kind::Input, origin + ": a bundled preset gives every key itself (no \"base\").");
+        if (!j["base"].is_string()) throw Error(Error::Kind::Input, origin + ": \"base\" must be a preset name.");
         std::string base = lower(j["base"].get<std::string>());
-        bool found = false;
-        for (auto& p : builtinPresets())
-            if (p.name == base) {
-                s = p;
-                found = true;
-            }
-        if (!found) throw Error(Error::Kind::Input, origin + ": \"base\" names no built-in preset ('" + base + "').");
+        const GpuSpec* b = shippedNamed(base);
+        if (!b) throw Error(Error::Kind::Input, origin + ": \"base\" names no bundled preset ('" + base + "').");
+        s = *b;
+    } else if (const GpuSpec* h = bundled ? nullptr : shippedNamed("h100")) {
+        s = *h;
+    } else {
+        complete = true;
     }
+    if (complete)
+        for (auto& key : knownKeys())
+            if (key != "base" && key != "sources" && key != "description" && key != "released" && !j.contains(key))
+                throw Error(Error::Kind::Input, origin + ": \"" + key + "\" is missing (a preset without \"base\" gives every key" +
+                                                    (bundled ? "" : "; the bundled presets were not found") + ").");
     if (!j.contains("name") || !j["name"].is_string() || j["name"].get<std::string>().empty())
         throw Error(Error::Kind::Input, origin + ": a GPU preset needs a \"name\".");
     s.name = lower(j["name"].get<std::string>());
     s.description = j.value("description", s.name);
-    if (j.contains("computeCapability")) s.computeCapability = j["computeCapability"].get<std::string>();
+    if (j.contains("computeCapability")) {
+        if (!j["computeCapability"].is_string()) throw Error(Error::Kind::Input, origin + ": \"computeCapability\" must be a text such as \"9.0\".");
+        s.computeCapability = j["computeCapability"].get<std::string>();
+    }
+    if (j.contains("released")) {
+        if (!j["released"].is_string()) throw Error(Error::Kind::Input, origin + ": \"released\" must be a text such as \"2022-03\".");
+        s.released = j["released"].get<std::string>();
+    }
 #define WARPSCOPE_READ(f, key) readField(j, key, s.f, origin);
     WARPSCOPE_SPEC_FIELDS(WARPSCOPE_READ)
 #undef WARPSCOPE_READ
+    s.sources = readSources(j, origin);
     if (s.smCount == 0 || s.clockMHz <= 0 || s.schedulersPerSM == 0 || s.maxWarpsPerSM == 0 || s.maxBlocksPerSM == 0 ||
         s.registerAllocUnit == 0 || s.sharedAllocUnit == 0 || s.l1SectorsPerCycle == 0 || s.l1LinesPerCycle == 0 ||
         s.dramGBs <= 0 || s.l2BytesPerCycle <= 0)
@@ -321,14 +244,40 @@ GpuSpec presetFromJson(const std::string& text, const std::string& origin) {
     return s;
 }
 
+} // namespace
+
+std::vector<std::string> sourceKeys(const std::string& keys) {
+    std::vector<std::string> out;
+    std::stringstream ss(keys);
+    std::string part;
+    while (std::getline(ss, part, ',')) {
+        const auto b = part.find_first_not_of(' ');
+        const auto e = part.find_last_not_of(' ');
+        if (b != std::string::npos) out.push_back(part.substr(b, e - b + 1));
+    }
+    return out;
+}
+
+std::vector<std::string> numericPresetKeys() {
+    std::vector<std::string> k;
+#define WARPSCOPE_KEY(f, key) k.push_back(key);
+    WARPSCOPE_SPEC_FIELDS(WARPSCOPE_KEY)
+#undef WARPSCOPE_KEY
+    return k;
+}
+
+GpuSpec presetFromJson(const std::string& text, const std::string& origin, bool bundled) { return parsePreset(text, origin, bundled); }
+
 std::string presetToJson(const GpuSpec& s) {
     json j;
     j["name"] = s.name;
     j["description"] = s.description;
     j["computeCapability"] = s.computeCapability;
+    if (!s.released.empty()) j["released"] = s.released;
 #define WARPSCOPE_WRITE(f, key) j[key] = s.f;
     WARPSCOPE_SPEC_FIELDS(WARPSCOPE_WRITE)
 #undef WARPSCOPE_WRITE
+    if (!s.sources.empty()) j["sources"] = s.sources;
     return j.dump(2);
 }
 
@@ -342,25 +291,21 @@ std::vector<fs::path> presetFolders() {
             if (!part.empty()) out.emplace_back(part);
     }
     out.emplace_back("gpus");
-    if (const char* home = std::getenv("HOME"); home && *home) out.push_back(fs::path(home) / ".config" / "warpscope" / "gpus");
+    // The settings directory, as the app's settings.json: $XDG_CONFIG_HOME/warpscope, else ~/.config/warpscope.
+    if (const char* x = std::getenv("XDG_CONFIG_HOME"); x && *x && fs::path(x).is_absolute())
+        out.push_back(fs::path(x) / "warpscope" / "gpus");
+    else if (const char* home = std::getenv("HOME"); home && *home)
+        out.push_back(fs::path(home) / ".config" / "warpscope" / "gpus");
     return out;
 }
 
 std::vector<GpuSpec> allPresets(const std::vector<fs::path>& folders, std::vector<std::string>* errors) {
     std::vector<GpuSpec> out = builtinPresets();
+    if (errors) errors->insert(errors->end(), shipped().errors.begin(), shipped().errors.end());
     for (auto& dir : folders) {
-        std::error_code ec;
-        if (!fs::is_directory(dir, ec)) continue;
-        std::vector<fs::path> files;
-        for (auto& e : fs::directory_iterator(dir, ec))
-            if (e.is_regular_file() && e.path().extension() == ".json") files.push_back(e.path());
-        std::sort(files.begin(), files.end());
-        for (auto& f : files) {
+        for (auto& f : jsonFiles(dir)) {
             try {
-                std::ifstream in(f, std::ios::binary);
-                std::stringstream ss;
-                ss << in.rdbuf();
-                GpuSpec s = presetFromJson(ss.str(), f.string());
+                GpuSpec s = presetFromJson(readFile(f), f.string());
                 auto it = std::find_if(out.begin(), out.end(), [&](const GpuSpec& p) { return p.name == s.name; });
                 if (it != out.end()) *it = s;
                 else out.push_back(s);
@@ -374,19 +319,18 @@ std::vector<GpuSpec> allPresets(const std::vector<fs::path>& folders, std::vecto
 
 GpuSpec findPreset(const std::string& nameOrPath, const std::vector<fs::path>& folders) {
     std::error_code ec;
-    if (nameOrPath.size() > 5 && nameOrPath.substr(nameOrPath.size() - 5) == ".json" && fs::is_regular_file(nameOrPath, ec)) {
-        std::ifstream in(nameOrPath, std::ios::binary);
-        std::stringstream ss;
-        ss << in.rdbuf();
-        return presetFromJson(ss.str(), nameOrPath);
-    }
+    if (nameOrPath.size() > 5 && nameOrPath.substr(nameOrPath.size() - 5) == ".json" && fs::is_regular_file(nameOrPath, ec))
+        return presetFromJson(readFile(nameOrPath), nameOrPath);
     std::string want = lower(nameOrPath);
     auto presets = allPresets(folders);
     for (auto& p : presets)
         if (p.name == want) return p;
     std::string names;
     for (auto& p : presets) names += (names.empty() ? "" : ", ") + p.name;
-    throw Error(Error::Kind::Input, "No GPU preset named '" + nameOrPath + "' (known: " + names + "; or give a .json file).");
+    std::string why;
+    for (auto& e : shipped().errors) why += "; " + e;
+    throw Error(Error::Kind::Input, "No GPU preset named '" + nameOrPath + "' (known: " + (names.empty() ? "none" : names) +
+                                        "; or give a .json file" + why + ").");
 }
 
 } // namespace warpscope::timing

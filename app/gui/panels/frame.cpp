@@ -2,6 +2,7 @@
 // shortcuts, every open panel, and the dialogs.
 #include "gui/panels/frame.hpp"
 #include "gui/panels/panels.hpp"
+#include "warpscope_version.hpp"
 
 #include <GLFW/glfw3.h>
 
@@ -113,6 +114,8 @@ void drawAbout(AppContext& app) {
     ImGui::SetNextWindowPos(ImVec2(app.workPos.x + app.workSize.x * 0.5f, app.workPos.y + app.workSize.y * 0.3f), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
     if (ImGui::Begin("About warpscope", &app.ui.showAbout, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings)) {
         ImGui::TextUnformatted("warpscope: a CUDA teaching simulator that executes the PTX nvcc emits, warp by warp.");
+        ImGui::Text("Version %s (git %s)", kVersion, kGitCommit);
+        ImGui::Text("Data: %s", dataFolder().empty() ? "not found" : dataFolder().string().c_str());
         ImGui::Text("Dear ImGui %s, %s font", ImGui::GetVersion(), app.fonts.fromSystem ? "DejaVu" : "built-in");
         ImGui::Text("Settings: %s", configDir().empty() ? "not saved (disabled)" : configDir().string().c_str());
     }
@@ -121,6 +124,12 @@ void drawAbout(AppContext& app) {
 
 
 } // namespace
+
+namespace {
+std::filesystem::path g_dataDir;   // setDataFolder
+}
+void setDataFolder(const std::filesystem::path& dir) { g_dataDir = dir; }
+const std::filesystem::path& dataFolder() { return g_dataDir; }
 
 void drawFrame(AppContext& app, GLFWwindow* window, FrameState& fs) {
     ImGuiIO& io = ImGui::GetIO();

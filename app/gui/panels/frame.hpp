@@ -2,6 +2,7 @@
 #pragma once
 #include "gui/panels/app.hpp"
 
+#include <filesystem>
 #include <string>
 
 struct GLFWwindow;
@@ -16,6 +17,10 @@ struct FrameState {
     bool explicitLayout = false;   // --layout given: the first lesson keeps it
     bool autoStreams = false;   // the Streams layout was chosen because the lesson uses streams
 };
+
+// The data folder Help > About shows (main.cpp sets it at start-up).
+void setDataFolder(const std::filesystem::path& dir);
+const std::filesystem::path& dataFolder();
 
 void drawFrame(AppContext& app, GLFWwindow* window, FrameState& fs);
 // Opens the layout `id` (View > Layout, --layout).

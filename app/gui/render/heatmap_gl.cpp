@@ -1,13 +1,14 @@
 // The heat-map GLSL program: loading, compiling, the counts texture, and the draw callback.
 #include "gui/render/heatmap_gl.hpp"
 
+#include "base/data_dir.hpp"
+
 #define GLFW_INCLUDE_GLEXT
 #include <GLFW/glfw3.h>
 
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
-#include <unistd.h>
 
 namespace fs = std::filesystem;
 
@@ -83,14 +84,8 @@ fs::path findShadersDir(const fs::path& lessonsDir) {
     auto has = [&](const fs::path& d) { return !d.empty() && fs::exists(d / "heatmap.frag", ec); };
     if (const char* env = std::getenv("WARPSCOPE_SHADERS"); env && has(env)) return env;
     if (!lessonsDir.empty() && has(lessonsDir.parent_path() / "shaders")) return lessonsDir.parent_path() / "shaders";
-    if (has("shaders")) return "shaders";
-    char buf[4096];
-    ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-    if (n > 0) {
-        buf[n] = 0;
-        for (fs::path p = fs::path(buf).parent_path(); !p.empty() && p != p.root_path(); p = p.parent_path())
-            if (has(p / "shaders")) return p / "shaders";
-    }
+    // The data folder: an install's share/warpscope, or the source tree of a build-folder run.
+    if (const fs::path data = base::findDataDir(); has(data / "shaders")) return data / "shaders";
     return {};
 }
 
