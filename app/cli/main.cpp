@@ -33,6 +33,7 @@ int runNcuCompare(int argc, char** argv);
 int runCompare(int argc, char** argv, const fs::path& lessonsDir);
 int runTimeCompare(int argc, char** argv, const fs::path& lessonsDir);
 int runTimelineCompare(int argc, char** argv, const fs::path& lessonsDir);
+int runCompile(int argc, char** argv);
 
 namespace {
 
@@ -63,6 +64,10 @@ usage:
       --trace FILE         write the timeline as Chrome trace JSON (Perfetto, chrome://tracing);
                            implies --timeline
   warpscope ptx <file.ptx> [--json]   parse PTX and list kernels, registers, shared memory, instructions
+  warpscope compile <kernel.cu> [-o kernel.ptx] [--compiler auto|nvrtc|nvcc|clang] [--arch compute_75]
+                    [--timeout SECONDS] [--list]
+                                      CUDA C++ to PTX (NVRTC, nvcc, or clang with warpscope's prelude);
+                                      errors as file:line:col; exit 2 on a compile error
   warpscope lessons [--json]          list the bundled lessons
   warpscope gpus [--json]             list the GPU presets for --timed (built-in and JSON files)
   warpscope bench [--quick]           interpreter speed in thread-instructions per second
@@ -670,6 +675,7 @@ int main(int argc, char** argv) {
     try {
         if (cmd == "run") return cmdRun(argc - 2, argv + 2, lessonsDir);
         if (cmd == "ptx") return cmdPtx(argc - 2, argv + 2);
+        if (cmd == "compile") return runCompile(argc - 2, argv + 2);
         if (cmd == "lessons") return cmdLessons(argc - 2, argv + 2, lessonsDir);
         if (cmd == "gpus") return cmdGpus(argc - 2, argv + 2);
         if (cmd == "bench") return runBench(argc - 2, argv + 2, lessonsDir);
