@@ -414,6 +414,26 @@ void finishFromProcess(Result& r, const ProcessResult& p, const std::string& fil
     }
 }
 
+// The headers a course kernel habitually includes. The clang path compiles with -nostdinc (host
+// headers declare host functions that clash with the prelude's device ones), so these stand in:
+// empty, since the prelude already gives their device content, except the fixed-width integers.
+void writeStandInHeaders(const fs::path& dir) {
+    const char* empty = "// warpscope: the device functions of this header come from warpscope_cuda.h\n#pragma once\n";
+    for (const char* h : {"cuda_runtime.h", "cuda_runtime_api.h", "cuda.h", "device_launch_parameters.h", "device_functions.h",
+                          "cuda_device_runtime_api.h", "math.h", "cmath", "math_constants.h", "stdio.h", "cstdio", "assert.h",
+                          "cassert", "stdlib.h", "cstdlib", "cfloat", "float.h", "climits", "limits.h"})
+        writeText(dir / h, empty);
+    const char* ints =
+        "// warpscope: fixed-width integers for device code\n#pragma once\n"
+        "typedef __INT8_TYPE__ int8_t; typedef __INT16_TYPE__ int16_t; typedef __INT32_TYPE__ int32_t; typedef __INT64_TYPE__ int64_t;\n"
+        "typedef __UINT8_TYPE__ uint8_t; typedef __UINT16_TYPE__ uint16_t; typedef __UINT32_TYPE__ uint32_t; typedef __UINT64_TYPE__ uint64_t;\n"
+        "typedef __INTPTR_TYPE__ intptr_t; typedef __UINTPTR_TYPE__ uintptr_t;\n"
+        "namespace std { using ::int8_t; using ::int16_t; using ::int32_t; using ::int64_t; using ::uint8_t; using ::uint16_t;\n"
+        "                using ::uint32_t; using ::uint64_t; using ::intptr_t; using ::uintptr_t; using ::size_t; }\n";
+    writeText(dir / "stdint.h", ints);
+    writeText(dir / "cstdint", ints);
+}
+
 Result runClang(const std::string& source, const std::string& fileName, const Options& o) {
     Result r;
     r.used = Compiler::Clang;
@@ -434,11 +454,13 @@ Result runClang(const std::string& source, const std::string& fileName, const Op
     const std::string base = safeBaseName(fileName);
     writeText(tmp.path / base, source);
     writeText(tmp.path / kPreludeName, preludeText());
+    fs::create_directory(tmp.path / "include");
+    writeStandInHeaders(tmp.path / "include");
     std::vector<std::string> argv = {clang.string(), "-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib",
                                      "--cuda-path=/nonexistent-warpscope", "--cuda-gpu-arch=sm_" + std::to_string(sm),
                                      "-Xclang", "-target-feature", "-Xclang", feature,
                                      "-S", "-gline-tables-only", "-O3", "-fno-builtin", "-Wno-unknown-cuda-version",
-                                     "-fno-color-diagnostics", "-fno-caret-diagnostics", "-include", kPreludeName,
+                                     "-fno-color-diagnostics", "-fno-caret-diagnostics", "-nostdinc", "-Iinclude", "-include", kPreludeName,
                                      base, "-o", "out.ptx"};
     for (auto& a : argv) r.command += (r.command.empty() ? "" : " ") + a;
     ProcessResult p = runProcess(argv, tmp.path, o.timeoutSeconds);

@@ -232,3 +232,30 @@ TEST_CASE("a lesson with a .cu source and no PTX is compiled when loaded, and ca
         CHECK(std::string(e.what()).find("does not compile") != std::string::npos);
     }
 }
+
+TEST_CASE("clang: the usual CUDA includes work; a host-only header is 'file not found' at its line", "[compile]") {
+    if (!have(compile::Compiler::Clang)) { WARN("clang not installed: skipped"); return; }
+    auto ok = clang("#include <cuda_runtime.h>\n#include <stdint.h>\n#include <cmath>\n#include <cstdio>\n"
+                    "extern \"C\" __global__ void k(uint32_t* p, float* f)\n{\n    p[threadIdx.x] = (uint32_t)sqrtf(f[threadIdx.x]);\n}\n");
+    INFO(ok.log);
+    CHECK(ok.ok);
+    auto bad = clang("#include <stdint.h>\n#include <vector>\nextern \"C\" __global__ void k(int* p) { p[0] = 1; }\n");
+    CHECK_FALSE(bad.ok);
+    auto* e = firstError(bad);
+    REQUIRE(e);
+    CHECK(e->line == 2);
+    CHECK(e->message.find("'vector' file not found") != std::string::npos);
+}
+
+TEST_CASE("NVRTC: a syntax error is reported at the student's file and line", "[gpu][nvrtc]") {
+    if (!have(compile::Compiler::Nvrtc)) { WARN("NVRTC tests skipped: no libnvrtc.so"); return; }
+    compile::Options o;
+    o.compiler = compile::Compiler::Nvrtc;
+    auto r = compile::compile("extern \"C\" __global__ void k(int* p)\n{\n    p[0] = undeclared;\n}\n", "dir/mine.cu", o);
+    CHECK_FALSE(r.ok);
+    auto* e = firstError(r);
+    REQUIRE(e);
+    CHECK(e->file == "dir/mine.cu");
+    CHECK(e->line == 3);
+    CHECK(e->message.find("undeclared") != std::string::npos);
+}
