@@ -163,11 +163,14 @@ extern "C" __global__ void k_libm(float* out, const float* in)
 {
     int t = blockIdx.x * blockDim.x + threadIdx.x;
     float x = in[t];
-    float* o = out + 6 * t;
+    float* o = out + 9 * t;
     o[0] = expf(x * 0.25f);
     o[1] = logf(fabsf(x) + 0.001f);
     o[2] = sinf(x);
     o[3] = cosf(x);
     o[4] = powf(fabsf(x) * 0.1f + 0.5f, x * 0.05f);
     o[5] = powf(-2.0f, (float)(t % 7 - 3));
+    o[6] = sinf(x * 123456.7f * (float)t);      // large arguments: up to about 3e9
+    o[7] = cosf(x * 3.3e7f * (float)t);         // up to about 8e11
+    o[8] = sinf(x * 1.0e30f);                   // near the top of the float range
 }

@@ -185,23 +185,23 @@ TEST_CASE("prelude: single-instruction math, min/max and conversions equal nvcc'
     requireSame(o);
 }
 
-TEST_CASE("prelude: expf logf sinf cosf powf within 2 ulp of libdevice's", "[compile]") {
+TEST_CASE("prelude: expf logf sinf cosf powf within 2 ulp of libdevice's, sinf/cosf up to 1e32", "[compile]") {
     if (!haveClang()) { WARN("clang not installed: skipped"); return; }
-    auto o = run("k_libm", 4, 64, {Bytes(256 * 6 * 4), bytesOf(floatInputs(256))});
+    auto o = run("k_libm", 4, 64, {Bytes(256 * 9 * 4), bytesOf(floatInputs(256))});
     auto nv = as<float>(o.nv[0]), cl = as<float>(o.cl[0]);
-    const char* names[] = {"expf", "logf", "sinf", "cosf", "powf", "powf(-2, n)"};
-    int worst[6] = {0, 0, 0, 0, 0, 0};
+    const char* names[] = {"expf", "logf", "sinf", "cosf", "powf", "powf(-2, n)", "sinf(large)", "cosf(larger)", "sinf(huge)"};
+    int worst[9] = {};
     for (size_t k = 0; k < nv.size(); ++k) {
-        INFO(names[k % 6] << " element " << k / 6 << ": nvcc " << nv[k] << ", clang " << cl[k]);
+        INFO(names[k % 9] << " element " << k / 9 << ": nvcc " << nv[k] << ", clang " << cl[k]);
         REQUIRE(std::isfinite(nv[k]) == std::isfinite(cl[k]));
         if (!std::isfinite(nv[k])) continue;
         REQUIRE(std::signbit(nv[k]) == std::signbit(cl[k]));
         int ulp = std::abs(std::bit_cast<int32_t>(nv[k]) - std::bit_cast<int32_t>(cl[k]));
-        worst[k % 6] = std::max(worst[k % 6], ulp);
+        worst[k % 9] = std::max(worst[k % 9], ulp);
         CHECK(ulp <= 2);
     }
     std::ostringstream worstText;
-    for (int f = 0; f < 6; ++f) worstText << names[f] << " " << worst[f] << " ulp; ";
+    for (int f = 0; f < 9; ++f) worstText << names[f] << " " << worst[f] << " ulp; ";
     WARN("prelude math vs libdevice, worst: " << worstText.str());   // recorded in docs/compile.md
     CHECK(worst[5] == 0);   // integer powers of -2 are exact in both
 }
