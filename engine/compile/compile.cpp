@@ -7,6 +7,7 @@
 #include "compile/compile.hpp"
 
 #include <dlfcn.h>
+#include <cerrno>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -199,10 +200,12 @@ Diagnostic::Severity severityOf(const std::string& s) {
     return Diagnostic::Severity::Error;
 }
 
+std::string safeBaseName(const std::string& fileName);
+
 // The compilers name the file as they saw it (in the temporary folder): give back the caller's name.
 std::string displayFile(const std::string& seen, const std::string& fileName) {
     const std::string base = fs::path(seen).filename().string();
-    if (base == fs::path(fileName).filename().string()) return fileName;
+    if (base == safeBaseName(fileName)) return fileName;
     return base;
 }
 
@@ -386,6 +389,7 @@ std::string safeBaseName(const std::string& fileName) {
     for (char& c : base)
         if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-')) c = '_';
     if (base == kPreludeName) base = "student_" + base;
+    if (fs::path(base).extension() != ".cu") base += ".cu";   // nvcc compiles device code only from .cu
     return base;
 }
 

@@ -259,3 +259,20 @@ TEST_CASE("NVRTC: a syntax error is reported at the student's file and line", "[
     CHECK(e->line == 3);
     CHECK(e->message.find("undeclared") != std::string::npos);
 }
+
+TEST_CASE("a file name without .cu (an unsaved editor buffer) still compiles, and errors carry that name", "[compile]") {
+    for (auto c : {compile::Compiler::Clang, compile::Compiler::Nvcc}) {
+        if (!have(c)) continue;
+        compile::Options o;
+        o.compiler = c;
+        INFO(compile::compilerName(c));
+        auto good = compile::compile("extern \"C\" __global__ void k(int* p) { p[threadIdx.x] = 1; }\n", "untitled", o);
+        INFO(good.log << good.error);
+        CHECK(good.ok);
+        auto bad = compile::compile("extern \"C\" __global__ void k(int* p)\n{\n    p[0] = nope;\n}\n", "untitled", o);
+        auto* e = firstError(bad);
+        REQUIRE(e);
+        CHECK(e->file == "untitled");
+        CHECK(e->line == 3);
+    }
+}
