@@ -4,7 +4,7 @@
 //
 // Every compile runs under a time limit; compile errors come back as file:line:col records; a
 // missing compiler, a hang or a crash of the compiler is a message in Result::error, never an
-// exception.
+// exception. Thread-safe: an app may build on a worker thread while the last good PTX runs.
 #pragma once
 #include <optional>
 #include <string>
