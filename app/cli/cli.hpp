@@ -17,6 +17,7 @@ int cmdRun(int argc, char** argv, const fs::path& lessonsDir);
 int cmdPtx(int argc, char** argv);
 int cmdLessons(int argc, char** argv, const fs::path& dir);
 int cmdGpus(int argc, char** argv);
+int runCompile(int argc, char** argv);   // cmd_compile.cpp
 int runBench(int argc, char** argv, const fs::path& lessonsDir);
 int runNcuCompare(int argc, char** argv);
 int runCompare(int argc, char** argv, const fs::path& lessonsDir);

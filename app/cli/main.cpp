@@ -43,6 +43,10 @@ usage:
       --trace FILE         write the timeline as Chrome trace JSON (Perfetto, chrome://tracing);
                            implies --timeline
   warpscope ptx <file.ptx> [--json]   parse PTX and list kernels, registers, shared memory, instructions
+  warpscope compile <kernel.cu> [-o kernel.ptx] [--compiler auto|nvrtc|nvcc|clang] [--arch compute_75]
+                    [--timeout SECONDS] [--list]
+                                      CUDA C++ to PTX (NVRTC, nvcc, or clang with warpscope's prelude);
+                                      errors as file:line:col; exit 2 on a compile error
   warpscope lessons [--json]          list the bundled lessons
   warpscope gpus [--json]             list the GPU presets for --timed (built-in and JSON files)
   warpscope bench [--quick]           interpreter speed in thread-instructions per second
@@ -73,6 +77,7 @@ int main(int argc, char** argv) {
     try {
         if (cmd == "run") return cmdRun(argc - 2, argv + 2, lessonsDir);
         if (cmd == "ptx") return cmdPtx(argc - 2, argv + 2);
+        if (cmd == "compile") return runCompile(argc - 2, argv + 2);
         if (cmd == "lessons") return cmdLessons(argc - 2, argv + 2, lessonsDir);
         if (cmd == "gpus") return cmdGpus(argc - 2, argv + 2);
         if (cmd == "bench") return runBench(argc - 2, argv + 2, lessonsDir);

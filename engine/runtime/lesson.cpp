@@ -4,6 +4,7 @@
 //           5. argument marshalling  6. runLesson (host ops, read-back, checks)
 #include "runtime/lesson.hpp"
 
+#include "compile/compile.hpp"
 #include "ptx/parser.hpp"
 #include "base/error.hpp"
 #include "base/data_dir.hpp"
@@ -106,6 +107,34 @@ bool RunResult::allChecksPassed() const {
     return true;
 }
 
+namespace {
+// Compiles the lesson's .cu source (compile::compileCached: NVRTC, nvcc or clang, or the compiler
+// $WARPSCOPE_COMPILER names) and points ptxPath at the cached PTX. Compile errors are input errors
+// listing each diagnostic as file:line:col.
+std::string compileLessonSource(Lesson& L, const std::string& file) {
+    const std::string source = readFile(L.sourcePath, "CUDA source file");
+    compile::Options options;
+    if (const char* v = std::getenv("WARPSCOPE_COMPILER"); v && *v) {
+        auto c = compile::parseCompiler(v);
+        if (!c) throw Error(Error::Kind::Input, std::string("WARPSCOPE_COMPILER is auto, nvrtc, nvcc or clang, not '") + v + "'.");
+        options.compiler = *c;
+    }
+    compile::Result r = compile::compileCached(source, L.sourcePath.string(), options);
+    if (!r.ok || r.hasErrors()) {
+        std::string msg = file + ": " + L.sourcePath.filename().string() + " does not compile";
+        if (r.used != compile::Compiler::Auto) msg += std::string(" (") + compile::compilerName(r.used) + ")";
+        msg += ":";
+        for (auto& d : r.diagnostics)
+            if (d.severity == compile::Diagnostic::Severity::Error) msg += "\n" + d.text();
+        if (!r.error.empty()) msg += "\n" + r.error;
+        throw Error(Error::Kind::Input, msg);
+    }
+    L.ptxPath = r.cacheFile.empty() ? fs::path(L.sourcePath).replace_extension(".ptx") : fs::path(r.cacheFile);
+    return r.ptx;
+}
+
+} // namespace
+
 // ---------------------------------------------------------------- 2. loadLesson
 Lesson loadLesson(const fs::path& folderOrJson) {
     Lesson L;
@@ -169,12 +198,20 @@ Lesson loadLessonTextImpl(const std::string& text, const fs::path& dir, const st
         L.title = j.value("title", L.id);
         L.summary = j.value("summary", "");
         if (j.contains("source")) L.sourcePath = L.dir / j["source"].get<std::string>();
-        if (!j.contains("ptx")) bad(file, "missing \"ptx\" (the PTX file to run)");
-        L.ptxPath = L.dir / j["ptx"].get<std::string>();
+        const bool cuSource = L.sourcePath.extension() == ".cu";
+        if (!j.contains("ptx") && !cuSource) bad(file, "missing \"ptx\" (the PTX file to run, or a .cu \"source\" to compile)");
+        if (j.contains("ptx")) L.ptxPath = L.dir / j["ptx"].get<std::string>();
     } catch (const json::type_error& e) {
         bad(file, std::string("wrong type: ") + e.what());
     }
-    if (readPtx) L.ptxText = readFile(L.ptxPath, "PTX file");
+    if (readPtx) {
+        // A .cu source without a PTX file is compiled now (cached by content hash).
+        std::error_code ec;
+        if (L.sourcePath.extension() == ".cu" && (L.ptxPath.empty() || !fs::exists(L.ptxPath, ec)))
+            L.ptxText = compileLessonSource(L, file);
+        else
+            L.ptxText = readFile(L.ptxPath, "PTX file");
+    }
 
     if (j.contains("params")) {
         if (!j["params"].is_object()) bad(file + ": params", "must be an object");

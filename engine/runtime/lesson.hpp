@@ -53,7 +53,7 @@ struct Lesson {
     std::filesystem::path dir;        // folder the paths are relative to
     std::string id, title, summary;
     std::filesystem::path sourcePath; // kernel.cu (may be empty for specs)
-    std::filesystem::path ptxPath;
+    std::filesystem::path ptxPath;    // the PTX run (the compile cache's file when compiled from a .cu source)
     std::string ptxText;
     std::vector<ParamSpec> params;
     std::vector<BufferSpec> buffers;

@@ -96,6 +96,7 @@ void Gpu::admitBlocks() {
         blk->linear = lin;
         blk->done = false;
         std::memset(blk->barRedAccum, 0, sizeof blk->barRedAccum);
+        std::memset(blk->barRedLanes, 0, sizeof blk->barRedLanes);
         for (auto& r : blk->lastRelease) r = Block::LastRelease{};
         blk->idx.x = lin % cfg_.grid.x;
         blk->idx.y = (lin / cfg_.grid.x) % cfg_.grid.y;
@@ -388,12 +389,29 @@ void Gpu::tryReleaseBarrier(Block& b) {
         uint32_t released = 0;
         for (auto& o : b.warps) {
             if (o.state == WarpState::AtBarrier && o.barrierId == id) {
+                // bar.red (__syncthreads_count/_and/_or): every arrived lane gets the block's result.
+                const Instr& bi = prog_.code[static_cast<size_t>(o.barrierPc)];
+                if (bi.barRed != 0 && !o.frames.empty()) {
+                    const uint32_t t = b.barRedAccum[id & 15], n = b.barRedLanes[id & 15];
+                    const uint32_t lanes = o.activeMask();
+                    Frame& of = o.frames.back();
+                    if (bi.dst.kind == Operand::Kind::Reg) {   // .popc: a count in a register
+                        uint64_t* d = of.regs.data() + size_t(bi.dst.index) * 32;
+                        for (uint32_t m = lanes; m; m &= m - 1) d[std::countr_zero(m)] = t;
+                    } else if (bi.dst.kind == Operand::Kind::Pred) {   // .and / .or: a predicate
+                        const bool v = bi.barRed == 2 ? t == n : t != 0;
+                        uint32_t& p = of.preds[bi.dst.index];
+                        p = v ? (p | lanes) : (p & ~lanes);
+                    }
+                }
                 o.state = WarpState::Ready;
                 ++b.readyWarps;
                 ++released;
                 if (expected && released * 32 >= expected) break;
             }
         }
+        b.barRedAccum[id & 15] = 0;
+        b.barRedLanes[id & 15] = 0;
         ++stats_.barriers;
         ++b.barrierEpoch;
         for (auto& o : b.warps) ++o.syncEpoch;   // a block barrier also synchronises each warp
@@ -1784,6 +1802,10 @@ void Gpu::issue(Block& b, Warp& w) {
                       "completes (the launch hangs) or releases the wrong warps.";
                 raise(Error::Kind::Fault, os.str(), b, w, std::countr_zero(execMask), &I);
             }
+        }
+        if (I.barRed != 0) {   // count this warp's lanes and true predicates for the release
+            b.barRedAccum[id] += static_cast<uint32_t>(std::popcount(x.predMask(I.src[2]) & execMask));
+            b.barRedLanes[id] += static_cast<uint32_t>(std::popcount(execMask));
         }
         f.stack[topIndex].pc = pc + 1;
         control = true;

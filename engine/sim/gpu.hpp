@@ -81,7 +81,8 @@ struct Block {
     base::Dim3 idx;
     std::vector<uint8_t> shared;
     std::vector<Warp> warps;
-    uint32_t barRedAccum[16] = {};    // bar.red partial results per barrier id
+    uint32_t barRedAccum[16] = {};    // bar.red: lanes whose predicate was true, per barrier id
+    uint32_t barRedLanes[16] = {};    // bar.red: lanes that arrived, per barrier id
     uint32_t readyWarps = 0;          // warps in state Ready (lets the scheduler skip a block)
     uint32_t barrierEpoch = 0;        // barrier releases so far (racecheck)
     struct LastRelease {              // synccheck: the last completed instance of each barrier id

@@ -1,0 +1,719 @@
+// CUDA C++ -> PTX: the three compiler drivers, the child-process runner with a time limit, the
+// diagnostic parser, the clang PTX post-processing and the content-hash cache.
+//
+// Sections: 1. names and records  2. child processes with a time limit  3. finding compilers
+//           4. diagnostics  5. prelude line mapping  6. clang and nvcc  7. NVRTC
+//           8. compile (automatic choice)  9. cache
+#include "compile/compile.hpp"
+
+#include <dlfcn.h>
+#include <cerrno>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <future>
+#include <map>
+#include <mutex>
+#include <regex>
+#include <sstream>
+#include <thread>
+
+namespace fs = std::filesystem;
+
+namespace warpscope::compile {
+
+// ---------------------------------------------------------------- 1. names and records
+const char* compilerName(Compiler c) {
+    switch (c) {
+    case Compiler::Auto: return "auto";
+    case Compiler::Nvrtc: return "nvrtc";
+    case Compiler::Nvcc: return "nvcc";
+    case Compiler::Clang: return "clang";
+    }
+    return "?";
+}
+
+std::optional<Compiler> parseCompiler(std::string_view name) {
+    for (Compiler c : {Compiler::Auto, Compiler::Nvrtc, Compiler::Nvcc, Compiler::Clang})
+        if (name == compilerName(c)) return c;
+    return std::nullopt;
+}
+
+std::string Diagnostic::text() const {
+    std::string s = file.empty() ? std::string("<input>") : file;
+    if (line > 0) s += ":" + std::to_string(line);
+    if (line > 0 && column > 0) s += ":" + std::to_string(column);
+    s += severity == Severity::Error ? ": error: " : severity == Severity::Warning ? ": warning: " : ": note: ";
+    return s + message;
+}
+
+bool Result::hasErrors() const {
+    if (!error.empty()) return true;
+    for (auto& d : diagnostics)
+        if (d.severity == Diagnostic::Severity::Error) return true;
+    return !ok;
+}
+
+namespace {
+
+// ---------------------------------------------------------------- 2. child processes with a time limit
+struct ProcessResult {
+    int exitCode = -1;       // -1 when it did not exit normally
+    int signal = 0;          // the signal that ended it, if any
+    bool timedOut = false;
+    bool startFailed = false;
+    std::string output;      // stdout and stderr, interleaved
+};
+
+// Runs argv in `cwd` as its own process group; kills the whole group after `timeout` seconds.
+ProcessResult runProcess(const std::vector<std::string>& argv, const fs::path& cwd, double timeout) {
+    ProcessResult r;
+    std::vector<char*> args;
+    for (auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    const std::string dir = cwd.string();
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) != 0) { r.startFailed = true; r.output = "cannot create a pipe"; return r; }
+    pid_t pid = fork();
+    if (pid < 0) { close(fds[0]); close(fds[1]); r.startFailed = true; r.output = "cannot fork"; return r; }
+    if (pid == 0) {
+        // Child: only async-signal-safe calls until exec.
+        setpgid(0, 0);
+        dup2(fds[1], 1);
+        dup2(fds[1], 2);
+        if (chdir(dir.c_str()) != 0) _exit(126);
+        execv(args[0], args.data());
+        _exit(127);
+    }
+    setpgid(pid, pid);
+    close(fds[1]);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout);
+    char buf[4096];
+    for (;;) {
+        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
+        if (left <= 0) { r.timedOut = true; break; }
+        pollfd p{fds[0], POLLIN, 0};
+        int n = poll(&p, 1, static_cast<int>(std::min<long long>(left, 200)));
+        if (n < 0 && errno != EINTR) break;
+        if (n > 0) {
+            ssize_t got = read(fds[0], buf, sizeof buf);
+            if (got > 0) { r.output.append(buf, static_cast<size_t>(got)); continue; }
+            if (got == 0 || errno != EINTR) break;   // end of output: the process is exiting
+        }
+    }
+    if (r.timedOut) kill(-pid, SIGKILL);
+    close(fds[0]);
+    int status = 0;
+    // After the output closed, the process exits promptly; still bound the wait by the deadline.
+    for (;;) {
+        pid_t w = waitpid(pid, &status, r.timedOut ? 0 : WNOHANG);
+        if (w == pid) break;
+        if (w < 0 && errno != EINTR) break;
+        if (std::chrono::steady_clock::now() > deadline) { r.timedOut = true; kill(-pid, SIGKILL); waitpid(pid, &status, 0); break; }
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    if (WIFEXITED(status)) r.exitCode = WEXITSTATUS(status);
+    if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
+    if (r.exitCode == 127 && !r.timedOut) r.startFailed = true;
+    return r;
+}
+
+// A private temporary folder, removed with everything in it when this goes out of scope.
+struct TempDir {
+    fs::path path;
+    TempDir() {
+        std::string tmpl = (fs::temp_directory_path() / "warpscope-compile-XXXXXX").string();
+        if (mkdtemp(tmpl.data())) path = tmpl;
+    }
+    ~TempDir() {
+        std::error_code ec;
+        if (!path.empty()) fs::remove_all(path, ec);
+    }
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+};
+
+void writeText(const fs::path& p, std::string_view text) {
+    std::ofstream f(p, std::ios::binary);
+    f.write(text.data(), static_cast<std::streamsize>(text.size()));
+}
+
+std::string readText(const fs::path& p) {
+    std::ifstream f(p, std::ios::binary);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+}
+
+// ---------------------------------------------------------------- 3. finding compilers
+bool isExecutable(const fs::path& p) {
+    std::error_code ec;
+    return fs::is_regular_file(p, ec) && access(p.c_str(), X_OK) == 0;
+}
+
+// CUDA_PATH / CUDA_HOME, then /usr/local/cuda.
+std::vector<fs::path> cudaRoots() {
+    std::vector<fs::path> roots;
+    for (const char* var : {"CUDA_PATH", "CUDA_HOME"})
+        if (const char* v = std::getenv(var); v && *v) roots.emplace_back(v);
+    roots.emplace_back("/usr/local/cuda");
+    return roots;
+}
+
+fs::path findOnPath(const std::string& name) {
+    const char* path = std::getenv("PATH");
+    if (!path) return {};
+    std::stringstream ss(path);
+    std::string dir;
+    while (std::getline(ss, dir, ':'))
+        if (!dir.empty() && isExecutable(fs::path(dir) / name)) return fs::path(dir) / name;
+    return {};
+}
+
+fs::path findNvcc() {
+    for (auto& root : cudaRoots())
+        if (isExecutable(root / "bin" / "nvcc")) return root / "bin" / "nvcc";
+    return findOnPath("nvcc");
+}
+
+// $WARPSCOPE_CLANG, else the newest versioned clang on PATH, else plain clang.
+fs::path findClang() {
+    if (const char* v = std::getenv("WARPSCOPE_CLANG"); v && *v) return isExecutable(v) ? fs::path(v) : fs::path();
+    for (int ver = 19; ver >= 14; --ver)
+        if (auto p = findOnPath("clang-" + std::to_string(ver)); !p.empty()) return p;
+    return findOnPath("clang");
+}
+
+// ---------------------------------------------------------------- 4. diagnostics
+Diagnostic::Severity severityOf(const std::string& s) {
+    if (s == "warning" || s == "remark") return Diagnostic::Severity::Warning;
+    if (s == "note") return Diagnostic::Severity::Note;
+    return Diagnostic::Severity::Error;
+}
+
+std::string safeBaseName(const std::string& fileName);
+
+// The compilers name the file as they saw it (in the temporary folder): give back the caller's name.
+std::string displayFile(const std::string& seen, const std::string& fileName) {
+    const std::string base = fs::path(seen).filename().string();
+    if (base == safeBaseName(fileName)) return fileName;
+    return base;
+}
+
+} // namespace
+
+std::vector<Diagnostic> parseDiagnostics(const std::string& output) {
+    static const std::regex clangStyle(R"(^(.+?):(\d+):(\d+): (fatal error|error|warning|note|remark): (.*)$)");
+    static const std::regex edgStyle(R"(^(.+?)\((\d+)\): (catastrophic error|error|warning|remark|note)(?: #[0-9A-Za-z-]+)?: (.*)$)");
+    static const std::regex bare(R"(^(?:clang(?:-\d+)?|nvcc|nvrtc): (fatal error|error|warning): (.*)$)");
+    std::vector<Diagnostic> out;
+    std::stringstream ss(output);
+    std::string line;
+    std::smatch m;
+    while (std::getline(ss, line)) {
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        Diagnostic d;
+        if (std::regex_match(line, m, clangStyle)) {
+            d.file = m[1];
+            d.line = std::stoi(m[2]);
+            d.column = std::stoi(m[3]);
+            d.severity = severityOf(m[4]);
+            d.message = m[5];
+        } else if (std::regex_match(line, m, edgStyle)) {
+            d.file = m[1];
+            d.line = std::stoi(m[2]);
+            d.severity = severityOf(m[3]);
+            d.message = m[4];
+        } else if (std::regex_match(line, m, bare)) {
+            d.severity = severityOf(m[1]);
+            d.message = m[2];
+        } else {
+            continue;
+        }
+        out.push_back(std::move(d));
+    }
+    return out;
+}
+
+// ---------------------------------------------------------------- 5. prelude line mapping
+namespace {
+// For each line of the prelude (0-based), the prelude function it belongs to ("" outside one):
+// a `__WS_FN ret name(` definition (to its closing brace) or a one-line `__WS_AT(name, ...)` /
+// `__WS_SHFL(name, ...)` macro use. The index variables' `__ws_threadIdx` is called `threadIdx`.
+const std::vector<std::string>& preludeFunctionAtLine() {
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> out;
+        static const std::regex fnRe(R"(^__WS_FN\s+[^(]*?\b(\w+)\s*\()");
+        static const std::regex macroRe(R"(^__WS_(?:AT|SHFL)\((\w+),)");
+        std::stringstream ss{std::string(preludeText())};
+        std::string line, current;
+        int depth = 0;
+        std::smatch m;
+        while (std::getline(ss, line)) {
+            if (depth == 0) current.clear();
+            if (depth == 0 && std::regex_search(line, m, fnRe)) current = m[1];
+            std::string here = current;
+            if (depth == 0 && std::regex_search(line, m, macroRe)) here = m[1];
+            if (here.rfind("__ws_", 0) == 0 && here.find("Idx") != std::string::npos) here = here.substr(5);
+            if (here.rfind("__ws_", 0) == 0 && here.find("Dim") != std::string::npos) here = here.substr(5);
+            for (char c : line) depth += c == '{' ? 1 : c == '}' ? -1 : 0;
+            if (depth < 0) depth = 0;
+            out.push_back(here);
+        }
+        return out;
+    }();
+    return names;
+}
+
+// The 1-based column of identifier `name` in `line` (as a whole word), or 0.
+int findIdentifier(const std::string& line, const std::string& name) {
+    for (size_t at = line.find(name); at != std::string::npos; at = line.find(name, at + 1)) {
+        auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+        bool left = at == 0 || !word(line[at - 1]);
+        bool right = at + name.size() >= line.size() || !word(line[at + name.size()]);
+        if (left && right) return static_cast<int>(at) + 1;
+    }
+    return 0;
+}
+} // namespace
+
+std::string mapPreludeLines(const std::string& ptx, const std::string& studentSource) {
+    std::vector<std::string> source;
+    {
+        std::stringstream ss(studentSource);
+        std::string l;
+        while (std::getline(ss, l)) source.push_back(l);
+    }
+    std::vector<std::string> lines;
+    {
+        std::stringstream ss(ptx);
+        std::string l;
+        while (std::getline(ss, l)) lines.push_back(l);
+    }
+    static const std::regex fileRe(R"(^(\s*\.file\s+)(\d+)(\s+")([^"]*)(".*)$)");
+    static const std::regex locRe(R"(^(\s*\.loc\s+)(\d+)\s+(\d+)\s+(\d+)(.*)$)");
+    // Pass 1: the file table (clang puts it after the functions); paths become bare file names.
+    std::map<int, bool> isPrelude;
+    std::smatch m;
+    for (auto& l : lines) {
+        if (!std::regex_match(l, m, fileRe)) continue;
+        std::string base = fs::path(m[4].str()).filename().string();
+        isPrelude[std::stoi(m[2])] = base == kPreludeName;
+        l = m[1].str() + m[2].str() + m[3].str() + base + m[5].str();
+    }
+    // Pass 2: per function, a .loc into the prelude without inlined_at takes the student's line.
+    struct Loc { int file = 0, line = 0, col = 0; };
+    auto isStudent = [&](int f) { auto it = isPrelude.find(f); return it != isPrelude.end() && !it->second; };
+    size_t i = 0;
+    while (i < lines.size()) {
+        // A function body: from a line that opens with '{' at column 0 to the '}' at column 0.
+        if (lines[i].rfind("{", 0) != 0) { ++i; continue; }
+        size_t end = i + 1;
+        while (end < lines.size() && lines[end].rfind("}", 0) != 0) ++end;
+        std::vector<std::pair<size_t, Loc>> locs;   // every .loc in the body
+        for (size_t k = i + 1; k < end; ++k)
+            if (std::regex_match(lines[k], m, locRe) && m[5].str().find("inlined_at") == std::string::npos)
+                locs.push_back({k, Loc{std::stoi(m[2]), std::stoi(m[3]), std::stoi(m[4])}});
+        // The function's own first line (its prologue .loc) is not where an index variable is used:
+        // a prelude line right after it takes the next student line instead.
+        std::optional<Loc> entry;
+        for (auto& [k, loc] : locs)
+            if (isStudent(loc.file) && loc.line > 0) { entry = loc; break; }
+        std::optional<Loc> prev;
+        for (size_t n = 0; n < locs.size(); ++n) {
+            auto& [k, loc] = locs[n];
+            if (isStudent(loc.file)) {
+                if (loc.line > 0) prev = loc;
+                continue;
+            }
+            if (!isPrelude.count(loc.file) || !isPrelude[loc.file]) continue;
+            std::optional<Loc> use = prev;
+            if (!use || (entry && use->line == entry->line && use->col == entry->col)) {
+                for (size_t q = n + 1; q < locs.size(); ++q)
+                    if (isStudent(locs[q].second.file) && locs[q].second.line > 0) { use = locs[q].second; break; }
+                if (!use) use = prev;
+            }
+            // Without inlined_at, clang's PTX does not say which student line called the prelude
+            // function; when the student's source is known, the line between the neighbouring student
+            // lines that names that function is the call.
+            const int preludeLine = loc.line;
+            const auto& fnAt = preludeFunctionAtLine();
+            const std::string fn = preludeLine >= 1 && preludeLine <= static_cast<int>(fnAt.size()) ? fnAt[preludeLine - 1] : "";
+            if (!fn.empty() && !source.empty()) {
+                int lo = prev ? prev->line : 1, hi = static_cast<int>(source.size());
+                for (size_t q = n + 1; q < locs.size(); ++q)
+                    if (isStudent(locs[q].second.file) && locs[q].second.line > 0) { hi = locs[q].second.line; break; }
+                if (hi < lo) std::swap(lo, hi);
+                for (int ln = lo; ln <= hi && ln <= static_cast<int>(source.size()); ++ln)
+                    if (int col = findIdentifier(source[ln - 1], fn)) {
+                        int file = use ? use->file : (prev ? prev->file : 0);
+                        if (file == 0)
+                            for (auto& [f, pre] : isPrelude)
+                                if (!pre) { file = f; break; }
+                        use = Loc{file, ln, col};
+                        break;
+                    }
+            }
+            Loc to = use ? *use : Loc{0, 0, 0};
+            if (!use) {
+                for (auto& [f, pre] : isPrelude)
+                    if (!pre) { to.file = f; break; }
+            }
+            std::regex_match(lines[k], m, locRe);
+            lines[k] = m[1].str() + std::to_string(to.file) + " " + std::to_string(to.line) + " " + std::to_string(to.col) +
+                       "   // " + kPreludeName + ":" + m[3].str();
+        }
+        i = end;
+    }
+    std::string out;
+    out.reserve(ptx.size() + 1024);
+    for (auto& l : lines) out += l + "\n";
+    return out;
+}
+
+namespace {
+
+// ---------------------------------------------------------------- 6. clang and nvcc
+std::string safeBaseName(const std::string& fileName) {
+    std::string base = fs::path(fileName).filename().string();
+    if (base.empty() || base == "." || base == "..") base = "kernel.cu";
+    for (char& c : base)
+        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-')) c = '_';
+    if (base == kPreludeName) base = "student_" + base;
+    if (fs::path(base).extension() != ".cu") base += ".cu";   // nvcc compiles device code only from .cu
+    return base;
+}
+
+int archNumber(const std::string& arch) {
+    auto us = arch.find('_');
+    if (us == std::string::npos) return 0;
+    try { return std::stoi(arch.substr(us + 1)); } catch (...) { return 0; }
+}
+
+void finishFromProcess(Result& r, const ProcessResult& p, const std::string& fileName, const std::string& what, double timeout) {
+    r.log = p.output;
+    r.diagnostics = parseDiagnostics(p.output);
+    for (auto& d : r.diagnostics)
+        if (!d.file.empty()) d.file = displayFile(d.file, fileName);
+    if (p.timedOut) {
+        r.timedOut = true;
+        std::ostringstream s;
+        s << what << " did not finish within " << timeout << " s and was stopped (a very large or endlessly recursive template?)";
+        r.error = s.str();
+    } else if (p.startFailed) {
+        r.error = "cannot start " + what + ": " + (p.output.empty() ? std::string("exec failed") : p.output);
+    } else if (p.signal != 0) {
+        r.error = what + " crashed (signal " + std::to_string(p.signal) + ")";
+    } else if (p.exitCode != 0 && r.diagnostics.empty()) {
+        r.error = what + " failed (exit code " + std::to_string(p.exitCode) + ")" + (p.output.empty() ? "" : ": " + p.output);
+    }
+}
+
+// The headers a course kernel habitually includes. The clang path compiles with -nostdinc (host
+// headers declare host functions that clash with the prelude's device ones), so these stand in:
+// empty, since the prelude already gives their device content, except the fixed-width integers.
+void writeStandInHeaders(const fs::path& dir) {
+    const char* empty = "// warpscope: the device functions of this header come from warpscope_cuda.h\n#pragma once\n";
+    for (const char* h : {"cuda_runtime.h", "cuda_runtime_api.h", "cuda.h", "device_launch_parameters.h", "device_functions.h",
+                          "cuda_device_runtime_api.h", "math.h", "cmath", "math_constants.h", "stdio.h", "cstdio", "assert.h",
+                          "cassert", "stdlib.h", "cstdlib", "cfloat", "float.h", "climits", "limits.h"})
+        writeText(dir / h, empty);
+    const char* ints =
+        "// warpscope: fixed-width integers for device code\n#pragma once\n"
+        "typedef __INT8_TYPE__ int8_t; typedef __INT16_TYPE__ int16_t; typedef __INT32_TYPE__ int32_t; typedef __INT64_TYPE__ int64_t;\n"
+        "typedef __UINT8_TYPE__ uint8_t; typedef __UINT16_TYPE__ uint16_t; typedef __UINT32_TYPE__ uint32_t; typedef __UINT64_TYPE__ uint64_t;\n"
+        "typedef __INTPTR_TYPE__ intptr_t; typedef __UINTPTR_TYPE__ uintptr_t;\n"
+        "namespace std { using ::int8_t; using ::int16_t; using ::int32_t; using ::int64_t; using ::uint8_t; using ::uint16_t;\n"
+        "                using ::uint32_t; using ::uint64_t; using ::intptr_t; using ::uintptr_t; using ::size_t; }\n";
+    writeText(dir / "stdint.h", ints);
+    writeText(dir / "cstdint", ints);
+}
+
+Result runClang(const std::string& source, const std::string& fileName, const Options& o) {
+    Result r;
+    r.used = Compiler::Clang;
+    fs::path clang = findClang();
+    if (clang.empty()) {
+        r.error = "clang is not installed (Debian: apt-get install clang; or set WARPSCOPE_CLANG to a clang binary)";
+        return r;
+    }
+    const int sm = archNumber(o.arch);
+    if (sm < 70 || sm > 86) {
+        r.error = "the clang path compiles for sm_70 to sm_86 (got '" + o.arch + "'); the lessons use compute_75";
+        return r;
+    }
+    // The PTX ISA version the sync-warp intrinsics (shfl.sync, vote.sync, match) and the target need.
+    const char* feature = sm >= 86 ? "+ptx71" : "+ptx70";
+    TempDir tmp;
+    if (tmp.path.empty()) { r.error = "cannot create a temporary folder to compile in"; return r; }
+    const std::string base = safeBaseName(fileName);
+    writeText(tmp.path / base, source);
+    writeText(tmp.path / kPreludeName, preludeText());
+    fs::create_directory(tmp.path / "include");
+    writeStandInHeaders(tmp.path / "include");
+    std::vector<std::string> argv = {clang.string(), "-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib",
+                                     "--cuda-path=/nonexistent-warpscope", "--cuda-gpu-arch=sm_" + std::to_string(sm),
+                                     "-Xclang", "-target-feature", "-Xclang", feature,
+                                     "-S", "-gline-tables-only", "-O3", "-fno-builtin", "-Wno-unknown-cuda-version",
+                                     "-fno-color-diagnostics", "-fno-caret-diagnostics", "-nostdinc", "-Iinclude", "-include", kPreludeName,
+                                     base, "-o", "out.ptx"};
+    for (auto& a : argv) r.command += (r.command.empty() ? "" : " ") + a;
+    ProcessResult p = runProcess(argv, tmp.path, o.timeoutSeconds);
+    finishFromProcess(r, p, fileName, "clang", o.timeoutSeconds);
+    // clang stops a kernel launch inside a kernel before the prelude's declarations can speak.
+    for (auto& d : r.diagnostics)
+        if (d.message.find("reference to __global__ function") != std::string::npos && d.message.find("in __global__ function") != std::string::npos)
+            d.message += " (launching a kernel from a kernel, dynamic parallelism, is not supported by the simulator: launch it from the host script in lesson.json)";
+    if (p.exitCode == 0 && !p.timedOut && fs::exists(tmp.path / "out.ptx")) {
+        r.ptx = mapPreludeLines(readText(tmp.path / "out.ptx"), source);
+        // An external function left in the PTX would be a link error later: name it now.
+        static const std::regex externRe(R"(\.extern\s+\.func\s+(?:\([^)]*\)\s*)?([A-Za-z_$][A-Za-z0-9_$]*))");
+        std::smatch m;
+        if (std::regex_search(r.ptx, m, externRe)) {
+            r.error = "the kernel calls '" + m[1].str() + "', which warpscope's clang prelude does not provide (see docs/compile.md); compile with --compiler nvcc or nvrtc where a CUDA toolkit is installed";
+            r.ptx.clear();
+        } else {
+            r.ok = true;
+        }
+    }
+    return r;
+}
+
+Result runNvcc(const std::string& source, const std::string& fileName, const Options& o) {
+    Result r;
+    r.used = Compiler::Nvcc;
+    fs::path nvcc = findNvcc();
+    if (nvcc.empty()) {
+        r.error = "nvcc is not installed (no CUDA toolkit in CUDA_PATH, /usr/local/cuda or on PATH)";
+        return r;
+    }
+    TempDir tmp;
+    if (tmp.path.empty()) { r.error = "cannot create a temporary folder to compile in"; return r; }
+    const std::string base = safeBaseName(fileName);
+    writeText(tmp.path / base, source);
+    std::string arch = o.arch;
+    if (arch.rfind("sm_", 0) == 0) arch = "compute_" + arch.substr(3);
+    std::vector<std::string> argv = {nvcc.string(), "-ptx", "-lineinfo", "-arch=" + arch, base, "-o", "out.ptx"};
+    for (auto& a : argv) r.command += (r.command.empty() ? "" : " ") + a;
+    ProcessResult p = runProcess(argv, tmp.path, o.timeoutSeconds);
+    finishFromProcess(r, p, fileName, "nvcc", o.timeoutSeconds);
+    if (p.exitCode == 0 && !p.timedOut && fs::exists(tmp.path / "out.ptx")) {
+        r.ptx = mapPreludeLines(readText(tmp.path / "out.ptx"));   // only the .file names change
+        r.ok = true;
+    }
+    return r;
+}
+
+// ---------------------------------------------------------------- 7. NVRTC
+// The few NVRTC entry points, looked up with dlsym (no link-time dependency, no headers).
+struct NvrtcApi {
+    using Prog = void*;
+    int (*create)(Prog*, const char*, const char*, int, const char* const*, const char* const*) = nullptr;
+    int (*compileProgram)(Prog, int, const char* const*) = nullptr;
+    int (*logSize)(Prog, size_t*) = nullptr;
+    int (*getLog)(Prog, char*) = nullptr;
+    int (*ptxSize)(Prog, size_t*) = nullptr;
+    int (*getPtx)(Prog, char*) = nullptr;
+    int (*destroy)(Prog*) = nullptr;
+    const char* (*errorString)(int) = nullptr;
+    std::string path;
+    bool ok() const { return create && compileProgram && logSize && getLog && ptxSize && getPtx && destroy && errorString; }
+};
+
+const NvrtcApi& nvrtc() {
+    static NvrtcApi api = [] {
+        NvrtcApi a;
+        std::vector<std::string> candidates;
+        if (const char* v = std::getenv("WARPSCOPE_NVRTC"); v && *v) candidates.push_back(v);
+        for (auto& root : cudaRoots())
+            for (const char* lib : {"lib64/libnvrtc.so", "lib/libnvrtc.so", "lib64/libnvrtc.so.13", "lib64/libnvrtc.so.12"})
+                candidates.push_back((root / lib).string());
+        for (const char* lib : {"libnvrtc.so", "libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so.11.2"}) candidates.push_back(lib);
+        for (auto& c : candidates) {
+            if (c.find('/') != std::string::npos && !fs::exists(c)) continue;
+            void* h = dlopen(c.c_str(), RTLD_NOW | RTLD_LOCAL);
+            if (!h) continue;
+            auto sym = [&](auto& fn, const char* name) { fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(h, name)); };
+            sym(a.create, "nvrtcCreateProgram");
+            sym(a.compileProgram, "nvrtcCompileProgram");
+            sym(a.logSize, "nvrtcGetProgramLogSize");
+            sym(a.getLog, "nvrtcGetProgramLog");
+            sym(a.ptxSize, "nvrtcGetPTXSize");
+            sym(a.getPtx, "nvrtcGetPTX");
+            sym(a.destroy, "nvrtcDestroyProgram");
+            sym(a.errorString, "nvrtcGetErrorString");
+            if (a.ok()) { a.path = c; break; }
+            a = NvrtcApi{};
+            dlclose(h);
+        }
+        return a;
+    }();
+    return api;
+}
+
+Result runNvrtc(const std::string& source, const std::string& fileName, const Options& o) {
+    Result r;
+    r.used = Compiler::Nvrtc;
+    const NvrtcApi& api = nvrtc();
+    if (!api.ok()) {
+        r.error = "NVRTC is not installed (no libnvrtc.so in CUDA_PATH, /usr/local/cuda or the library path)";
+        return r;
+    }
+    std::string arch = o.arch;
+    if (arch.rfind("sm_", 0) == 0) arch = "compute_" + arch.substr(3);
+    const std::string base = safeBaseName(fileName);
+    r.command = api.path + ": nvrtcCompileProgram(" + base + ", --gpu-architecture=" + arch + " -lineinfo)";
+    // NVRTC runs in this process, so it cannot be killed: it runs on its own thread, and after the
+    // time limit the caller gets a message while the thread finishes (and is discarded) alone.
+    struct Out { std::string ptx, log; std::string failure; };
+    auto task = std::make_shared<std::packaged_task<Out()>>([&api, source, base, arch] {
+        Out out;
+        NvrtcApi::Prog prog = nullptr;
+        int rc = api.create(&prog, source.c_str(), base.c_str(), 0, nullptr, nullptr);
+        if (rc != 0) { out.failure = std::string("nvrtcCreateProgram: ") + api.errorString(rc); return out; }
+        const std::string archOpt = "--gpu-architecture=" + arch;
+        const char* opts[] = {archOpt.c_str(), "-lineinfo"};
+        rc = api.compileProgram(prog, 2, opts);
+        size_t n = 0;
+        if (api.logSize(prog, &n) == 0 && n > 1) {
+            out.log.resize(n);
+            api.getLog(prog, out.log.data());
+            out.log.resize(n - 1);
+        }
+        if (rc == 0 && api.ptxSize(prog, &n) == 0 && n > 1) {
+            out.ptx.resize(n);
+            api.getPtx(prog, out.ptx.data());
+            out.ptx.resize(n - 1);
+        } else if (rc != 0 && out.log.empty()) {
+            out.failure = std::string("nvrtcCompileProgram: ") + api.errorString(rc);
+        }
+        api.destroy(&prog);
+        return out;
+    });
+    auto fut = task->get_future();
+    std::thread([task] { (*task)(); }).detach();
+    if (fut.wait_for(std::chrono::duration<double>(o.timeoutSeconds)) != std::future_status::ready) {
+        r.timedOut = true;
+        std::ostringstream s;
+        s << "NVRTC did not finish within " << o.timeoutSeconds << " s; its result will be discarded";
+        r.error = s.str();
+        return r;
+    }
+    Out out = fut.get();
+    r.log = out.log;
+    r.diagnostics = parseDiagnostics(out.log);
+    for (auto& d : r.diagnostics)
+        if (!d.file.empty()) d.file = displayFile(d.file, fileName);
+    if (!out.failure.empty() && r.diagnostics.empty()) r.error = out.failure;
+    if (!out.ptx.empty()) {
+        r.ptx = mapPreludeLines(out.ptx);
+        r.ok = true;
+    }
+    return r;
+}
+
+} // namespace
+
+// ---------------------------------------------------------------- 8. compile (automatic choice)
+std::vector<CompilerInfo> available() {
+    std::vector<CompilerInfo> out;
+    if (nvrtc().ok()) out.push_back({Compiler::Nvrtc, nvrtc().path});
+    if (auto p = findNvcc(); !p.empty()) out.push_back({Compiler::Nvcc, p.string()});
+    if (auto p = findClang(); !p.empty()) out.push_back({Compiler::Clang, p.string()});
+    return out;
+}
+
+namespace {
+Compiler resolve(Compiler c) {
+    if (c != Compiler::Auto) return c;
+    auto list = available();
+    return list.empty() ? Compiler::Auto : list.front().compiler;
+}
+} // namespace
+
+Result compile(const std::string& source, const std::string& fileName, const Options& options) {
+    switch (resolve(options.compiler)) {
+    case Compiler::Nvrtc: return runNvrtc(source, fileName, options);
+    case Compiler::Nvcc: return runNvcc(source, fileName, options);
+    case Compiler::Clang: return runClang(source, fileName, options);
+    case Compiler::Auto: break;
+    }
+    Result r;
+    r.error = "no CUDA compiler found: install clang (Debian: apt-get install clang) or a CUDA toolkit (NVRTC or nvcc)";
+    return r;
+}
+
+// ---------------------------------------------------------------- 9. cache
+std::string cacheDir() {
+    if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return (fs::path(x) / "warpscope").string();
+    if (const char* h = std::getenv("HOME"); h && *h) return (fs::path(h) / ".cache" / "warpscope").string();
+    return (fs::temp_directory_path() / "warpscope-cache").string();
+}
+
+namespace {
+// Two independent 64-bit FNV-1a hashes: a 128-bit content key.
+std::string contentKey(const std::vector<std::string_view>& parts) {
+    uint64_t a = 0xcbf29ce484222325ULL, b = 0x84222325cbf29ce4ULL;
+    for (auto part : parts) {
+        for (unsigned char c : part) {
+            a = (a ^ c) * 0x100000001b3ULL;
+            b = (b ^ static_cast<unsigned char>(c + 0x5b)) * 0x100000001b3ULL;
+        }
+        a = (a ^ 0xff) * 0x100000001b3ULL;   // part separator
+        b = (b ^ 0x1f) * 0x100000001b3ULL;
+    }
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%016llx%016llx", static_cast<unsigned long long>(a), static_cast<unsigned long long>(b));
+    return buf;
+}
+} // namespace
+
+Result compileCached(const std::string& source, const std::string& fileName, const Options& options) {
+    const Compiler c = resolve(options.compiler);
+    const std::string key = contentKey({source, fs::path(fileName).filename().string(), compilerName(c), options.arch,
+                                        c == Compiler::Clang ? preludeText() : std::string_view(), "warpscope-ptx-cache-1"});
+    const fs::path dir = fs::path(cacheDir()) / "ptx";
+    const fs::path file = dir / (key + ".ptx");
+    std::error_code ec;
+    if (fs::is_regular_file(file, ec)) {
+        Result r;
+        r.ptx = readText(file);
+        if (!r.ptx.empty()) {
+            r.ok = true;
+            r.cached = true;
+            r.used = c;
+            r.command = "(cached " + file.string() + ")";
+            r.cacheFile = file.string();
+            return r;
+        }
+    }
+    Options o = options;
+    o.compiler = c == Compiler::Auto ? options.compiler : c;
+    Result r = compile(source, fileName, o);
+    if (r.ok) {
+        // Temp file + rename: a reader never sees half a file, two writers never mix.
+        fs::create_directories(dir, ec);
+        const fs::path tmp = dir / (key + ".tmp." + std::to_string(getpid()) + "." +
+                                    std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id())));
+        {
+            std::ofstream f(tmp, std::ios::binary);
+            f.write(r.ptx.data(), static_cast<std::streamsize>(r.ptx.size()));
+            if (!f) { fs::remove(tmp, ec); return r; }
+        }
+        fs::rename(tmp, file, ec);
+        if (ec) fs::remove(tmp, ec);
+        else r.cacheFile = file.string();
+    }
+    return r;
+}
+
+} // namespace warpscope::compile

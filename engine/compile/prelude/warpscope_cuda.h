@@ -1,0 +1,437 @@
+// warpscope's CUDA device prelude: what a course kernel expects from CUDA, for clang in CUDA
+// device-only mode without a CUDA toolkit (-nocudainc -nocudalib). It is force-included before the
+// student's file (-include). Everything is written with clang's NVVM builtins or inline PTX, so
+// the PTX needs no libdevice and no link step. What the simulator cannot run, or what would need
+// libdevice, is declared "unavailable" with a message, so the student sees an error at their own
+// line instead of a link error.
+//
+// Sections: 1. qualifiers  2. vector types and built-in variables  3. synchronisation
+//           4. atomics  5. warp functions  6. conversions and bit tricks  7. math
+//           8. __ldg  9. unsupported features
+#pragma once
+#define __WARPSCOPE_PRELUDE__ 1
+
+// ---------------------------------------------------------------- 1. qualifiers
+#define __global__ __attribute__((global))
+#define __device__ __attribute__((device))
+#define __host__ __attribute__((host))
+#define __shared__ __attribute__((shared))
+#define __constant__ __attribute__((constant))
+#define __managed__ __attribute__((managed))
+#define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
+#define __forceinline__ __inline__ __attribute__((always_inline))
+#define __noinline__ __attribute__((noinline))
+#define __restrict__ __restrict
+#define __align__(n) __attribute__((aligned(n)))
+#define __WS_FN static __device__ __forceinline__
+#define __WS_UNAVAILABLE(why) __attribute__((unavailable(why)))
+// Declared for host and device, so that a call from a kernel finds them and reports the message.
+#define __WS_HD __host__ __device__
+#define CUDART_INF_F __builtin_huge_valf()
+#define CUDART_NAN_F __builtin_nanf("")
+#define CUDART_PI_F 3.141592654f
+#define INFINITY __builtin_huge_valf()
+#define NAN __builtin_nanf("")
+
+typedef __SIZE_TYPE__ size_t;
+typedef unsigned int uint;
+
+// ---------------------------------------------------------------- 2. vector types and built-in variables
+// CUDA's alignment: a 2-vector of 4-byte elements is 8-aligned, a 4-vector 16-aligned, so copying a
+// float4 is one 128-bit access (ld.v4.f32), as nvcc makes it. The 3-vectors are unpadded.
+#define __WS_ARGS(...) __VA_ARGS__
+#define __WS_VEC1(T, N, A) struct __align__(A) N##1 { T x; }; \
+    __WS_FN N##1 make_##N##1(T x) { N##1 v; v.x = x; return v; }
+// The 2- and 4-vectors copy themselves as one vector (ld.v2/ld.v4): clang would otherwise copy a
+// 16-byte struct as two 64-bit halves. So they have constructors (a float4 v = {a, b, c, d} still
+// works through the element constructor; missing elements are zero as in CUDA).
+#define __WS_VECN(T, N, A, n, FIELDS, PARAMS, INIT)                                                   \
+    struct __align__(A) N##n {                                                                     \
+        T FIELDS;                                                                                  \
+        typedef T __ws_v __attribute__((ext_vector_type(n), may_alias));                           \
+        N##n() = default;                                                                          \
+        __host__ __device__ constexpr N##n(PARAMS) : INIT {}                                       \
+        __host__ __device__ N##n(const N##n& o) { *(__ws_v*)this = *(const __ws_v*)&o; }           \
+        __host__ __device__ N##n& operator=(const N##n& o) { *(__ws_v*)this = *(const __ws_v*)&o; return *this; } \
+    };
+#define __WS_VEC2(T, N, A) __WS_VECN(T, N, A, 2, __WS_ARGS(x, y), __WS_ARGS(T vx, T vy = 0), __WS_ARGS(x(vx), y(vy))) \
+    __WS_FN N##2 make_##N##2(T x, T y) { return N##2(x, y); }
+#define __WS_VEC4(T, N, A) __WS_VECN(T, N, A, 4, __WS_ARGS(x, y, z, w), __WS_ARGS(T vx, T vy = 0, T vz = 0, T vw = 0), __WS_ARGS(x(vx), y(vy), z(vz), w(vw))) \
+    __WS_FN N##4 make_##N##4(T x, T y, T z, T w) { return N##4(x, y, z, w); }
+#define __WS_VEC3(T, N) struct N##3 { T x, y, z; }; \
+    __WS_FN N##3 make_##N##3(T x, T y, T z) { N##3 v; v.x = x; v.y = y; v.z = z; return v; }
+#define __WS_VECS(T, N, A1, A2, A4) __WS_VEC1(T, N, A1) __WS_VEC2(T, N, A2) __WS_VEC3(T, N) __WS_VEC4(T, N, A4)
+__WS_VECS(signed char, char, 1, 2, 4)
+__WS_VECS(unsigned char, uchar, 1, 2, 4)
+__WS_VECS(short, short, 2, 4, 8)
+__WS_VECS(unsigned short, ushort, 2, 4, 8)
+__WS_VECS(int, int, 4, 8, 16)
+__WS_VECS(unsigned int, uint, 4, 8, 16)
+__WS_VECS(long long, longlong, 8, 16, 16)
+__WS_VECS(unsigned long long, ulonglong, 8, 16, 16)
+__WS_VECS(float, float, 4, 8, 16)
+__WS_VECS(double, double, 8, 16, 16)
+
+struct dim3 {
+    unsigned int x, y, z;
+    __host__ __device__ constexpr dim3(unsigned int vx = 1, unsigned int vy = 1, unsigned int vz = 1) : x(vx), y(vy), z(vz) {}
+    __host__ __device__ constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
+    __host__ __device__ constexpr operator uint3() const { return uint3{x, y, z}; }
+};
+
+// The index variables read the special registers (%tid, %ntid, %ctaid, %nctaid); a read of one
+// field reads one register (the others are dead and removed).
+__WS_FN uint3 __ws_threadIdx() { return uint3{(unsigned)__nvvm_read_ptx_sreg_tid_x(), (unsigned)__nvvm_read_ptx_sreg_tid_y(), (unsigned)__nvvm_read_ptx_sreg_tid_z()}; }
+__WS_FN uint3 __ws_blockIdx() { return uint3{(unsigned)__nvvm_read_ptx_sreg_ctaid_x(), (unsigned)__nvvm_read_ptx_sreg_ctaid_y(), (unsigned)__nvvm_read_ptx_sreg_ctaid_z()}; }
+__WS_FN dim3 __ws_blockDim() { return dim3((unsigned)__nvvm_read_ptx_sreg_ntid_x(), (unsigned)__nvvm_read_ptx_sreg_ntid_y(), (unsigned)__nvvm_read_ptx_sreg_ntid_z()); }
+__WS_FN dim3 __ws_gridDim() { return dim3((unsigned)__nvvm_read_ptx_sreg_nctaid_x(), (unsigned)__nvvm_read_ptx_sreg_nctaid_y(), (unsigned)__nvvm_read_ptx_sreg_nctaid_z()); }
+#define threadIdx (__ws_threadIdx())
+#define blockIdx (__ws_blockIdx())
+#define blockDim (__ws_blockDim())
+#define gridDim (__ws_gridDim())
+#define warpSize 32
+
+// ---------------------------------------------------------------- 3. synchronisation
+// __syncthreads() is a clang builtin for NVPTX (bar.sync 0).
+__WS_FN int __syncthreads_count(int p) { return __nvvm_bar0_popc(p); }
+__WS_FN int __syncthreads_and(int p) { return __nvvm_bar0_and(p); }
+__WS_FN int __syncthreads_or(int p) { return __nvvm_bar0_or(p); }
+__WS_FN void __syncwarp(unsigned mask = 0xffffffffu) { __nvvm_bar_warp_sync(mask); }
+__WS_FN void __threadfence() { __nvvm_membar_gl(); }
+__WS_FN void __threadfence_block() { __nvvm_membar_cta(); }
+__WS_FN void __threadfence_system() { __nvvm_membar_sys(); }
+
+// ---------------------------------------------------------------- 4. atomics
+// Generic-address atomics (atom.<op>.<type>); each returns the old value.
+#define __WS_AT(name, T, builtin, C) __WS_FN T name(T* p, T v) { return (T)builtin((C*)p, (C)v); }
+__WS_AT(atomicAdd, int, __nvvm_atom_add_gen_i, int)
+__WS_AT(atomicAdd, unsigned int, __nvvm_atom_add_gen_i, int)
+__WS_AT(atomicAdd, unsigned long long, __nvvm_atom_add_gen_ll, long long)
+__WS_AT(atomicAdd, float, __nvvm_atom_add_gen_f, float)
+__WS_AT(atomicAdd, double, __nvvm_atom_add_gen_d, double)
+__WS_FN int atomicSub(int* p, int v) { return __nvvm_atom_add_gen_i(p, -v); }
+__WS_FN unsigned int atomicSub(unsigned int* p, unsigned int v) { return (unsigned)__nvvm_atom_add_gen_i((int*)p, -(int)v); }
+__WS_AT(atomicExch, int, __nvvm_atom_xchg_gen_i, int)
+__WS_AT(atomicExch, unsigned int, __nvvm_atom_xchg_gen_i, int)
+__WS_AT(atomicExch, unsigned long long, __nvvm_atom_xchg_gen_ll, long long)
+__WS_FN float atomicExch(float* p, float v) { return __builtin_bit_cast(float, __nvvm_atom_xchg_gen_i((int*)p, __builtin_bit_cast(int, v))); }
+__WS_AT(atomicMin, int, __nvvm_atom_min_gen_i, int)
+__WS_AT(atomicMin, unsigned int, __nvvm_atom_min_gen_ui, unsigned int)
+__WS_AT(atomicMin, long long, __nvvm_atom_min_gen_ll, long long)
+__WS_AT(atomicMin, unsigned long long, __nvvm_atom_min_gen_ull, unsigned long long)
+__WS_AT(atomicMax, int, __nvvm_atom_max_gen_i, int)
+__WS_AT(atomicMax, unsigned int, __nvvm_atom_max_gen_ui, unsigned int)
+__WS_AT(atomicMax, long long, __nvvm_atom_max_gen_ll, long long)
+__WS_AT(atomicMax, unsigned long long, __nvvm_atom_max_gen_ull, unsigned long long)
+__WS_AT(atomicInc, unsigned int, __nvvm_atom_inc_gen_ui, unsigned int)
+__WS_AT(atomicDec, unsigned int, __nvvm_atom_dec_gen_ui, unsigned int)
+__WS_AT(atomicAnd, int, __nvvm_atom_and_gen_i, int)
+__WS_AT(atomicAnd, unsigned int, __nvvm_atom_and_gen_i, int)
+__WS_AT(atomicAnd, unsigned long long, __nvvm_atom_and_gen_ll, long long)
+__WS_AT(atomicOr, int, __nvvm_atom_or_gen_i, int)
+__WS_AT(atomicOr, unsigned int, __nvvm_atom_or_gen_i, int)
+__WS_AT(atomicOr, unsigned long long, __nvvm_atom_or_gen_ll, long long)
+__WS_AT(atomicXor, int, __nvvm_atom_xor_gen_i, int)
+__WS_AT(atomicXor, unsigned int, __nvvm_atom_xor_gen_i, int)
+__WS_AT(atomicXor, unsigned long long, __nvvm_atom_xor_gen_ll, long long)
+__WS_FN int atomicCAS(int* p, int cmp, int v) { return __nvvm_atom_cas_gen_i(p, cmp, v); }
+__WS_FN unsigned int atomicCAS(unsigned int* p, unsigned int cmp, unsigned int v) { return (unsigned)__nvvm_atom_cas_gen_i((int*)p, (int)cmp, (int)v); }
+__WS_FN unsigned long long atomicCAS(unsigned long long* p, unsigned long long cmp, unsigned long long v) {
+    return (unsigned long long)__nvvm_atom_cas_gen_ll((long long*)p, (long long)cmp, (long long)v);
+}
+
+// ---------------------------------------------------------------- 5. warp functions
+// The shfl "c" operand packs the segment mask ((32 - width) << 8) and the clamp (31, or 0 for up).
+#define __WS_SHFL(name, kind, clampv, Arg)                                                            \
+    __WS_FN int name(unsigned m, int v, Arg a, int w = 32) { return __nvvm_shfl_sync_##kind##_i32(m, v, a, ((32 - w) << 8) | clampv); } \
+    __WS_FN unsigned name(unsigned m, unsigned v, Arg a, int w = 32) { return (unsigned)__nvvm_shfl_sync_##kind##_i32(m, (int)v, a, ((32 - w) << 8) | clampv); } \
+    __WS_FN float name(unsigned m, float v, Arg a, int w = 32) { return __nvvm_shfl_sync_##kind##_f32(m, v, a, ((32 - w) << 8) | clampv); } \
+    __WS_FN long long name(unsigned m, long long v, Arg a, int w = 32) {                               \
+        int lo = __nvvm_shfl_sync_##kind##_i32(m, (int)v, a, ((32 - w) << 8) | clampv);                \
+        int hi = __nvvm_shfl_sync_##kind##_i32(m, (int)(v >> 32), a, ((32 - w) << 8) | clampv);        \
+        return (long long)(((unsigned long long)(unsigned)hi << 32) | (unsigned)lo); }                 \
+    __WS_FN unsigned long long name(unsigned m, unsigned long long v, Arg a, int w = 32) { return (unsigned long long)name(m, (long long)v, a, w); } \
+    __WS_FN double name(unsigned m, double v, Arg a, int w = 32) { return __builtin_bit_cast(double, name(m, __builtin_bit_cast(long long, v), a, w)); }
+__WS_SHFL(__shfl_sync, idx, 0x1f, int)
+__WS_SHFL(__shfl_up_sync, up, 0, unsigned)
+__WS_SHFL(__shfl_down_sync, down, 0x1f, unsigned)
+__WS_SHFL(__shfl_xor_sync, bfly, 0x1f, int)
+__WS_FN int __all_sync(unsigned m, int p) { return __nvvm_vote_all_sync(m, p); }
+__WS_FN int __any_sync(unsigned m, int p) { return __nvvm_vote_any_sync(m, p); }
+__WS_FN int __uni_sync(unsigned m, int p) { return __nvvm_vote_uni_sync(m, p); }
+__WS_FN unsigned __ballot_sync(unsigned m, int p) { return __nvvm_vote_ballot_sync(m, p); }
+__WS_FN unsigned __activemask() { unsigned r; asm volatile("activemask.b32 %0;" : "=r"(r)); return r; }
+__WS_FN unsigned __match_any_sync(unsigned m, int v) { return __nvvm_match_any_sync_i32(m, v); }
+__WS_FN unsigned __match_any_sync(unsigned m, unsigned v) { return __nvvm_match_any_sync_i32(m, (int)v); }
+__WS_FN unsigned __match_any_sync(unsigned m, float v) { return __nvvm_match_any_sync_i32(m, __builtin_bit_cast(int, v)); }
+__WS_FN unsigned __match_any_sync(unsigned m, long long v) { return __nvvm_match_any_sync_i64(m, v); }
+__WS_FN unsigned __match_all_sync(unsigned m, int v, int* pred) { return __nvvm_match_all_sync_i32p(m, v, pred); }
+__WS_FN unsigned __match_all_sync(unsigned m, unsigned v, int* pred) { return __nvvm_match_all_sync_i32p(m, (int)v, pred); }
+__WS_FN unsigned __match_all_sync(unsigned m, float v, int* pred) { return __nvvm_match_all_sync_i32p(m, __builtin_bit_cast(int, v), pred); }
+__WS_FN unsigned __match_all_sync(unsigned m, long long v, int* pred) { return __nvvm_match_all_sync_i64p(m, v, pred); }
+__WS_FN unsigned __lanemask_lt() { return (unsigned)__nvvm_read_ptx_sreg_lanemask_lt(); }
+__WS_FN unsigned __laneid() { return (unsigned)__nvvm_read_ptx_sreg_laneid(); }
+// The pre-CUDA-9 forms without a mask are removed from CUDA; say so at the student's line.
+__WS_HD int __all(int) __WS_UNAVAILABLE("__all was removed in CUDA 9: use __all_sync(0xffffffff, pred)");
+__WS_HD int __any(int) __WS_UNAVAILABLE("__any was removed in CUDA 9: use __any_sync(0xffffffff, pred)");
+__WS_HD unsigned __ballot(int) __WS_UNAVAILABLE("__ballot was removed in CUDA 9: use __ballot_sync(0xffffffff, pred)");
+template <class T> __WS_HD T __shfl(T, int, int = 32) __WS_UNAVAILABLE("__shfl was removed in CUDA 9: use __shfl_sync(0xffffffff, ...)");
+template <class T> __WS_HD T __shfl_down(T, unsigned, int = 32) __WS_UNAVAILABLE("__shfl_down was removed in CUDA 9: use __shfl_down_sync(0xffffffff, ...)");
+template <class T> __WS_HD T __shfl_up(T, unsigned, int = 32) __WS_UNAVAILABLE("__shfl_up was removed in CUDA 9: use __shfl_up_sync(0xffffffff, ...)");
+template <class T> __WS_HD T __shfl_xor(T, int, int = 32) __WS_UNAVAILABLE("__shfl_xor was removed in CUDA 9: use __shfl_xor_sync(0xffffffff, ...)");
+
+// ---------------------------------------------------------------- 6. conversions and bit tricks
+__WS_FN int __float2int_rn(float x) { return __nvvm_f2i_rn(x); }
+__WS_FN int __float2int_rz(float x) { return __nvvm_f2i_rz(x); }
+__WS_FN int __float2int_rd(float x) { return __nvvm_f2i_rm(x); }
+__WS_FN int __float2int_ru(float x) { return __nvvm_f2i_rp(x); }
+__WS_FN unsigned __float2uint_rn(float x) { return __nvvm_f2ui_rn(x); }
+__WS_FN unsigned __float2uint_rz(float x) { return __nvvm_f2ui_rz(x); }
+__WS_FN float __int2float_rn(int x) { return __nvvm_i2f_rn(x); }
+__WS_FN float __int2float_rz(int x) { return __nvvm_i2f_rz(x); }
+__WS_FN float __uint2float_rn(unsigned x) { return __nvvm_ui2f_rn(x); }
+__WS_FN float __double2float_rn(double x) { return __nvvm_d2f_rn(x); }
+__WS_FN int __double2int_rn(double x) { return __nvvm_d2i_rn(x); }
+__WS_FN int __float_as_int(float x) { return __builtin_bit_cast(int, x); }
+__WS_FN unsigned __float_as_uint(float x) { return __builtin_bit_cast(unsigned, x); }
+__WS_FN float __int_as_float(int x) { return __builtin_bit_cast(float, x); }
+__WS_FN float __uint_as_float(unsigned x) { return __builtin_bit_cast(float, x); }
+__WS_FN long long __double_as_longlong(double x) { return __builtin_bit_cast(long long, x); }
+__WS_FN double __longlong_as_double(long long x) { return __builtin_bit_cast(double, x); }
+__WS_FN int __popc(unsigned x) { return __builtin_popcount(x); }
+__WS_FN int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
+__WS_FN int __clz(int x) { int r; asm("clz.b32 %0, %1;" : "=r"(r) : "r"(x)); return r; }
+__WS_FN int __clzll(long long x) { int r; asm("clz.b64 %0, %1;" : "=r"(r) : "l"(x)); return r; }
+__WS_FN int __ffs(int x) { return x == 0 ? 0 : __builtin_ctz((unsigned)x) + 1; }
+__WS_FN unsigned __brev(unsigned x) { unsigned r; asm("brev.b32 %0, %1;" : "=r"(r) : "r"(x)); return r; }
+__WS_FN int __mul24(int a, int b) { return __nvvm_mul24_i(a, b); }
+__WS_FN unsigned __umul24(unsigned a, unsigned b) { return __nvvm_mul24_ui(a, b); }
+__WS_FN int __mulhi(int a, int b) { return __nvvm_mulhi_i(a, b); }
+__WS_FN unsigned __umulhi(unsigned a, unsigned b) { return __nvvm_mulhi_ui(a, b); }
+
+// ---------------------------------------------------------------- 7. math
+// min/max as CUDA overloads them (integers: min/max.s32/u32/s64; floats: min/max.f32).
+__WS_FN int min(int a, int b) { return a < b ? a : b; }
+__WS_FN unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }
+__WS_FN unsigned min(int a, unsigned b) { return (unsigned)a < b ? (unsigned)a : b; }
+__WS_FN unsigned min(unsigned a, int b) { return a < (unsigned)b ? a : (unsigned)b; }
+__WS_FN long long min(long long a, long long b) { return a < b ? a : b; }
+__WS_FN unsigned long long min(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
+__WS_FN float min(float a, float b) { return __nvvm_fmin_f(a, b); }
+__WS_FN double min(double a, double b) { return __nvvm_fmin_d(a, b); }
+__WS_FN int max(int a, int b) { return a > b ? a : b; }
+__WS_FN unsigned max(unsigned a, unsigned b) { return a > b ? a : b; }
+__WS_FN unsigned max(int a, unsigned b) { return (unsigned)a > b ? (unsigned)a : b; }
+__WS_FN unsigned max(unsigned a, int b) { return a > (unsigned)b ? a : (unsigned)b; }
+__WS_FN long long max(long long a, long long b) { return a > b ? a : b; }
+__WS_FN unsigned long long max(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
+__WS_FN float max(float a, float b) { return __nvvm_fmax_f(a, b); }
+__WS_FN double max(double a, double b) { return __nvvm_fmax_d(a, b); }
+__WS_FN int abs(int a) { return a < 0 ? -a : a; }
+
+// Single instructions, as nvcc emits them (IEEE-rounded where CUDA's are).
+__WS_FN float sqrtf(float x) { return __nvvm_sqrt_rn_f(x); }
+__WS_FN float rsqrtf(float x) { return __nvvm_rsqrt_approx_f(x); }
+__WS_FN float fmaf(float a, float b, float c) { return __nvvm_fma_rn_f(a, b, c); }
+__WS_FN float fminf(float a, float b) { return __nvvm_fmin_f(a, b); }
+__WS_FN float fmaxf(float a, float b) { return __nvvm_fmax_f(a, b); }
+__WS_FN float fabsf(float x) { return __nvvm_fabs_f(x); }
+__WS_FN float floorf(float x) { return __nvvm_floor_f(x); }
+__WS_FN float ceilf(float x) { return __nvvm_ceil_f(x); }
+__WS_FN float truncf(float x) { return __nvvm_trunc_f(x); }
+__WS_FN float rintf(float x) { return __nvvm_round_f(x); }
+__WS_FN float __saturatef(float x) { return __nvvm_saturate_f(x); }
+__WS_FN float __fadd_rn(float a, float b) { return __nvvm_add_rn_f(a, b); }
+__WS_FN float __fmul_rn(float a, float b) { return __nvvm_mul_rn_f(a, b); }
+__WS_FN float __fmaf_rn(float a, float b, float c) { return __nvvm_fma_rn_f(a, b, c); }
+__WS_FN float __fdiv_rn(float a, float b) { return __nvvm_div_rn_f(a, b); }
+__WS_FN float __frcp_rn(float x) { return __nvvm_rcp_rn_f(x); }
+__WS_FN float __fsqrt_rn(float x) { return __nvvm_sqrt_rn_f(x); }
+__WS_FN float __fdividef(float a, float b) { return __nvvm_div_approx_f(a, b); }
+__WS_FN float __expf(float x) { return __nvvm_ex2_approx_f(x * 1.4426950408889634f); }
+__WS_FN float exp2f(float x) { return __nvvm_ex2_approx_f(x); }
+__WS_FN float __logf(float x) { return __nvvm_lg2_approx_f(x) * 0.6931471805599453f; }
+__WS_FN float __log2f(float x) { return __nvvm_lg2_approx_f(x); }
+__WS_FN float __sinf(float x) { return __nvvm_sin_approx_f(x); }
+__WS_FN float __cosf(float x) { return __nvvm_cos_approx_f(x); }
+__WS_FN float __powf(float x, float y) { return __nvvm_ex2_approx_f(y * __nvvm_lg2_approx_f(x)); }
+__WS_FN double sqrt(double x) { return __nvvm_sqrt_rn_d(x); }
+__WS_FN double fma(double a, double b, double c) { return __nvvm_fma_rn_d(a, b, c); }
+__WS_FN double fabs(double x) { return __nvvm_fabs_d(x); }
+__WS_FN double fmin(double a, double b) { return __nvvm_fmin_d(a, b); }
+__WS_FN double fmax(double a, double b) { return __nvvm_fmax_d(a, b); }
+__WS_FN double floor(double x) { return __nvvm_floor_d(x); }
+__WS_FN double ceil(double x) { return __nvvm_ceil_d(x); }
+
+// expf logf sinf cosf powf: libdevice's are not available, so these are computed in double
+// precision from short series and rounded once to float, so a student's results can differ from
+// nvcc's in the last bit (1 ulp at most on the tests' inputs).
+// ln(|x|) for a finite positive double: x = 2^e * m, m in [sqrt(1/2), sqrt(2)), and
+// ln m = 2 atanh(s), s = (m - 1) / (m + 1), |s| <= 0.172.
+__WS_FN double __ws_log_d(double x) {
+    long long b = __builtin_bit_cast(long long, x);
+    int e = (int)((b >> 52) & 0x7ff) - 1023;
+    double m = __builtin_bit_cast(double, (b & 0x000fffffffffffffLL) | 0x3ff0000000000000LL);
+    if (m > 1.4142135623730951) { m *= 0.5; e += 1; }
+    double s = (m - 1.0) / (m + 1.0), z = s * s, t = 1.0 / 23.0;
+    for (int k = 21; k >= 1; k -= 2) t = fma(t, z, 1.0 / k);
+    return fma((double)e, 0.6931471805599453, 2.0 * s * t + (double)e * 2.3190468138462996e-17);
+}
+// e^t for t in [-800, 800]: t = k ln2 + r, |r| <= ln2/2, Taylor to r^13.
+__WS_FN double __ws_exp_d(double t) {
+    double k = __nvvm_round_d(t * 1.4426950408889634);
+    double r = fma(-k, 6.93147180369123816490e-01, t);
+    r = fma(-k, 1.90821492927058770002e-10, r);
+    double p = 1.0 / 6227020800.0;
+    for (int n = 12; n >= 1; --n) {
+        double f = 1.0;
+        for (int i = 2; i <= n; ++i) f *= i;
+        p = fma(p, r, 1.0 / f);
+    }
+    p = fma(p, r, 1.0);
+    int ki = (int)k, k1 = ki / 2, k2 = ki - k1;   // two scale factors keep each one a normal double
+    return p * __builtin_bit_cast(double, (long long)(k1 + 1023) << 52) * __builtin_bit_cast(double, (long long)(k2 + 1023) << 52);
+}
+__WS_FN float expf(float x) {
+    if (x != x) return x + x;
+    double t = fmin(fmax((double)x, -800.0), 800.0);
+    return __nvvm_d2f_rn(__ws_exp_d(t));
+}
+__WS_FN float logf(float x) {
+    if (x != x || x == __builtin_huge_valf()) return x + x;
+    if (x == 0.0f) return -__builtin_huge_valf();
+    if (x < 0.0f) return __builtin_nanf("");
+    return __nvvm_d2f_rn(__ws_log_d((double)x));
+}
+__WS_FN float powf(float x, float y) {
+    if (y == 0.0f || x == 1.0f) return 1.0f;
+    if (x != x || y != y) return x + y;
+    bool yInt = __nvvm_trunc_f(y) == y;
+    bool yOdd = yInt && fabsf(y) < 16777216.0f && ((int)y & 1) != 0;
+    float ax = fabsf(x);
+    float mag;
+    if (x < 0.0f && !yInt) return __builtin_nanf("");
+    if (ax == 0.0f) mag = y < 0.0f ? __builtin_huge_valf() : 0.0f;
+    else if (ax == __builtin_huge_valf()) mag = y < 0.0f ? 0.0f : __builtin_huge_valf();
+    else if (y == __builtin_huge_valf()) mag = ax == 1.0f ? 1.0f : (ax > 1.0f ? __builtin_huge_valf() : 0.0f);
+    else if (y == -__builtin_huge_valf()) mag = ax == 1.0f ? 1.0f : (ax > 1.0f ? 0.0f : __builtin_huge_valf());
+    else {
+        double t = fmin(fmax((double)y * __ws_log_d((double)ax), -800.0), 800.0);
+        mag = __nvvm_d2f_rn(__ws_exp_d(t));
+    }
+    return (x < 0.0f && yOdd) ? -mag : mag;
+}
+// sin and cos: r = x - q pi/2, then Taylor series on |r| <= pi/4. For |x| < 2^20 the reduction is
+// in double with pi/2 in three parts (the first with 33 bits, so q * part is exact); above, the
+// float's 24-bit integer mantissa times 96 bits of 2/pi taken at its exponent (Payne-Hanek) gives
+// the quadrant and the fraction exactly enough for every float.
+__WS_FN double __ws_reduce_big(float ax, int* quadrant) {
+    const unsigned twoOverPi[8] = {0u, 0xA2F9836Eu, 0x4E441529u, 0xFC2757D1u, 0xF534DDC0u, 0xDB629599u, 0x3C439041u, 0xFE5163ABu};
+    unsigned bits = __builtin_bit_cast(unsigned, ax);
+    int e = (int)(bits >> 23) - 150;                    // ax = m * 2^e
+    unsigned long long m = (bits & 0x7fffffu) | 0x800000u;
+    int k = e - 1 + 32;                                 // first bit wanted, counted from bit 1 of the table
+    int j = (k - 1) / 32, sh = (k - 1) % 32;
+    unsigned b[3];
+    for (int i = 0; i < 3; ++i)
+        b[i] = sh == 0 ? twoOverPi[j + i] : (twoOverPi[j + i] << sh) | (twoOverPi[j + i + 1] >> (32 - sh));
+    // (m * B) mod 2^96: the top 2 bits are the quadrant, the rest the fraction of a quadrant.
+    unsigned long long p2 = m * b[2], p1 = m * b[1], p0 = m * b[0];
+    unsigned long long mid = (p2 >> 32) + (p1 & 0xffffffffu);
+    unsigned top = (unsigned)((p1 >> 32) + p0 + (mid >> 32));
+    unsigned long long frac = ((unsigned long long)(top & 0x3fffffffu) << 34) | ((mid & 0xffffffffu) << 2) | ((p2 & 0xffffffffu) >> 30);
+    int q = (int)(top >> 30);
+    double f = (double)frac * 5.421010862427522e-20;   // 2^-64
+    if (f >= 0.5) { f -= 1.0; q += 1; }
+    *quadrant = q & 3;
+    return f * 1.5707963267948966;
+}
+__WS_FN double __ws_reduce(float x, int* quadrant) {
+    if (fabsf(x) >= 1048576.0f) {
+        double r = __ws_reduce_big(fabsf(x), quadrant);
+        if (x < 0.0f) { r = -r; *quadrant = (4 - *quadrant) & 3; }
+        return r;
+    }
+    double q = __nvvm_round_d((double)x * 0.63661977236758134);
+    double r = fma(-q, 1.5707963267341256, (double)x);
+    r = fma(-q, 6.0771005065061922e-11, r);
+    r = fma(-q, 2.0222662487959506e-21, r);
+    *quadrant = (int)(long long)q & 3;
+    return r;
+}
+__WS_FN double __ws_sin_poly(double r) {
+    double z = r * r, p = -1.0 / 1307674368000.0;   // -1/15!
+    double f = 1307674368000.0;
+    for (int n = 13; n >= 3; n -= 2) { f /= (double)(n + 1) * (n + 2); p = fma(p, z, ((n / 2) % 2 ? -1.0 : 1.0) / f); }
+    return fma(p * z, r, r);
+}
+__WS_FN double __ws_cos_poly(double r) {
+    double z = r * r, p = 1.0 / 87178291200.0;      // 1/14!
+    double f = 87178291200.0;
+    for (int n = 12; n >= 2; n -= 2) { f /= (double)(n + 1) * (n + 2); p = fma(p, z, ((n / 2) % 2 ? -1.0 : 1.0) / f); }
+    return fma(p, z, 1.0);
+}
+__WS_FN float sinf(float x) {
+    if (x != x || fabsf(x) == __builtin_huge_valf()) return x - x;
+    if (x == 0.0f) return x;   // keeps the sign of -0
+    int q;
+    double r = __ws_reduce(x, &q);
+    double v = (q & 1) ? __ws_cos_poly(r) : __ws_sin_poly(r);
+    return __nvvm_d2f_rn((q & 2) ? -v : v);
+}
+__WS_FN float cosf(float x) {
+    if (x != x || fabsf(x) == __builtin_huge_valf()) return x - x;
+    int q;
+    double r = __ws_reduce(x, &q);
+    double v = (q & 1) ? __ws_sin_poly(r) : __ws_cos_poly(r);
+    return __nvvm_d2f_rn(((q + 1) & 2) ? -v : v);
+}
+
+// ---------------------------------------------------------------- 8. __ldg
+// Loads through the read-only (non-coherent) path: ld.global.nc.
+__WS_FN float __ldg(const float* p) { return __nvvm_ldg_f(p); }
+__WS_FN double __ldg(const double* p) { return __nvvm_ldg_d(p); }
+__WS_FN int __ldg(const int* p) { return __nvvm_ldg_i(p); }
+__WS_FN unsigned __ldg(const unsigned* p) { return __nvvm_ldg_ui(p); }
+__WS_FN long long __ldg(const long long* p) { return __nvvm_ldg_ll(p); }
+__WS_FN unsigned long long __ldg(const unsigned long long* p) { return __nvvm_ldg_ull(p); }
+__WS_FN float2 __ldg(const float2* p) { typedef float v2 __attribute__((ext_vector_type(2))); v2 v = __nvvm_ldg_f2((const v2*)p); return make_float2(v.x, v.y); }
+__WS_FN float4 __ldg(const float4* p) { typedef float v4 __attribute__((ext_vector_type(4))); v4 v = __nvvm_ldg_f4((const v4*)p); return make_float4(v.x, v.y, v.z, v.w); }
+__WS_FN int2 __ldg(const int2* p) { typedef int v2 __attribute__((ext_vector_type(2))); v2 v = __nvvm_ldg_i2((const v2*)p); return make_int2(v.x, v.y); }
+__WS_FN int4 __ldg(const int4* p) { typedef int v4 __attribute__((ext_vector_type(4))); v4 v = __nvvm_ldg_i4((const v4*)p); return make_int4(v.x, v.y, v.z, v.w); }
+
+// ---------------------------------------------------------------- 9. unsupported features
+#define __WS_NO_LIBDEVICE(f) "warpscope's built-in compiler has no " #f ": it needs CUDA's libdevice; use the functions in docs/compile.md, or compile with nvcc/NVRTC (--compiler nvcc)"
+#define __WS_NOLIB1(f) __WS_HD float f(float) __WS_UNAVAILABLE(__WS_NO_LIBDEVICE(f));
+#define __WS_NOLIB2(f) __WS_HD float f(float, float) __WS_UNAVAILABLE(__WS_NO_LIBDEVICE(f));
+#define __WS_NOLIBD1(f) __WS_HD double f(double) __WS_UNAVAILABLE(__WS_NO_LIBDEVICE(f));
+#define __WS_NOLIBD2(f) __WS_HD double f(double, double) __WS_UNAVAILABLE(__WS_NO_LIBDEVICE(f));
+__WS_NOLIB1(tanf) __WS_NOLIB1(asinf) __WS_NOLIB1(acosf) __WS_NOLIB1(atanf) __WS_NOLIB1(sinhf)
+__WS_NOLIB1(coshf) __WS_NOLIB1(tanhf) __WS_NOLIB1(log2f) __WS_NOLIB1(log10f) __WS_NOLIB1(log1pf)
+__WS_NOLIB1(expm1f) __WS_NOLIB1(exp10f) __WS_NOLIB1(erff) __WS_NOLIB1(erfcf) __WS_NOLIB1(cbrtf)
+__WS_NOLIB1(tgammaf) __WS_NOLIB1(lgammaf) __WS_NOLIB1(roundf)
+__WS_NOLIB2(atan2f) __WS_NOLIB2(hypotf) __WS_NOLIB2(fmodf) __WS_NOLIB2(remainderf)
+__WS_NOLIBD1(exp) __WS_NOLIBD1(log) __WS_NOLIBD1(sin) __WS_NOLIBD1(cos) __WS_NOLIBD1(tan)
+__WS_NOLIBD1(exp2) __WS_NOLIBD1(log2) __WS_NOLIBD1(tanh) __WS_NOLIBD2(pow) __WS_NOLIBD2(atan2)
+__WS_HD void sincosf(float, float*, float*) __WS_UNAVAILABLE(__WS_NO_LIBDEVICE(sincosf));
+
+template <class... A> __WS_HD int printf(const char*, A...) __WS_UNAVAILABLE("printf is not supported by the simulator: write the value into an output buffer and look at it in the Memory panel (or save it with --save)");
+__WS_HD void* malloc(size_t) __WS_UNAVAILABLE("device-side malloc is not supported by the simulator: allocate the buffer in lesson.json");
+__WS_HD void free(void*) __WS_UNAVAILABLE("device-side free is not supported by the simulator");
+__WS_HD void __assertfail(const char*, const char*, unsigned, const char*, size_t) __WS_UNAVAILABLE("assert is not supported by the simulator: use a check in lesson.json");
+#define assert(e) __assertfail(#e, __FILE__, __LINE__, __func__, 1)
+#define __WS_NO_TEX "textures are not supported by the simulator: read the array through a pointer (use __ldg for the read-only path)"
+template <class T, int dim = 1, int mode = 0> struct __WS_UNAVAILABLE(__WS_NO_TEX) texture {};
+typedef unsigned long long cudaTextureObject_t __WS_UNAVAILABLE(__WS_NO_TEX);
+typedef unsigned long long cudaSurfaceObject_t __WS_UNAVAILABLE("surfaces are not supported by the simulator");
+template <class T, class... A> __WS_HD T tex1Dfetch(A...) __WS_UNAVAILABLE(__WS_NO_TEX);
+template <class T, class... A> __WS_HD T tex1D(A...) __WS_UNAVAILABLE(__WS_NO_TEX);
+template <class T, class... A> __WS_HD T tex2D(A...) __WS_UNAVAILABLE(__WS_NO_TEX);
+template <class T, class... A> __WS_HD T tex3D(A...) __WS_UNAVAILABLE(__WS_NO_TEX);
+#define __WS_NO_DP "launching a kernel from a kernel (dynamic parallelism) is not supported by the simulator: launch it from the host script in lesson.json"
+struct CUstream_st;
+typedef struct CUstream_st* cudaStream_t;
+__WS_HD int cudaConfigureCall(dim3, dim3, size_t = 0, cudaStream_t = 0) __WS_UNAVAILABLE(__WS_NO_DP);
+__WS_HD int __cudaPushCallConfiguration(dim3, dim3, size_t = 0, cudaStream_t = 0) __WS_UNAVAILABLE(__WS_NO_DP);
+__WS_HD int cudaLaunchDevice(void*, void*, dim3, dim3, unsigned, cudaStream_t) __WS_UNAVAILABLE(__WS_NO_DP);
+__WS_HD int cudaDeviceSynchronize() __WS_UNAVAILABLE("cudaDeviceSynchronize in a kernel (dynamic parallelism) is not supported by the simulator");
