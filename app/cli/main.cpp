@@ -482,6 +482,7 @@ int cmdRun(int argc, char** argv, const fs::path& lessonsDir) {
     }
     if (sim)
         for (auto& n : sim->notes()) out["notes"].push_back(n);
+    if (sim && racecheck) out["race_shadow_bytes"] = sim->peakRaceShadowBytes();
     for (auto& [name, bytes] : result.buffers) {
         out["buffers"][name] = {{"bytes", bytes.size()}, {"fnv1a64", hex64(fnv1a64(bytes))}};
     }

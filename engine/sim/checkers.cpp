@@ -126,11 +126,25 @@ bool GlobalRaceCheck::covers(uint32_t var, uint32_t seq, const Rec& prev, int de
     return false;
 }
 
+const GlobalRaceCheck::BlockState* GlobalRaceCheck::stateOf(uint32_t block) const {
+    if (block != cachedBlock_) {   // consecutive accesses come from one block: one lookup for all
+        auto it = blocks_.find(block);
+        cachedState_ = it == blocks_.end() ? nullptr : &it->second;
+        cachedBlock_ = block;
+    }
+    return cachedState_;
+}
+
+GlobalRaceCheck::BlockState& GlobalRaceCheck::stateFor(uint32_t block) {
+    cachedBlock_ = kNone;   // the cache may hold "none" for this block
+    return blocks_[block];
+}
+
 bool GlobalRaceCheck::ordered(const Rec& prev, uint32_t block, uint32_t epoch, uint16_t thread) const {
     if (prev.block == block) return prev.epoch < epoch || prev.thread / 32 == thread / 32;
-    auto bs = blocks_.find(block);
-    if (bs == blocks_.end()) return false;
-    for (const Acquired& a : bs->second.acquired)
+    const BlockState* bs = stateOf(block);
+    if (!bs) return false;
+    for (const Acquired& a : bs->acquired)
         if ((a.thread == thread || epoch > a.epoch) && covers(a.var, a.seq, prev, 3)) return true;
     return false;
 }
@@ -139,7 +153,7 @@ void GlobalRaceCheck::acquire(uint64_t word, uint32_t block, uint32_t epoch, uin
     auto it = varOf_.find(word);
     if (it == varOf_.end() || vars_[it->second].seq == 0) return;
     const uint32_t id = it->second, seq = vars_[id].seq;
-    BlockState& bs = blocks_[block];
+    BlockState& bs = stateFor(block);
     for (Acquired& a : bs.acquired)
         if (a.var == id && a.thread == thread) {   // a spin loop re-reading one flag: one entry
             a.seq = std::max(a.seq, seq);
@@ -149,7 +163,7 @@ void GlobalRaceCheck::acquire(uint64_t word, uint32_t block, uint32_t epoch, uin
 }
 
 void GlobalRaceCheck::release(uint64_t word, uint32_t block, uint32_t epoch, uint16_t thread, bool explicitRelease) {
-    BlockState& bs = blocks_[block];
+    BlockState& bs = stateFor(block);
     uint32_t at = epoch;
     if (!explicitRelease) {
         auto f = bs.fencedAt.find(thread);
@@ -175,7 +189,7 @@ void GlobalRaceCheck::release(uint64_t word, uint32_t block, uint32_t epoch, uin
 
 void GlobalRaceCheck::fence(const Block& b, const Warp& w, uint32_t lanes, const Instr& I) {
     if (I.order & kOrderCta) return;   // membar.cta / fence.*.cta order only within the block
-    BlockState& bs = blocks_[b.linear];
+    BlockState& bs = stateFor(b.linear);
     for (uint32_t m = lanes; m; m &= m - 1)
         bs.fencedAt[static_cast<uint16_t>(w.indexInBlock * 32 + std::countr_zero(m))] = b.barrierEpoch;
 }
@@ -194,14 +208,24 @@ std::string GlobalRaceCheck::describe(const Gpu& g, const Rec& r) const {
     return os.str();
 }
 
+void GlobalRaceCheck::accessWarp(Gpu& g, const Block& b, const Warp& w, const Instr& I, const uint64_t* addrs, uint32_t lanes,
+                                 uint32_t bytes, bool before) {
+    // A plain load has nothing to do after the access: skip the lanes altogether.
+    if (!before && (I.op == Op::Ld || I.op == Op::Ldu) && !(I.order & kOrderStrong)) return;
+    for (uint32_t m = lanes; m; m &= m - 1) {
+        int l = std::countr_zero(m);
+        access(g, b, w, l, I, addrs[l], bytes, before);
+    }
+}
+
 void GlobalRaceCheck::access(Gpu& g, const Block& b, const Warp& w, int lane, const Instr& I, uint64_t addr, uint32_t bytes,
                              bool before) {
     const bool isAtomic = I.op == Op::Atom || I.op == Op::Red;
     const bool isLoad = I.op == Op::Ld || I.op == Op::Ldu, isStore = I.op == Op::St;
-    if ((!isAtomic && !isLoad && !isStore) || bytes == 0 || bytes > 16) return;
+    const bool strong = isAtomic || (I.order & kOrderStrong);
+    if ((!isAtomic && !isLoad && !isStore) || bytes == 0 || bytes > 16 || (!before && isLoad && !strong)) return;
     mem::Allocation* a = g.memory().find(addr, bytes);
     if (!a) return;   // memcheck reports it
-    const bool strong = isAtomic || (I.order & kOrderStrong);
     const uint64_t off = addr - a->base;
     const uint32_t block = b.linear, epoch = b.barrierEpoch & kEpochMask;
     const uint16_t thread = static_cast<uint16_t>(w.indexInBlock * 32 + static_cast<uint32_t>(lane));
@@ -209,6 +233,7 @@ void GlobalRaceCheck::access(Gpu& g, const Block& b, const Warp& w, int lane, co
     if (before && isStore) std::memcpy(old_[lane], a->data.get() + off, bytes);
 
     auto hazard = [&](const char* kind, const char* name, const Rec& other, const char* verbMine, const char* verbTheirs) {
+        if (!g.reportWanted("racecheck", name, &I)) return;
         const bool sameBlock = other.block == block;
         std::ostringstream os;
         os << kind << " on global memory: this thread " << verbMine << " " << bytes << " bytes that " << describe(g, other) << " "

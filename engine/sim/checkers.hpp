@@ -53,10 +53,16 @@ public:
     // One lane's access of `bytes` at global address `addr`. `before` runs ahead of the access
     // (reads are checked, the old bytes of a store remembered), the other pass after it.
     void access(Gpu& g, const Block& b, const Warp& w, int lane, const Instr& I, uint64_t addr, uint32_t bytes, bool before);
+    // The same for every lane of `lanes` of an instruction on .global addresses.
+    void accessWarp(Gpu& g, const Block& b, const Warp& w, const Instr& I, const uint64_t* addrs, uint32_t lanes, uint32_t bytes,
+                    bool before);
     // membar/fence by `lanes` of warp w (cta-scoped fences do not order other blocks).
     void fence(const Block& b, const Warp& w, uint32_t lanes, const Instr& I);
     // A block finished: its per-thread state goes (what it released stays with the locations).
-    void blockRetired(uint32_t linear) { blocks_.erase(linear); }
+    void blockRetired(uint32_t linear) {
+        blocks_.erase(linear);
+        cachedBlock_ = kNone;
+    }
 
     uint64_t shadowBytes() const;      // memory the shadow holds now
     uint64_t trackedBytes() const { return pagesMade_ * kPageWords * 4; }
@@ -104,6 +110,8 @@ private:
 
     Cell* cellFor(const mem::Allocation& a, uint64_t word);
     bool ordered(const Rec& prev, uint32_t block, uint32_t epoch, uint16_t thread) const;
+    const BlockState* stateOf(uint32_t block) const;   // nullptr: nothing fenced or acquired yet
+    BlockState& stateFor(uint32_t block);
     bool covers(uint32_t var, uint32_t seq, const Rec& prev, int depth) const;
     void acquire(uint64_t word, uint32_t block, uint32_t epoch, uint16_t thread);
     void release(uint64_t word, uint32_t block, uint32_t epoch, uint16_t thread, bool explicitRelease);
@@ -118,6 +126,8 @@ private:
     std::vector<SyncVar> vars_;
     std::unordered_map<uint64_t, uint32_t> varOf_;   // word address -> vars_ index
     std::unordered_map<uint32_t, BlockState> blocks_;
+    mutable uint32_t cachedBlock_ = kNone;
+    mutable const BlockState* cachedState_ = nullptr;
     uint8_t old_[32][16] = {};                       // bytes a store is about to replace, per lane
 };
 

@@ -1333,6 +1333,10 @@ void checkAccess(Exec& x, uint32_t bytes, bool before) {
     Gpu& g = x.g;
     const bool isLoad = I.op == Op::Ld, isAtomic = I.op == Op::Atom || I.op == Op::Red, isStore = I.op == Op::St;
     const bool initcheck = g.options().initcheck, racecheck = g.options().racecheck;
+    if (I.space == StateSpace::Global && !initcheck) {   // racecheck only: one call for the warp
+        g.globalRace().accessWarp(g, x.b, x.w, I, x.addrs, x.exec, bytes, before);
+        return;
+    }
     forLanes(x.exec, [&](int l) {
         uint64_t addr = x.addrs[l];
         StateSpace space = I.space;
@@ -1393,8 +1397,10 @@ void checkAccess(Exec& x, uint32_t bytes, bool before) {
             };
             if (before && isLoad) {
                 if (c.writeEpoch == epoch && c.writerWarp != me) {
-                    g.report("racecheck", "read-after-write", other("Read-after-write hazard", "reads"), x.b, x.w, l, &I, addr);
-                } else if (c.writeEpoch == epoch && c.writerWarp == me && c.writerLane != uint8_t(l) && c.writerSync == x.w.syncEpoch) {
+                    if (g.reportWanted("racecheck", "read-after-write", &I))
+                        g.report("racecheck", "read-after-write", other("Read-after-write hazard", "reads"), x.b, x.w, l, &I, addr);
+                } else if (c.writeEpoch == epoch && c.writerWarp == me && c.writerLane != uint8_t(l) && c.writerSync == x.w.syncEpoch &&
+                           g.reportWanted("racecheck", "lockstep", &I)) {
                     std::ostringstream os;
                     os << "Warp-synchronous read at shared-memory offset " << word * 4 << ": lane " << l << " reads what lane " << int(c.writerLane)
                        << " of the same warp wrote, relying on lockstep execution; add __syncwarp() between the write and the read.";
@@ -1409,12 +1415,13 @@ void checkAccess(Exec& x, uint32_t bytes, bool before) {
             if (!before && isStore) {
                 uint32_t now = 0;
                 std::memcpy(&now, x.b.shared.data() + word * 4, 4);
-                if (c.readEpoch == epoch && (c.readers & ~(me < 32 ? 1u << me : 0u)))
+                if (c.readEpoch == epoch && (c.readers & ~(me < 32 ? 1u << me : 0u)) && g.reportWanted("racecheck", "write-after-read", &I))
                     g.report("racecheck", "write-after-read",
                              "Write-after-read hazard at shared-memory offset " + std::to_string(word * 4) + ": warp " + std::to_string(me) +
                                  " overwrites a word other warps read since the last __syncthreads().",
                              x.b, x.w, l, &I, addr);
-                if (c.writeEpoch == epoch && c.writerWarp != me)
+                if (c.writeEpoch == epoch && c.writerWarp != me &&
+                    g.reportWanted("racecheck", now == c.value ? "write-after-write (same value)" : "write-after-write", &I))
                     g.report("racecheck", now == c.value ? "write-after-write (same value)" : "write-after-write",
                              other(now == c.value ? "Write-after-write of the same value (benign on hardware, still a race)" : "Write-after-write hazard",
                                    "overwrites"),
