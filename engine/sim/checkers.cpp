@@ -69,10 +69,11 @@ std::optional<MaskProblem> findMaskProblem(const Warp& w, const Instr& I, uint32
             why = "which has already exited";
         else
             why = "which does not execute this instruction together with lane " + std::to_string(first) +
-                  " (it took another path of a branch, or its guard predicate is false)";
+                  " (it took another path of a branch, e.g. an early return that has not finished yet, or its guard "
+                  "predicate is false)";
         return MaskProblem{"The member mask " + hex(m0) + " of " + what + " executed by lane " + std::to_string(first) +
                                " names lane " + std::to_string(k) + ", " + why +
-                               ": the result is undefined (PTX ISA). Name only the lanes that reach this instruction, e.g. "
+                               ": the result is undefined (CUDA Programming Guide). Name only the lanes that reach this instruction, e.g. "
                                "with __ballot_sync or __activemask() before the branch.",
                            first};
     }

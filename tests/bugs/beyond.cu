@@ -141,3 +141,18 @@ extern "C" __global__ void ballot_in_branch(const int* in, unsigned* out)
     if ((threadIdx.x & 31) < 16) b = __ballot_sync(0xffffffffu, v > 0);
     out[threadIdx.x] = b;
 }
+
+// __syncwarp() (full mask) after half the warp has returned: the mask names exited lanes.
+extern "C" __global__ void syncwarp_after_return(int* out)
+{
+    if ((threadIdx.x & 31) >= 16) return;
+    out[threadIdx.x] = threadIdx.x;
+    __syncwarp();
+    out[threadIdx.x] += out[(threadIdx.x + 1) & 15];
+}
+
+// __match_any_sync with the full mask in full warps.
+extern "C" __global__ void match_any_ok(const int* in, unsigned* out)
+{
+    out[threadIdx.x] = __match_any_sync(0xffffffffu, in[threadIdx.x] & 3);
+}
