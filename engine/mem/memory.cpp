@@ -27,8 +27,9 @@ std::string formatBytes(uint64_t bytes) {
 
 uint64_t GlobalMemory::allocate(uint64_t bytes, std::string name, bool readOnly) {
     if (limit_ && (bytes > limit_ || live_ + bytes > limit_))
-        throw Error(Error::Kind::Input, "Allocation '" + name + "' of " + formatBytes(bytes) + " (" + std::to_string(bytes) +
-                                            " bytes) does not fit in the simulated device memory: its limit is " + formatBytes(limit_) +
+        throw Error(Error::Kind::Input, "Allocation '" + name + "' of " + formatBytes(bytes) +
+                                            (bytes >= (1u << 20) ? " (" + std::to_string(bytes) + " bytes)" : std::string()) +
+                                            " does not fit in the simulated device memory: its limit is " + formatBytes(limit_) +
                                             " and " + formatBytes(live_) + " are in use. Allocate less, or raise the limit "
                                             "(warpscope run --device-memory SIZE, e.g. 16G).");
     if (bytes > kMaxAllocation)
