@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -23,6 +24,36 @@ using namespace warpscope;
 using nlohmann::json;
 
 namespace {
+
+// A positive whole number for a limit option.
+uint64_t parseCount(const std::string& v, const char* opt) {
+    size_t used = 0;
+    uint64_t n = 0;
+    try {
+        n = std::stoull(v, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used == 0 || used != v.size() || n == 0 || v[0] == '-')
+        throw Error(Error::Kind::Input, std::string(opt) + " expects a positive whole number, got '" + v + "'.");
+    return n;
+}
+
+// "512M", "16G", "1T", "4096" (bytes).
+uint64_t parseSize(const std::string& v) {
+    std::string digits = v;
+    uint64_t unit = 1;
+    if (!v.empty()) {
+        char c = static_cast<char>(std::toupper(static_cast<unsigned char>(v.back())));
+        if (c == 'K' || c == 'M' || c == 'G' || c == 'T') {
+            unit = c == 'K' ? 1ull << 10 : c == 'M' ? 1ull << 20 : c == 'G' ? 1ull << 30 : 1ull << 40;
+            digits.pop_back();
+        }
+    }
+    uint64_t n = parseCount(digits, "--device-memory");
+    if (n > (~0ull) / unit) throw Error(Error::Kind::Input, "--device-memory '" + v + "' is too large.");
+    return n * unit;
+}
 
 json errorJson(const Error& e) {
     json j;
@@ -145,7 +176,7 @@ void printTiming(const timing::TimingResult& t, const timing::GpuSpec& spec, con
 int cmdRun(int argc, char** argv, const fs::path& lessonsDir) {
     std::string target, backend = "sim", saveAll;
     bool asJson = false, lines = false, metrics = false;
-    uint64_t budget = 0;
+    uint64_t budget = 0, maxBlocks = 0, deviceMemory = 0, raceTrackMb = 0;
     bool initcheck = false, racecheck = false;
     bool timed = false, wantTimeline = false;
     std::string gpuName = "h100", traceFile;
@@ -163,7 +194,10 @@ int cmdRun(int argc, char** argv, const fs::path& lessonsDir) {
         else if (a == "--metrics") metrics = true;
         else if (a == "--backend") backend = val("--backend");
         else if (a == "--save-all") saveAll = val("--save-all");
-        else if (a == "--budget") budget = std::stoull(val("--budget"));
+        else if (a == "--budget") budget = parseCount(val("--budget"), "--budget");
+        else if (a == "--max-blocks") maxBlocks = parseCount(val("--max-blocks"), "--max-blocks");
+        else if (a == "--race-track-mb") raceTrackMb = parseCount(val("--race-track-mb"), "--race-track-mb");
+        else if (a == "--device-memory") deviceMemory = parseSize(val("--device-memory"));
         else if (a == "--timed") timed = true;
         else if (a == "--timeline") wantTimeline = true;
         else if (a == "--trace") {
@@ -235,6 +269,9 @@ int cmdRun(int argc, char** argv, const fs::path& lessonsDir) {
     } else {
         sim::LaunchOptions opt;
         if (budget) opt.instructionBudget = budget;
+        if (maxBlocks) opt.maxBlocks = maxBlocks;
+        if (deviceMemory) opt.deviceMemoryBytes = deviceMemory;
+        if (raceTrackMb) opt.raceTrackBytes = raceTrackMb << 20;
         opt.initcheck = initcheck;
         opt.racecheck = racecheck;
         auto s = std::make_unique<runtime::SimDevice>(opt);
@@ -297,6 +334,8 @@ int cmdRun(int argc, char** argv, const fs::path& lessonsDir) {
         } else {
             if (sim)
                 for (auto& r : sim->reports()) std::cerr << r.tool << " (" << r.hazard << "): " << r.message << "\n";
+            if (sim)
+                for (auto& n : sim->notes()) std::cerr << "note: " << n << "\n";
             std::cerr << "error (" << Error::kindName(e.kind()) << "): " << e.what() << "\n";
         }
         return exitCodeFor(e);
@@ -316,6 +355,9 @@ int cmdRun(int argc, char** argv, const fs::path& lessonsDir) {
         if (r.site.offset) jr["offset"] = *r.site.offset;
         out["reports"].push_back(jr);
     }
+    if (sim)
+        for (auto& n : sim->notes()) out["notes"].push_back(n);
+    if (sim && racecheck) out["race_shadow_bytes"] = sim->peakRaceShadowBytes();
     for (auto& [name, bytes] : result.buffers) {
         out["buffers"][name] = {{"bytes", bytes.size()}, {"fnv1a64", hex64(fnv1a64(bytes))}};
     }
@@ -426,6 +468,8 @@ int cmdRun(int argc, char** argv, const fs::path& lessonsDir) {
             }
         }
         for (auto& r : reports) std::cout << "  " << r.tool << " (" << r.hazard << "): " << r.message << "\n";
+        if (sim)
+            for (auto& n : sim->notes()) std::cout << "  note: " << n << "\n";
         for (auto& c : result.checks) std::cout << "  check " << c.buffer << ": " << (c.passed ? "PASS" : "FAIL") << " (" << c.detail << ")\n";
         if (result.checks.empty()) std::cout << "  (no checks in this lesson)\n";
         for (auto& [name, ms] : result.timers) std::printf("  timer %s: %.4f ms\n", name.c_str(), ms);

@@ -30,7 +30,11 @@ usage:
       --save-all DIR       write every buffer to DIR/<name>.bin
       --budget N           runaway-loop budget in warp-instructions (default 500000000)
       --check LIST         checkers, comma-separated: memcheck, synccheck (always on), initcheck,
-                           racecheck; reports make the exit code 3
+                           racecheck (shared and global memory); reports make the exit code 3
+      --race-track-mb N    racecheck: global memory covered by the race shadow (default 64; the
+                           shadow takes 9 bytes per byte)
+      --max-blocks N       sandbox: most blocks per launch (default 4194304)
+      --device-memory SIZE sandbox: total cudaMalloc limit, e.g. 512M, 16G (default: half the RAM)
       --timed              cycle model: occupancy, predicted cycles and time, stall reasons (simulator)
       --gpu PRESET         GPU for --timed (default h100; implies --timed): see 'warpscope gpus',
                            or a preset .json file

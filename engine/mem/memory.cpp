@@ -3,12 +3,35 @@
 #include "base/error.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <sstream>
 
+#include <unistd.h>
+
 namespace warpscope::mem {
 
+uint64_t defaultDeviceMemoryLimit() {
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
+    if (pages <= 0 || size <= 0) return uint64_t(8) << 30;
+    return uint64_t(pages) * uint64_t(size) / 2;
+}
+
+std::string formatBytes(uint64_t bytes) {
+    char buf[64];
+    if (bytes >= (uint64_t(1) << 30)) std::snprintf(buf, sizeof buf, "%.1f GiB", double(bytes) / double(uint64_t(1) << 30));
+    else if (bytes >= (uint64_t(1) << 20)) std::snprintf(buf, sizeof buf, "%.1f MiB", double(bytes) / double(uint64_t(1) << 20));
+    else std::snprintf(buf, sizeof buf, "%llu bytes", static_cast<unsigned long long>(bytes));
+    return buf;
+}
+
 uint64_t GlobalMemory::allocate(uint64_t bytes, std::string name, bool readOnly) {
+    if (limit_ && (bytes > limit_ || live_ + bytes > limit_))
+        throw Error(Error::Kind::Input, "Allocation '" + name + "' of " + formatBytes(bytes) +
+                                            (bytes >= (1u << 20) ? " (" + std::to_string(bytes) + " bytes)" : std::string()) +
+                                            " does not fit in the simulated device memory: its limit is " + formatBytes(limit_) +
+                                            " and " + formatBytes(live_) + " are in use. Allocate less, or raise the limit "
+                                            "(warpscope run --device-memory SIZE, e.g. 16G).");
     if (bytes > kMaxAllocation)
         throw Error(Error::Kind::Input, "Allocation '" + name + "' of " + std::to_string(bytes) +
                                             " bytes is larger than the simulator allows (4 GiB).");
@@ -30,6 +53,7 @@ uint64_t GlobalMemory::allocate(uint64_t bytes, std::string name, bool readOnly)
     }
     // Leave a gap after every allocation so running off its end never lands in the next one.
     next += ((bytes + kAllocationAlign - 1) / kAllocationAlign + 1) * kAllocationAlign;
+    live_ += bytes;
     uint64_t base = a->base;
     auto pos = std::lower_bound(allocs_.begin(), allocs_.end(), base,
                                 [](const std::unique_ptr<Allocation>& x, uint64_t b) { return x->base < b; });
@@ -45,6 +69,7 @@ void GlobalMemory::free(uint64_t base) {
                 throw Error(Error::Kind::Input, "Double free of allocation '" + a->name + "'.");
             a->freed = true;
             a->data.reset();
+            live_ -= std::min(live_, a->size);
             last_ = nullptr;
             return;
         }
@@ -60,6 +85,7 @@ void GlobalMemory::markWritten(uint64_t addr, uint64_t bytes) {
 void GlobalMemory::reset() {
     allocs_.clear();
     last_ = nullptr;
+    live_ = 0;
     nextGlobal_ = kGlobalBase;
     nextConst_ = kConstBase;
 }

@@ -46,6 +46,11 @@ public:
     // Allocates zeroed memory. `readOnly` is for the constant bank.
     uint64_t allocate(uint64_t bytes, std::string name, bool readOnly = false);
     void free(uint64_t base);     // throws Error(Input) for an address that is not an allocation base
+    // Sandbox: the total of live allocations may not exceed this (0 = no limit); allocate()
+    // throws a clear Error(Input) naming the limit instead of exhausting the host.
+    void setLimit(uint64_t bytes) { limit_ = bytes; }
+    uint64_t limit() const { return limit_; }
+    uint64_t liveBytes() const { return live_; }
     void reset();
     // initcheck: allocations made from now on carry a shadow of written bytes; host writes
     // (markWritten) and kernel stores set it, kernel loads check it.
@@ -75,7 +80,13 @@ private:
     uint64_t nextGlobal_ = kGlobalBase;
     uint64_t nextConst_ = kConstBase;
     bool trackInit_ = false;
+    uint64_t limit_ = 0, live_ = 0;
 };
+
+// The default device-memory limit of the simulator: half of this computer's physical memory.
+uint64_t defaultDeviceMemoryLimit();
+// "1.5 GiB", "512 MiB", "300 bytes".
+std::string formatBytes(uint64_t bytes);
 
 // Describes where an address falls, for fault messages: "c + 4096 (past the end of c, 4000 bytes)".
 std::string describeAddress(const GlobalMemory& mem, uint64_t addr, std::string* allocName, std::optional<int64_t>* offset);

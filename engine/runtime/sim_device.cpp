@@ -3,6 +3,7 @@
 #include "ptx/parser.hpp"
 #include "base/error.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 
@@ -93,14 +94,21 @@ LaunchResult SimDevice::runKernel(const std::string& kernel, const LaunchConfig&
                                   double* micros) {
     const sim::Program& prog = program(kernel);
     auto t0 = std::chrono::steady_clock::now();
-    sim::Gpu gpu(prog, memory_, config, params, options_);
+    sim::LaunchOptions opt = options_;
+    opt.cancel = &cancel_;
+    sim::Gpu gpu(prog, memory_, config, params, opt);
     reportedMicros_ = -1;
-    if (onLaunch) onLaunch(gpu);
     struct KeepReports {   // keep the checkers' findings even when the launch faults
         sim::Gpu& g;
-        std::vector<sim::CheckReport>& out;
-        ~KeepReports() { out.insert(out.end(), g.reports().begin(), g.reports().end()); }
-    } keep{gpu, reports_};
+        SimDevice& d;
+        ~KeepReports() {
+            d.reports_.insert(d.reports_.end(), g.reports().begin(), g.reports().end());
+            for (auto& n : g.notes())
+                if (std::find(d.notes_.begin(), d.notes_.end(), n) == d.notes_.end()) d.notes_.push_back(n);
+            d.peakRaceShadow_ = std::max(d.peakRaceShadow_, g.raceShadowBytes());
+        }
+    } keep{gpu, *this};
+    if (onLaunch) onLaunch(gpu);
     if (model_ && !onLaunch) {
         // The cycle model decides the order in which warps issue and how long the kernel takes.
         timing::TimingResult tr = timing::runTimed(gpu, model_->spec(), timingOptions_);

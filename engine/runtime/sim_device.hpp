@@ -8,6 +8,7 @@
 #include "sim/program.hpp"
 #include "timing/cycle_model.hpp"
 
+#include <atomic>
 #include <functional>
 #include <map>
 #include <memory>
@@ -17,7 +18,10 @@ namespace warpscope::runtime {
 
 class SimDevice : public Device {
 public:
-    explicit SimDevice(sim::LaunchOptions options = {}) : options_(options) { memory_.setTrackInit(options.initcheck); }
+    explicit SimDevice(sim::LaunchOptions options = {}) : options_(options) {
+        memory_.setTrackInit(options.initcheck);
+        memory_.setLimit(options.deviceMemoryBytes ? options.deviceMemoryBytes : mem::defaultDeviceMemoryLimit());
+    }
 
     std::string name() const override { return "warpscope simulator"; }
     bool isSimulator() const override { return true; }
@@ -71,6 +75,17 @@ public:
     const sim::LaunchStats& lastStats() const { return lastStats_; }
     // Checker reports of every launch so far (initcheck, racecheck), in launch order.
     const std::vector<sim::CheckReport>& reports() const { return reports_; }
+    // Remarks of the launches so far that are not findings (racecheck's tracking limit), once each.
+    const std::vector<std::string>& notes() const { return notes_; }
+    // Largest racecheck shadow of any launch so far, in bytes (for cost measurements).
+    uint64_t peakRaceShadowBytes() const { return peakRaceShadow_; }
+
+    // Cancel from another thread (the app's Cancel button): the running launch stops with
+    // Error(Budget) "Cancelled by the user ..." within a few thousand warp-instructions, and so
+    // does every later launch until clearCancel(). Safe to call at any time from any thread.
+    void requestCancel() { cancel_.store(true, std::memory_order_relaxed); }
+    void clearCancel() { cancel_.store(false, std::memory_order_relaxed); }
+    bool cancelRequested() const { return cancel_.load(std::memory_order_relaxed); }
 
 private:
     struct HostBlock {
@@ -99,6 +114,9 @@ private:
     sim::LaunchOptions options_;
     sim::LaunchStats lastStats_;
     std::vector<sim::CheckReport> reports_;
+    std::vector<std::string> notes_;
+    uint64_t peakRaceShadow_ = 0;
+    std::atomic<bool> cancel_{false};
 
     std::map<const uint8_t*, HostBlock> hostBlocks_;
     int streams_ = 1;                          // 0 exists from the start

@@ -106,6 +106,7 @@ struct Mods {
     int vec = 1;
     bool ftz = false, sat = false, approx = false, full = false, uni = false, cc = false, to = false;
     bool wide = false, lo = false, hi = false, sync = false, nc = false, volatileFlag = false;
+    uint8_t order = 0;                // MemOrder bits (racecheck's release/acquire model)
     std::vector<std::string> words;   // everything else, for per-opcode interpretation
 };
 
@@ -140,11 +141,20 @@ Mods decodeMods(const ptx::Instruction& in) {
         else if (w == "wide") m.wide = true;
         else if (w == "sync") m.sync = true;
         else if (w == "nc") m.nc = true;
-        else if (w == "volatile") m.volatileFlag = true;
+        else if (w == "volatile") {
+            m.volatileFlag = true;
+            m.order |= kOrderStrong;
+        }
+        // Only racecheck looks at ordering: strong accesses never race with each other, and a
+        // release/acquire pair orders the plain accesses around it.
+        else if (w == "relaxed") m.order |= kOrderStrong;
+        else if (w == "acquire") m.order |= kOrderStrong | kOrderAcquire;
+        else if (w == "release") m.order |= kOrderStrong | kOrderRelease;
+        else if (w == "acq_rel" || w == "sc") m.order |= kOrderStrong | kOrderAcquire | kOrderRelease;
+        else if (w == "cta") m.order |= kOrderCta;
         // Memory-ordering, scope and cache-policy qualifiers change nothing in a sequentially
         // consistent, cache-less functional model.
-        else if (w == "weak" || w == "relaxed" || w == "acquire" || w == "release" || w == "acq_rel" ||
-                 w == "sc" || w == "mmio" || w == "cta" || w == "gpu" || w == "sys" || w == "cluster" ||
+        else if (w == "weak" || w == "mmio" || w == "gpu" || w == "sys" || w == "cluster" ||
                  w == "ca" || w == "cg" || w == "cs" || w == "lu" || w == "cv" || w == "wb" || w == "wt" ||
                  w == "aligned" || w.rfind("L1::", 0) == 0 || w.rfind("L2::", 0) == 0)
             continue;
@@ -423,6 +433,7 @@ Instr Translator::translate(const ptx::Instruction& in, uint32_t funcIndex) {
     I.cc = m.cc;
     I.space = m.space;
     I.vec = static_cast<uint8_t>(m.vec);
+    I.order = m.order;
     const auto& ops = in.operands;
 
     auto simple = [&](size_t nsrc) {
@@ -736,6 +747,7 @@ Instr Translator::translate(const ptx::Instruction& in, uint32_t funcIndex) {
             needOperands(in, 1);
             I.op = Op::Bar;
             I.type = Type::B8;   // marks warp-level
+            I.maskSync = true;
             I.nsrc = 1;
             I.src[0] = value(ops[0], Type::U32);
             break;
@@ -791,6 +803,7 @@ Instr Translator::translate(const ptx::Instruction& in, uint32_t funcIndex) {
         I.nsrc = static_cast<uint8_t>(want - 1);
         for (size_t i = 1; i < want; ++i) I.src[i - 1] = value(ops[i], Type::B32);
         if (!m.sync) I.src[3] = Operand{Operand::Kind::Imm, false, 0, 0xffffffffull};
+        I.maskSync = m.sync;
         break;
     }
     case Op::Vote: {
@@ -805,6 +818,7 @@ Instr Translator::translate(const ptx::Instruction& in, uint32_t funcIndex) {
         I.dst = reg(ops[0], I.vote != VoteMode::Ballot);
         I.src[0] = value(ops[1], Type::Pred);
         I.src[1] = m.sync ? value(ops[2], Type::U32) : Operand{Operand::Kind::Imm, false, 0, 0xffffffffull};
+        I.maskSync = m.sync;
         I.nsrc = 2;
         break;
     }
@@ -822,6 +836,7 @@ Instr Translator::translate(const ptx::Instruction& in, uint32_t funcIndex) {
         I.dst2 = pipePredicate(ops[0]);
         I.src[0] = value(ops[1], I.type);
         I.src[1] = value(ops[2], Type::U32);
+        I.maskSync = true;   // match exists only as match.sync
         I.nsrc = 2;
         break;
     case Op::Bra: {

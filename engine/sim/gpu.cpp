@@ -6,6 +6,7 @@
 #include "sim/gpu.hpp"
 
 #include "sim/arith.hpp"
+#include "sim/checkers.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -21,6 +22,7 @@ using ptx::Type;
 
 namespace {
 constexpr uint32_t kFull = 0xffffffffu;
+constexpr uint64_t kCancelPoll = 4096;   // warp-instructions between looks at LaunchOptions::cancel
 constexpr uint32_t kFrameLocal = 255;   // Operand::Special index: frame local base + imm (see compile.cpp)
 
 template <class F>
@@ -56,6 +58,10 @@ Gpu::Gpu(const Program& program, mem::GlobalMemory& memory, const base::LaunchCo
         bad("a block may have at most 1024 threads (x, y <= 1024, z <= 64); this one has " +
             std::to_string(b.x) + "x" + std::to_string(b.y) + "x" + std::to_string(b.z) + ".");
     if (g.x > 0x7fffffffu || g.y > 65535 || g.z > 65535) bad("grid dimensions exceed the limits (2^31-1, 65535, 65535).");
+    if (g.count() > opt_.maxBlocks)
+        bad("the grid has " + std::to_string(g.count()) + " blocks, more than the simulator's limit of " + std::to_string(opt_.maxBlocks) +
+            " blocks per launch. Simulating that many takes very long; use a smaller problem size, or raise the limit "
+            "(warpscope run --max-blocks N).");
     threadsPerBlock_ = static_cast<uint32_t>(b.count());
     warpsPerBlock_ = (threadsPerBlock_ + 31) / 32;
     uint64_t shared = alignUp(prog_.staticSharedBytes, prog_.dynamicSharedAlign) + cfg_.dynamicSharedBytes;
@@ -77,8 +83,23 @@ Gpu::Gpu(const Program& program, mem::GlobalMemory& memory, const base::LaunchCo
         std::memcpy(kernelParams_.data() + kp.offset, params[i].data(), params[i].size());
     }
     if (opt_.maxResidentBlocks == 0) opt_.maxResidentBlocks = 1;
+    if (opt_.racecheck) race_ = std::make_unique<GlobalRaceCheck>(opt_.raceTrackBytes);
+    checkAt_ = opt_.cancel ? std::min<uint64_t>(opt_.instructionBudget, kCancelPoll) : opt_.instructionBudget;
     admitBlocks();
 }
+
+Gpu::~Gpu() = default;
+
+std::vector<std::string> Gpu::notes() const {
+    std::vector<std::string> n;
+    if (race_ && race_->stoppedTracking())
+        n.push_back("racecheck stopped tracking global memory after " + std::to_string(race_->trackLimit() >> 20) + " MiB in kernel '" +
+                    prog_.kernelName + "': accesses beyond that were not checked for races (raise the limit with --race-track-mb N; "
+                    "the shadow takes 9 bytes per byte tracked).");
+    return n;
+}
+
+uint64_t Gpu::raceShadowBytes() const { return race_ ? race_->shadowBytes() : 0; }
 
 void Gpu::admitBlocks() {
     const Function& kf = prog_.functions[0];
@@ -426,6 +447,7 @@ void Gpu::retireIfDone(Block& b) {
         if (w.state != WarpState::Done) return;
     b.done = true;
     ++stats_.blocksCompleted;
+    if (race_) race_->blockRetired(b.linear);
     for (size_t i = 0; i < resident_.size(); ++i) {
         if (resident_[i].get() == &b) {
             spare_.push_back(std::move(resident_[i]));
@@ -1329,6 +1351,10 @@ void checkAccess(Exec& x, uint32_t bytes, bool before) {
     Gpu& g = x.g;
     const bool isLoad = I.op == Op::Ld, isAtomic = I.op == Op::Atom || I.op == Op::Red, isStore = I.op == Op::St;
     const bool initcheck = g.options().initcheck, racecheck = g.options().racecheck;
+    if (I.space == StateSpace::Global && !initcheck) {   // racecheck only: one call for the warp
+        g.globalRace().accessWarp(g, x.b, x.w, I, x.addrs, x.exec, bytes, before);
+        return;
+    }
     forLanes(x.exec, [&](int l) {
         uint64_t addr = x.addrs[l];
         StateSpace space = I.space;
@@ -1344,6 +1370,7 @@ void checkAccess(Exec& x, uint32_t bytes, bool before) {
             }
         }
         if (space == StateSpace::Global) {
+            if (racecheck) g.globalRace().access(g, x.b, x.w, l, I, addr, bytes, before);
             if (!initcheck) return;
             mem::Allocation* a = g.memory().find(addr, bytes);
             if (!a || !a->init) return;
@@ -1388,8 +1415,10 @@ void checkAccess(Exec& x, uint32_t bytes, bool before) {
             };
             if (before && isLoad) {
                 if (c.writeEpoch == epoch && c.writerWarp != me) {
-                    g.report("racecheck", "read-after-write", other("Read-after-write hazard", "reads"), x.b, x.w, l, &I, addr);
-                } else if (c.writeEpoch == epoch && c.writerWarp == me && c.writerLane != uint8_t(l) && c.writerSync == x.w.syncEpoch) {
+                    if (g.reportWanted("racecheck", "read-after-write", &I))
+                        g.report("racecheck", "read-after-write", other("Read-after-write hazard", "reads"), x.b, x.w, l, &I, addr);
+                } else if (c.writeEpoch == epoch && c.writerWarp == me && c.writerLane != uint8_t(l) && c.writerSync == x.w.syncEpoch &&
+                           g.reportWanted("racecheck", "lockstep", &I)) {
                     std::ostringstream os;
                     os << "Warp-synchronous read at shared-memory offset " << word * 4 << ": lane " << l << " reads what lane " << int(c.writerLane)
                        << " of the same warp wrote, relying on lockstep execution; add __syncwarp() between the write and the read.";
@@ -1404,12 +1433,13 @@ void checkAccess(Exec& x, uint32_t bytes, bool before) {
             if (!before && isStore) {
                 uint32_t now = 0;
                 std::memcpy(&now, x.b.shared.data() + word * 4, 4);
-                if (c.readEpoch == epoch && (c.readers & ~(me < 32 ? 1u << me : 0u)))
+                if (c.readEpoch == epoch && (c.readers & ~(me < 32 ? 1u << me : 0u)) && g.reportWanted("racecheck", "write-after-read", &I))
                     g.report("racecheck", "write-after-read",
                              "Write-after-read hazard at shared-memory offset " + std::to_string(word * 4) + ": warp " + std::to_string(me) +
                                  " overwrites a word other warps read since the last __syncthreads().",
                              x.b, x.w, l, &I, addr);
-                if (c.writeEpoch == epoch && c.writerWarp != me)
+                if (c.writeEpoch == epoch && c.writerWarp != me &&
+                    g.reportWanted("racecheck", now == c.value ? "write-after-write (same value)" : "write-after-write", &I))
                     g.report("racecheck", now == c.value ? "write-after-write (same value)" : "write-after-write",
                              other(now == c.value ? "Write-after-write of the same value (benign on hardware, still a race)" : "Write-after-write hazard",
                                    "overwrites"),
@@ -1629,6 +1659,25 @@ void execWarp(Exec& x) {
 } // namespace
 
 // ---------------------------------------------------------------- 7. issue()
+void Gpu::stopLaunch(Block& b, Warp& w, uint32_t active, const Instr& I) {
+    std::ostringstream os;
+    if (opt_.cancel && opt_.cancel->load(std::memory_order_relaxed)) {
+        os << "Cancelled by the user after " << stats_.warpInstructions << " warp-instructions.";
+        raise(Error::Kind::Budget, os.str(), b, w, std::countr_zero(active), &I);
+    }
+    if (stats_.warpInstructions >= opt_.instructionBudget) {
+        os << "Stopped after " << stats_.warpInstructions
+           << " warp-instructions: the launch exceeded its instruction budget, which usually means a loop that never ends. "
+              "If the kernel is just long, raise the budget (warpscope run --budget N).";
+        raise(Error::Kind::Budget, os.str(), b, w, std::countr_zero(active), &I);
+    }
+    checkAt_ = std::min(opt_.instructionBudget, stats_.warpInstructions + kCancelPoll);
+}
+
+void Gpu::checkMemberMask(Block& b, Warp& w, const Instr& I, uint32_t exec, const uint64_t* masks) {
+    if (auto p = findMaskProblem(w, I, exec, masks)) raise(Error::Kind::Fault, p->message, b, w, p->lane, &I);
+}
+
 void Gpu::issue(Block& b, Warp& w) {
     // Every issue ends with settle(), so a Ready warp always has a live SIMT entry on top.
     Frame& f = w.frames.back();
@@ -1639,12 +1688,7 @@ void Gpu::issue(Block& b, Warp& w) {
     uint32_t execMask = active;
     if (I.guard.kind == Operand::Kind::Pred) execMask &= f.preds[I.guard.index] ^ (I.guard.negate ? kFull : 0u);
 
-    if (stats_.warpInstructions >= opt_.instructionBudget) {
-        std::ostringstream os;
-        os << "Stopped after " << stats_.warpInstructions
-           << " warp-instructions: the launch exceeded its instruction budget, which usually means a loop that never ends.";
-        raise(Error::Kind::Budget, os.str(), b, w, std::countr_zero(active), &I);
-    }
+    if (stats_.warpInstructions >= checkAt_) stopLaunch(b, w, active, I);   // one compare on the hot path
     ++stats_.warpInstructions;
     stats_.threadInstructions += static_cast<uint64_t>(std::popcount(execMask));
     ++w.issued;
@@ -1676,9 +1720,15 @@ void Gpu::issue(Block& b, Warp& w) {
         if (execMask) execMemory(x, st);
         break;
     case Op::Shfl: case Op::Vote: case Op::Activemask: case Op::Match:
-        if (execMask) execWarp(x);
+        if (execMask) {
+            if (I.maskSync) checkMemberMask(b, w, I, execMask, x.src(I.op == Op::Shfl ? 3 : 1));
+            execWarp(x);
+        }
         break;
-    case Op::Membar: case Op::Fence: case Op::Nanosleep: case Op::Prefetch: case Op::Pmevent: case Op::Brkpt:
+    case Op::Membar: case Op::Fence:
+        if (race_ && execMask) race_->fence(b, w, execMask, I);
+        break;
+    case Op::Nanosleep: case Op::Prefetch: case Op::Pmevent: case Op::Brkpt:
         break;
     case Op::Bra: {
         control = true;
@@ -1760,6 +1810,7 @@ void Gpu::issue(Block& b, Warp& w) {
     case Op::Bar:
     case Op::Barrier: {
         if (I.type == Type::B8) {   // bar.warp.sync: lanes run in lockstep here; racecheck notes the sync
+            if (execMask) checkMemberMask(b, w, I, execMask, x.src(0));
             ++w.syncEpoch;
             break;
         }

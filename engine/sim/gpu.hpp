@@ -8,6 +8,7 @@
 #include "sim/program.hpp"
 #include "sim/step.hpp"
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -17,14 +18,22 @@
 
 namespace warpscope::sim {
 
+class GlobalRaceCheck;
+
 struct LaunchOptions {
     uint64_t instructionBudget = 500'000'000;   // warp-instructions before a runaway loop is declared
+    uint64_t maxBlocks = 1u << 22;              // sandbox: blocks per grid (CLI --max-blocks)
+    uint64_t deviceMemoryBytes = 0;             // sandbox: total cudaMalloc bytes; 0 = half the host's RAM (SimDevice)
+    // Set from another thread to stop a launch: it ends with Error(Budget) "Cancelled ..." within
+    // a few thousand warp-instructions. Not owned; must outlive the launch.
+    const std::atomic<bool>* cancel = nullptr;
     uint32_t maxResidentBlocks = 32;            // blocks in flight at once
     uint32_t numSMs = 4;                        // for %smid / %nsmid and display
     uint64_t maxLocalBytesPerThread = 512 * 1024;
     // Optional checkers (memcheck and synccheck are always on: they stop the launch).
     bool initcheck = false;   // loads of global or shared memory nothing has written
-    bool racecheck = false;   // shared-memory hazards between warps with no barrier between them
+    bool racecheck = false;   // shared- and global-memory hazards with no happens-before between them
+    uint64_t raceTrackBytes = 64ull << 20;   // racecheck: global data covered by the shadow (9 bytes of shadow each)
     uint32_t maxReports = 64; // distinct reports kept per launch
 };
 
@@ -144,6 +153,9 @@ public:
     const std::optional<Error>& fault() const { return fault_; }
     const LaunchStats& stats() const { return stats_; }
     const std::vector<CheckReport>& reports() const { return reports_; }
+    // Remarks about the run that are not findings (e.g. racecheck stopped tracking a big buffer).
+    std::vector<std::string> notes() const;
+    uint64_t raceShadowBytes() const;   // racecheck's global shadow now (0 when off)
     const LaunchOptions& options() const { return opt_; }
     mem::GlobalMemory& memory() { return mem_; }
     const Program& program() const { return prog_; }
@@ -160,6 +172,8 @@ private:
     void admitBlocks();
     bool pickAndIssue(int onlySlot, int onlyWarp);
     void issue(Block& b, Warp& w);
+    void stopLaunch(Block& b, Warp& w, uint32_t active, const Instr& I);   // throws when over budget or cancelled
+    void checkMemberMask(Block& b, Warp& w, const Instr& I, uint32_t exec, const uint64_t* masks);   // synccheck, *.sync
     void tryReleaseBarrier(Block& b);
     void retireIfDone(Block& b);
     void finishLanes(Warp& w, uint32_t lanes);   // exit: remove lanes from every frame
@@ -189,7 +203,16 @@ private:
     bool barrierReleased_ = false;
     std::vector<CheckReport> reports_;
     std::set<std::string> reportKeys_;   // one report per (tool, hazard, PTX line)
+    std::unique_ptr<GlobalRaceCheck> race_;   // only with racecheck
+    uint64_t checkAt_ = 0;                // next instruction count at which to look at the budget and cancel flag
 public:
+    ~Gpu();
+    GlobalRaceCheck& globalRace() { return *race_; }   // only when options().racecheck
+    // False when a report of this (tool, hazard, instruction) would be dropped as a duplicate or
+    // past the cap: callers skip composing its message (hazards repeat in loops).
+    bool reportWanted(const std::string& tool, const std::string& hazard, const Instr* in) const {
+        return reports_.size() < opt_.maxReports && !reportKeys_.count(tool + "|" + hazard + "|" + std::to_string(in ? in->ptxLine : 0));
+    }
     // Adds a report (deduplicated, capped at LaunchOptions::maxReports).
     void report(const std::string& tool, const std::string& hazard, const std::string& what, const Block& b, const Warp& w, int lane,
                 const Instr* in, std::optional<uint64_t> address);

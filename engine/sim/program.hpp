@@ -66,6 +66,8 @@ struct Instr {
     uint8_t vec = 1;               // .v2/.v4 width for ld/st/mov pack
     uint8_t nsrc = 0;
     bool matchAll = false;
+    bool maskSync = false;         // shfl/vote/match/bar.warp .sync: a member mask to check
+    uint8_t order = 0;             // MemOrder bits from .volatile/.relaxed/.acquire/.release/.cta
     bool barArrive = false;        // bar.arrive: no wait
     uint8_t barRed = 0;            // 0 none, 1 popc, 2 and, 3 or
     // red, or an atom whose old value no instruction reads: ptxas emits RED for it and Nsight
@@ -90,6 +92,12 @@ struct Instr {
 };
 
 constexpr int32_t kExitPc = -2;
+
+// Instr::order bits: memory-ordering qualifiers, used only by racecheck's happens-before model.
+constexpr uint8_t kOrderStrong = 1;    // .volatile/.relaxed/.acquire/.release/...: never a data race with another strong access
+constexpr uint8_t kOrderRelease = 2;   // .release/.acq_rel/.sc
+constexpr uint8_t kOrderAcquire = 4;   // .acquire/.acq_rel/.sc
+constexpr uint8_t kOrderCta = 8;       // .cta scope: orders only within the block
 
 // A call site: the caller's .param buffers for arguments and return values.
 struct CallSite {
