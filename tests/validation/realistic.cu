@@ -136,12 +136,16 @@ extern "C" __global__ void histogram_global(const unsigned int* in, unsigned int
     atomicAdd(&bins[in[blockIdx.x * blockDim.x + threadIdx.x] % 64], 1u);
 }
 
-extern "C" __global__ void compact_above(const float* in, float* out, unsigned int* count, float threshold)
+// The output index is bounded by the buffer's capacity, so back-to-back timing launches (whose
+// counter keeps growing) stay in bounds.
+extern "C" __global__ void compact_above(const float* in, float* out, unsigned int* count, float threshold, unsigned int capacity)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     float v = in[i];
-    if (v > threshold)
-        out[atomicAdd(count, 1u)] = v;
+    if (v > threshold) {
+        unsigned int k = atomicAdd(count, 1u);
+        if (k < capacity) out[k] = v;
+    }
 }
 
 // --- Stencils: a 1D 7-point stencil through global memory and through a shared tile with halo,
