@@ -49,7 +49,7 @@ constexpr size_t kMemHistory = 8;   // memory instructions remembered per warp
 constexpr size_t kCycleRing = 512;   // timeline cycles remembered (Timed mode)
 constexpr uint64_t kIdleLimit = 1u << 20;   // cycles without any issue before looking for a deadlock
 
-uint32_t heatElemBytes(const std::string& type) {
+inline uint32_t heatElemBytes(const std::string& type) {
     if (type.empty()) return 4;
     std::string digits;
     for (char c : type)
