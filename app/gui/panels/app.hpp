@@ -46,6 +46,8 @@ struct UiState {
     std::string pendingLayout;              // chosen this frame (applied before the next)
     std::string actionLayout;               // chosen by a lesson step's action (applied before the next frame)
     bool dockLessons = false;               // that layout keeps the Lessons panel open on the left
+    std::vector<std::string> presenterPanels{"warp"};   // Presenter layout: the panels beside Source (frame.cpp presentPanels)
+    float toolbarHeight = 0;                // the toolbar's rows as last drawn (it wraps when narrow)
 
     // Memory panels
     uint64_t globalPick = 0, sharedPick = 0;   // chosen instruction (step index + 1), 0 = most recent
@@ -99,6 +101,7 @@ struct AppContext {
     UiState ui;
     std::shared_ptr<const Snapshot> snap;   // this frame's snapshot (never null)
     std::vector<PanelRect> drawn;           // this frame's panels
+    std::vector<PanelRect> toolbarItems;    // this frame's toolbar items (screenshot sidecar)
     ImVec2 workPos, workSize;               // area between toolbar and status bar
     std::unique_ptr<CompareRunner> compare = std::make_unique<CompareRunner>();
     std::unique_ptr<TimelineRunner> timeline = std::make_unique<TimelineRunner>();   // Timeline panel runs

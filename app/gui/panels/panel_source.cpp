@@ -134,7 +134,9 @@ void drawSourcePanel(AppContext& app) {
     ImGui::Checkbox("PTX beside source", &app.settings.showPtx);
 
     float avail = ImGui::GetContentRegionAvail().x;
-    float srcW = app.settings.showPtx ? avail * 0.58f : avail;
+    // PTX gets its column only when the panel is wide enough that the source keeps ~60 characters (never in Presenter).
+    bool ptx = app.settings.showPtx && app.ui.layout != "presenter" && avail > ImGui::GetFontSize() * 62;
+    float srcW = ptx ? avail * 0.58f : avail;
     ImGui::BeginChild("src", ImVec2(srcW, 0), true, ImGuiWindowFlags_HorizontalScrollbar);
     ImGui::PushFont(app.fonts.mono);
     float lh = ImGui::GetTextLineHeightWithSpacing();
@@ -199,7 +201,7 @@ void drawSourcePanel(AppContext& app) {
     ImGui::PopFont();
     ImGui::EndChild();
 
-    if (app.settings.showPtx) {
+    if (ptx) {
         ImGui::SameLine();
         ImGui::BeginChild("ptx", ImVec2(0, 0), true);
         if (focus) {
