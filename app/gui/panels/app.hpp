@@ -47,7 +47,8 @@ struct UiState {
     std::string actionLayout;               // chosen by a lesson step's action (applied before the next frame)
     bool dockLessons = false;               // that layout keeps the Lessons panel open on the left
     std::vector<std::string> presenterPanels{"warp"};   // Presenter layout: the panels beside Source (frame.cpp presentPanels)
-    float toolbarHeight = 0;                // the toolbar's rows as last drawn (it wraps when narrow)
+    float toolbarHeight = 0;
+    std::string busyNote;                   // the session is rebuilding: panels show the last complete snapshot                // the toolbar's rows as last drawn (it wraps when narrow)
 
     // Memory panels
     uint64_t globalPick = 0, sharedPick = 0;   // chosen instruction (step index + 1), 0 = most recent

@@ -70,9 +70,10 @@ std::map<std::string, ImVec4> layoutFractions(const AppContext& app) {
     if (!layout) return out;
     bool lessonsInLayout = false;
     for (auto& pl : layout->placements) lessonsInLayout = lessonsInLayout || std::strcmp(pl.id, "lessons") == 0;
-    // A layout chosen by a lesson step that has no Lessons panel: its panels make room for it on the left.
+    // A layout without the Lessons panel makes room for it on the left: the lesson text stays in
+    // view whichever layout is chosen.
     const float lw = 0.23f;
-    bool dock = app.ui.dockLessons && !lessonsInLayout;
+    bool dock = !lessonsInLayout;
     for (auto& pl : layout->placements)
         out[pl.id] = dock ? ImVec4(lw + pl.fx * (1 - lw), pl.fy, pl.fw * (1 - lw), pl.fh) : ImVec4(pl.fx, pl.fy, pl.fw, pl.fh);
     if (dock) out["lessons"] = ImVec4(0, 0, lw, 1);
@@ -197,7 +198,14 @@ void drawAbout(AppContext& app) {
 
 void drawFrame(AppContext& app, GLFWwindow* window, FrameState& fs) {
     ImGuiIO& io = ImGui::GetIO();
-    app.snap = app.session.snapshot();
+    // While the session rebuilds or replays (step back on a large run, a parameter change) it
+    // publishes an empty "loading" snapshot: keep drawing the last complete one until the new one
+    // is ready, and say what is happening in the status bar.
+    std::shared_ptr<const Snapshot> fresh = app.session.snapshot();
+    bool stale = fresh->state == RunState::Loading && fs.lastReady && (!fresh->lesson || fresh->lesson == fs.lastReady->lesson);
+    app.snap = stale ? fs.lastReady : fresh;
+    app.ui.busyNote = stale ? fresh->statusText : std::string();
+    if (fresh->state != RunState::Loading) fs.lastReady = fresh;
     app.drawn.clear();
     followLessonLayout(app, fs);
     if (!app.ui.actionLayout.empty()) {

@@ -3,6 +3,7 @@
 #include "gui/panels/app.hpp"
 
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -24,7 +25,8 @@ struct FrameState {
     float placedScale = 0;
     std::map<std::string, ImVec4> fractions;
     std::set<std::string> openLastFrame;   // Presenter: a panel opened since is the one the step needs
-    float presenterScaleBefore = 0;        // the scale to go back to when leaving Presenter
+    float presenterScaleBefore = 0;
+    std::shared_ptr<const Snapshot> lastReady;   // the last snapshot that was not "loading"        // the scale to go back to when leaving Presenter
 };
 
 void drawFrame(AppContext& app, GLFWwindow* window, FrameState& fs);

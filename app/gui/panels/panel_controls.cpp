@@ -189,6 +189,13 @@ void drawStatusBar(AppContext& app) {
     ImVec4 stateV = colv(stateCol);
     if (!app.settings.darkTheme)
         stateV = plain ? ImGui::GetStyleColorVec4(ImGuiCol_Text) : ImVec4(stateV.x * 0.55f, stateV.y * 0.55f, stateV.z * 0.55f, 1);
+    if (!app.ui.busyNote.empty()) {
+        // The panels show the last complete state while the session replays or rebuilds.
+        ImGui::TextColored(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), "%s (showing the last state)", app.ui.busyNote.c_str());
+        ImGui::SameLine();
+        ImGui::TextUnformatted("|");
+        ImGui::SameLine();
+    }
     ImGui::TextColored(stateV, "%s", runStateName(s.state));
     ImGui::SameLine();
     ImGui::Text("| step %llu", static_cast<unsigned long long>(s.totalSteps));

@@ -8,6 +8,12 @@ namespace warpscope::gui {
 
 void AppContext::loadLesson(int index) {
     if (index < 0 || index >= static_cast<int>(ui.lessons.size())) return;
+    // Another lesson starts in functional mode: Timed mode (often turned on by a step of the last
+    // lesson) does not carry over. The first lesson keeps a --timed from the command line.
+    if (ui.current >= 0 && ui.current != index && ui.timed) {
+        ui.timed = false;
+        applyTiming();
+    }
     ui.current = index;
     ui.stepSection = 0;
     ui.clickedLine = 0;
