@@ -129,6 +129,9 @@ void legendSwatch(Rgb c, const char* label, float size);
 std::string maskText(uint32_t mask);      // "0xffff0000 (16 lanes)"
 std::string hex(uint64_t v, int digits = 0);
 void helpMarker(const char* text);
+// ImGui::SetTooltip, but wrapped at about 36 characters' width (never wider than half the window),
+// so a long tooltip stays on screen.
+void tooltip(const char* fmt, ...) IM_FMTARGS(1);
 void drawErrorBox(AppContext& app);
 
 } // namespace warpscope::gui

@@ -34,7 +34,7 @@ bool button(const char* label, const char* tip, bool enabled = true) {
     ImGui::BeginDisabled(!enabled);
     bool r = ImGui::Button(label);
     ImGui::EndDisabled();
-    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", tip);
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) tooltip("%s", tip);
     return r;
 }
 
@@ -128,7 +128,7 @@ void drawControlsPanel(AppContext& app) {
             bool clicked = ImGui::Button((std::string(label) + "###run").c_str(), ImVec2(w, 0));
             ImGui::EndDisabled();
             if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-                ImGui::SetTooltip("%s", running ? "Pause the run (F5)" : "Run at the chosen speed (F5)");
+                tooltip("%s", running ? "Pause the run (F5)" : "Run at the chosen speed (F5)");
             if (clicked) {
                 if (running) ses.pause();
                 else ses.run();
@@ -149,12 +149,12 @@ void drawControlsPanel(AppContext& app) {
             ses.setSpeed(app.settings.speed);
         }
         if (ImGui::IsItemHovered())
-            ImGui::SetTooltip(timed ? "Run speed in cycles per second (right end: as fast as possible)"
+            tooltip(timed ? "Run speed in cycles per second (right end: as fast as possible)"
                                     : "Run speed in warp-instructions per second (right end: as fast as possible)");
     });
     flow.item("help", buttonWidth("?"), [&] {
         if (ImGui::SmallButton("?")) app.ui.showShortcuts = true;
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Keyboard shortcuts (F1)");
+        if (ImGui::IsItemHovered()) tooltip("Keyboard shortcuts (F1)");
     });
     flow.item("gpu", em * 8, [&] { drawGpuToggle(app); }, em * 1.5f);
     flow.item("timed", em * 16, [&] { drawTimingToggle(app); }, em);
@@ -172,7 +172,7 @@ void drawControlsPanel(AppContext& app) {
             if (cur) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
             if (ImGui::Button(l.title)) app.ui.pendingLayout = l.id;
             if (cur) ImGui::PopStyleColor();
-            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", l.tip);
+            if (ImGui::IsItemHovered()) tooltip("%s", l.tip);
         }, firstLayout ? em : -1.0f, firstLayout ? all : 0.0f);
         firstLayout = false;
     }
@@ -201,7 +201,15 @@ void drawStatusBar(AppContext& app) {
     ImGui::Text("| step %llu", static_cast<unsigned long long>(s.totalSteps));
     if (s.timing) {
         ImGui::SameLine();
-        ImGui::Text("| cycle %llu (%s)", static_cast<unsigned long long>(s.timing->cycle), s.timing->spec.name.c_str());
+        // When the launch is complete its total (the figure Stall reasons shows) can differ from the
+        // cycle last stepped: say both, so the two panels do not seem to disagree.
+        const auto& L = s.timing->launch;
+        uint64_t total = L && L->complete ? L->result.cycles : 0;
+        if (total && total != s.timing->cycle)
+            ImGui::Text("| cycle %llu, launch total %llu (%s)", static_cast<unsigned long long>(s.timing->cycle),
+                        static_cast<unsigned long long>(total), s.timing->spec.name.c_str());
+        else
+            ImGui::Text("| cycle %llu (%s)", static_cast<unsigned long long>(s.timing->cycle), s.timing->spec.name.c_str());
     }
     if (s.launchIndex >= 0 && s.program) {
         ImGui::SameLine();

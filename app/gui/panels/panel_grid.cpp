@@ -149,7 +149,7 @@ void drawGridPanel(AppContext& app) {
         }
     }
     ImGui::Dummy(ImVec2(L.cols * L.tileW, rows * L.tileH));
-    if (!tip.empty()) ImGui::SetTooltip("%s", tip.c_str());
+    if (!tip.empty()) tooltip("%s", tip.c_str());
     ImGui::EndChild();
 }
 

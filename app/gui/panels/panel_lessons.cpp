@@ -337,7 +337,6 @@ void lessonList(AppContext& app) {
         if (ImGui::Selectable("##lesson", sel, 0, ImVec2(w, h1 + wrapH + 6))) {
             if (!sel) app.loadLesson(static_cast<int>(i));
         }
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", L.dir.string().c_str());
         ImDrawList* dl = ImGui::GetWindowDrawList();
         dl->AddText(app.fonts.bold, app.fonts.bold->FontSize, ImVec2(p.x + 4, p.y + 1), ImGui::GetColorU32(ImGuiCol_Text),
                     (std::to_string(i + 1) + ". " + L.title).c_str());
@@ -387,6 +386,13 @@ void paramWidgets(AppContext& app) {
                     }
                 }
                 ImGui::EndCombo();
+            }
+        } else if (p.min && p.max && !p.isFloat && *p.min == 0 && *p.max == 1) {
+            // An on/off parameter (PAD 0/1): a checkbox, not a two-position slider that reads as a progress bar.
+            bool on = v != 0;
+            if (ImGui::Checkbox(on ? "1 (on)##v" : "0 (off)##v", &on)) {
+                v = on ? 1 : 0;
+                changed = true;
             }
         } else if (p.min && p.max && !p.isFloat) {
             int iv = static_cast<int>(v), lo = static_cast<int>(*p.min), hi = static_cast<int>(*p.max);

@@ -1,7 +1,9 @@
 // Helpers shared by panels, and AppContext's lesson loading.
 #include "gui/panels/app.hpp"
 
+#include <algorithm>
 #include <bit>
+#include <cstdarg>
 #include <cstdio>
 
 namespace warpscope::gui {
@@ -168,6 +170,18 @@ void drawErrorBox(AppContext& app) {
     ImGui::PopTextWrapPos();
     ImGui::EndChild();
     ImGui::PopStyleColor(2);
+}
+
+void tooltip(const char* fmt, ...) {
+    ImGui::BeginTooltip();
+    float wrap = std::min(ImGui::GetFontSize() * 36, ImGui::GetIO().DisplaySize.x * 0.5f);
+    ImGui::PushTextWrapPos(wrap);
+    va_list args;
+    va_start(args, fmt);
+    ImGui::TextWrappedV(fmt, args);
+    va_end(args);
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
 }
 
 } // namespace warpscope::gui
