@@ -49,7 +49,7 @@ void presenterFractions(const AppContext& app, std::map<std::string, ImVec4>& ou
         for (auto& l : app.snap->lesson->sourceLines) longest = std::max(longest, l.size());
     float charW = app.fonts.mono ? app.fonts.mono->GetCharAdvance('0') : ImGui::GetFontSize() * 0.6f;
     float need = (static_cast<float>(longest) + 10) * charW + ImGui::GetStyle().WindowPadding.x * 4;   // markers, line numbers, padding
-    float srcW = std::clamp(need / std::max(1.0f, app.workSize.x), 0.62f, 0.78f);
+    float srcW = std::clamp(need / std::max(1.0f, app.workSize.x), 0.60f, 0.70f);   // the lesson text keeps 30 %+
     float lx = 1 - srcW;
     out["lessons"] = ImVec4(0, 0, lx, 1);
     const auto& slot = app.ui.presenterPanels;
@@ -57,6 +57,14 @@ void presenterFractions(const AppContext& app, std::map<std::string, ImVec4>& ou
     out["source"] = ImVec4(lx, 0, srcW, srcH);
     float w = srcW / static_cast<float>(std::max<size_t>(1, slot.size()));
     for (size_t i = 0; i < slot.size(); ++i) out[slot[i]] = ImVec4(lx + w * static_cast<float>(i), srcH, w, 1 - srcH);
+}
+
+// The one panel of a layout that Presenter shows for it (a step's `layout X` action).
+std::string presenterPanelFor(const std::string& layout) {
+    static const std::map<std::string, std::string> key = {{"stepping", "warp"},  {"memory", "global"},   {"compare", "compare"},
+                                                           {"checks", "reports"}, {"timing", "stalls"},   {"streams", "timeline"}};
+    auto it = key.find(layout);
+    return it != key.end() ? it->second : "warp";
 }
 
 // Where the current layout puts its panels, as fractions of the work area.
@@ -92,11 +100,15 @@ bool& panelOpen(AppContext& app, const char* id) {
 // Presenter: panels opened since the last frame (a step's `open` actions, the View menu) become
 // the slot's panels and replace the ones there.
 void trackPresenterSlot(AppContext& app, FrameState& fs) {
+    if (!isPresenter(app)) return;
+    // Before the first frame (a step done from the command line) the layout's own panels are the baseline.
+    std::set<std::string> before = fs.openLastFrame;
+    if (fs.placedScale == 0)
+        for (auto& [id, f] : layoutFractions(app)) before.insert(id);
     std::vector<std::string> opened;
     for (auto& [id, open] : app.settings.panelsOpen)
-        if (open && id != "lessons" && id != "source" && !fs.openLastFrame.count(id)) opened.push_back(id);
-    bool tracked = fs.placedScale > 0;
-    if (!isPresenter(app) || !tracked || opened.empty()) return;
+        if (open && id != "lessons" && id != "source" && !before.count(id)) opened.push_back(id);
+    if (opened.empty()) return;
     presentPanels(app, opened);
 }
 
@@ -208,7 +220,11 @@ void drawFrame(AppContext& app, GLFWwindow* window, FrameState& fs) {
     if (fresh->state != RunState::Loading) fs.lastReady = fresh;
     app.drawn.clear();
     followLessonLayout(app, fs);
-    if (!app.ui.actionLayout.empty()) {
+    if (!app.ui.actionLayout.empty() && isPresenter(app)) {
+        // Presenter stays: a step's `layout X` shows X's key panel beside Source instead.
+        presentPanels(app, {presenterPanelFor(app.ui.actionLayout)});
+        app.ui.actionLayout.clear();
+    } else if (!app.ui.actionLayout.empty()) {
         app.ui.dockLessons = true;
         applyLayout(app, app.ui.actionLayout);
         app.ui.actionLayout.clear();
