@@ -49,6 +49,21 @@ void richText(AppContext& app, const std::vector<MdSpan>& spans, float indent, I
             const char* wb = t.c_str() + i;
             float ww = f->CalcTextSizeA(fs, FLT_MAX, 0, wb, t.c_str() + j).x;
             float sw = f->CalcTextSizeA(fs, FLT_MAX, 0, t.c_str() + j, t.c_str() + k).x;
+            if (ww > maxW - indent) {
+                // A word wider than a whole line (long inline code): draw what fits on this line, the rest on the next.
+                if (maxW - x < fs * 2) {
+                    x = indent;
+                    y += lineH;
+                }
+                size_t cut = i + 1;
+                while (cut < j && f->CalcTextSizeA(fs, FLT_MAX, 0, wb, t.c_str() + cut + 1).x <= maxW - x) ++cut;
+                while (cut < j && (static_cast<unsigned char>(t[cut]) & 0xC0) == 0x80) ++cut;   // not inside a UTF-8 character
+                if (cut < j) {
+                    j = k = cut;
+                    ww = f->CalcTextSizeA(fs, FLT_MAX, 0, wb, t.c_str() + j).x;
+                    sw = 0;
+                }
+            }
             if (x + ww > maxW && x > indent) {
                 x = indent;
                 y += lineH;
