@@ -156,11 +156,29 @@ void drawControlsPanel(AppContext& app) {
         if (ImGui::SmallButton("?")) app.ui.showShortcuts = true;
         if (ImGui::IsItemHovered()) tooltip("Keyboard shortcuts (F1)");
     });
+    const ImGuiStyle& st = ImGui::GetStyle();
+    if (app.ui.layout == "presenter") {
+        // Presenter keeps the toolbar to the stepping controls (fewer rows at a projector's scale):
+        // Run on GPU and Timed are in the Compare and Occupancy panels, and the layouts are one
+        // drop-down of fixed width (it never turns into buttons while running).
+        float cw = em * 9;
+        flow.item("layout", cw, [&] {
+            ImGui::SetNextItemWidth(cw);
+            if (ImGui::BeginCombo("##layout", "Presenter")) {
+                for (auto& l : layouts()) {
+                    if (ImGui::Selectable(l.title, app.ui.layout == l.id)) app.ui.pendingLayout = l.id;
+                    if (ImGui::IsItemHovered()) tooltip("%s", l.tip);
+                }
+                ImGui::EndCombo();
+            }
+            if (ImGui::IsItemHovered()) tooltip("Layout");
+        }, em, cw);
+        return;
+    }
     flow.item("gpu", em * 8, [&] { drawGpuToggle(app); }, em * 1.5f);
     flow.item("timed", em * 16, [&] { drawTimingToggle(app); }, em);
     // Layouts: one button each, at the right end of the row when they all fit there; otherwise
     // they continue on the next row(s). Never a drop-down, so they do not change while running.
-    const ImGuiStyle& st = ImGui::GetStyle();
     float all = 0;
     for (auto& l : layouts()) all += buttonWidth(l.title) + st.ItemSpacing.x;
     all -= st.ItemSpacing.x;
