@@ -48,6 +48,7 @@ struct UiState {
     bool dockLessons = false;               // that layout keeps the Lessons panel open on the left
     std::vector<std::string> presenterPanels{"warp"};   // Presenter layout: the panels beside Source (frame.cpp presentPanels)
     float toolbarHeight = 0;
+    int lessonListOpen = -1;                // the Lessons panel's lesson list: fold (0) or unfold (1) it once; -1 leave it
     std::string busyNote;                   // the session is rebuilding: panels show the last complete snapshot                // the toolbar's rows as last drawn (it wraps when narrow)
 
     // Memory panels

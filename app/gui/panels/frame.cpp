@@ -117,6 +117,9 @@ void trackPresenterSlot(AppContext& app, FrameState& fs) {
 void applyLayout(AppContext& app, const std::string& id) {
     const LayoutDef* l = findLayout(id);
     if (!l) return;
+    // Presenter folds the lesson list so the step text has the room; leaving it unfolds the list.
+    if (id == "presenter" && !isPresenter(app)) app.ui.lessonListOpen = 0;
+    else if (id != "presenter" && isPresenter(app)) app.ui.lessonListOpen = 1;
     app.ui.layout = id;
     app.settings.layout = id;
     std::map<std::string, ImVec4> places = layoutFractions(app);

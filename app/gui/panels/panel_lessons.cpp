@@ -550,6 +550,10 @@ bool doLessonStepActions(AppContext& app, int section) {
 
 void drawLessonsPanel(AppContext& app) {
     float h = ImGui::GetContentRegionAvail().y;
+    if (app.ui.lessonListOpen >= 0) {   // a layout change folds (Presenter) or unfolds the list once
+        ImGui::SetNextItemOpen(app.ui.lessonListOpen == 1);
+        app.ui.lessonListOpen = -1;
+    }
     if (ImGui::CollapsingHeader("Lessons", ImGuiTreeNodeFlags_DefaultOpen)) {
         // Tall enough for every entry (as lessonList lays them out), up to a third of the panel.
         float w = ImGui::GetContentRegionAvail().x - ImGui::GetStyle().WindowPadding.x * 2 - ImGui::GetStyle().ScrollbarSize;
