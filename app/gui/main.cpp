@@ -58,9 +58,15 @@ usage: warpscope-gui [options] [PATH]
   --do-step             with --text-step: do that step's actions, as its "Do it" button does
   --screenshot FILE     render one frame to FILE (PNG) and FILE.json (panel rectangles), then exit
   --size WxH            window size (default 1600x1000)
+  --screenshot-matrix DIR  one screenshot (+ .json) per layout x size x scale into DIR, from one
+                        process: each layout is chosen once, then the window is resized and
+                        rescaled as a user would (DIR/LAYOUT-WxH-sSCALE.png)
+  --matrix-sizes LIST   sizes for --screenshot-matrix (default 1280x720,1600x1000,1920x1080)
+  --matrix-scales LIST  scales for --screenshot-matrix (default 1,1.5,2)
+  --matrix-layouts LIST layouts for --screenshot-matrix (default: all)
   --bench-frames N      render N frames and print the median frame time, then exit
   --bench-run           keep the simulation running during --bench-frames
-  --layout NAME         stepping | memory | compare | checks | timing | streams (panel arrangement)
+  --layout NAME         stepping | memory | compare | checks | timing | streams | presenter
   --timed               Timed mode: run launches on the cycle model; steps are cycles
   --gpu PRESET          the GPU preset for Timed mode (h100, teaching, ... or a .json file; implies --timed)
   --ncu FILE.csv        import hardware counters from an `ncu --csv` file (Compare panel)
@@ -90,7 +96,53 @@ struct Options {
     bool timed = false;
     std::string gpuPreset;
     int goToReport = 0;
+    std::string matrixDir;
+    std::string matrixSizes = "1280x720,1600x1000,1920x1080", matrixScales = "1,1.5,2", matrixLayouts;
 };
+
+// One screenshot of --screenshot-matrix.
+struct MatrixShot {
+    std::string layout;
+    int width = 0, height = 0;
+    float scale = 1;
+};
+
+std::vector<std::string> splitList(const std::string& s) {
+    std::vector<std::string> out;
+    size_t at = 0;
+    while (at <= s.size()) {
+        size_t comma = s.find(',', at);
+        if (comma == std::string::npos) comma = s.size();
+        if (comma > at) out.push_back(s.substr(at, comma - at));
+        at = comma + 1;
+    }
+    return out;
+}
+
+// Layout-major, so a layout is chosen once and then follows the window and scale changes.
+std::vector<MatrixShot> matrixShots(const Options& o) {
+    std::vector<std::string> ls = splitList(o.matrixLayouts);
+    if (ls.empty())
+        for (auto& l : layouts()) ls.push_back(l.id);
+    std::vector<MatrixShot> out;
+    for (auto& l : ls) {
+        if (!findLayout(l)) throw Error(Error::Kind::Input, "--matrix-layouts: no layout named '" + l + "'.");
+        for (auto& sz : splitList(o.matrixSizes)) {
+            MatrixShot m;
+            m.layout = l;
+            if (std::sscanf(sz.c_str(), "%dx%d", &m.width, &m.height) != 2 || m.width < 320 || m.height < 240)
+                throw Error(Error::Kind::Input, "--matrix-sizes expects WxH,... (each at least 320x240), got '" + sz + "'.");
+            for (auto& sc : splitList(o.matrixScales)) {
+                char* end = nullptr;
+                m.scale = std::strtof(sc.c_str(), &end);
+                if (end == sc.c_str() || *end || m.scale < 0.5f || m.scale > 3.0f)
+                    throw Error(Error::Kind::Input, "--matrix-scales expects numbers from 0.5 to 3, got '" + sc + "'.");
+                out.push_back(m);
+            }
+        }
+    }
+    return out;
+}
 
 bool parseArgs(int argc, char** argv, Options& o) {
     for (int i = 1; i < argc; ++i) {
@@ -108,6 +160,10 @@ bool parseArgs(int argc, char** argv, Options& o) {
             o.params[kv.substr(0, eq)] = kv.substr(eq + 1);
         } else if (a == "--steps") o.steps = std::stoull(val());
         else if (a == "--screenshot") o.screenshot = val();
+        else if (a == "--screenshot-matrix") o.matrixDir = val();
+        else if (a == "--matrix-sizes") o.matrixSizes = val();
+        else if (a == "--matrix-scales") o.matrixScales = val();
+        else if (a == "--matrix-layouts") o.matrixLayouts = val();
         else if (a == "--text-step") o.textStep = std::stoi(val());
         else if (a == "--do-step") o.doStep = true;
         else if (a == "--select") {
@@ -123,7 +179,7 @@ bool parseArgs(int argc, char** argv, Options& o) {
         else if (a == "--bench-run") o.benchRun = true;
         else if (a == "--layout") {
             o.layout = val();
-            if (!findLayout(o.layout)) throw Error(Error::Kind::Input, "--layout expects stepping, memory, compare, checks, timing or streams, got '" + o.layout + "'.");
+            if (!findLayout(o.layout)) throw Error(Error::Kind::Input, "--layout expects stepping, memory, compare, checks, timing, streams or presenter, got '" + o.layout + "'.");
         } else if (a == "--ncu") o.ncu = val();
         else if (a == "--initcheck") o.initcheck = true;
         else if (a == "--racecheck") o.racecheck = true;
@@ -159,7 +215,9 @@ bool parseArgs(int argc, char** argv, Options& o) {
 int runApp(int argc, char** argv) {
     Options opt;
     if (!parseArgs(argc, argv, opt)) return 0;
-    bool headless = !opt.screenshot.empty() || opt.benchFrames > 0;
+    std::vector<MatrixShot> matrix;
+    if (!opt.matrixDir.empty()) matrix = matrixShots(opt);
+    bool headless = !opt.screenshot.empty() || opt.benchFrames > 0 || !matrix.empty();
     if (headless || opt.noSettings) disablePersistence();
     fs::path cfgDir = configDir();
     Settings settings = loadSettings(cfgDir.empty() ? fs::path() : cfgDir / "settings.json");
@@ -262,7 +320,7 @@ int runApp(int argc, char** argv) {
         app.ui.headless = headless;
         app.snap = session.snapshot();
         FrameState fst;
-        fst.layoutAlways = headless;
+        fst.layoutAlways = headless && matrix.empty();   // the matrix re-lays out as a resized window does
         fst.explicitLayout = !opt.layout.empty();
         buildFonts(app, settings.uiScale, false);
         applyStyle(settings.darkTheme, settings.uiScale);
@@ -324,12 +382,24 @@ int runApp(int argc, char** argv) {
         using Clock = std::chrono::steady_clock;
         std::vector<double> frameMs, uiMs;   // whole frame; building the UI (CPU, before GL draws)
         int framesLeft = !opt.screenshot.empty() ? 3 : opt.benchFrames > 0 ? opt.benchFrames + 5 : -1;
-        int screenshotWaits = 0;   // bounded, so a run that never ends cannot keep a screenshot from being taken
+        int screenshotWaits = 0;
+        size_t matrixAt = 0;   // --screenshot-matrix: the shot being prepared, and its frames so far
+        int matrixFrames = 0, matrixSettled = 0;
+        if (!matrix.empty()) {
+            std::error_code ec;
+            fs::create_directories(opt.matrixDir, ec);
+        }   // bounded, so a run that never ends cannot keep a screenshot from being taken
         while (!glfwWindowShouldClose(window)) {
             auto t0 = Clock::now();
             auto snapNow = session.snapshot();
             if (headless || snapNow->state == RunState::Running || session.busy()) glfwPollEvents();
             else glfwWaitEventsTimeout(0.1);
+            if (matrixAt < matrix.size() && matrixFrames == 0) {
+                const MatrixShot& m = matrix[matrixAt];
+                glfwSetWindowSize(window, m.width, m.height);
+                settings.uiScale = m.scale;
+                if (matrixAt == 0 || matrix[matrixAt - 1].layout != m.layout) app.ui.pendingLayout = m.layout;
+            }
             if (app.ui.pendingScale > 0) {
                 settings.uiScale = app.ui.pendingScale;
                 app.ui.pendingScale = 0;
@@ -364,6 +434,32 @@ int runApp(int argc, char** argv) {
                     rc = 1;
                 } else {
                     std::printf("wrote %s (%dx%d) and %s.json\n", opt.screenshot.c_str(), fbw, fbh, opt.screenshot.c_str());
+                }
+            }
+            if (matrixAt < matrix.size()) {
+                // A shot is taken once the window has its size and four frames settled the toolbar's
+                // rows and the panels' places.
+                const MatrixShot& m = matrix[matrixAt];
+                ++matrixFrames;
+                matrixSettled = (fbw == m.width && fbh == m.height) ? matrixSettled + 1 : 0;
+                if (matrixSettled >= 4) {
+                    char name[160];
+                    std::snprintf(name, sizeof name, "%s-%dx%d-s%g.png", m.layout.c_str(), m.width, m.height, static_cast<double>(m.scale));
+                    std::string path = (fs::path(opt.matrixDir) / name).string();
+                    std::string err;
+                    if (!writeScreenshot(path, fbw, fbh, app, opt.steps, &err)) {
+                        std::fprintf(stderr, "warpscope-gui: %s\n", err.c_str());
+                        rc = 1;
+                    } else {
+                        std::printf("wrote %s\n", path.c_str());
+                    }
+                    ++matrixAt;
+                    matrixFrames = matrixSettled = 0;
+                    if (matrixAt == matrix.size()) break;
+                } else if (matrixFrames > 120) {
+                    std::fprintf(stderr, "warpscope-gui: the window did not become %dx%d (it is %dx%d; is the screen large enough?)\n", m.width, m.height, fbw, fbh);
+                    rc = 1;
+                    break;
                 }
             }
             glfwSwapBuffers(window);

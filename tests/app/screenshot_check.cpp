@@ -1,35 +1,47 @@
-// Checks a warpscope-gui screenshot: the PNG has the size the sidecar says, every expected panel
-// drew, and each panel's region is not blank (its pixels vary).
-//   warpscope_screenshot_check out.png [--steps N] [--panels a,b,c] [--min-stddev X]
+// Checks warpscope-gui screenshots: each PNG has the size its sidecar says, every expected panel
+// drew, and each panel's region is not blank (its pixels vary). With --geometry also the layout:
+// no panel extends past the window, no two panels overlap, and every toolbar item lies inside the
+// window and inside the toolbar.
+//   warpscope_screenshot_check out.png [more.png ...] [--steps N] [--panels a,b,c] [--min-stddev X] [--geometry]
+//
+// Sections: 1. one screenshot  2. main
 #include <nlohmann/json.hpp>
 #include <stb_image.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <set>
 #include <sstream>
 #include <string>
+#include <vector>
 
-int main(int argc, char** argv) {
-    if (argc < 2) {
-        std::fprintf(stderr, "usage: %s out.png [--steps N] [--panels a,b,c] [--min-stddev X]\n", argv[0]);
-        return 2;
-    }
-    std::string png = argv[1];
+namespace {
+
+struct Options {
+    std::vector<std::string> pngs;
     long long steps = -1;
     double minStd = 4.0;
     std::set<std::string> expected;
-    for (int i = 2; i + 1 < argc; i += 2) {
-        std::string a = argv[i], v = argv[i + 1];
-        if (a == "--steps") steps = std::stoll(v);
-        else if (a == "--min-stddev") minStd = std::stod(v);
-        else if (a == "--panels") {
-            std::stringstream ss(v);
-            std::string item;
-            while (std::getline(ss, item, ',')) expected.insert(item);
-        }
-    }
+    bool geometry = false;
+};
+
+struct Rect {
+    std::string id;
+    double x = 0, y = 0, w = 0, h = 0;
+};
+
+std::vector<Rect> rects(const nlohmann::json& j, const char* key) {
+    std::vector<Rect> out;
+    if (!j.contains(key)) return out;
+    for (auto& p : j[key]) out.push_back({p["id"], p["x"].get<double>(), p["y"].get<double>(), p["w"].get<double>(), p["h"].get<double>()});
+    return out;
+}
+
+// ---------------------------------------------------------------- 1. one screenshot
+// Returns the number of problems found (each printed).
+int checkOne(const std::string& png, const Options& o) {
     std::ifstream f(png + ".json");
     if (!f) {
         std::fprintf(stderr, "FAIL: no sidecar %s.json\n", png.c_str());
@@ -49,26 +61,24 @@ int main(int argc, char** argv) {
         return 1;
     }
     int failures = 0;
-    if (w != j.value("width", 0) || h != j.value("height", 0)) {
-        std::fprintf(stderr, "FAIL: image is %dx%d, sidecar says %dx%d\n", w, h, j.value("width", 0), j.value("height", 0));
+    auto fail = [&](const char* fmt, auto... args) {
+        std::fprintf(stderr, "FAIL %s: ", png.c_str());
+        std::fprintf(stderr, fmt, args...);
+        std::fprintf(stderr, "\n");
         ++failures;
-    }
-    if (steps >= 0 && j.value("steps", -1LL) != steps) {
-        std::fprintf(stderr, "FAIL: %lld steps were requested, the app shows %lld (state %s)\n", steps, j.value("steps", -1LL),
-                     j.value("state", std::string("?")).c_str());
-        ++failures;
-    }
+    };
+    if (w != j.value("width", 0) || h != j.value("height", 0)) fail("image is %dx%d, sidecar says %dx%d", w, h, j.value("width", 0), j.value("height", 0));
+    if (o.steps >= 0 && j.value("steps", -1LL) != o.steps)
+        fail("%lld steps were requested, the app shows %lld (state %s)", o.steps, j.value("steps", -1LL), j.value("state", std::string("?")).c_str());
     if (j.contains("error")) std::printf("note: the app shows an error: %s\n", j["error"].get<std::string>().c_str());
+    std::vector<Rect> panels = rects(j, "panels");
     std::set<std::string> seen;
-    for (auto& p : j["panels"]) {
-        std::string id = p["id"];
-        seen.insert(id);
-        int x0 = std::max(0, static_cast<int>(p["x"].get<double>())), y0 = std::max(0, static_cast<int>(p["y"].get<double>()));
-        int x1 = std::min(w, static_cast<int>(p["x"].get<double>() + p["w"].get<double>()));
-        int y1 = std::min(h, static_cast<int>(p["y"].get<double>() + p["h"].get<double>()));
+    for (const Rect& p : panels) {
+        seen.insert(p.id);
+        int x0 = std::max(0, static_cast<int>(p.x)), y0 = std::max(0, static_cast<int>(p.y));
+        int x1 = std::min(w, static_cast<int>(p.x + p.w)), y1 = std::min(h, static_cast<int>(p.y + p.h));
         if (x1 - x0 < 8 || y1 - y0 < 8) {
-            std::fprintf(stderr, "FAIL: panel %s is off screen or tiny (%d..%d x %d..%d)\n", id.c_str(), x0, x1, y0, y1);
-            ++failures;
+            fail("panel %s is off screen or tiny (%d..%d x %d..%d)", p.id.c_str(), x0, x1, y0, y1);
             continue;
         }
         double sum = 0, sum2 = 0;
@@ -82,21 +92,70 @@ int main(int argc, char** argv) {
                 ++cnt;
             }
         double mean = sum / cnt, sd = std::sqrt(std::max(0.0, sum2 / cnt - mean * mean));
-        bool ok = sd >= minStd;
-        std::printf("%s panel %-11s %5d,%-5d %4dx%-4d luminance mean %.1f stddev %.1f\n", ok ? "ok  " : "FAIL", id.c_str(), x0, y0,
-                    x1 - x0, y1 - y0, mean, sd);
+        bool ok = sd >= o.minStd;
+        if (!o.geometry || !ok)
+            std::printf("%s panel %-11s %5d,%-5d %4dx%-4d luminance mean %.1f stddev %.1f\n", ok ? "ok  " : "FAIL", p.id.c_str(), x0, y0, x1 - x0, y1 - y0, mean, sd);
         if (!ok) ++failures;
     }
-    for (auto& e : expected)
-        if (!seen.count(e)) {
-            std::fprintf(stderr, "FAIL: panel %s did not draw\n", e.c_str());
-            ++failures;
-        }
     stbi_image_free(px);
-    if (failures) {
-        std::fprintf(stderr, "%d problem(s) in %s\n", failures, png.c_str());
-        return 1;
+    for (auto& e : o.expected)
+        if (!seen.count(e)) fail("panel %s did not draw", e.c_str());
+    if (o.geometry) {
+        const double tol = 1.0;   // rounding of fractional window positions
+        for (const Rect& p : panels)
+            if (p.x < -tol || p.y < -tol || p.x + p.w > w + tol || p.y + p.h > h + tol)
+                fail("panel %s (%.0f,%.0f %.0fx%.0f) extends past the %dx%d window", p.id.c_str(), p.x, p.y, p.w, p.h, w, h);
+        for (size_t a = 0; a < panels.size(); ++a)
+            for (size_t b = a + 1; b < panels.size(); ++b) {
+                const Rect &p = panels[a], &q = panels[b];
+                double ox = std::min(p.x + p.w, q.x + q.w) - std::max(p.x, q.x);
+                double oy = std::min(p.y + p.h, q.y + q.h) - std::max(p.y, q.y);
+                if (ox > tol && oy > tol) fail("panels %s and %s overlap by %.0fx%.0f px", p.id.c_str(), q.id.c_str(), ox, oy);
+            }
+        std::vector<Rect> toolbar = rects(j, "toolbar");
+        const Rect* bar = nullptr;
+        for (const Rect& p : panels)
+            if (p.id == "controls") bar = &p;
+        if (toolbar.empty()) fail("the sidecar lists no toolbar items");
+        for (const Rect& t : toolbar) {
+            bool inWindow = t.x >= -tol && t.y >= -tol && t.x + t.w <= w + tol && t.y + t.h <= h + tol;
+            bool inBar = bar && t.x >= bar->x - tol && t.y >= bar->y - tol && t.x + t.w <= bar->x + bar->w + tol && t.y + t.h <= bar->y + bar->h + tol;
+            if (!inWindow || !inBar || t.w < 4 || t.h < 4)
+                fail("toolbar item %s (%.0f,%.0f %.0fx%.0f) is not fully visible in the toolbar", t.id.c_str(), t.x, t.y, t.w, t.h);
+        }
     }
-    std::printf("screenshot OK: %s\n", png.c_str());
-    return 0;
+    if (failures) std::fprintf(stderr, "%d problem(s) in %s\n", failures, png.c_str());
+    else std::printf("screenshot OK: %s (%s, scale %s)\n", png.c_str(), j.value("layout", std::string("?")).c_str(),
+                     j.contains("scale") ? j["scale"].dump().c_str() : "?");
+    return failures;
+}
+
+} // namespace
+
+// ---------------------------------------------------------------- 2. main
+int main(int argc, char** argv) {
+    Options o;
+    for (int i = 1; i < argc; ++i) {
+        std::string a = argv[i];
+        auto val = [&]() -> std::string { return i + 1 < argc ? argv[++i] : std::string(); };
+        if (a == "--steps") o.steps = std::stoll(val());
+        else if (a == "--min-stddev") o.minStd = std::stod(val());
+        else if (a == "--geometry") o.geometry = true;
+        else if (a == "--panels") {
+            std::stringstream ss(val());
+            std::string item;
+            while (std::getline(ss, item, ',')) o.expected.insert(item);
+        } else if (a.rfind("--", 0) == 0) {
+            std::fprintf(stderr, "unknown option %s\n", a.c_str());
+            return 2;
+        } else o.pngs.push_back(a);
+    }
+    if (o.pngs.empty()) {
+        std::fprintf(stderr, "usage: %s out.png [more.png ...] [--steps N] [--panels a,b,c] [--min-stddev X] [--geometry]\n", argv[0]);
+        return 2;
+    }
+    int failures = 0;
+    for (auto& p : o.pngs) failures += checkOne(p, o);
+    if (o.pngs.size() > 1) std::printf("%zu screenshot(s), %d problem(s)\n", o.pngs.size(), failures);
+    return failures ? 1 : 0;
 }

@@ -204,7 +204,8 @@ void Session::Worker::runOnce() {
         size_t failed = 0;
         for (auto& c : res.checks) failed += c.passed ? 0 : 1;
         if (res.checks.empty()) s->statusText = "Host script finished (this lesson has no checks).";
-        else if (failed == 0) s->statusText = "Host script finished: all " + std::to_string(res.checks.size()) + " checks passed.";
+        else if (failed == 0) s->statusText = res.checks.size() == 1 ? "Host script finished: its check passed."
+                                                    : "Host script finished: all " + std::to_string(res.checks.size()) + " checks passed.";
         else s->statusText = "Host script finished: " + std::to_string(failed) + " of " + std::to_string(res.checks.size()) + " checks FAILED.";
         if (pendingLine) s->statusText += " (Run to line " + std::to_string(pendingLine) + ": the selected warp never got there.)";
         s->selected.reset();

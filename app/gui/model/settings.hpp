@@ -11,7 +11,7 @@ namespace warpscope::gui {
 struct Settings {
     float uiScale = 1.0f;
     bool darkTheme = true;
-    bool showPtx = true;
+    bool showPtx = false;          // PTX beside source: off, so the source lines have the room (and only when the panel is wide)
     int registerFormat = 0;        // 0 hex, 1 signed decimal, 2 float
     double speed = 200;            // warp-instructions per second while running (0 = max)
     bool followIssuing = true;

@@ -66,7 +66,7 @@ std::string fmt(double v) {
 } // namespace
 
 const std::vector<std::string>& knownLayouts() {
-    static const std::vector<std::string> v = {"stepping", "memory", "compare", "checks", "timing", "streams"};
+    static const std::vector<std::string> v = {"stepping", "memory", "compare", "checks", "timing", "streams", "presenter"};
     return v;
 }
 

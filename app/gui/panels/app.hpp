@@ -46,6 +46,10 @@ struct UiState {
     std::string pendingLayout;              // chosen this frame (applied before the next)
     std::string actionLayout;               // chosen by a lesson step's action (applied before the next frame)
     bool dockLessons = false;               // that layout keeps the Lessons panel open on the left
+    std::vector<std::string> presenterPanels{"warp"};   // Presenter layout: the panels beside Source (frame.cpp presentPanels)
+    float toolbarHeight = 0;
+    int lessonListOpen = -1;                // the Lessons panel's lesson list: fold (0) or unfold (1) it once; -1 leave it
+    std::string busyNote;                   // the session is rebuilding: panels show the last complete snapshot                // the toolbar's rows as last drawn (it wraps when narrow)
 
     // Memory panels
     uint64_t globalPick = 0, sharedPick = 0;   // chosen instruction (step index + 1), 0 = most recent
@@ -99,6 +103,7 @@ struct AppContext {
     UiState ui;
     std::shared_ptr<const Snapshot> snap;   // this frame's snapshot (never null)
     std::vector<PanelRect> drawn;           // this frame's panels
+    std::vector<PanelRect> toolbarItems;    // this frame's toolbar items (screenshot sidecar)
     ImVec2 workPos, workSize;               // area between toolbar and status bar
     std::unique_ptr<CompareRunner> compare = std::make_unique<CompareRunner>();
     std::unique_ptr<TimelineRunner> timeline = std::make_unique<TimelineRunner>();   // Timeline panel runs
@@ -125,6 +130,9 @@ void legendSwatch(Rgb c, const char* label, float size);
 std::string maskText(uint32_t mask);      // "0xffff0000 (16 lanes)"
 std::string hex(uint64_t v, int digits = 0);
 void helpMarker(const char* text);
+// ImGui::SetTooltip, but wrapped at about 36 characters' width (never wider than half the window),
+// so a long tooltip stays on screen.
+void tooltip(const char* fmt, ...) IM_FMTARGS(1);
 void drawErrorBox(AppContext& app);
 
 } // namespace warpscope::gui

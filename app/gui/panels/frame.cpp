@@ -6,6 +6,8 @@
 
 #include <GLFW/glfw3.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 
 namespace warpscope::gui {
@@ -29,14 +31,86 @@ void followLessonLayout(AppContext& app, FrameState& fs) {
     }
 }
 
+// A fraction rectangle moved and shrunk into the unit square (x, y, w, h).
+ImVec4 clampFraction(ImVec4 f) {
+    f.z = std::clamp(f.z, 0.05f, 1.0f);
+    f.w = std::clamp(f.w, 0.05f, 1.0f);
+    f.x = std::clamp(f.x, 0.0f, 1.0f - f.z);
+    f.y = std::clamp(f.y, 0.0f, 1.0f - f.w);
+    return f;
+}
+
+bool isPresenter(const AppContext& app) { return app.ui.layout == "presenter"; }
+
+// Presenter: the Lessons panel on the left, Source to its right as wide as the kernel's longest
+// line needs (within limits), and below it the slot: the panels the step needs, side by side.
+void presenterFractions(const AppContext& app, std::map<std::string, ImVec4>& out) {
+    size_t longest = 40;
+    if (app.snap && app.snap->lesson)
+        for (auto& l : app.snap->lesson->sourceLines) longest = std::max(longest, l.size());
+    float charW = app.fonts.mono ? app.fonts.mono->GetCharAdvance('0') : ImGui::GetFontSize() * 0.6f;
+    float need = (static_cast<float>(longest) + 10) * charW + ImGui::GetStyle().WindowPadding.x * 4;   // markers, line numbers, padding
+    float srcW = std::clamp(need / std::max(1.0f, app.workSize.x), 0.60f, 0.70f);   // the lesson text keeps 30 %+
+    float lx = 1 - srcW;
+    out["lessons"] = ImVec4(0, 0, lx, 1);
+    const auto& slot = app.ui.presenterPanels;
+    float srcH = slot.empty() ? 1.0f : 0.58f;
+    out["source"] = ImVec4(lx, 0, srcW, srcH);
+    float w = srcW / static_cast<float>(std::max<size_t>(1, slot.size()));
+    for (size_t i = 0; i < slot.size(); ++i) out[slot[i]] = ImVec4(lx + w * static_cast<float>(i), srcH, w, 1 - srcH);
+}
+
+// The one panel of a layout that Presenter shows for it (a step's `layout X` action).
+std::string presenterPanelFor(const std::string& layout) {
+    static const std::map<std::string, std::string> key = {{"stepping", "warp"},  {"memory", "global"},   {"compare", "compare"},
+                                                           {"checks", "reports"}, {"timing", "stalls"},   {"streams", "timeline"}};
+    auto it = key.find(layout);
+    return it != key.end() ? it->second : "warp";
+}
+
+// Where the current layout puts its panels, as fractions of the work area.
+std::map<std::string, ImVec4> layoutFractions(const AppContext& app) {
+    std::map<std::string, ImVec4> out;
+    if (isPresenter(app)) {
+        presenterFractions(app, out);
+        return out;
+    }
+    const LayoutDef* layout = findLayout(app.ui.layout);
+    if (!layout) return out;
+    bool lessonsInLayout = false;
+    for (auto& pl : layout->placements) lessonsInLayout = lessonsInLayout || std::strcmp(pl.id, "lessons") == 0;
+    // A layout without the Lessons panel makes room for it on the left: the lesson text stays in
+    // view whichever layout is chosen.
+    const float lw = 0.23f;
+    bool dock = !lessonsInLayout;
+    for (auto& pl : layout->placements)
+        out[pl.id] = dock ? ImVec4(lw + pl.fx * (1 - lw), pl.fy, pl.fw * (1 - lw), pl.fh) : ImVec4(pl.fx, pl.fy, pl.fw, pl.fh);
+    if (dock) out["lessons"] = ImVec4(0, 0, lw, 1);
+    return out;
+}
+
 // Whether a panel is open; a panel never seen before starts open when the layout has it.
 bool& panelOpen(AppContext& app, const char* id) {
     auto it = app.settings.panelsOpen.find(id);
     if (it != app.settings.panelsOpen.end()) return it->second;
-    bool in = false;
-    if (const LayoutDef* l = findLayout(app.ui.layout))
-        for (auto& pl : l->placements) in = in || std::strcmp(pl.id, id) == 0;
+    bool in = layoutFractions(app).count(id) > 0;
     return app.settings.panelsOpen.emplace(id, in).first->second;
+}
+
+
+// Presenter: panels opened since the last frame (a step's `open` actions, the View menu) become
+// the slot's panels and replace the ones there.
+void trackPresenterSlot(AppContext& app, FrameState& fs) {
+    if (!isPresenter(app)) return;
+    // Before the first frame (a step done from the command line) the layout's own panels are the baseline.
+    std::set<std::string> before = fs.openLastFrame;
+    if (fs.placedScale == 0)
+        for (auto& [id, f] : layoutFractions(app)) before.insert(id);
+    std::vector<std::string> opened;
+    for (auto& [id, open] : app.settings.panelsOpen)
+        if (open && id != "lessons" && id != "source" && !before.count(id)) opened.push_back(id);
+    if (opened.empty()) return;
+    presentPanels(app, opened);
 }
 
 } // namespace
@@ -44,15 +118,30 @@ bool& panelOpen(AppContext& app, const char* id) {
 void applyLayout(AppContext& app, const std::string& id) {
     const LayoutDef* l = findLayout(id);
     if (!l) return;
+    // Presenter folds the lesson list so the step text has the room; leaving it unfolds the list.
+    if (id == "presenter" && !isPresenter(app)) app.ui.lessonListOpen = 0;
+    else if (id != "presenter" && isPresenter(app)) app.ui.lessonListOpen = 1;
     app.ui.layout = id;
     app.settings.layout = id;
-    for (auto& p : panels()) {
-        bool in = false;
-        for (auto& pl : l->placements) in = in || std::strcmp(pl.id, p.id) == 0;
-        app.settings.panelsOpen[p.id] = in;
-    }
+    std::map<std::string, ImVec4> places = layoutFractions(app);
+    for (auto& p : panels()) app.settings.panelsOpen[p.id] = places.count(p.id) > 0;
     if (app.ui.dockLessons) app.settings.panelsOpen["lessons"] = true;   // a lesson step chose it: keep the steps in view
     app.ui.resetLayout = true;
+}
+
+void presentPanels(AppContext& app, const std::vector<std::string>& ids) {
+    std::vector<std::string> keep;
+    for (auto& id : ids)
+        for (auto& p : panels())
+            if (id == p.id && id != "lessons" && id != "source") keep.push_back(id);
+    if (keep == app.ui.presenterPanels) return;
+    if (isPresenter(app))
+        for (auto& id : app.ui.presenterPanels) app.settings.panelsOpen[id] = false;
+    app.ui.presenterPanels = keep;
+    if (isPresenter(app)) {
+        for (auto& id : keep) app.settings.panelsOpen[id] = true;
+        app.ui.resetLayout = true;
+    }
 }
 
 namespace {
@@ -133,15 +222,36 @@ const std::filesystem::path& dataFolder() { return g_dataDir; }
 
 void drawFrame(AppContext& app, GLFWwindow* window, FrameState& fs) {
     ImGuiIO& io = ImGui::GetIO();
-    app.snap = app.session.snapshot();
+    // While the session rebuilds or replays (step back on a large run, a parameter change) it
+    // publishes an empty "loading" snapshot: keep drawing the last complete one until the new one
+    // is ready, and say what is happening in the status bar.
+    std::shared_ptr<const Snapshot> fresh = app.session.snapshot();
+    bool stale = fresh->state == RunState::Loading && fs.lastReady && (!fresh->lesson || fresh->lesson == fs.lastReady->lesson);
+    app.snap = stale ? fs.lastReady : fresh;
+    app.ui.busyNote = stale ? fresh->statusText : std::string();
+    if (fresh->state != RunState::Loading) fs.lastReady = fresh;
     app.drawn.clear();
     followLessonLayout(app, fs);
-    if (!app.ui.actionLayout.empty()) {
+    if (!app.ui.actionLayout.empty() && isPresenter(app)) {
+        // Presenter stays: a step's `layout X` shows X's key panel beside Source instead.
+        presentPanels(app, {presenterPanelFor(app.ui.actionLayout)});
+        app.ui.actionLayout.clear();
+    } else if (!app.ui.actionLayout.empty()) {
         app.ui.dockLessons = true;
         applyLayout(app, app.ui.actionLayout);
         app.ui.actionLayout.clear();
     } else if (!app.ui.pendingLayout.empty()) {
         app.ui.dockLessons = false;
+        // Presenter is for a projector: at least scale 1.5 while it is on (an explicit --scale in
+        // headless runs stands), the earlier scale back when another layout is chosen.
+        bool toPresenter = app.ui.pendingLayout == "presenter";
+        if (!app.ui.headless && toPresenter && !isPresenter(app) && app.settings.uiScale < 1.5f) {
+            fs.presenterScaleBefore = app.settings.uiScale;
+            app.ui.pendingScale = 1.5f;
+        } else if (!toPresenter && isPresenter(app) && fs.presenterScaleBefore > 0) {
+            app.ui.pendingScale = fs.presenterScaleBefore;
+            fs.presenterScaleBefore = 0;
+        }
         applyLayout(app, app.ui.pendingLayout);
         app.ui.pendingLayout.clear();
     }
@@ -152,7 +262,8 @@ void drawFrame(AppContext& app, GLFWwindow* window, FrameState& fs) {
     const ImGuiStyle& st = ImGui::GetStyle();
     float menuH = ImGui::GetFrameHeight();
     float W = io.DisplaySize.x, H = io.DisplaySize.y;
-    float barH = ImGui::GetFrameHeight() + st.WindowPadding.y * 2;
+    // The toolbar wraps onto more rows when its items do not fit (its height is last frame's).
+    float barH = std::max(ImGui::GetFrameHeight() + st.WindowPadding.y * 2, app.ui.toolbarHeight);
     float statusH = ImGui::GetTextLineHeight() + st.WindowPadding.y * 2;
     ImGuiWindowFlags fixedFlags = ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoMove |
                                   ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse |
@@ -167,6 +278,7 @@ void drawFrame(AppContext& app, GLFWwindow* window, FrameState& fs) {
     ImGui::SetNextWindowSize(ImVec2(W, barH));
     if (ImGui::Begin("##toolbar", nullptr, fixedFlags)) {
         record("controls");
+        app.toolbarItems.clear();
         drawControlsPanel(app);
     }
     ImGui::End();
@@ -180,35 +292,49 @@ void drawFrame(AppContext& app, GLFWwindow* window, FrameState& fs) {
 
     app.workPos = ImVec2(0, menuH + barH);
     app.workSize = ImVec2(W, std::max(100.0f, H - menuH - barH - statusH));
-    ImGuiCond cond = (fs.layoutAlways || app.ui.resetLayout) ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
-    const LayoutDef* layout = findLayout(app.ui.layout);
+    trackPresenterSlot(app, fs);
+    // Placement: a reset (or a headless run) puts every panel where the layout says; a new window
+    // size or UI scale keeps each panel's proportions of the work area (clamped into it); otherwise
+    // the user's arrangement (ImGui's ini) stands.
+    bool reset = fs.layoutAlways || app.ui.resetLayout;
+    bool resized = fs.placedScale > 0 && (fs.placedFor.x != app.workSize.x || fs.placedFor.y != app.workSize.y || fs.placedScale != app.settings.uiScale);
+    std::map<std::string, ImVec4> target = layoutFractions(app);
     for (const PanelDef& p : panels()) {
         bool& open = panelOpen(app, p.id);
         if (!open) continue;
-        float fx = p.fx, fy = p.fy, fw = p.fw, fh = p.fh;
-        bool inLayout = false;
-        if (layout)
-            for (auto& pl : layout->placements)
-                if (std::strcmp(pl.id, p.id) == 0) fx = pl.fx, fy = pl.fy, fw = pl.fw, fh = pl.fh, inLayout = true;
-        // A layout chosen by a lesson step that has no Lessons panel: its panels make room for it on the left.
-        bool lessonsInLayout = false;
-        if (layout)
-            for (auto& pl : layout->placements) lessonsInLayout = lessonsInLayout || std::strcmp(pl.id, "lessons") == 0;
-        if (app.ui.dockLessons && !lessonsInLayout && inLayout) {
-            const float lw = 0.23f;
-            fx = lw + fx * (1 - lw);
-            fw *= 1 - lw;
+        ImVec4 f(p.fx, p.fy, p.fw, p.fh);
+        if (auto it = target.find(p.id); it != target.end()) f = it->second;
+        ImGuiCond cond = ImGuiCond_FirstUseEver;
+        if (reset) cond = ImGuiCond_Always;
+        else if (resized) {
+            if (auto it = fs.fractions.find(p.id); it != fs.fractions.end()) f = clampFraction(it->second);
+            cond = ImGuiCond_Always;
         }
-        ImGui::SetNextWindowPos(ImVec2(app.workPos.x + fx * app.workSize.x, app.workPos.y + fy * app.workSize.y), cond);
-        ImGui::SetNextWindowSize(ImVec2(fw * app.workSize.x, fh * app.workSize.y), cond);
+        ImGui::SetNextWindowPos(ImVec2(app.workPos.x + f.x * app.workSize.x, app.workPos.y + f.y * app.workSize.y), cond);
+        ImGui::SetNextWindowSize(ImVec2(f.z * app.workSize.x, f.w * app.workSize.y), cond);
         if (ImGui::Begin(p.title, &open, ImGuiWindowFlags_NoCollapse)) {
             record(p.id);
             ImGui::PushID(p.id);
             p.draw(app);
             ImGui::PopID();
         }
+        // The fractions to keep on the next resize: exact ones for a panel where they put it (no
+        // rounding drift over many resizes), measured ones for a panel the user moved or resized.
+        if (cond == ImGuiCond_Always) fs.fractions[p.id] = f;
+        ImVec2 wp = ImGui::GetWindowPos(), ws = ImGui::GetWindowSize();
+        ImVec4 was = fs.fractions.count(p.id) ? fs.fractions[p.id] : ImVec4(-1, -1, -1, -1);
+        auto off = [](float a, float b) { return std::fabs(a - b) > 2.0f; };
+        if (off(wp.x, app.workPos.x + was.x * app.workSize.x) || off(wp.y, app.workPos.y + was.y * app.workSize.y) ||
+            off(ws.x, was.z * app.workSize.x) || off(ws.y, was.w * app.workSize.y))
+            fs.fractions[p.id] = ImVec4((wp.x - app.workPos.x) / app.workSize.x, (wp.y - app.workPos.y) / app.workSize.y,
+                                        ws.x / app.workSize.x, ws.y / app.workSize.y);
         ImGui::End();
     }
+    fs.placedFor = app.workSize;
+    fs.placedScale = app.settings.uiScale;
+    fs.openLastFrame.clear();
+    for (auto& [id, open] : app.settings.panelsOpen)
+        if (open) fs.openLastFrame.insert(id);
     app.ui.resetLayout = false;
     drawNcuImportDialog(app);
     drawShortcutsHelp(app);

@@ -28,7 +28,7 @@ void drawGpuToggle(AppContext& app) {
     }
     ImGui::EndDisabled();
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-        ImGui::SetTooltip("%s", t.enabled ? "Run the lesson's host program on the real GPU with the same PTX, and compare (Compare panel)"
+        tooltip("%s", t.enabled ? "Run the lesson's host program on the real GPU with the same PTX, and compare (Compare panel)"
                                           : ("Unavailable: " + t.reason).c_str());
 }
 
@@ -185,10 +185,10 @@ void drawComparePanel(AppContext& app) {
                     if (r.sassVsPtx) {
                         ImGui::TextDisabled("SASS vs PTX");
                         if (ImGui::IsItemHovered())
-                            ImGui::SetTooltip("The GPU counts SASS (machine) instructions; the simulator counts the PTX it executes.");
+                            tooltip("The GPU counts SASS (machine) instructions; the simulator counts the PTX it executes.");
                     } else if (r.estimated) {
                         ImGui::TextColored(colv(okabe_ito::Orange), "estimated");
-                        if (ImGui::IsItemHovered()) ImGui::SetTooltip("The simulator's value comes from its cache model.");
+                        if (ImGui::IsItemHovered()) tooltip("The simulator's value comes from its cache model.");
                     } else if (same) {
                         ImGui::TextColored(colv(okabe_ito::BluishGreen), "equal");
                     } else if (r.hw && *r.hw != 0) {

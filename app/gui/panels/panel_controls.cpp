@@ -4,7 +4,10 @@
 
 #include <GLFW/glfw3.h>
 
+#include <algorithm>
 #include <cmath>
+#include <map>
+#include <string>
 
 namespace warpscope::gui {
 
@@ -31,9 +34,54 @@ bool button(const char* label, const char* tip, bool enabled = true) {
     ImGui::BeginDisabled(!enabled);
     bool r = ImGui::Button(label);
     ImGui::EndDisabled();
-    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", tip);
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) tooltip("%s", tip);
     return r;
 }
+
+// Lays the toolbar's items left to right and starts a new row where the next item would not fit
+// (the toolbar grows a row rather than hiding anything); records each item's rectangle for the
+// screenshot sidecar and the rows' height for the next frame's work area.
+class ToolbarFlow {
+public:
+    explicit ToolbarFlow(AppContext& app) : app_(app), right_(ImGui::GetWindowContentRegionMax().x) {}
+    ~ToolbarFlow() {
+        const ImGuiStyle& st = ImGui::GetStyle();
+        app_.ui.toolbarHeight = bottom_ - ImGui::GetWindowPos().y + st.WindowPadding.y;
+    }
+    // Draws one item (a widget or a group of them) of width about `estimate` (its measured width
+    // once drawn), `gap` after the previous one; `alignRight`: at the row's right end when it fits.
+    template <class Fn>
+    void item(const char* id, float estimate, Fn&& draw, float gap = -1, float alignRight = 0) {
+        auto it = widths_.find(id);
+        float w = std::max(it != widths_.end() ? it->second : estimate, alignRight);   // a right-aligned run needs all its room
+        if (!first_) {
+            ImGui::SameLine(0, gap);
+            if (ImGui::GetCursorPosX() + w > right_) ImGui::NewLine();
+        }
+        first_ = false;
+        if (alignRight > 0 && ImGui::GetCursorPosX() + alignRight <= right_) ImGui::SetCursorPosX(right_ - alignRight);
+        ImGui::PushID(id);
+        ImGui::BeginGroup();
+        draw();
+        ImGui::EndGroup();
+        ImGui::PopID();
+        ImVec2 mn = ImGui::GetItemRectMin(), mx = ImGui::GetItemRectMax();
+        widths_[id] = mx.x - mn.x;
+        bottom_ = std::max(bottom_, mx.y);
+        ImVec2 fb = ImGui::GetIO().DisplayFramebufferScale;
+        app_.toolbarItems.push_back({id, mn.x * fb.x, mn.y * fb.y, (mx.x - mn.x) * fb.x, (mx.y - mn.y) * fb.y});
+    }
+    float right() const { return right_; }
+
+private:
+    AppContext& app_;
+    float right_;
+    float bottom_ = 0;
+    bool first_ = true;
+    static inline std::map<std::string, float> widths_;   // last drawn width of each item (UI scale changes re-measure)
+};
+
+float buttonWidth(const char* label) { return ImGui::CalcTextSize(label, nullptr, true).x + ImGui::GetStyle().FramePadding.x * 2; }
 } // namespace
 
 void drawControlsPanel(AppContext& app) {
@@ -45,99 +93,107 @@ void drawControlsPanel(AppContext& app) {
     // Narrow windows (or big UI scales) drop the key hints from the labels; tooltips keep them.
     const float em = ImGui::GetFontSize();
     const bool compact = ImGui::GetContentRegionAvail().x < em * 112;
-    auto tb = [&](const char* full, const char* shortLabel, const char* key, const std::string& tip, bool enabled) {
+    ToolbarFlow flow(app);
+    auto tb = [&](const char* id, const char* full, const char* shortLabel, const char* key, const std::string& tip, bool enabled) {
         std::string label = compact ? std::string(shortLabel) : std::string(full);
-        return button(label.c_str(), (compact ? tip + " (" + key + ")" : tip).c_str(), enabled);
+        bool clicked = false;
+        flow.item(id, buttonWidth(label.c_str()), [&] {
+            clicked = button((label + "###" + id).c_str(), (compact ? tip + " (" + key + ")" : tip).c_str(), enabled);
+        });
+        return clicked;
     };
     bool timed = s.timed;
-    if (tb("Restart (R)", "Restart", "R", "Run the lesson again from the beginning", loaded)) ses.restart();
-    ImGui::SameLine();
-    if (tb("\xE2\x97\x80 Back (Bksp)", "\xE2\x97\x80 Back", "Backspace",
+    if (tb("restart", "Restart (R)", "Restart", "R", "Run the lesson again from the beginning", loaded)) ses.restart();
+    if (tb("back", "\xE2\x97\x80 Back (Bksp)", "\xE2\x97\x80 Back", "Backspace",
            timed ? "Step back one cycle (replays the run up to the previous cycle)" : "Step back one warp-instruction (replays the run up to the previous step)",
            loaded && !running))
         ses.stepBack();
-    ImGui::SameLine();
-    if (timed ? tb("Step cycle (F10)", "Step cycle", "F10", "One cycle of the cycle model: every warp scheduler may issue one instruction", inLaunch || running)
-              : tb("Step (F10)", "Step", "F10", "One warp-instruction: the next warp in the scheduler's round-robin order", inLaunch || running))
+    if (timed ? tb("step", "Step cycle (F10)", "Step cycle", "F10", "One cycle of the cycle model: every warp scheduler may issue one instruction", inLaunch || running)
+              : tb("step", "Step (F10)", "Step", "F10", "One warp-instruction: the next warp in the scheduler's round-robin order", inLaunch || running))
         ses.step();
-    ImGui::SameLine();
-    if (tb("Step warp (Shift+F10)", "Step warp", "Shift+F10",
+    if (tb("step-warp", "Step warp (Shift+F10)", "Step warp", "Shift+F10",
            timed ? "Not in Timed mode: the cycle model decides which warp issues" : "One instruction of the selected warp", inLaunch && !timed))
         ses.stepWarp();
-    ImGui::SameLine();
-    if (tb("Step line (F11)", "Step line", "F11", "Run the selected warp until it reaches another source line (other warps run when it waits)", inLaunch))
+    if (tb("step-line", "Step line (F11)", "Step line", "F11", "Run the selected warp until it reaches another source line (other warps run when it waits)", inLaunch))
         ses.stepLine();
-    ImGui::SameLine();
-    if (tb("To barrier (B)", "To barrier", "B", "Run until a barrier (__syncthreads) releases, or the launch ends", inLaunch)) ses.runToBarrier();
-    ImGui::SameLine();
-    if (tb("To end (E)", "To end", "E", "Run to the end of the current launch", inLaunch)) ses.runToEnd();
-    ImGui::SameLine();
-    if (running) {
-        if (tb("\xE2\x9D\x9A\xE2\x9D\x9A Pause (F5)", "\xE2\x9D\x9A\xE2\x9D\x9A Pause", "F5", "Pause the run", true)) ses.pause();
-    } else if (tb("\xE2\x96\xB6 Run (F5)", "\xE2\x96\xB6 Run", "F5", "Run at the chosen speed", inLaunch)) {
-        ses.run();
-    }
-    ImGui::SameLine();
-    // Speed: log scale from 1 to 10^7 warp-instructions per second, right end = unlimited.
-    float sp = app.settings.speed <= 0 ? 7.5f : static_cast<float>(std::log10(std::max(1.0, app.settings.speed)));
-    char label[48];
-    if (app.settings.speed <= 0) std::snprintf(label, sizeof label, "max speed");
-    else if (app.settings.speed >= 1000) std::snprintf(label, sizeof label, "%.0fk %s/s", app.settings.speed / 1000, timed ? "cycles" : "instr");
-    else std::snprintf(label, sizeof label, "%.0f %s/s", app.settings.speed, timed ? "cycles" : "instr");
-    ImGui::SetNextItemWidth(em * (compact ? 8.5f : 11.0f));
-    if (ImGui::SliderFloat("##speed", &sp, 0.0f, 7.5f, label)) {
-        app.settings.speed = sp >= 7.4f ? 0.0 : std::pow(10.0, static_cast<double>(sp));
-        ses.setSpeed(app.settings.speed);
-    }
-    if (ImGui::IsItemHovered())
-        ImGui::SetTooltip(timed ? "Run speed in cycles per second (right end: as fast as possible)"
-                                : "Run speed in warp-instructions per second (right end: as fast as possible)");
-    ImGui::SameLine();
-    if (ImGui::SmallButton("?")) app.ui.showShortcuts = true;
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Keyboard shortcuts (F1)");
-    ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
-    drawGpuToggle(app);
-    ImGui::SameLine(0, ImGui::GetFontSize());
-    drawTimingToggle(app);
-    // Layouts, right-aligned.
-    float w = 0;
-    for (auto& l : layouts()) w += ImGui::CalcTextSize(l.title).x + ImGui::GetStyle().FramePadding.x * 2 + ImGui::GetStyle().ItemSpacing.x;
-    ImGui::SameLine();
-    // Tight: narrower padding between the buttons before falling back to a combo.
-    float tightPad = 3, tightGap = 3;
-    float wTight = 0;
-    for (auto& l : layouts()) wTight += ImGui::CalcTextSize(l.title).x + tightPad * 2 + tightGap;
-    float room = ImGui::GetWindowContentRegionMax().x - ImGui::GetCursorPosX();
-    bool tight = room < w && room >= wTight;
-    if (tight) w = wTight;
-    if (room < w) {
-        // Not enough room for a button per layout: one combo instead.
-        const LayoutDef* cur = findLayout(app.ui.layout);
-        float cw = ImGui::GetFontSize() * 8;
-        ImGui::SetCursorPosX(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - cw));
-        ImGui::SetNextItemWidth(cw);
-        if (ImGui::BeginCombo("##layout", cur ? cur->title : "Layout")) {
-            for (auto& l : layouts()) {
-                if (ImGui::Selectable(l.title, cur == &l)) app.ui.pendingLayout = l.id;
-                if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", l.tip);
+    if (tb("to-barrier", "To barrier (B)", "To barrier", "B", "Run until a barrier (__syncthreads) releases, or the launch ends", inLaunch)) ses.runToBarrier();
+    if (tb("to-end", "To end (E)", "To end", "E", "Run to the end of the current launch", inLaunch)) ses.runToEnd();
+    // Run and Pause share one place of the width of the wider label, so the row does not reflow while running.
+    {
+        const char* label = running ? (compact ? "\xE2\x9D\x9A\xE2\x9D\x9A Pause" : "\xE2\x9D\x9A\xE2\x9D\x9A Pause (F5)") : (compact ? "\xE2\x96\xB6 Run" : "\xE2\x96\xB6 Run (F5)");
+        float w = std::max(buttonWidth(compact ? "\xE2\x9D\x9A\xE2\x9D\x9A Pause" : "\xE2\x9D\x9A\xE2\x9D\x9A Pause (F5)"),
+                           buttonWidth(compact ? "\xE2\x96\xB6 Run" : "\xE2\x96\xB6 Run (F5)"));
+        flow.item("run", w, [&] {
+            ImGui::BeginDisabled(!running && !inLaunch);
+            bool clicked = ImGui::Button((std::string(label) + "###run").c_str(), ImVec2(w, 0));
+            ImGui::EndDisabled();
+            if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+                tooltip("%s", running ? "Pause the run (F5)" : "Run at the chosen speed (F5)");
+            if (clicked) {
+                if (running) ses.pause();
+                else ses.run();
             }
-            ImGui::EndCombo();
+        });
+    }
+    // Speed: log scale from 1 to 10^7 warp-instructions per second, right end = unlimited.
+    float speedW = em * (compact ? 8.5f : 11.0f);
+    flow.item("speed", speedW, [&] {
+        float sp = app.settings.speed <= 0 ? 7.5f : static_cast<float>(std::log10(std::max(1.0, app.settings.speed)));
+        char label[48];
+        if (app.settings.speed <= 0) std::snprintf(label, sizeof label, "max speed");
+        else if (app.settings.speed >= 1000) std::snprintf(label, sizeof label, "%.0fk %s/s", app.settings.speed / 1000, timed ? "cycles" : "instr");
+        else std::snprintf(label, sizeof label, "%.0f %s/s", app.settings.speed, timed ? "cycles" : "instr");
+        ImGui::SetNextItemWidth(speedW);
+        if (ImGui::SliderFloat("##speed", &sp, 0.0f, 7.5f, label)) {
+            app.settings.speed = sp >= 7.4f ? 0.0 : std::pow(10.0, static_cast<double>(sp));
+            ses.setSpeed(app.settings.speed);
         }
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Panel layout");
+        if (ImGui::IsItemHovered())
+            tooltip(timed ? "Run speed in cycles per second (right end: as fast as possible)"
+                                    : "Run speed in warp-instructions per second (right end: as fast as possible)");
+    });
+    flow.item("help", buttonWidth("?"), [&] {
+        if (ImGui::SmallButton("?")) app.ui.showShortcuts = true;
+        if (ImGui::IsItemHovered()) tooltip("Keyboard shortcuts (F1)");
+    });
+    const ImGuiStyle& st = ImGui::GetStyle();
+    if (app.ui.layout == "presenter") {
+        // Presenter keeps the toolbar to the stepping controls (fewer rows at a projector's scale):
+        // Run on GPU and Timed are in the Compare and Occupancy panels, and the layouts are one
+        // drop-down of fixed width (it never turns into buttons while running).
+        float cw = em * 9;
+        flow.item("layout", cw, [&] {
+            ImGui::SetNextItemWidth(cw);
+            if (ImGui::BeginCombo("##layout", "Presenter")) {
+                for (auto& l : layouts()) {
+                    if (ImGui::Selectable(l.title, app.ui.layout == l.id)) app.ui.pendingLayout = l.id;
+                    if (ImGui::IsItemHovered()) tooltip("%s", l.tip);
+                }
+                ImGui::EndCombo();
+            }
+            if (ImGui::IsItemHovered()) tooltip("Layout");
+        }, em, cw);
         return;
     }
-    ImGui::SetCursorPosX(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - w));
-    if (tight) ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(tightPad, ImGui::GetStyle().FramePadding.y));
+    flow.item("gpu", em * 8, [&] { drawGpuToggle(app); }, em * 1.5f);
+    flow.item("timed", em * 16, [&] { drawTimingToggle(app); }, em);
+    // Layouts: one button each, at the right end of the row when they all fit there; otherwise
+    // they continue on the next row(s). Never a drop-down, so they do not change while running.
+    float all = 0;
+    for (auto& l : layouts()) all += buttonWidth(l.title) + st.ItemSpacing.x;
+    all -= st.ItemSpacing.x;
+    bool firstLayout = true;
     for (auto& l : layouts()) {
-        bool cur = app.ui.layout == l.id;
-        if (cur) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
-        if (ImGui::Button(l.title)) app.ui.pendingLayout = l.id;
-        if (cur) ImGui::PopStyleColor();
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", l.tip);
-        ImGui::SameLine(0, tight ? tightGap : -1.0f);
+        std::string id = std::string("layout-") + l.id;
+        flow.item(id.c_str(), buttonWidth(l.title), [&] {
+            bool cur = app.ui.layout == l.id;
+            if (cur) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+            if (ImGui::Button(l.title)) app.ui.pendingLayout = l.id;
+            if (cur) ImGui::PopStyleColor();
+            if (ImGui::IsItemHovered()) tooltip("%s", l.tip);
+        }, firstLayout ? em : -1.0f, firstLayout ? all : 0.0f);
+        firstLayout = false;
     }
-    if (tight) ImGui::PopStyleVar();
-    ImGui::NewLine();
 }
 
 void drawStatusBar(AppContext& app) {
@@ -146,17 +202,39 @@ void drawStatusBar(AppContext& app) {
                  : s.state == RunState::Running                               ? okabe_ito::BluishGreen
                  : s.state == RunState::Finished                              ? okabe_ito::SkyBlue
                                                                               : Rgb{200, 200, 200};
-    ImGui::TextColored(colv(stateCol), "%s", runStateName(s.state));
+    // The light theme needs dark text: coloured states are darkened there, the plain ones use the text colour.
+    bool plain = stateCol.r == 200 && stateCol.g == 200 && stateCol.b == 200;
+    ImVec4 stateV = colv(stateCol);
+    if (!app.settings.darkTheme)
+        stateV = plain ? ImGui::GetStyleColorVec4(ImGuiCol_Text) : ImVec4(stateV.x * 0.55f, stateV.y * 0.55f, stateV.z * 0.55f, 1);
+    if (!app.ui.busyNote.empty()) {
+        // The panels show the last complete state while the session replays or rebuilds.
+        ImGui::TextColored(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), "%s (showing the last state)", app.ui.busyNote.c_str());
+        ImGui::SameLine();
+        ImGui::TextUnformatted("|");
+        ImGui::SameLine();
+    }
+    ImGui::TextColored(stateV, "%s", runStateName(s.state));
     ImGui::SameLine();
     ImGui::Text("| step %llu", static_cast<unsigned long long>(s.totalSteps));
     if (s.timing) {
         ImGui::SameLine();
-        ImGui::Text("| cycle %llu (%s)", static_cast<unsigned long long>(s.timing->cycle), s.timing->spec.name.c_str());
+        // When the launch is complete its total (the figure Stall reasons shows) can differ from the
+        // cycle last stepped: say both, so the two panels do not seem to disagree.
+        const auto& L = s.timing->launch;
+        uint64_t total = L && L->complete ? L->result.cycles : 0;
+        if (total && total != s.timing->cycle)
+            ImGui::Text("| cycle %llu, launch total %llu (%s)", static_cast<unsigned long long>(s.timing->cycle),
+                        static_cast<unsigned long long>(total), s.timing->spec.name.c_str());
+        else
+            ImGui::Text("| cycle %llu (%s)", static_cast<unsigned long long>(s.timing->cycle), s.timing->spec.name.c_str());
     }
     if (s.launchIndex >= 0 && s.program) {
         ImGui::SameLine();
         int n = s.lesson ? s.lesson->launchCount : 0;
-        ImGui::Text("| launch %d/%d %s: %llu in this launch", s.launchIndex + 1, n, s.program->kernelName.c_str(),
+        // "launch 2/3"; a host program whose launch count is not known up front (a loop) shows "launch 2".
+        std::string of = n > s.launchIndex ? "/" + std::to_string(n) : "";
+        ImGui::Text("| launch %d%s %s: %llu in this launch", s.launchIndex + 1, of.c_str(), s.program->kernelName.c_str(),
                     static_cast<unsigned long long>(s.stepInLaunch));
     }
     ImGui::SameLine();

@@ -24,7 +24,7 @@ void metricRow(const char* what, const std::string& metric, const std::string& v
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(what);
-    if (tip && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tip);
+    if (tip && ImGui::IsItemHovered()) tooltip("%s", tip);
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(value.c_str());
     ImGui::TableNextColumn();
@@ -48,7 +48,7 @@ const MemAccess* memoryPicker(AppContext& app, bool shared, uint64_t& pick) {
         }
         ImGui::EndCombo();
     }
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("The selected warp's recent %s memory instructions (newest first)", shared ? "shared" : "global");
+    if (ImGui::IsItemHovered()) tooltip("The selected warp's recent %s memory instructions (newest first)", shared ? "shared" : "global");
     return a;
 }
 
@@ -191,7 +191,7 @@ void drawGlobalAccessPanel(AppContext& app) {
     }
     float totalH = secY + secH + fontH * 1.6f - o.y;
     ImGui::Dummy(ImVec2(W, totalH));
-    if (!tip.empty()) ImGui::SetTooltip("%s", tip.c_str());
+    if (!tip.empty()) tooltip("%s", tip.c_str());
     // legend
     legendSwatch(kUsed, "bytes a lane asked for", fontH * 0.8f);
     legendSwatch(kWasted, "moved but unused (wasted)", fontH * 0.8f);

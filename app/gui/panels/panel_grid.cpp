@@ -43,8 +43,9 @@ void drawGridPanel(AppContext& app) {
         if (!s.lesson) return;
     }
     uint64_t done = s.blocksLaunched - std::min<uint64_t>(s.blocksLaunched, s.resident.size());
-    ImGui::Text("grid (%u,%u,%u) x block (%u,%u,%u): %llu blocks of %u warps", s.grid[0], s.grid[1], s.grid[2], s.block[0], s.block[1],
-                s.block[2], static_cast<unsigned long long>(s.blockCount), s.warpsPerBlock);
+    ImGui::Text("grid (%u,%u,%u) x block (%u,%u,%u): %llu %s of %u %s", s.grid[0], s.grid[1], s.grid[2], s.block[0], s.block[1],
+                s.block[2], static_cast<unsigned long long>(s.blockCount), s.blockCount == 1 ? "block" : "blocks", s.warpsPerBlock,
+                s.warpsPerBlock == 1 ? "warp" : "warps");
     ImGui::TextDisabled("%zu resident, %llu done, %llu pending", s.resident.size(), static_cast<unsigned long long>(done),
                         static_cast<unsigned long long>(s.blockCount - std::min<uint64_t>(s.blockCount, s.blocksLaunched)));
     bool follow = app.settings.followIssuing;
@@ -148,7 +149,7 @@ void drawGridPanel(AppContext& app) {
         }
     }
     ImGui::Dummy(ImVec2(L.cols * L.tileW, rows * L.tileH));
-    if (!tip.empty()) ImGui::SetTooltip("%s", tip.c_str());
+    if (!tip.empty()) tooltip("%s", tip.c_str());
     ImGui::EndChild();
 }
 

@@ -80,9 +80,9 @@ void drawHeatmapPanel(AppContext& app) {
     ImGui::SetNextItemWidth(fw * 7);
     ImGui::Combo("##mode", &app.ui.heatMode, modes, 2);
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("accesses: lane accesses per element\nwasted bytes: bytes of this element that a sector carried although no lane asked for them");
+        tooltip("accesses: lane accesses per element\nwasted bytes: bytes of this element that a sector carried although no lane asked for them");
     ImGui::Checkbox("whole run", &app.ui.heatWholeRun);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Counts since the lesson started (otherwise: this launch only)");
+    if (ImGui::IsItemHovered()) tooltip("Counts since the lesson started (otherwise: this launch only)");
     ImGui::SameLine();
     ImGui::Checkbox("log scale", &app.ui.heatLog);
     ImGui::SameLine();
@@ -91,7 +91,7 @@ void drawHeatmapPanel(AppContext& app) {
     ImGui::BeginDisabled(!renderer().ready());
     ImGui::Checkbox("GLSL", &app.ui.heatUseShader);
     ImGui::EndDisabled();
-    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", renderer().status().c_str());
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) tooltip("%s", renderer().status().c_str());
 
     const std::vector<uint32_t>& counts = app.ui.heatMode == 0 ? (app.ui.heatWholeRun ? buf->runAccesses : buf->launchAccesses)
                                                                 : (app.ui.heatWholeRun ? buf->runWasted : buf->launchWasted);
@@ -124,7 +124,7 @@ void drawHeatmapPanel(AppContext& app) {
         uint64_t idx = static_cast<uint64_t>(cy) * width + cx;
         if (idx < buf->count) {
             hover = static_cast<int>(idx);
-            ImGui::SetTooltip("%s[%llu]  (row %d, column %d)\naddress %s\nvalue %s\naccesses: %u this launch, %u in the run\nwasted bytes: %u this launch, %u in the run",
+            tooltip("%s[%llu]  (row %d, column %d)\naddress %s\nvalue %s\naccesses: %u this launch, %u in the run\nwasted bytes: %u this launch, %u in the run",
                               buf->name.c_str(), static_cast<unsigned long long>(idx), cy, cx, hex(buf->base + idx * buf->elemBytes).c_str(),
                               formatElement(*buf, idx).c_str(), buf->launchAccesses[idx], buf->runAccesses[idx], buf->launchWasted[idx],
                               buf->runWasted[idx]);

@@ -49,6 +49,21 @@ void richText(AppContext& app, const std::vector<MdSpan>& spans, float indent, I
             const char* wb = t.c_str() + i;
             float ww = f->CalcTextSizeA(fs, FLT_MAX, 0, wb, t.c_str() + j).x;
             float sw = f->CalcTextSizeA(fs, FLT_MAX, 0, t.c_str() + j, t.c_str() + k).x;
+            if (ww > maxW - indent) {
+                // A word wider than a whole line (long inline code): draw what fits on this line, the rest on the next.
+                if (maxW - x < fs * 2) {
+                    x = indent;
+                    y += lineH;
+                }
+                size_t cut = i + 1;
+                while (cut < j && f->CalcTextSizeA(fs, FLT_MAX, 0, wb, t.c_str() + cut + 1).x <= maxW - x) ++cut;
+                while (cut < j && (static_cast<unsigned char>(t[cut]) & 0xC0) == 0x80) ++cut;   // not inside a UTF-8 character
+                if (cut < j) {
+                    j = k = cut;
+                    ww = f->CalcTextSizeA(fs, FLT_MAX, 0, wb, t.c_str() + j).x;
+                    sw = 0;
+                }
+            }
             if (x + ww > maxW && x > indent) {
                 x = indent;
                 y += lineH;
@@ -337,7 +352,6 @@ void lessonList(AppContext& app) {
         if (ImGui::Selectable("##lesson", sel, 0, ImVec2(w, h1 + wrapH + 6))) {
             if (!sel) app.loadLesson(static_cast<int>(i));
         }
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", L.dir.string().c_str());
         ImDrawList* dl = ImGui::GetWindowDrawList();
         dl->AddText(app.fonts.bold, app.fonts.bold->FontSize, ImVec2(p.x + 4, p.y + 1), ImGui::GetColorU32(ImGuiCol_Text),
                     (std::to_string(i + 1) + ". " + L.title).c_str());
@@ -387,6 +401,13 @@ void paramWidgets(AppContext& app) {
                     }
                 }
                 ImGui::EndCombo();
+            }
+        } else if (p.min && p.max && !p.isFloat && *p.min == 0 && *p.max == 1) {
+            // An on/off parameter (PAD 0/1): a checkbox, not a two-position slider that reads as a progress bar.
+            bool on = v != 0;
+            if (ImGui::Checkbox(on ? "1 (on)##v" : "0 (off)##v", &on)) {
+                v = on ? 1 : 0;
+                changed = true;
             }
         } else if (p.min && p.max && !p.isFloat) {
             int iv = static_cast<int>(v), lo = static_cast<int>(*p.min), hi = static_cast<int>(*p.max);
@@ -529,6 +550,10 @@ bool doLessonStepActions(AppContext& app, int section) {
 
 void drawLessonsPanel(AppContext& app) {
     float h = ImGui::GetContentRegionAvail().y;
+    if (app.ui.lessonListOpen >= 0) {   // a layout change folds (Presenter) or unfolds the list once
+        ImGui::SetNextItemOpen(app.ui.lessonListOpen == 1);
+        app.ui.lessonListOpen = -1;
+    }
     if (ImGui::CollapsingHeader("Lessons", ImGuiTreeNodeFlags_DefaultOpen)) {
         // Tall enough for every entry (as lessonList lays them out), up to a third of the panel.
         float w = ImGui::GetContentRegionAvail().x - ImGui::GetStyle().WindowPadding.x * 2 - ImGui::GetStyle().ScrollbarSize;

@@ -59,11 +59,11 @@ void drawMetricsPanel(AppContext& app) {
                     if (cv.estimated.count(name)) {
                         ImGui::TextColored(colv(okabe_ito::Orange), "estimated");
                         if (ImGui::IsItemHovered())
-                            ImGui::SetTooltip("From the simulator's L1/L2 sector-cache model, not counted exactly: compare its trend, not its digits.");
+                            tooltip("From the simulator's L1/L2 sector-cache model, not counted exactly: compare its trend, not its digits.");
                     } else if (hw::isSassVsPtx(name)) {
                         ImGui::TextDisabled("PTX");
                         if (ImGui::IsItemHovered())
-                            ImGui::SetTooltip("Counted over PTX instructions; Nsight Compute counts SASS, which differs.");
+                            tooltip("Counted over PTX instructions; Nsight Compute counts SASS, which differs.");
                     }
                 }
                 ImGui::EndTable();
@@ -93,7 +93,7 @@ void drawMetricsPanel(AppContext& app) {
                 for (int c = 0; c < 11; ++c) {
                     ImGui::TableSetColumnIndex(c);
                     ImGui::TableHeader(heads[c]);
-                    if (ImGui::IsItemHovered() && tips[c][0]) ImGui::SetTooltip("%s", tips[c]);
+                    if (ImGui::IsItemHovered() && tips[c][0]) tooltip("%s", tips[c]);
                 }
                 const std::vector<std::string>* src = s.lesson ? &s.lesson->sourceLines : nullptr;
                 for (auto& [line, m] : cv.byLine) {

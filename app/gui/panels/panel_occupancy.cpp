@@ -85,7 +85,7 @@ void occupancyPlot(const char* id, const char* title, const std::vector<float>& 
         size_t i = 0;
         while (i + 1 < xs.size() && xs[i + 1] <= x) ++i;
         char xl[48];
-        ImGui::SetTooltip("%s %s -> %.0f resident warps per SM", xLabel(xs[i], xl, sizeof xl), title, ys[i]);
+        tooltip("%s %s -> %.0f resident warps per SM", xLabel(xs[i], xl, sizeof xl), title, ys[i]);
     }
     ImGui::PopID();
 }
@@ -135,7 +135,7 @@ void drawOccupancyPanel(AppContext& app) {
     ImGui::Text("Registers per thread: %u (%s)", regs,
                 std::string(regSource) == "lesson.json" ? "lesson.json" : std::string(regSource) == "override" ? "your value" : "estimated: ptxas decides");
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("The real count comes from `nvcc -Xptxas -v`; a lesson gives it in lesson.json \"registers\".\nOverride it to see how occupancy reacts.");
+        tooltip("The real count comes from `nvcc -Xptxas -v`; a lesson gives it in lesson.json \"registers\".\nOverride it to see how occupancy reacts.");
     ImGui::SameLine();
     bool changed = ImGui::Checkbox("override", &app.ui.registersOverride);
     if (app.ui.registersOverride) {

@@ -21,10 +21,10 @@ void drawReportsPanel(AppContext& app) {
     const Snapshot& s = *app.snap;
     bool init = s.initcheck, race = s.racecheck;
     bool changed = ImGui::Checkbox("initcheck", &init);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Report loads of global or shared memory that nothing has written");
+    if (ImGui::IsItemHovered()) tooltip("Report loads of global or shared memory that nothing has written");
     ImGui::SameLine();
     changed |= ImGui::Checkbox("racecheck", &race);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Report shared-memory hazards between warps with no barrier between them");
+    if (ImGui::IsItemHovered()) tooltip("Report shared-memory hazards between warps with no barrier between them");
     if (changed) app.session.setCheckers(init, race);
     ImGui::SameLine();
     ImGui::TextDisabled("memcheck and synccheck are always on (they stop the launch)");
@@ -80,7 +80,7 @@ void drawReportsPanel(AppContext& app) {
                 ImGui::SameLine();
             }
             if (ImGui::SmallButton("go to")) app.goToSite(r.site, r.grid, r.block);
-            if (ImGui::IsItemHovered()) ImGui::SetTooltip("Show the source line and select the warp; the lane is outlined");
+            if (ImGui::IsItemHovered()) tooltip("Show the source line and select the warp; the lane is outlined");
             ImGui::TableNextColumn();
             ImGui::TextWrapped("launch %d %s\n%s", r.launchIndex + 1, r.kernel.c_str(), where(r.site).c_str());
             ImGui::TableNextColumn();

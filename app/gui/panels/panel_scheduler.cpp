@@ -42,14 +42,14 @@ void smPicker(AppContext& app, const TimingView& tv) {
     ImGui::BeginDisabled(prev < 0);
     if (ImGui::ArrowButton("##prevbusy", ImGuiDir_Left)) pick = prev;
     ImGui::EndDisabled();
-    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("Previous SM with resident blocks");
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) tooltip("Previous SM with resident blocks");
     ImGui::SameLine();
     int next = sm + 1;
     while (next < n && !busy(next)) ++next;
     ImGui::BeginDisabled(next >= n);
     if (ImGui::ArrowButton("##nextbusy", ImGuiDir_Right)) pick = next;
     ImGui::EndDisabled();
-    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("Next SM with resident blocks");
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) tooltip("Next SM with resident blocks");
     if (pick != sm) {
         app.ui.schedSm = pick;
         app.session.showSm(static_cast<uint32_t>(pick));
@@ -178,7 +178,7 @@ void drawSchedulerPanel(AppContext& app) {
             if (line) {
                 ImGui::SameLine();
                 ImGui::TextDisabled("line %u: %s", line, src.c_str());
-                if (ImGui::IsItemHovered()) ImGui::SetTooltip("click: show line %u in the source", line);
+                if (ImGui::IsItemHovered()) tooltip("click: show line %u in the source", line);
                 if (ImGui::IsItemClicked()) {
                     app.ui.clickedLine = line;
                     app.ui.scrollToLine = line;
@@ -248,9 +248,9 @@ void drawSchedulerPanel(AppContext& app) {
             for (const CycleCells& c : tv.timeline)
                 if (c.cycle == cyc && k < c.count) {
                     uint8_t v = c.cell[k];
-                    if (v == kCellIdle) ImGui::SetTooltip("cycle %llu, scheduler %zu: no warp", static_cast<unsigned long long>(cyc), k);
+                    if (v == kCellIdle) tooltip("cycle %llu, scheduler %zu: no warp", static_cast<unsigned long long>(cyc), k);
                     else
-                        ImGui::SetTooltip("cycle %llu, scheduler %zu: %s\n%s", static_cast<unsigned long long>(cyc), k,
+                        tooltip("cycle %llu, scheduler %zu: %s\n%s", static_cast<unsigned long long>(cyc), k,
                                           v == kCellIssued ? "issued" : std::string(timing::stallShortName(static_cast<StallReason>(v))).c_str(),
                                           stallExplanation(static_cast<StallReason>(v)));
                 }

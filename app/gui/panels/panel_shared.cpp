@@ -145,7 +145,7 @@ void drawSharedBanksPanel(AppContext& app) {
         ImGui::Dummy(ImVec2(labelW + 32 * cellW, small + 3 + rows.size() * cellH + 4));
     }
     ImGui::EndChild();
-    if (!tip.empty()) ImGui::SetTooltip("%s", tip.c_str());
+    if (!tip.empty()) tooltip("%s", tip.c_str());
     legendSwatch(kSingle, "one lane, no conflict", fontH * 0.8f);
     legendSwatch(kBroadcast, "broadcast (Nx = N lanes, one word)", fontH * 0.8f);
     legendSwatch(kConflict, "bank conflict (distinct words, one bank)", fontH * 0.8f);

@@ -134,7 +134,9 @@ void drawSourcePanel(AppContext& app) {
     ImGui::Checkbox("PTX beside source", &app.settings.showPtx);
 
     float avail = ImGui::GetContentRegionAvail().x;
-    float srcW = app.settings.showPtx ? avail * 0.58f : avail;
+    // PTX gets its column only when the panel is wide enough that the source keeps ~60 characters (never in Presenter).
+    bool ptx = app.settings.showPtx && app.ui.layout != "presenter" && avail > ImGui::GetFontSize() * 62;
+    float srcW = ptx ? avail * 0.58f : avail;
     ImGui::BeginChild("src", ImVec2(srcW, 0), true, ImGuiWindowFlags_HorizontalScrollbar);
     ImGui::PushFont(app.fonts.mono);
     float lh = ImGui::GetTextLineHeightWithSpacing();
@@ -167,7 +169,7 @@ void drawSourcePanel(AppContext& app) {
             bool hovered = ImGui::IsItemHovered();
             ImGui::PopID();
             if (line == faultLine) dl->AddRectFilled(p, ImVec2(p.x + rowW, p.y + lh), col(faultColor(), 110));
-            else if (line == curLine) dl->AddRectFilled(p, ImVec2(p.x + rowW, p.y + lh), col(okabe_ito::Blue, 110));
+            else if (line == curLine) dl->AddRectFilled(p, ImVec2(p.x + rowW, p.y + lh), col(okabe_ito::Blue, currentLineAlpha(app.settings.darkTheme)));
             if (line == app.ui.clickedLine) dl->AddRect(p, ImVec2(p.x + rowW, p.y + lh), col(okabe_ito::Yellow), 0, 0, 1.5f);
             else if (hovered) dl->AddRectFilled(p, ImVec2(p.x + rowW, p.y + lh), IM_COL32(255, 255, 255, 18));
             // warp markers: one chip per warp (up to 3), then a count
@@ -180,7 +182,7 @@ void drawSourcePanel(AppContext& app) {
                     Rgb cc = c < m.atBarrier ? laneColor(LaneState::AtBarrier) : laneColor(LaneState::Active);
                     dl->AddRectFilled(ImVec2(p.x + 2 + c * (chip + 2), y0), ImVec2(p.x + 2 + c * (chip + 2) + chip, y0 + chip), col(cc), 2);
                 }
-                if (m.selected) dl->AddText(ImVec2(p.x + 2 + 3 * (chip + 2), p.y), col(okabe_ito::Yellow), "\xE2\x96\xB6");
+                if (m.selected) dl->AddText(ImVec2(p.x + 2 + 3 * (chip + 2), p.y), col(selectedArrowColor(app.settings.darkTheme)), "\xE2\x96\xB6");
                 else if (m.warps > 3) dl->AddText(ImVec2(p.x + 2 + 3 * (chip + 2), p.y), ImGui::GetColorU32(ImGuiCol_Text), "+");
                 if (hovered) ImGui::SetTooltip("%d warp(s) on this line now (%d waiting at a barrier)%s", m.warps, m.atBarrier,
                                                m.selected ? "; the selected warp is here" : "");
@@ -199,7 +201,7 @@ void drawSourcePanel(AppContext& app) {
     ImGui::PopFont();
     ImGui::EndChild();
 
-    if (app.settings.showPtx) {
+    if (ptx) {
         ImGui::SameLine();
         ImGui::BeginChild("ptx", ImVec2(0, 0), true);
         if (focus) {

@@ -98,7 +98,7 @@ void drawStallsPanel(AppContext& app) {
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
             ImGui::TextUnformatted(std::string(timing::stallShortName(reason)).c_str());
-            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n%s", timing::stallMetricName(reason).c_str(), stallExplanation(reason));
+            if (ImGui::IsItemHovered()) tooltip("%s\n%s", timing::stallMetricName(reason).c_str(), stallExplanation(reason));
             ImGui::TableNextColumn();
             double frac = double(v) / double(total);
             ImGui::PushStyleColor(ImGuiCol_PlotHistogram, colv(stallColor(reason)));
@@ -146,7 +146,7 @@ void drawStallsPanel(AppContext& app) {
                 app.ui.scrollToLine = row.line;
             }
             std::string src = sourceText(s, row.line);
-            if (ImGui::IsItemHovered() && !src.empty()) ImGui::SetTooltip("%s", src.c_str());
+            if (ImGui::IsItemHovered() && !src.empty()) tooltip("%s", src.c_str());
             ImGui::TableNextColumn();
             ImGui::Text("%llu (%.0f%%)", static_cast<unsigned long long>(row.total), total ? 100.0 * double(row.total) / double(total) : 0.0);
             ImGui::TableNextColumn();

@@ -60,7 +60,7 @@ bool requestTimelineRun(AppContext& app, bool force, double debounceSeconds) {
     app.timeline->request(std::move(req), lessonChanged || force ? 0.0 : debounceSeconds);
     st.requestedKey = key;
     st.requestedLesson = s.lesson->lesson.id;
-    if (lessonChanged) st.view = {};
+    st.view = {};   // a new lesson, parameters, preset or GPU: a new timeline, shown whole (Fit)
     return true;
 }
 
@@ -145,7 +145,7 @@ void drawFigures(const TimelineResult& r) {
     ImGui::TableSetupColumn("copy+compute overlap");
     ImGui::TableSetupColumn("host busy");
     ImGui::TableHeadersRow();
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("busy: time during which the engine did something (overlapping work counted once)");
+    if (ImGui::IsItemHovered()) tooltip("busy: time during which the engine did something (overlapping work counted once)");
     figuresRow("simulated", fs, ImGui::GetStyle().Colors[ImGuiCol_Text]);
     if (fh) {
         figuresRow("measured", *fh, colv(okabe_ito::SkyBlue));
@@ -307,18 +307,18 @@ void drawTimelinePanel(AppContext& app) {
     if (ImGui::Button("Fit")) st.view = {};
     ImGui::SameLine();
     bool zoomOut = ImGui::Button(" - ");
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Zoom out (mouse wheel over the lanes)");
+    if (ImGui::IsItemHovered()) tooltip("Zoom out (mouse wheel over the lanes)");
     ImGui::SameLine();
     bool zoomIn = ImGui::Button(" + ");
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Zoom in (mouse wheel over the lanes; drag to pan)");
+    if (ImGui::IsItemHovered()) tooltip("Zoom in (mouse wheel over the lanes; drag to pan)");
     ImGui::SameLine();
     ImGui::TextDisabled("GPU preset");
     ImGui::SameLine();
     {
         drawPresetCombo(app, "##tlpreset", "h100", false, [](const timing::GpuSpec& p) {
-            ImGui::SetTooltip("%s\n%u copy engines, PCIe %.0f GB/s pinned", p.description.c_str(), p.copyEngines, p.pcieGBs);
+            tooltip("%s\n%u copy engines, PCIe %.0f GB/s pinned", p.description.c_str(), p.copyEngines, p.pcieGBs);
         });
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("The GPU the simulated timeline is modelled on (shared with Timed mode)");
+        if (ImGui::IsItemHovered()) tooltip("The GPU the simulated timeline is modelled on (shared with Timed mode)");
     }
     ImGui::SameLine();
     drawGpuToggle(app);
@@ -349,7 +349,7 @@ void drawTimelinePanel(AppContext& app) {
     ImGui::InputText("##tlpath", st.exportPath, sizeof st.exportPath);
     ImGui::SameLine();
     if (ImGui::Button("Export Chrome trace")) exportTrace(app, *res);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Chrome trace JSON of the timeline(s) shown: open in ui.perfetto.dev or chrome://tracing");
+    if (ImGui::IsItemHovered()) tooltip("Chrome trace JSON of the timeline(s) shown: open in ui.perfetto.dev or chrome://tracing");
     if (!st.exportStatus.empty()) {
         ImGui::SameLine();
         ImGui::TextColored(st.exportOk ? colv(okabe_ito::BluishGreen) : colv(faultColor()), "%s", st.exportStatus.c_str());
@@ -474,7 +474,7 @@ void drawTimelinePanel(AppContext& app) {
                     if (o->durationUs() > 0 && !hit.tl->measured)
                         text += "  (simulated / measured " + std::to_string(op.durationUs() / o->durationUs()).substr(0, 4) + "x)";
                 }
-            ImGui::SetTooltip("%s", text.c_str());
+            tooltip("%s", text.c_str());
         }
     }
     ImGui::EndChild();
@@ -500,7 +500,7 @@ void drawTimelinePanel(AppContext& app) {
         sdl->AddRectFilled(ImVec2(a, p.y), ImVec2(b, p.y + th), ImGui::GetColorU32(thumb), th * 0.5f);
         ImGui::SetCursorScreenPos(ImVec2(cv.labelX, p.y));
         ImGui::TextDisabled("view: %s", formatUs(st.view.spanUs).c_str());
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s to %s of %s. Wheel: zoom; drag: pan; Fit: everything", formatUs(st.view.startUs).c_str(),
+        if (ImGui::IsItemHovered()) tooltip("%s to %s of %s. Wheel: zoom; drag: pan; Fit: everything", formatUs(st.view.startUs).c_str(),
                               formatUs(st.view.startUs + st.view.spanUs).c_str(), formatUs(total).c_str());
     }
 }

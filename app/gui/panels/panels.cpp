@@ -35,8 +35,8 @@ const std::vector<LayoutDef>& layouts() {
           {"grid", 0.65f, 0.00f, 0.35f, 0.48f},
           {"warp", 0.65f, 0.48f, 0.35f, 0.52f}}},
         {"memory", "Memory", "Coalescing, shared-memory banks, heat map and Nsight-named metrics",
-         {{"source", 0.00f, 0.00f, 0.28f, 0.55f},
-          {"shared", 0.28f, 0.00f, 0.42f, 0.55f},
+         {{"source", 0.00f, 0.00f, 0.40f, 0.55f},
+          {"shared", 0.40f, 0.00f, 0.30f, 0.55f},
           {"heatmap", 0.70f, 0.00f, 0.30f, 0.55f},
           {"global", 0.00f, 0.55f, 0.55f, 0.45f},
           {"metrics", 0.55f, 0.55f, 0.45f, 0.45f}}},
@@ -58,6 +58,12 @@ const std::vector<LayoutDef>& layouts() {
           {"timeline", 0.20f, 0.00f, 0.80f, 0.62f},
           {"source", 0.20f, 0.62f, 0.44f, 0.38f},
           {"metrics", 0.64f, 0.62f, 0.36f, 0.38f}}},
+        // Placed by frame.cpp (presenterFractions): Source as wide as the kernel's longest line,
+        // the panels the step needs below it; these are only the fallback places.
+        {"presenter", "Presenter", "For a projector: big text, the lesson, Source, and the one panel the step needs",
+         {{"lessons", 0.00f, 0.00f, 0.30f, 1.00f},
+          {"source", 0.30f, 0.00f, 0.70f, 0.58f},
+          {"warp", 0.30f, 0.58f, 0.70f, 0.42f}}},
     };
     return list;
 }

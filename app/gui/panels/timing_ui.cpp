@@ -68,7 +68,7 @@ void drawStallLegend(bool withIdle) {
         ImGui::Dummy(ImVec2(sz, ImGui::GetTextLineHeight()));
         ImGui::SameLine(0, 4);
         ImGui::TextUnformatted(name.c_str());
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tip.c_str());
+        if (ImGui::IsItemHovered()) tooltip("%s", tip.c_str());
     };
     for (int r = 0; r < timing::kStallReasonCount; ++r) {
         auto reason = static_cast<StallReason>(r);
@@ -111,15 +111,15 @@ void AppContext::applyTiming() {
 void drawTimingToggle(AppContext& app) {
     if (ImGui::Checkbox("Timed", &app.ui.timed)) app.applyTiming();
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("Run launches on the cycle model of the chosen GPU: warp schedulers, latencies, stall reasons.\n"
+        tooltip("Run launches on the cycle model of the chosen GPU: warp schedulers, latencies, stall reasons.\n"
                           "Each step is then one cycle. Results stay those of the functional run.");
     ImGui::SameLine();
     const timing::GpuSpec* cur = app.presetSpec();
     drawPresetCombo(app, "##gpupreset", "(no presets)", true, [](const timing::GpuSpec& p) {
-        ImGui::SetTooltip("%s\n%u SMs, %u warps and %u blocks per SM, %.0f MHz, compute capability %s", p.description.c_str(), p.smCount,
+        tooltip("%s\n%u SMs, %u warps and %u blocks per SM, %.0f MHz, compute capability %s", p.description.c_str(), p.smCount,
                           p.maxWarpsPerSM, p.maxBlocksPerSM, p.clockMHz, p.computeCapability.c_str());
     });
-    if (ImGui::IsItemHovered() && cur) ImGui::SetTooltip("GPU preset: %s", cur->description.c_str());
+    if (ImGui::IsItemHovered() && cur) tooltip("GPU preset: %s", cur->description.c_str());
 }
 
 void drawPresetCombo(AppContext& app, const char* id, const char* fallback, bool focusSelected, void (*tooltip)(const timing::GpuSpec&)) {

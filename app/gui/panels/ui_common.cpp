@@ -1,13 +1,21 @@
 // Helpers shared by panels, and AppContext's lesson loading.
 #include "gui/panels/app.hpp"
 
+#include <algorithm>
 #include <bit>
+#include <cstdarg>
 #include <cstdio>
 
 namespace warpscope::gui {
 
 void AppContext::loadLesson(int index) {
     if (index < 0 || index >= static_cast<int>(ui.lessons.size())) return;
+    // Another lesson starts in functional mode: Timed mode (often turned on by a step of the last
+    // lesson) does not carry over. The first lesson keeps a --timed from the command line.
+    if (ui.current >= 0 && ui.current != index && ui.timed) {
+        ui.timed = false;
+        applyTiming();
+    }
     ui.current = index;
     ui.stepSection = 0;
     ui.clickedLine = 0;
@@ -162,6 +170,18 @@ void drawErrorBox(AppContext& app) {
     ImGui::PopTextWrapPos();
     ImGui::EndChild();
     ImGui::PopStyleColor(2);
+}
+
+void tooltip(const char* fmt, ...) {
+    ImGui::BeginTooltip();
+    float wrap = std::min(ImGui::GetFontSize() * 36, ImGui::GetIO().DisplaySize.x * 0.5f);
+    ImGui::PushTextWrapPos(wrap);
+    va_list args;
+    va_start(args, fmt);
+    ImGui::TextWrappedV(fmt, args);
+    va_end(args);
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
 }
 
 } // namespace warpscope::gui

@@ -118,6 +118,17 @@ void applyStyle(bool dark, float scale) {
     st.FramePadding = ImVec2(6, 4);
     st.ItemSpacing = ImVec2(8, 5);
     st.ScrollbarSize = 16;
+    st.WindowMinSize = ImVec2(32, 12);   // the one-line status bar must not be taller than its row
+    // A thin, half-transparent slider handle, so the value written across the slider stays readable.
+    st.GrabMinSize = 6;
+    st.Colors[ImGuiCol_SliderGrab].w = 0.55f;
+    st.Colors[ImGuiCol_SliderGrabActive].w = 0.75f;
+    if (!dark) {
+        // Light theme: white frames (empty checkboxes, inputs) on a light-grey window need a border.
+        st.FrameBorderSize = 1;
+        st.Colors[ImGuiCol_Border] = ImVec4(0.45f, 0.45f, 0.50f, 0.60f);
+        st.Colors[ImGuiCol_TextDisabled] = ImVec4(0.38f, 0.38f, 0.40f, 1.0f);
+    }
     if (dark) {
         st.Colors[ImGuiCol_WindowBg] = ImVec4(0.10f, 0.10f, 0.12f, 1.0f);
         st.Colors[ImGuiCol_ChildBg] = ImVec4(0.08f, 0.08f, 0.09f, 1.0f);

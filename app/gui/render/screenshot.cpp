@@ -42,6 +42,11 @@ bool writeScreenshot(const std::string& path, int w, int h, const AppContext& ap
     if (s.error) j["error"] = s.error->message;
     j["panels"] = nlohmann::json::array();
     for (const PanelRect& r : app.drawn) j["panels"].push_back({{"id", r.id}, {"x", r.x}, {"y", r.y}, {"w", r.w}, {"h", r.h}});
+    // Every toolbar item (buttons, slider, toggles, layout buttons): the layout check wants each in view.
+    j["toolbar"] = nlohmann::json::array();
+    for (const PanelRect& r : app.toolbarItems) j["toolbar"].push_back({{"id", r.id}, {"x", r.x}, {"y", r.y}, {"w", r.w}, {"h", r.h}});
+    j["layout"] = app.ui.layout;
+    j["scale"] = app.settings.uiScale;
     std::ofstream f(path + ".json");
     f << j.dump(2) << "\n";
     if (!f) {

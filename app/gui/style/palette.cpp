@@ -18,6 +18,10 @@ Rgb laneColor(LaneState s) {
 
 Rgb blockPendingColor() { return {58, 58, 64}; }
 Rgb blockDoneColor() { return {120, 120, 120}; }
+int currentLineAlpha(bool darkTheme) { return darkTheme ? 110 : 60; }
+
+Rgb selectedArrowColor(bool darkTheme) { return darkTheme ? okabe_ito::Yellow : Rgb{25, 25, 30}; }
+
 Rgb faultColor() { return okabe_ito::Vermillion; }
 
 Rgb tokenColor(TokenKind k, bool dark) {

@@ -27,6 +27,10 @@ Rgb laneColor(LaneState s);
 Rgb blockPendingColor();
 Rgb blockDoneColor();
 Rgb faultColor();
+// The Source panel's current-line band and the selected warp's arrow on it: the light theme needs a
+// paler band and a dark arrow (a yellow arrow on light blue cannot be seen).
+int currentLineAlpha(bool darkTheme);
+Rgb selectedArrowColor(bool darkTheme);
 Rgb tokenColor(TokenKind k, bool darkTheme);
 
 } // namespace warpscope::gui
