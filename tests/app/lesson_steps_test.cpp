@@ -1,0 +1,191 @@
+// Every lesson step's "Do it" lands where its text says: the actions run through a Session (the
+// app's model, no window), and the state the step's `expect:` comment states (the selected warp's
+// line, its active lanes, the sectors or bank ways the memory panels show, a finished run) is what
+// the snapshot holds. Each step is done in order, then again from the end backwards (its target is
+// behind the machine: Do it must replay, not run past or do nothing).
+#include "gui/model/markdown.hpp"
+#include "gui/model/memory_model.hpp"
+#include "gui/model/session.hpp"
+#include "gui/model/step_actions.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <bit>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+using namespace warpscope;
+using namespace warpscope::gui;
+namespace fs = std::filesystem;
+
+namespace {
+std::string readText(const fs::path& p) {
+    std::ifstream f(p);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+}
+
+bool moves(const std::vector<StepAction>& acts) {
+    for (auto& a : acts)
+        if (a.kind == StepAction::Kind::RunToLine || a.kind == StepAction::Kind::RunToBarrier || a.kind == StepAction::Kind::RunToEnd ||
+            a.kind == StepAction::Kind::Steps)
+            return true;
+    return false;
+}
+
+// What the model shows, for the failure message.
+std::string shown(const Snapshot& s) {
+    std::ostringstream os;
+    os << runStateName(s.state) << ", launch " << s.launchIndex << ", block " << s.selBlock << " warp " << s.selWarp;
+    if (s.selected) os << ", line " << s.selected->warp.line << ", " << std::popcount(s.selected->warp.masks.active) << " active";
+    os << "; " << s.statusText;
+    return os.str();
+}
+
+void doStep(Session& ses, SessionActionTarget& t, const std::vector<StepAction>& acts, const std::vector<StepExpect>& exps,
+            const std::string& where) {
+    applyStepActions(acts, t);
+    REQUIRE(ses.waitIdle(120));
+    auto snap = ses.snapshot();
+    if (std::getenv("WARPSCOPE_SHOW_STEPS")) {   // authoring aid: what each step lands on
+        std::printf("%s -> %s", where.c_str(), shown(*snap).c_str());
+        const MemAccess* g = t.globalPin.line ? pinnedAccess(snap->memHistory, false, t.globalPin) : pickAccess(snap->memHistory, false, 0);
+        const MemAccess* sh = t.sharedPin.line ? pinnedAccess(snap->memHistory, true, t.sharedPin) : pickAccess(snap->memHistory, true, 0);
+        if (g) std::printf(" | global line %u %s: %u sectors", g->line, g->isLoad ? "load" : "store", buildGlobalDiagram(*g).sectorCount);
+        if (sh) {
+            uint32_t ways = 0;
+            for (auto& ph : buildSharedDiagram(*sh).phases) ways = std::max(ways, ph.ways);
+            std::printf(" | shared line %u %s: %u-way", sh->line, sh->isLoad ? "load" : "store", ways);
+        }
+        std::printf("\n");
+    }
+    INFO(where << " -> " << shown(*snap));
+    for (auto& p : landingProblems(acts, *snap)) FAIL_CHECK(p);
+    for (auto& p : unmetExpectations(exps, *snap, t.globalPin, t.sharedPin)) FAIL_CHECK(p);
+}
+} // namespace
+
+TEST_CASE("every lesson step: Do it lands on the state its text describes, forwards and backwards", "[lesson-steps]") {
+    int checkedSteps = 0;
+    for (auto& e : fs::directory_iterator(fs::path(WARPSCOPE_SOURCE_DIR) / "lessons")) {
+        fs::path steps = e.path() / "steps.md";
+        if (!fs::exists(e.path() / "lesson.json") || !fs::exists(steps)) continue;
+        const std::string id = e.path().filename().string();
+        runtime::Lesson L = runtime::loadLesson(e.path());
+        MdDocument d = parseMarkdown(readText(steps));
+        StepsCheck c = checkSteps(d, actionContextFor(L), id + "/steps.md");
+        for (auto& err : c.errors) FAIL_CHECK(err);
+        Session ses;
+        SessionActionTarget t(ses, L);
+        ses.load(L, t.params);
+        REQUIRE(ses.waitIdle(60));
+        std::vector<size_t> order;
+        for (size_t k = 0; k < c.actions.size(); ++k) order.push_back(k);
+        for (size_t k = c.actions.size(); k-- > 0;) order.push_back(k);
+        for (size_t k : order) {
+            const std::string where = id + " step " + std::to_string(k + 1) + " (" + d.sections[k].title + ")";
+            if (c.actions[k].empty()) continue;
+            // A step that moves the machine says where it lands.
+            if (moves(c.actions[k])) {
+                INFO(where);
+                CHECK_FALSE(c.expects[k].empty());
+            }
+            doStep(ses, t, c.actions[k], c.expects[k], where);
+            ++checkedSteps;
+        }
+    }
+    CHECK(checkedSteps >= 2 * 35);
+}
+
+TEST_CASE("Do it after a run to the end, and after stepping past the target, lands on the target", "[lesson-steps]") {
+    runtime::Lesson L = runtime::loadLesson(fs::path(WARPSCOPE_SOURCE_DIR) / "lessons/vector-add");
+    Session ses;
+    SessionActionTarget t(ses, L);
+    ses.load(L, t.params);
+    REQUIRE(ses.waitIdle(60));
+    std::vector<std::string> errs;
+    auto acts = parseStepActions("select block 0 warp 0; run-to line 9", 1, errs);
+    REQUIRE(errs.empty());
+    // Past the target: the warp is on line 10 already.
+    ses.select(0, 0, false);
+    ses.runToLine(10);
+    REQUIRE(ses.waitIdle(60));
+    REQUIRE(ses.snapshot()->selected);
+    REQUIRE(ses.snapshot()->selected->warp.line == 10);
+    applyStepActions(acts, t);
+    REQUIRE(ses.waitIdle(60));
+    auto snap = ses.snapshot();
+    REQUIRE(snap->selected);
+    CHECK(snap->selected->warp.line == 9);
+    CHECK(landingProblems(acts, *snap).empty());
+    // After the whole program ran to its end.
+    ses.runSteps(1u << 30);
+    REQUIRE(ses.waitIdle(60));
+    REQUIRE(ses.snapshot()->state == RunState::Finished);
+    applyStepActions(acts, t);
+    REQUIRE(ses.waitIdle(60));
+    snap = ses.snapshot();
+    REQUIRE(snap->selected);
+    CHECK(snap->selected->warp.line == 9);
+    CHECK(snap->launchIndex == 0);
+}
+
+TEST_CASE("an action that cannot be done says so", "[lesson-steps]") {
+    runtime::Lesson L = runtime::loadLesson(fs::path(WARPSCOPE_SOURCE_DIR) / "lessons/vector-add");
+    Session ses;
+    SessionActionTarget t(ses, L);
+    ses.load(L, t.params);
+    REQUIRE(ses.waitIdle(60));
+    std::vector<std::string> errs;
+    // A block that does not exist: the grid of N=4096 / BLOCK=256 has 16 blocks.
+    auto acts = parseStepActions("select block 99 warp 0; run-to line 9", 1, errs);
+    REQUIRE(errs.empty());
+    applyStepActions(acts, t);
+    REQUIRE(ses.waitIdle(60));
+    auto probs = landingProblems(acts, *ses.snapshot());
+    REQUIRE(probs.size() == 2);
+    CHECK(probs[0].find("the grid has only") != std::string::npos);
+    CHECK(probs[1].find("never got there") != std::string::npos);
+    // An expectation the model does not meet is reported with what it shows instead.
+    auto exps = parseStepExpects("line 12; sectors 4", 3, errs);
+    REQUIRE(errs.empty());
+    auto unmet = unmetExpectations(exps, *ses.snapshot(), t.globalPin, t.sharedPin);
+    CHECK(unmet.size() == 2);
+    // Bad expect syntax is an error with its line.
+    parseStepExpects("lanes 8", 5, errs);
+    REQUIRE(errs.size() == 1);
+    CHECK(errs[0].find("line 5:") == 0);
+}
+
+TEST_CASE("pin: the memory panel shows the access on the pinned line, not the newest", "[lesson-steps]") {
+    runtime::Lesson L = runtime::loadLesson(fs::path(WARPSCOPE_SOURCE_DIR) / "lessons/coalescing");
+    Session ses;
+    SessionActionTarget t(ses, L);
+    ses.load(L, t.params);
+    REQUIRE(ses.waitIdle(60));
+    std::vector<std::string> errs;
+    auto acts = parseStepActions("param OFFSET=1; select block 0 warp 0; run-to line 8; pin global line 7 load", 1, errs);
+    REQUIRE(errs.empty());
+    CHECK(validateStepActions(acts, actionContextFor(L)).empty());
+    applyStepActions(acts, t);
+    REQUIRE(ses.waitIdle(60));
+    auto snap = ses.snapshot();
+    const MemAccess* newest = pickAccess(snap->memHistory, false, 0);
+    const MemAccess* pinned = pinnedAccess(snap->memHistory, false, t.globalPin);
+    REQUIRE(newest);
+    REQUIRE(pinned);
+    CHECK(newest->isStore);   // the store ran after the load
+    CHECK(pinned->isLoad);
+    CHECK(pinned->line == 7);
+    // The misaligned load touches 5 sectors; the aligned store 4.
+    CHECK(buildGlobalDiagram(*pinned).sectorCount == 5);
+    CHECK(buildGlobalDiagram(*newest).sectorCount == 4);
+    // A pin on a line with no shared access is a validation error.
+    auto bad = parseStepActions("pin shared line 7", 2, errs);
+    REQUIRE(errs.empty());
+    CHECK(validateStepActions(bad, actionContextFor(L)).size() == 1);
+}
