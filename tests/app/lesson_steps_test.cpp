@@ -10,6 +10,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <bit>
 #include <cstdio>
 #include <cstdlib>
@@ -188,4 +189,37 @@ TEST_CASE("pin: the memory panel shows the access on the pinned line, not the ne
     auto bad = parseStepActions("pin shared line 7", 2, errs);
     REQUIRE(errs.empty());
     CHECK(validateStepActions(bad, actionContextFor(L)).size() == 1);
+}
+
+TEST_CASE("step line goes by source statement: no line is revisited unless the code loops", "[lesson-steps]") {
+    auto linesVisited = [](const char* lesson, int presses) {
+        runtime::Lesson L = runtime::loadLesson(fs::path(WARPSCOPE_SOURCE_DIR) / "lessons" / lesson);
+        Session ses;
+        ses.load(L, runtime::resolveParams(L, {}));
+        REQUIRE(ses.waitIdle(60));
+        ses.select(0, 0, false);
+        std::vector<uint32_t> seen;
+        for (int k = 0; k < presses; ++k) {
+            ses.stepLine();
+            REQUIRE(ses.waitIdle(60));
+            auto s = ses.snapshot();
+            if (!s->selected || s->selected->warp.masks.done || s->launchIndex != 0) break;
+            seen.push_back(s->selected->warp.line);
+        }
+        return seen;
+    };
+    // vector-add: the PTX interleaves lines 9, 5 and 10; stepping shows each line once, in order.
+    std::vector<uint32_t> v = linesVisited("vector-add", 20);
+    INFO("vector-add lines: " << Catch::Detail::stringify(v));
+    REQUIRE(v.size() >= 3);
+    for (size_t k = 1; k < v.size(); ++k) CHECK(v[k] > v[k - 1]);
+    // matmul's naive kernel loops on lines 11 and 12: those come back, once per trip.
+    std::vector<uint32_t> m = linesVisited("matmul", 12);
+    INFO("matmul lines: " << Catch::Detail::stringify(m));
+    CHECK(std::count(m.begin(), m.end(), 12u) >= 3);
+    // Before the loop, the lines come in order, each once.
+    REQUIRE(m.size() >= 4);
+    CHECK(m[0] < m[1]);
+    CHECK(m[1] < m[2]);
+    CHECK(m[2] < m[3]);
 }
