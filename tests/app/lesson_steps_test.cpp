@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <fstream>
 #include <sstream>
 
@@ -222,4 +223,94 @@ TEST_CASE("step line goes by source statement: no line is revisited unless the c
     CHECK(m[0] < m[1]);
     CHECK(m[1] < m[2]);
     CHECK(m[2] < m[3]);
+}
+
+namespace {
+// The selected warp's values of a lesson variable, after running it to `line` (0: leave it).
+std::vector<std::string> valuesOf(Session& ses, const std::string& name, uint32_t block, uint32_t warp, uint32_t line) {
+    ses.select(block, warp, false);
+    if (line) ses.runToLine(line);
+    REQUIRE(ses.waitIdle(60));
+    auto s = ses.snapshot();
+    for (auto& r : variableRows(*s))
+        if (r.name == name) {
+            CHECK(r.set);
+            return std::vector<std::string>(r.values.begin(), r.values.begin() + r.lanes);
+        }
+    FAIL("no variable " << name << " shown (" << shown(*s) << ")");
+    return {};
+}
+std::vector<std::string> counting(int from, int n, int step = 1, int div = 1, int mod = 0) {
+    std::vector<std::string> v;
+    for (int k = 0; k < n; ++k) v.push_back(std::to_string(mod ? (k % mod) : from + (k / div) * step));
+    return v;
+}
+} // namespace
+
+TEST_CASE("lesson variables: Warp detail shows them by name, per lane, in decimal", "[lesson-steps]") {
+    auto open = [](const char* id, std::map<std::string, std::string> params = {}) {
+        runtime::Lesson L = runtime::loadLesson(fs::path(WARPSCOPE_SOURCE_DIR) / "lessons" / id);
+        auto info = makeLessonInfo(L);
+        CHECK(info->variablesError.empty());
+        return L;
+    };
+    Session ses;
+    // vector-add: i = blockIdx.x * blockDim.x + threadIdx.x (line 5).
+    runtime::Lesson L = open("vector-add");
+    ses.load(L, runtime::resolveParams(L, {}));
+    REQUIRE(ses.waitIdle(60));
+    // Before line 5 has run, i is not set yet.
+    ses.select(0, 0, false);
+    REQUIRE(ses.waitIdle(60));
+    auto rows = variableRows(*ses.snapshot());
+    REQUIRE(rows.size() == 1);
+    CHECK_FALSE(rows[0].set);
+    CHECK(valuesOf(ses, "i", 0, 0, 9) == counting(0, 32));
+    CHECK(valuesOf(ses, "i", 3, 7, 9) == counting(992, 32));
+    // stencil: g = blockIdx.x * blockDim.x + threadIdx.x, l = threadIdx.x + RADIUS (3).
+    L = open("stencil-1d");
+    ses.load(L, runtime::resolveParams(L, {}));
+    REQUIRE(ses.waitIdle(60));
+    CHECK(valuesOf(ses, "g", 1, 1, 8) == counting(128 + 32, 32));
+    CHECK(valuesOf(ses, "l", 1, 1, 0) == counting(32 + 3, 32));
+    // matmul: 16 x 16 blocks, so warp 0 holds rows 0 and 1 of the block, columns 0 to 15.
+    L = open("matmul");
+    ses.load(L, runtime::resolveParams(L, {}));
+    REQUIRE(ses.waitIdle(60));
+    CHECK(valuesOf(ses, "row", 0, 0, 9) == counting(0, 32, 1, 16));
+    CHECK(valuesOf(ses, "col", 0, 0, 0) == counting(0, 32, 1, 1, 16));
+    // A variable of another kernel is not shown; the tiled kernel's row is (launch 2).
+    CHECK(valuesOf(ses, "row", 0, 1, 27) == counting(2, 32, 1, 16));
+    // reduction: t = threadIdx.x in each of the four kernels.
+    L = open("reduction");
+    ses.load(L, runtime::resolveParams(L, {}));
+    REQUIRE(ses.waitIdle(60));
+    CHECK(valuesOf(ses, "t", 0, 2, 62) == counting(64, 32));   // line 60 runs first: t (line 59) is set inside it
+    // divergence and coalescing: i as in vector-add.
+    L = open("divergence");
+    ses.load(L, runtime::resolveParams(L, {}));
+    REQUIRE(ses.waitIdle(60));
+    CHECK(valuesOf(ses, "i", 0, 1, 9) == counting(32, 32));
+    CHECK(valuesOf(ses, "i", 0, 1, 53) == counting(32, 32));
+    L = open("coalescing");
+    ses.load(L, runtime::resolveParams(L, {}));
+    REQUIRE(ses.waitIdle(60));
+    CHECK(valuesOf(ses, "i", 1, 0, 7) == counting(256, 32));
+    CHECK(valuesOf(ses, "i", 1, 0, 13) == counting(256, 32));
+}
+
+TEST_CASE("lesson variables: a malformed entry is reported, not fatal", "[lesson-steps]") {
+    fs::path dir = fs::temp_directory_path() / "warpscope-vars-test";
+    fs::remove_all(dir);
+    fs::copy(fs::path(WARPSCOPE_SOURCE_DIR) / "lessons/vector-add", dir);
+    std::string j = readText(dir / "lesson.json");
+    size_t at = j.find("\"register\": \"%r1\"");
+    REQUIRE(at != std::string::npos);
+    j.replace(at, std::string("\"register\": \"%r1\"").size(), "\"reg\": \"%r1\"");
+    std::ofstream(dir / "lesson.json") << j;
+    runtime::Lesson L = runtime::loadLesson(dir);
+    auto info = makeLessonInfo(L);
+    CHECK(info->variables.empty());
+    CHECK(info->variablesError.find("variables[0] needs") != std::string::npos);
+    fs::remove_all(dir);
 }
