@@ -314,3 +314,28 @@ TEST_CASE("lesson variables: a malformed entry is reported, not fatal", "[lesson
     CHECK(info->variablesError.find("variables[0] needs") != std::string::npos);
     fs::remove_all(dir);
 }
+
+TEST_CASE("stencil step 3: stepping warp 0 once more releases the barrier, as the text says", "[lesson-steps]") {
+    runtime::Lesson L = runtime::loadLesson(fs::path(WARPSCOPE_SOURCE_DIR) / "lessons/stencil-1d");
+    Session ses;
+    SessionActionTarget t(ses, L);
+    ses.load(L, t.params);
+    REQUIRE(ses.waitIdle(60));
+    std::vector<std::string> errs;
+    auto acts = parseStepActions("defaults; select block 0 warp 0; run-to line 13", 1, errs);
+    applyStepActions(acts, t);
+    REQUIRE(ses.waitIdle(60));
+    auto before = ses.snapshot();
+    const BlockView* b = before->residentBlock(0);
+    REQUIRE(b);
+    int waiting = 0;
+    for (auto& w : b->warps) waiting += w.masks.atBarrier;
+    CHECK(waiting == 3);
+    ses.stepWarp();
+    REQUIRE(ses.waitIdle(60));
+    auto after = ses.snapshot();
+    b = after->residentBlock(0);
+    REQUIRE(b);
+    for (auto& w : b->warps) CHECK_FALSE(w.masks.atBarrier);
+    CHECK(after->barriers == before->barriers + 1);
+}

@@ -54,11 +54,12 @@ void variablesTable(AppContext& app, const Snapshot& s) {
     for (auto& r : rows)
         for (uint32_t l = 0; l < r.lanes; ++l) cellW = std::max(cellW, ImGui::CalcTextSize(r.values[l].c_str()).x);
     ImGuiTableFlags tf = ImGuiTableFlags_ScrollX | ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
-    float h = ImGui::GetTextLineHeightWithSpacing() * (static_cast<float>(rows.size()) + 1.6f) + ImGui::GetStyle().ScrollbarSize;
+    float h = (ImGui::GetTextLineHeight() + ImGui::GetStyle().CellPadding.y * 2 + 1) * (static_cast<float>(rows.size()) + 1) +
+              ImGui::GetStyle().ScrollbarSize + 2;
     if (ImGui::BeginTable("vars", 33, tf, ImVec2(0, h))) {
         ImGui::TableSetupScrollFreeze(1, 1);
-        ImGui::TableSetupColumn("variable");
-        for (int l = 0; l < 32; ++l) ImGui::TableSetupColumn(("lane " + std::to_string(l)).c_str(), ImGuiTableColumnFlags_WidthFixed, cellW);
+        ImGui::TableSetupColumn("variable \\ lane");
+        for (int l = 0; l < 32; ++l) ImGui::TableSetupColumn(std::to_string(l).c_str(), ImGuiTableColumnFlags_WidthFixed, cellW);
         ImGui::TableHeadersRow();
         for (auto& r : rows) {
             ImGui::TableNextRow();
