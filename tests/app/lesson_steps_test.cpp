@@ -15,7 +15,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <map>
 #include <fstream>
 #include <sstream>
 
@@ -69,6 +68,25 @@ void doStep(Session& ses, SessionActionTarget& t, const std::vector<StepAction>&
     for (auto& p : landingProblems(acts, *snap)) FAIL_CHECK(p);
     for (auto& p : unmetExpectations(exps, *snap, t.globalPin, t.sharedPin)) FAIL_CHECK(p);
 }
+
+// A lesson loaded into a Session, with the target step actions are applied through.
+struct LessonRun {
+    runtime::Lesson lesson;
+    Session ses;
+    SessionActionTarget t{ses, lesson};
+    explicit LessonRun(const std::string& id) : lesson(runtime::loadLesson(fs::path(WARPSCOPE_SOURCE_DIR) / "lessons" / id)) {
+        ses.load(lesson, t.params);
+        REQUIRE(ses.waitIdle(60));
+    }
+    std::vector<StepAction> apply(const char* actions) {
+        std::vector<std::string> errs;
+        auto acts = parseStepActions(actions, 1, errs);
+        REQUIRE(errs.empty());
+        applyStepActions(acts, t);
+        REQUIRE(ses.waitIdle(60));
+        return acts;
+    }
+};
 } // namespace
 
 TEST_CASE("every lesson step: Do it lands on the state its text describes, forwards and backwards", "[lesson-steps]") {
@@ -104,11 +122,9 @@ TEST_CASE("every lesson step: Do it lands on the state its text describes, forwa
 }
 
 TEST_CASE("Do it after a run to the end, and after stepping past the target, lands on the target", "[lesson-steps]") {
-    runtime::Lesson L = runtime::loadLesson(fs::path(WARPSCOPE_SOURCE_DIR) / "lessons/vector-add");
-    Session ses;
-    SessionActionTarget t(ses, L);
-    ses.load(L, t.params);
-    REQUIRE(ses.waitIdle(60));
+    LessonRun run("vector-add");
+    Session& ses = run.ses;
+    SessionActionTarget& t = run.t;
     std::vector<std::string> errs;
     auto acts = parseStepActions("select block 0 warp 0; run-to line 9", 1, errs);
     REQUIRE(errs.empty());
@@ -137,17 +153,12 @@ TEST_CASE("Do it after a run to the end, and after stepping past the target, lan
 }
 
 TEST_CASE("an action that cannot be done says so", "[lesson-steps]") {
-    runtime::Lesson L = runtime::loadLesson(fs::path(WARPSCOPE_SOURCE_DIR) / "lessons/vector-add");
-    Session ses;
-    SessionActionTarget t(ses, L);
-    ses.load(L, t.params);
-    REQUIRE(ses.waitIdle(60));
+    LessonRun run("vector-add");
+    Session& ses = run.ses;
+    SessionActionTarget& t = run.t;
+    // A block that does not exist: N = 1000 in blocks of 256 is a grid of 4 blocks.
+    auto acts = run.apply("select block 99 warp 0; run-to line 9");
     std::vector<std::string> errs;
-    // A block that does not exist: the grid of N=4096 / BLOCK=256 has 16 blocks.
-    auto acts = parseStepActions("select block 99 warp 0; run-to line 9", 1, errs);
-    REQUIRE(errs.empty());
-    applyStepActions(acts, t);
-    REQUIRE(ses.waitIdle(60));
     auto probs = landingProblems(acts, *ses.snapshot());
     REQUIRE(probs.size() == 2);
     CHECK(probs[0].find("the grid has only") != std::string::npos);
@@ -164,17 +175,12 @@ TEST_CASE("an action that cannot be done says so", "[lesson-steps]") {
 }
 
 TEST_CASE("pin: the memory panel shows the access on the pinned line, not the newest", "[lesson-steps]") {
-    runtime::Lesson L = runtime::loadLesson(fs::path(WARPSCOPE_SOURCE_DIR) / "lessons/coalescing");
-    Session ses;
-    SessionActionTarget t(ses, L);
-    ses.load(L, t.params);
-    REQUIRE(ses.waitIdle(60));
+    LessonRun run("coalescing");
+    Session& ses = run.ses;
+    SessionActionTarget& t = run.t;
+    auto acts = run.apply("param OFFSET=1; select block 0 warp 0; run-to line 8; pin global line 7 load");
+    CHECK(validateStepActions(acts, actionContextFor(run.lesson)).empty());
     std::vector<std::string> errs;
-    auto acts = parseStepActions("param OFFSET=1; select block 0 warp 0; run-to line 8; pin global line 7 load", 1, errs);
-    REQUIRE(errs.empty());
-    CHECK(validateStepActions(acts, actionContextFor(L)).empty());
-    applyStepActions(acts, t);
-    REQUIRE(ses.waitIdle(60));
     auto snap = ses.snapshot();
     const MemAccess* newest = pickAccess(snap->memHistory, false, 0);
     const MemAccess* pinned = pinnedAccess(snap->memHistory, false, t.globalPin);
@@ -189,7 +195,7 @@ TEST_CASE("pin: the memory panel shows the access on the pinned line, not the ne
     // A pin on a line with no shared access is a validation error.
     auto bad = parseStepActions("pin shared line 7", 2, errs);
     REQUIRE(errs.empty());
-    CHECK(validateStepActions(bad, actionContextFor(L)).size() == 1);
+    CHECK(validateStepActions(bad, actionContextFor(run.lesson)).size() == 1);
 }
 
 TEST_CASE("step line goes by source statement: no line is revisited unless the code loops", "[lesson-steps]") {
@@ -248,7 +254,7 @@ std::vector<std::string> counting(int from, int n, int step = 1, int div = 1, in
 } // namespace
 
 TEST_CASE("lesson variables: Warp detail shows them by name, per lane, in decimal", "[lesson-steps]") {
-    auto open = [](const char* id, std::map<std::string, std::string> params = {}) {
+    auto open = [](const char* id) {
         runtime::Lesson L = runtime::loadLesson(fs::path(WARPSCOPE_SOURCE_DIR) / "lessons" / id);
         auto info = makeLessonInfo(L);
         CHECK(info->variablesError.empty());
@@ -316,11 +322,9 @@ TEST_CASE("lesson variables: a malformed entry is reported, not fatal", "[lesson
 }
 
 TEST_CASE("stencil step 3: stepping warp 0 once more releases the barrier, as the text says", "[lesson-steps]") {
-    runtime::Lesson L = runtime::loadLesson(fs::path(WARPSCOPE_SOURCE_DIR) / "lessons/stencil-1d");
-    Session ses;
-    SessionActionTarget t(ses, L);
-    ses.load(L, t.params);
-    REQUIRE(ses.waitIdle(60));
+    LessonRun run("stencil-1d");
+    Session& ses = run.ses;
+    SessionActionTarget& t = run.t;
     std::vector<std::string> errs;
     auto acts = parseStepActions("defaults; select block 0 warp 0; run-to line 13", 1, errs);
     applyStepActions(acts, t);

@@ -35,6 +35,26 @@ std::vector<std::string> words(std::string_view s) {
     return out;
 }
 
+// The non-empty ';'-separated statements of a comment body, each as its words.
+std::vector<std::vector<std::string>> statements(std::string_view text) {
+    std::vector<std::vector<std::string>> out;
+    size_t start = 0;
+    while (start <= text.size()) {
+        size_t semi = text.find(';', start);
+        std::string_view stmt = text.substr(start, semi == std::string_view::npos ? std::string_view::npos : semi - start);
+        start = semi == std::string_view::npos ? text.size() + 1 : semi + 1;
+        std::vector<std::string> w = words(stmt);
+        if (!w.empty()) out.push_back(std::move(w));
+    }
+    return out;
+}
+
+std::string joinWords(const std::vector<std::string>& w) {
+    std::string t;
+    for (auto& x : w) t += (t.empty() ? "" : " ") + x;
+    return t;
+}
+
 bool parseUnsigned(const std::string& s, uint64_t& v) {
     if (s.empty() || s.size() > 18) return false;
     v = 0;
@@ -83,16 +103,10 @@ const std::vector<std::string>& knownPanels() {
 
 std::vector<StepAction> parseStepActions(std::string_view text, int mdLine, std::vector<std::string>& errors) {
     std::vector<StepAction> out;
-    size_t start = 0;
-    while (start <= text.size()) {
-        size_t semi = text.find(';', start);
-        std::string_view stmt = text.substr(start, semi == std::string_view::npos ? std::string_view::npos : semi - start);
-        start = semi == std::string_view::npos ? text.size() + 1 : semi + 1;
-        std::vector<std::string> w = words(stmt);
-        if (w.empty()) continue;
+    for (const std::vector<std::string>& w : statements(text)) {
         StepAction a;
         a.mdLine = mdLine;
-        for (auto& x : w) a.text += (a.text.empty() ? "" : " ") + x;
+        a.text = joinWords(w);
         auto bad = [&](const std::string& m) { errors.push_back(lineMsg(mdLine, "'" + a.text + "': " + m)); };
         const std::string& verb = w[0];
         uint64_t n = 0;
@@ -474,16 +488,10 @@ std::vector<std::string> landingProblems(const std::vector<StepAction>& actions,
 
 std::vector<StepExpect> parseStepExpects(std::string_view text, int mdLine, std::vector<std::string>& errors) {
     std::vector<StepExpect> out;
-    size_t start = 0;
-    while (start <= text.size()) {
-        size_t semi = text.find(';', start);
-        std::string_view stmt = text.substr(start, semi == std::string_view::npos ? std::string_view::npos : semi - start);
-        start = semi == std::string_view::npos ? text.size() + 1 : semi + 1;
-        std::vector<std::string> w = words(stmt);
-        if (w.empty()) continue;
+    for (const std::vector<std::string>& w : statements(text)) {
         StepExpect e;
         e.mdLine = mdLine;
-        for (auto& x : w) e.text += (e.text.empty() ? "" : " ") + x;
+        e.text = joinWords(w);
         uint64_t n = 0;
         if (w.size() == 1 && (w[0] == "finished" || w[0] == "ended")) {
             e.kind = w[0] == "finished" ? StepExpect::Kind::Finished : StepExpect::Kind::Ended;
