@@ -180,7 +180,8 @@ Lesson loadLessonTextImpl(const std::string& text, const fs::path& dir, const st
         throw Error(Error::Kind::Input, file + ": not valid JSON: " + e.what());
     }
     if (!j.is_object()) bad(file, "the top level must be a JSON object");
-    checkKeys(j, file, {"id", "title", "summary", "source", "ptx", "params", "buffers", "host", "checks", "golden", "order", "registers", "planted", "streams"});
+    checkKeys(j, file, {"id", "title", "summary", "source", "ptx", "params", "buffers", "host", "checks", "golden", "order", "registers", "planted", "streams",
+                     "variables"});   // variables: read by the app (Warp detail), docs/lesson-format.md
     if (j.contains("streams")) {
         const json& st = j["streams"];
         if (!st.is_object()) bad(file + ": streams", "is an object such as {\"count\": \"STREAMS\", \"non_blocking\": false}");

@@ -64,6 +64,16 @@ TEST_CASE("step actions: every statement kind parses", "[actions]") {
     CHECK(describeAction(a[0]) == "set N=1024, BLOCK=64");
     CHECK(describeAction(a[4]) == "run to line 12");
     CHECK(describeAction(a[3]) == "select warp 1 of block 3");
+    std::vector<std::string> perr;
+    auto p = parseStepActions("pin global line 7 load; pin shared line 16; pin local line 3; pin global line 7 both", 2, perr);
+    REQUIRE(p.size() == 2);
+    CHECK(p[0].kind == StepAction::Kind::Pin);
+    CHECK(p[0].name == "global");
+    CHECK(p[0].line == 7);
+    CHECK(p[0].access == 1);
+    CHECK(p[1].access == 0);
+    CHECK(describeAction(p[0]) == "show the load on line 7 in Global access");
+    CHECK(perr.size() == 2);
 }
 
 TEST_CASE("step actions: syntax errors name the line and the statement", "[actions]") {
@@ -72,7 +82,7 @@ TEST_CASE("step actions: syntax errors name the line and the statement", "[actio
     REQUIRE(a.size() == 1);   // only the last one
     CHECK(a[0].params[0].first == "OK");
     REQUIRE(errors.size() == 7);
-    CHECK(errors[0] == "line 4: unknown action 'jump' (known: param, defaults, restart, select, run-to, steps, show, layout, open, timed)");
+    CHECK(errors[0] == "line 4: unknown action 'jump' (known: param, defaults, restart, select, run-to, steps, show, layout, open, timed, pin)");
     CHECK(errors[1].find("line 4: 'param N': expected NAME=VALUE") == 0);
     CHECK(errors[2].find("expected select block B warp W") != std::string::npos);
     CHECK(errors[3].find("W from 0 to 31") != std::string::npos);

@@ -183,6 +183,8 @@ MdDocument parseMarkdown(std::string_view text) {
             if (end != std::string::npos) body = body.substr(0, end);
             body = trim(body);
             if (body.rfind("do:", 0) == 0) actions().push_back({trim(std::string_view(body).substr(3)), lineNo});
+            else if (body.rfind("expect:", 0) == 0 && !doc.sections.empty())
+                doc.sections.back().expects.push_back({trim(std::string_view(body).substr(7)), lineNo});
             continue;
         }
         if (t.rfind(">", 0) == 0) {   // block quote (consecutive '>' lines); "> **Answer:** ..." is a hidden answer

@@ -4,6 +4,7 @@
 // - a block quote that starts with **Answer:** is a hidden answer (MdBlock::Kind::Answer), shown
 //   collapsed until the student has run the step or presses Reveal;
 // - an HTML comment `<!-- do: action; action -->` lists the step's actions (step_actions.hpp);
+//   `<!-- expect: ... -->` what the model shows after them (checked by tests/app);
 //   other HTML comments are ignored.
 #pragma once
 #include <string>
@@ -41,6 +42,7 @@ struct MdSection {
     std::string title;          // the `##` heading text
     std::vector<MdBlock> blocks;
     std::vector<MdActionLine> actions;   // in order of appearance
+    std::vector<MdActionLine> expects;   // `<!-- expect: ... -->`: what Do it must land on (tests check it)
     int line = 0;                        // line of the `##` heading
     bool hasAnswer() const;              // any hidden answer block
 };

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <stdexcept>
 #include <sstream>
 
 namespace warpscope::gui {
@@ -34,6 +35,35 @@ std::shared_ptr<const LessonInfo> makeLessonInfo(const runtime::Lesson& lesson) 
         }
     }
     if (!lesson.dir.empty()) info->stepsMarkdown = readFile(lesson.dir / "steps.md");
+    // "variables": the source variables the lesson talks about (Warp detail shows them by name).
+    if (!lesson.dir.empty()) {
+        try {
+            auto j = nlohmann::json::parse(readFile(lesson.dir / "lesson.json"));
+            if (j.contains("variables")) {
+                const auto& vs = j["variables"];
+                if (!vs.is_array()) throw std::runtime_error("\"variables\" must be a list");
+                for (size_t k = 0; k < vs.size(); ++k) {
+                    const auto& v = vs[k];
+                    std::string where = "variables[" + std::to_string(k) + "]";
+                    if (!v.is_object() || !v.contains("name") || !v.contains("register") || !v.contains("line") ||
+                        !v["name"].is_string() || !v["register"].is_string() || !v["line"].is_number_unsigned())
+                        throw std::runtime_error(where + " needs \"name\", \"register\" (\"%r1\") and \"line\" (a number)");
+                    LessonVariable lv;
+                    lv.name = v["name"].get<std::string>();
+                    lv.reg = v["register"].get<std::string>();
+                    lv.line = v["line"].get<uint32_t>();
+                    lv.kernel = v.value("kernel", std::string());
+                    lv.type = v.value("type", std::string());
+                    if (!lv.type.empty() && lv.type != "int" && lv.type != "float" && lv.type != "hex")
+                        throw std::runtime_error(where + ".type must be int, float or hex");
+                    info->variables.push_back(std::move(lv));
+                }
+            }
+        } catch (const std::exception& e) {
+            info->variables.clear();
+            info->variablesError = "lesson.json: " + std::string(e.what());
+        }
+    }
     try {
         auto host = nlohmann::json::parse(lesson.hostJson.empty() ? std::string("[]") : lesson.hostJson);
         for (auto& op : host)

@@ -107,7 +107,11 @@ void Session::Worker::replay(sim::Gpu& gpu, const LaunchLog& log, uint64_t upTo)
     }
 }
 
-// Mirrors Gpu::stepLine, but as logged primitives (so step back can replay it) and interruptible.
+// Step line steps by source statement, as a debugger does: the PTX interleaves lines (9, 5, 10,
+// 5, 10, ...), so "the line changed" would revisit lines. The warp stops on a line it has not
+// visited since its last backward jump (a loop iteration revisits its body). The visited set is
+// kept between presses while the warp was not moved by anything else; otherwise it is seeded with
+// the lines of the instructions before its pc in its function.
 void Session::Worker::doStepLine(sim::Gpu& gpu) {
     auto [blk, wi] = selection();
     auto findBlock = [&]() -> const sim::Block* {
@@ -117,47 +121,70 @@ void Session::Worker::doStepLine(sim::Gpu& gpu) {
     };
     const sim::Block* b = findBlock();
     if (!b || wi >= b->warps.size()) {
-        note = "The selected warp's block is not resident; select a resident warp first.";
+        note = "The selected warp does not exist now (its block is pending or done, or has fewer warps); select a warp in Grid & warps.";
         return;
     }
-    auto lineOf = [&](const sim::Warp& w) -> uint32_t {
-        int32_t pc = w.pc();
-        return pc >= 0 ? gpu.program().code[static_cast<size_t>(pc)].line : 0;
+    const auto& code = gpu.program().code;
+    auto pcOf = [&](const sim::Warp& w) { return w.state == sim::WarpState::Done ? -1 : w.pc(); };
+    auto lineAt = [&](int32_t pc) -> uint32_t { return pc >= 0 && static_cast<size_t>(pc) < code.size() ? code[static_cast<size_t>(pc)].line : 0; };
+    int32_t pc0 = pcOf(b->warps[wi]);
+    bool same = stmt.generation == generation && stmt.launch == launchIdx && stmt.block == blk && stmt.warp == wi && stmt.pc == pc0;
+    if (!same) {   // seed: lines before the pc in its function
+        stmt.visited.clear();
+        if (pc0 >= 0 && static_cast<size_t>(pc0) < code.size())
+            for (int32_t p = 0; p < pc0; ++p)
+                if (code[static_cast<size_t>(p)].func == code[static_cast<size_t>(pc0)].func && code[static_cast<size_t>(p)].line)
+                    stmt.visited.insert(code[static_cast<size_t>(p)].line);
+    }
+    if (lineAt(pc0)) stmt.visited.insert(lineAt(pc0));
+    int32_t prevPc = pc0;
+    // After the warp issued: true when it stands at the start of a statement not yet visited.
+    auto arrived = [&]() -> bool {
+        const sim::Block* bb = findBlock();
+        if (gpu.state() != sim::LaunchState::Running || !bb || bb->warps[wi].state == sim::WarpState::Done) return true;
+        int32_t pc = pcOf(bb->warps[wi]);
+        if (pc == prevPc) return false;
+        bool backward = pc < prevPc || (prevPc >= 0 && pc >= 0 && code[static_cast<size_t>(pc)].func != code[static_cast<size_t>(prevPc)].func);
+        prevPc = pc;
+        if (backward) stmt.visited.clear();
+        uint32_t l = lineAt(pc);
+        if (l == 0) return false;
+        return !stmt.visited.insert(l).second ? false : true;
     };
-    uint32_t start = lineOf(b->warps[wi]);
     bool savedFollow = follow;
     follow = false;   // keep stepping this warp even when others issue in between
     selBlock = blk;
     selWarp = wi;
     auto lastPublish = Clock::now();
-    if (timed) {   // cycles until the warp has moved to another line
+    if (timed) {   // cycles until the warp reaches a new statement
         for (uint64_t i = 0; cycle(gpu); ++i) {
-            b = findBlock();
-            if (gpu.state() != sim::LaunchState::Running || !b || b->warps[wi].state == sim::WarpState::Done) break;
-            uint32_t now = lineOf(b->warps[wi]);
-            if (now != start && now != 0) break;
+            if (arrived()) break;
             if ((i & 0xfff) == 0xfff && interrupted(gpu, lastPublish, std::chrono::milliseconds(100))) break;
         }
-        follow = savedFollow;
-        return;
-    }
-    for (uint64_t i = 0;; ++i) {
-        if (gpu.state() != sim::LaunchState::Running) break;
-        b = findBlock();
-        if (!b) break;
-        const sim::Warp& w = b->warps[wi];
-        if (w.state == sim::WarpState::Done) break;
-        if (w.state == sim::WarpState::Ready) {
-            prim(gpu, blk, wi);
+    } else {
+        for (uint64_t i = 0;; ++i) {
+            if (gpu.state() != sim::LaunchState::Running) break;
             b = findBlock();
-            if (gpu.state() != sim::LaunchState::Running || !b || b->warps[wi].state == sim::WarpState::Done) break;
-            uint32_t now = lineOf(b->warps[wi]);
-            if (now != start && now != 0) break;
-        } else if (!prim(gpu, kRoundRobin, 0)) {
-            break;
+            if (!b) break;
+            const sim::Warp& w = b->warps[wi];
+            if (w.state == sim::WarpState::Done) break;
+            if (w.state == sim::WarpState::Ready) {
+                prim(gpu, blk, wi);
+                if (arrived()) break;
+            } else if (!prim(gpu, kRoundRobin, 0)) {
+                break;
+            } else if (arrived()) {   // released from a barrier by the others
+                break;
+            }
+            if ((i & 0xfff) == 0xfff && interrupted(gpu, lastPublish, std::chrono::milliseconds(100))) break;
         }
-        if ((i & 0xfff) == 0xfff && interrupted(gpu, lastPublish, std::chrono::milliseconds(100))) break;
     }
+    b = findBlock();
+    stmt.generation = generation;
+    stmt.launch = launchIdx;
+    stmt.block = blk;
+    stmt.warp = wi;
+    stmt.pc = b && wi < b->warps.size() ? pcOf(b->warps[wi]) : -1;
     follow = savedFollow;
 }
 

@@ -143,6 +143,10 @@ std::shared_ptr<Snapshot> Session::Worker::build(const sim::Gpu* gpu, RunState s
             }
             wv.pc = w.state == sim::WarpState::Done ? -1 : w.pc();
             wv.line = wv.pc >= 0 ? code[static_cast<size_t>(wv.pc)].line : 0;
+            // A warp waiting at a barrier has its pc past bar.sync: draw it on the barrier's line.
+            if (w.state == sim::WarpState::AtBarrier && w.barrierPc >= 0 && static_cast<size_t>(w.barrierPc) < code.size() &&
+                code[static_cast<size_t>(w.barrierPc)].line)
+                wv.line = code[static_cast<size_t>(w.barrierPc)].line;
             wv.issued = w.issued;
             wv.state = static_cast<uint8_t>(w.state);
             wv.lanes = laneStates(wv.masks);

@@ -16,6 +16,7 @@
 #include <deque>
 #include <map>
 #include <mutex>
+#include <set>
 #include <unordered_map>
 
 namespace warpscope::gui {
@@ -93,6 +94,13 @@ struct Session::Worker : sim::StepListener {
     std::string note;                       // one-off status message for the next publish
     uint32_t wpb = 1;
     bool longOp = false;                    // step line / run to barrier in progress (reported as running)
+    struct StatementState {                 // step line: lines visited since the warp's last backward jump
+        uint64_t generation = 0;
+        int launch = -1;
+        uint32_t block = 0, warp = 0;
+        int32_t pc = -1;                    // where the last step line left the warp
+        std::set<uint32_t> visited;
+    } stmt;
 
     // counters (one collector per launch), checker reports, memory instructions, heat map
     std::unique_ptr<trace::CounterCollector> counters;

@@ -2,6 +2,8 @@
 #include "gui/model/snapshot.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstring>
 #include <sstream>
 
 namespace warpscope::gui {
@@ -143,6 +145,80 @@ bool sameMachineState(const Snapshot& a, const Snapshot& b, std::string* why) {
     }
     if (a.error.has_value() != b.error.has_value()) return fail("error presence");
     return true;
+}
+
+std::string formatRegister(uint64_t v, const std::string& type, int fmt) {
+    char buf[48];
+    bool is64 = type.size() >= 2 && type.substr(type.size() - 2) == "64";
+    bool is16 = type.size() >= 2 && type.substr(type.size() - 2) == "16";
+    if (fmt == 0) {
+        std::snprintf(buf, sizeof buf, is64 ? "%016llx" : is16 ? "%04llx" : "%08llx", static_cast<unsigned long long>(is64 ? v : v & 0xffffffffull));
+    } else if (fmt == 1) {
+        if (is64) std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(v));
+        else if (!type.empty() && (type[0] == 'u' || type[0] == 'b')) std::snprintf(buf, sizeof buf, "%u", static_cast<uint32_t>(v));
+        else std::snprintf(buf, sizeof buf, "%d", static_cast<int32_t>(v));
+    } else if (is64) {
+        double d;
+        std::memcpy(&d, &v, 8);
+        std::snprintf(buf, sizeof buf, "%.6g", d);
+    } else {
+        float f;
+        uint32_t u = static_cast<uint32_t>(v);
+        std::memcpy(&f, &u, 4);
+        std::snprintf(buf, sizeof buf, "%.6g", f);
+    }
+    return buf;
+}
+
+namespace {
+// "mov.u32 %r3, %tid.x" or "@%p1 add.s32 %r3, ...": is `reg` the first (destination) operand?
+bool writesRegister(const std::string& text, const std::string& reg) {
+    size_t i = text.find_first_not_of(" \t");
+    if (i != std::string::npos && text[i] == '@') i = text.find_first_of(" \t", i);   // guard
+    i = i == std::string::npos ? i : text.find_first_not_of(" \t", i);
+    i = i == std::string::npos ? i : text.find_first_of(" \t", i);                    // opcode
+    i = i == std::string::npos ? i : text.find_first_not_of(" \t", i);
+    if (i == std::string::npos) return false;
+    size_t e = text.find_first_of(", \t;", i);
+    return text.compare(i, e == std::string::npos ? std::string::npos : e - i, reg) == 0;
+}
+} // namespace
+
+std::vector<VariableRow> variableRows(const Snapshot& s) {
+    std::vector<VariableRow> out;
+    if (!s.lesson || !s.program || !s.selected) return out;
+    const WarpDetail& d = *s.selected;
+    const ProgramInfo& prog = *s.program;
+    if (d.func >= prog.functions.size()) return out;
+    const FunctionInfo& fn = prog.functions[d.func];
+    uint32_t threads = s.block[0] * s.block[1] * s.block[2];
+    uint32_t first = d.warpInBlock * 32;
+    uint32_t lanes = threads > first ? std::min<uint32_t>(32, threads - first) : 0;
+    for (const LessonVariable& v : s.lesson->variables) {
+        if (!v.kernel.empty() && v.kernel != prog.kernelName) continue;
+        auto it = std::find(fn.regNames.begin(), fn.regNames.end(), v.reg);
+        if (it == fn.regNames.end()) continue;
+        size_t idx = static_cast<size_t>(it - fn.regNames.begin());
+        if (d.regs.size() < (idx + 1) * 32) continue;
+        VariableRow r;
+        r.name = v.name;
+        r.reg = v.reg;
+        r.line = v.line;
+        r.lanes = lanes;
+        // Set once an instruction that writes the register, before the warp's pc in this
+        // function, has run (a finished warp has run them all). PTX interleaves lines, so the
+        // variable's line alone does not say when.
+        int32_t pc = d.warp.pc;
+        for (size_t p = 0; p < prog.code.size(); ++p) {
+            if (pc >= 0 && static_cast<int32_t>(p) >= pc) break;
+            if (prog.code[p].func == d.func && writesRegister(prog.code[p].text, v.reg)) r.set = true;
+        }
+        const std::string& rt = fn.regTypes[idx];
+        int fmt = v.type == "hex" ? 0 : v.type == "float" ? 2 : v.type == "int" ? 1 : (!rt.empty() && rt[0] == 'f') ? 2 : 1;
+        for (uint32_t l = 0; l < lanes; ++l) r.values[l] = formatRegister(d.regs[idx * 32 + l], rt, fmt);
+        out.push_back(std::move(r));
+    }
+    return out;
 }
 
 } // namespace warpscope::gui

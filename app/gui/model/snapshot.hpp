@@ -67,7 +67,19 @@ struct ProgramInfo {
     std::map<uint32_t, std::vector<int32_t>> pcsByLine;   // CUDA line -> pcs, in order
 };
 
+// A source variable the lesson talks about, named once in lesson.json "variables": which PTX
+// register holds it (in which kernel), from which source line on (docs/lesson-format.md).
+struct LessonVariable {
+    std::string name;
+    std::string kernel;     // empty: every kernel that has the register
+    std::string reg;        // "%r1"
+    uint32_t line = 0;      // the line that gives it its value
+    std::string type;       // "int", "float" or "hex"; empty: from the register's PTX type
+};
+
 struct LessonInfo {
+    std::vector<LessonVariable> variables;
+    std::string variablesError;             // a malformed "variables" entry (shown, not fatal)
     runtime::Lesson lesson;
     std::vector<std::string> sourceLines;   // kernel.cu, empty if none
     std::string stepsMarkdown;              // steps.md, empty if none
@@ -296,6 +308,20 @@ struct Snapshot {
     BlockStatus blockStatus(uint64_t linear) const;
     const BlockView* residentBlock(uint32_t linear) const;
 };
+
+// The lesson's variables for the selected warp of this launch: per lane, formatted as the lesson
+// (or the register's type) says; `set` once the warp has run the instruction that writes its register.
+struct VariableRow {
+    std::string name, reg;
+    uint32_t line = 0;
+    bool set = false;
+    uint32_t lanes = 0;                     // lanes of the warp that exist
+    std::array<std::string, 32> values;
+};
+std::vector<VariableRow> variableRows(const Snapshot& s);
+
+// A register's value as text: fmt 0 hex, 1 decimal (signed unless the type is u/b), 2 float.
+std::string formatRegister(uint64_t v, const std::string& type, int fmt);
 
 // Compares what a student can see (used by tests: step back must equal stepping forward).
 bool sameMachineState(const Snapshot& a, const Snapshot& b, std::string* why = nullptr);

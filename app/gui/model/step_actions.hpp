@@ -16,11 +16,19 @@
 //   layout NAME                         stepping | memory | compare | checks | timing
 //   open PANEL                          open and focus a panel (source, grid, occupancy, ...)
 //   timed PRESET | timed off            Timed mode on a GPU preset (h100, teaching, ...), or off
+//   pin global|shared line L [load|store]  that memory panel shows the selected warp's access on
+//                                       line L (not whatever came last); a step's Do it unpins first
+//
+// Do it lands where the text says: a step that moves the machine (run-to, steps) starts from a
+// fresh run (a parameter or Timed-mode change restarts anyway), so a target behind the current
+// position is reached by replaying, never missed. `<!-- expect: ... -->` states what the model
+// shows afterwards (line L, active N, sectors N, ways N, launch N, waiting N, ended, finished); tests/app checks every step.
 //
 // Parsing and validation are pure functions (tested in tests/app); applying them is the app's job
 // (panel_lessons.cpp).
 #pragma once
 #include "gui/model/markdown.hpp"
+#include "gui/model/snapshot.hpp"
 #include "runtime/lesson.hpp"
 
 #include <cstdint>
@@ -33,13 +41,14 @@
 namespace warpscope::gui {
 
 struct StepAction {
-    enum class Kind { Param, Defaults, Restart, Select, RunToLine, RunToBarrier, RunToEnd, Steps, ShowLine, Layout, Open, Timed };
+    enum class Kind { Param, Defaults, Restart, Select, RunToLine, RunToBarrier, RunToEnd, Steps, ShowLine, Layout, Open, Timed, Pin };
     Kind kind = Kind::Restart;
     std::vector<std::pair<std::string, double>> params;   // Param
     uint32_t block = 0, warp = 0;                         // Select
     uint32_t line = 0;                                    // RunToLine, ShowLine (kernel.cu line)
     uint64_t count = 0;                                   // Steps
-    std::string name;                                     // Layout, Open, Timed ("off" turns it off)
+    std::string name;                                     // Layout, Open, Timed ("off" turns it off), Pin (global, shared)
+    int access = 0;                                       // Pin: 0 any, 1 load, 2 store
     int mdLine = 0;                                       // line of steps.md it was written on
     std::string text;                                     // the statement as written
 };
@@ -56,6 +65,7 @@ struct ActionContext {
     const runtime::Lesson* lesson = nullptr;   // parameters (names, min/max/choices)
     size_t sourceLineCount = 0;                // lines of kernel.cu (0: no source, run-to line is an error)
     std::set<uint32_t> codeLines;              // kernel.cu lines that have instructions, in any kernel
+    std::set<std::pair<uint32_t, bool>> memLines;   // (line, shared) of loads, stores and atomics (generic: both)
     std::set<std::string> presets;             // GPU preset names
 };
 // Built from a loaded lesson: reads kernel.cu, compiles every kernel of its PTX for the lines.
@@ -72,8 +82,16 @@ std::vector<std::string> validateStepActions(const std::vector<StepAction>& acti
 // Every step of a steps.md text: parsed actions per section, and every problem found, each as
 // "<file>:<line>: <message>" (`file` names the steps.md in messages). `do:` comments before the
 // first step are reported (they belong to no step).
+struct StepExpect {
+    enum class Kind { Line, Active, Sectors, Ways, Finished, Launch, Waiting, Ended };
+    Kind kind = Kind::Line;
+    uint64_t value = 0;
+    int mdLine = 0;
+    std::string text;
+};
 struct StepsCheck {
     std::vector<std::vector<StepAction>> actions;   // per section
+    std::vector<std::vector<StepExpect>> expects;   // per section (`expect:` comments)
     std::vector<std::string> errors;
 };
 StepsCheck checkSteps(const MdDocument& doc, const ActionContext& ctx, const std::string& file);
@@ -93,5 +111,68 @@ struct AnswerGate {
 };
 // Updates the gate with the session's current progress; returns whether the answer is shown.
 bool updateAnswerGate(AnswerGate& g, const RunProgress& now, bool sessionIdle);
+
+// ---------------------------------------------------------------- pins, applying, expectations
+// A memory panel pinned to the selected warp's access on a source line (0: not pinned).
+struct MemPin {
+    uint32_t line = 0;
+    int access = 0;   // 0 any, 1 load, 2 store
+};
+// The newest access of the history on the pin's line and kind; nullptr when none (yet).
+const MemAccess* pinnedAccess(const std::vector<MemAccess>& history, bool shared, const MemPin& pin);
+
+// What applying actions drives. The app implements it over its UI state (panel_lessons.cpp),
+// tests over a bare Session (SessionActionTarget). setParams / setTimed return whether the
+// lesson restarted.
+struct StepActionTarget {
+    virtual ~StepActionTarget() = default;
+    virtual bool setParams(const std::vector<std::pair<std::string, double>>& values, bool defaultsFirst) = 0;
+    virtual bool setTimed(const std::string& preset) = 0;   // "off" turns it off
+    virtual void restart() = 0;
+    virtual void select(uint32_t block, uint32_t warp) = 0;
+    virtual void runToLine(uint32_t line) = 0;
+    virtual void runToBarrier() = 0;
+    virtual void runToEnd() = 0;
+    virtual void runSteps(uint64_t n) = 0;
+    virtual void pin(bool shared, const MemPin& pin) = 0;
+    virtual void ui(const StepAction&) {}   // show line, layout, open: nothing to do without a window
+};
+// Applies a step's actions in order, restarting first when the step moves the machine and
+// nothing else restarted it (see the header comment). Both pins are cleared first.
+void applyStepActions(const std::vector<StepAction>& actions, StepActionTarget& target);
+
+// The target for a Session without a window (tests, scripts): keeps the parameter values and
+// the Timed-mode preset as the app's UI would.
+class Session;
+struct SessionActionTarget : StepActionTarget {
+    SessionActionTarget(Session& s, const runtime::Lesson& l);
+    Session& session;
+    const runtime::Lesson& lesson;
+    runtime::ParamValues params;
+    std::string timedPreset;   // empty: functional mode
+    MemPin globalPin, sharedPin;
+    bool setParams(const std::vector<std::pair<std::string, double>>& values, bool defaultsFirst) override;
+    bool setTimed(const std::string& preset) override;
+    void restart() override;
+    void select(uint32_t block, uint32_t warp) override;
+    void runToLine(uint32_t line) override;
+    void runToBarrier() override;
+    void runToEnd() override;
+    void runSteps(uint64_t n) override;
+    void pin(bool shared, const MemPin& p) override;
+};
+
+// What Do it could not do, read from the snapshot once the session is idle again: the warp
+// a select names does not exist, a run-to line ended elsewhere, ... Empty when it landed.
+std::vector<std::string> landingProblems(const std::vector<StepAction>& actions, const Snapshot& s);
+
+// Parses the body of one `expect:` comment (`line 7; active 8; sectors 5; ways 32; launch 2; finished`):
+// the selected warp's next line and active lanes, what Global access / Shared banks show, the
+// launch (1-based, as the status bar counts), warps of the selected block waiting at a barrier,
+// the launch ran to its end (ended), the host program finished.
+std::vector<StepExpect> parseStepExpects(std::string_view text, int mdLine, std::vector<std::string>& errors);
+// Each expectation the snapshot does not meet, as "line N: 'sectors 5': the Global access panel shows 4".
+std::vector<std::string> unmetExpectations(const std::vector<StepExpect>& expects, const Snapshot& s, const MemPin& globalPin,
+                                           const MemPin& sharedPin);
 
 } // namespace warpscope::gui

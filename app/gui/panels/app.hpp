@@ -6,6 +6,7 @@
 #include "gui/style/palette.hpp"
 #include "gui/model/session.hpp"
 #include "gui/model/settings.hpp"
+#include "gui/model/step_actions.hpp"
 
 #include <imgui.h>
 
@@ -53,6 +54,7 @@ struct UiState {
 
     // Memory panels
     uint64_t globalPick = 0, sharedPick = 0;   // chosen instruction (step index + 1), 0 = most recent
+    MemPin globalPin, sharedPin;            // a lesson step pinned the panel to an access on a line (pin action)
     std::string heatBuffer;
     int heatWidth = 0;                      // 0 = automatic
     int heatMode = 0;                       // 0 accesses, 1 wasted bytes

@@ -32,23 +32,36 @@ void metricRow(const char* what, const std::string& metric, const std::string& v
 }
 } // namespace
 
-// Shared by both memory panels: pick the instruction from the selected warp's history.
+// Shared by both memory panels: pick the instruction from the selected warp's history. A lesson
+// step may have pinned the panel to the access on one line (the one its text discusses); choosing
+// an entry by hand unpins it.
 const MemAccess* memoryPicker(AppContext& app, bool shared, uint64_t& pick) {
     const Snapshot& s = *app.snap;
-    const MemAccess* a = pickAccess(s.memHistory, shared, pick);
+    MemPin& pin = shared ? app.ui.sharedPin : app.ui.globalPin;
+    const MemAccess* pinned = pin.line ? pinnedAccess(s.memHistory, shared, pin) : nullptr;
+    const MemAccess* a = pinned ? pinned : pickAccess(s.memHistory, shared, pick);
     if (!a) return nullptr;
-    std::string preview = pick == 0 ? "most recent: " : "";
+    std::string preview = pinned ? "pinned by the lesson: " : pick == 0 ? "most recent: " : "";
     preview += accessLabel(s, *a);
     ImGui::SetNextItemWidth(-1);
     if (ImGui::BeginCombo("##pick", preview.c_str())) {
-        if (ImGui::Selectable("follow the most recent", pick == 0)) pick = 0;
+        if (ImGui::Selectable("follow the most recent", pick == 0 && !pinned)) {
+            pick = 0;
+            pin = {};
+        }
         for (auto it = s.memHistory.rbegin(); it != s.memHistory.rend(); ++it) {
             if (it->shared != shared) continue;
-            if (ImGui::Selectable(accessLabel(s, *it).c_str(), pick == it->stepIndex + 1)) pick = it->stepIndex + 1;
+            if (ImGui::Selectable(accessLabel(s, *it).c_str(), pinned ? &*it == pinned : pick == it->stepIndex + 1)) {
+                pick = it->stepIndex + 1;
+                pin = {};
+            }
         }
         ImGui::EndCombo();
     }
     if (ImGui::IsItemHovered()) tooltip("The selected warp's recent %s memory instructions (newest first)", shared ? "shared" : "global");
+    if (pin.line && !pinned)
+        ImGui::TextDisabled("(the %s on line %u the lesson points at has not run yet: showing the most recent)",
+                            pin.access == 1 ? "load" : pin.access == 2 ? "store" : "access", pin.line);
     return a;
 }
 

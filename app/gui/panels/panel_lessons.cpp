@@ -116,6 +116,8 @@ struct StepsState {
     int focusFrames = 0;
     std::string actionNote;         // what the last Do it could not do
     bool autoActions = true;        // Next also does the next step's actions (not for steps with answers)
+    std::vector<StepAction> landing;   // Do it's actions, checked once the session is idle again
+    int landingIdleFrames = -1;        // -1: nothing to check
 };
 
 StepsState& stepsState() {
@@ -137,6 +139,7 @@ StepsState* currentSteps(AppContext& app) {
             st.gates.clear();
             st.shown = -1;
             st.actionNote.clear();
+            st.landingIdleFrames = -1;
         }
     }
     return &st;
@@ -238,52 +241,60 @@ RunProgress progressOf(const Snapshot& s) {
     return {s.generation, s.totalSteps + s.totalCycleSteps, s.state == RunState::Finished};
 }
 
-void applyActions(AppContext& app, const std::vector<StepAction>& actions, StepsState& st) {
-    auto& ui = app.ui;
-    if (ui.current < 0) return;
-    const runtime::Lesson& L = ui.lessons[static_cast<size_t>(ui.current)];
-    bool paramsDirty = false;
-    auto flush = [&] {
-        if (paramsDirty) app.applyParams();
-        paramsDirty = false;
-    };
-    st.actionNote.clear();
-    for (const StepAction& a : actions) {
+// The app's side of applying step actions: parameters and Timed mode through the UI state (so
+// the widgets show them), panels and layouts, pins on the memory panels.
+struct AppActionTarget : StepActionTarget {
+    AppContext& app;
+    StepsState& st;
+    AppActionTarget(AppContext& a, StepsState& s) : app(a), st(s) {}
+    bool setParams(const std::vector<std::pair<std::string, double>>& values, bool defaultsFirst) override {
+        auto& ui = app.ui;
+        if (defaultsFirst)
+            for (auto& p : ui.lessons[static_cast<size_t>(ui.current)].params) ui.params[p.name] = p.defaultValue;
+        for (auto& [name, v] : values) ui.params[name] = v;
+        app.applyParams();
+        return true;
+    }
+    bool setTimed(const std::string& name) override {
+        auto& ui = app.ui;
+        if (name == "off") {
+            if (!ui.timed) return false;
+            ui.timed = false;
+            app.applyTiming();
+            return true;
+        }
+        int idx = -1;
+        for (size_t i = 0; i < ui.presets.size(); ++i)
+            if (ui.presets[i].name == name) idx = static_cast<int>(i);
+        if (idx < 0) {
+            st.actionNote = "No GPU preset named '" + name + "'.";
+            return false;
+        }
+        if (ui.timed && ui.preset == idx) return false;
+        ui.preset = idx;
+        ui.timed = true;
+        app.applyTiming();
+        return true;
+    }
+    void restart() override { app.session.restart(); }
+    void select(uint32_t block, uint32_t warp) override {
+        app.settings.followIssuing = false;
+        app.session.select(block, warp, false);
+    }
+    void runToLine(uint32_t line) override {
+        app.session.runToLine(line);
+        app.ui.clickedLine = 0;
+    }
+    void runToBarrier() override { app.session.runToBarrier(); }
+    void runToEnd() override { app.session.runToEnd(); }
+    void runSteps(uint64_t n) override { app.session.runSteps(n); }
+    void pin(bool shared, const MemPin& p) override {
+        (shared ? app.ui.sharedPin : app.ui.globalPin) = p;
+        (shared ? app.ui.sharedPick : app.ui.globalPick) = 0;
+    }
+    void ui(const StepAction& a) override {
+        auto& ui = app.ui;
         switch (a.kind) {
-        case StepAction::Kind::Param:
-            for (auto& [name, v] : a.params) ui.params[name] = v;
-            paramsDirty = true;
-            break;
-        case StepAction::Kind::Defaults:
-            for (auto& p : L.params) ui.params[p.name] = p.defaultValue;
-            paramsDirty = true;
-            break;
-        case StepAction::Kind::Restart:
-            flush();
-            app.session.restart();
-            break;
-        case StepAction::Kind::Select:
-            flush();
-            app.settings.followIssuing = false;
-            app.session.select(a.block, a.warp, false);
-            break;
-        case StepAction::Kind::RunToLine:
-            flush();
-            app.session.runToLine(a.line);
-            ui.clickedLine = 0;
-            break;
-        case StepAction::Kind::RunToBarrier:
-            flush();
-            app.session.runToBarrier();
-            break;
-        case StepAction::Kind::RunToEnd:
-            flush();
-            app.session.runToEnd();
-            break;
-        case StepAction::Kind::Steps:
-            flush();
-            app.session.runSteps(a.count);
-            break;
         case StepAction::Kind::ShowLine:
             ui.clickedLine = a.line;
             ui.scrollToLine = a.line;
@@ -305,32 +316,18 @@ void applyActions(AppContext& app, const std::vector<StepAction>& actions, Steps
             st.focusFrames = 3;
             break;
         }
-        case StepAction::Kind::Timed: {
-            flush();
-            if (a.name == "off") {
-                if (ui.timed) {
-                    ui.timed = false;
-                    app.applyTiming();
-                }
-                break;
-            }
-            int idx = -1;
-            for (size_t i = 0; i < ui.presets.size(); ++i)
-                if (ui.presets[i].name == a.name) idx = static_cast<int>(i);
-            if (idx < 0) {
-                st.actionNote = "No GPU preset named '" + a.name + "'.";
-                break;
-            }
-            if (!ui.timed || ui.preset != idx) {
-                ui.preset = idx;
-                ui.timed = true;
-                app.applyTiming();
-            }
-            break;
-        }
+        default: break;
         }
     }
-    flush();
+};
+
+void applyActions(AppContext& app, const std::vector<StepAction>& actions, StepsState& st) {
+    if (app.ui.current < 0) return;
+    st.actionNote.clear();
+    AppActionTarget t(app, st);
+    applyStepActions(actions, t);
+    st.landing = actions;   // checked once the session is idle again
+    st.landingIdleFrames = 0;
 }
 
 void lessonList(AppContext& app) {
@@ -497,6 +494,16 @@ void stepsView(AppContext& app) {
         if (!gate.revealed) gate = AnswerGate{};
     }
     updateAnswerGate(gate, progressOf(*app.snap), !app.session.busy());
+    // Once Do it's commands are done: say what it could not do, instead of nothing.
+    // (Two idle frames: the snapshot read at the start of a frame may predate the last publish.)
+    if (st.landingIdleFrames >= 0) {
+        bool idle = !app.session.busy() && app.snap->state != RunState::Loading;
+        st.landingIdleFrames = idle ? st.landingIdleFrames + 1 : 0;
+        if (st.landingIdleFrames >= 2) {
+            for (auto& p : landingProblems(st.landing, *app.snap)) st.actionNote += (st.actionNote.empty() ? "" : "\n") + p;
+            st.landingIdleFrames = -1;
+        }
+    }
 
     const std::vector<StepAction>& acts = actionsOf(ui.stepSection);
     if (!acts.empty()) {

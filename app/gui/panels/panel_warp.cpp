@@ -10,31 +10,6 @@ namespace warpscope::gui {
 
 namespace {
 
-std::string formatReg(uint64_t v, const std::string& type, int fmt) {
-    char buf[48];
-    bool is64 = type.size() >= 2 && type.substr(type.size() - 2) == "64";
-    bool is16 = type.size() >= 2 && type.substr(type.size() - 2) == "16";
-    if (fmt == 0) {
-        std::snprintf(buf, sizeof buf, is64 ? "%016llx" : is16 ? "%04llx" : "%08llx", static_cast<unsigned long long>(is64 ? v : v & 0xffffffffull));
-    } else if (fmt == 1) {
-        if (is64) std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(v));
-        else if (type[0] == 'u' || type[0] == 'b') std::snprintf(buf, sizeof buf, "%u", static_cast<uint32_t>(v));
-        else std::snprintf(buf, sizeof buf, "%d", static_cast<int32_t>(v));
-    } else {
-        if (is64) {
-            double d;
-            std::memcpy(&d, &v, 8);
-            std::snprintf(buf, sizeof buf, "%.6g", d);
-        } else {
-            float f;
-            uint32_t u = static_cast<uint32_t>(v);
-            std::memcpy(&f, &u, 4);
-            std::snprintf(buf, sizeof buf, "%.6g", f);
-        }
-    }
-    return buf;
-}
-
 void miniMask(uint32_t mask, float w, float h) {
     ImVec2 p = ImGui::GetCursorScreenPos();
     ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -54,13 +29,67 @@ std::string pcText(const ProgramInfo* prog, int32_t pc) {
     return t;
 }
 
+// Why there is no selected warp to show: the block or warp index is outside this launch, or
+// the block is not on an SM now.
+std::string missingWarpText(const Snapshot& s) {
+    uint32_t threads = s.block[0] * s.block[1] * s.block[2];
+    if (s.selBlock >= s.blockCount)
+        return "Block " + std::to_string(s.selBlock) + " does not exist in this launch: the grid has " + std::to_string(s.blockCount) +
+               (s.blockCount == 1 ? " block." : " blocks.");
+    if (s.selWarp >= s.warpsPerBlock)
+        return "Warp " + std::to_string(s.selWarp) + " does not exist in this launch: a block of " + std::to_string(threads) +
+               " threads has " + std::to_string(s.warpsPerBlock) + (s.warpsPerBlock == 1 ? " warp (warp 0)." : " warps (0 to " + std::to_string(s.warpsPerBlock - 1) + ").");
+    Snapshot::BlockStatus st = s.blockStatus(s.selBlock);
+    return "Block " + std::to_string(s.selBlock) + " is not on an SM right now: " +
+           (st == Snapshot::BlockStatus::Done ? "it has finished." : "it has not started yet (it waits for a free SM).");
+}
+
+// The lesson's source variables, by name, per lane (lesson.json "variables"), above the PTX detail.
+void variablesTable(AppContext& app, const Snapshot& s) {
+    if (s.lesson && !s.lesson->variablesError.empty()) ImGui::TextColored(colv(faultColor()), "%s", s.lesson->variablesError.c_str());
+    std::vector<VariableRow> rows = variableRows(s);
+    if (rows.empty()) return;
+    ImGui::PushFont(app.fonts.mono);
+    float cellW = ImGui::CalcTextSize("-0000").x;
+    for (auto& r : rows)
+        for (uint32_t l = 0; l < r.lanes; ++l) cellW = std::max(cellW, ImGui::CalcTextSize(r.values[l].c_str()).x);
+    ImGuiTableFlags tf = ImGuiTableFlags_ScrollX | ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
+    float h = (ImGui::GetTextLineHeight() + ImGui::GetStyle().CellPadding.y * 2 + 1) * (static_cast<float>(rows.size()) + 1) +
+              ImGui::GetStyle().ScrollbarSize + 2;
+    if (ImGui::BeginTable("vars", 33, tf, ImVec2(0, h))) {
+        ImGui::TableSetupScrollFreeze(1, 1);
+        ImGui::TableSetupColumn("variable \\ lane");
+        for (int l = 0; l < 32; ++l) ImGui::TableSetupColumn(std::to_string(l).c_str(), ImGuiTableColumnFlags_WidthFixed, cellW);
+        ImGui::TableHeadersRow();
+        for (auto& r : rows) {
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(r.name.c_str());
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip("%s: set on line %u, held in PTX register %s", r.name.c_str(), r.line, r.reg.c_str());
+            for (uint32_t l = 0; l < 32; ++l) {
+                ImGui::TableNextColumn();
+                if (l >= r.lanes) continue;
+                if (!r.set) ImGui::TextDisabled("-");
+                else if ((s.selected->warp.masks.active >> l) & 1) ImGui::TextUnformatted(r.values[l].c_str());
+                else ImGui::TextDisabled("%s", r.values[l].c_str());
+            }
+        }
+        ImGui::EndTable();
+    }
+    ImGui::PopFont();
+    bool anyUnset = false;
+    for (auto& r : rows) anyUnset = anyUnset || !r.set;
+    ImGui::TextDisabled(anyUnset ? "'-': the warp has not reached the line that sets it yet" : "dim = lane not active now");
+}
+
 } // namespace
 
 void drawWarpPanel(AppContext& app) {
     const Snapshot& s = *app.snap;
     if (!s.selected) {
         if (!s.program) ImGui::TextDisabled("No launch yet.");
-        else ImGui::TextWrapped("Block %u is not resident (pending or done). Click a warp in the Grid & warps panel to select it.", s.selBlock);
+        else ImGui::TextWrapped("%s Click a warp in the Grid & warps panel to select it.", missingWarpText(s).c_str());
         return;
     }
     const WarpDetail& d = *s.selected;
@@ -73,6 +102,18 @@ void drawWarpPanel(AppContext& app) {
     ImGui::PopFont();
     ImGui::SameLine();
     ImGui::TextDisabled("threads %u-%u of the block, %llu instructions issued", t0, t1, static_cast<unsigned long long>(w.issued));
+    // Follow mode moves this panel to whichever warp issued: say so, with the way out.
+    if (app.settings.followIssuing) {
+        ImGui::PushStyleColor(ImGuiCol_Text, colv(okabe_ito::Orange));
+        ImGui::TextWrapped("Following the issuing warp: each Step (F10) shows the warp that just issued, so this panel moves "
+                           "from warp to warp. Shift+F10 and F11 step only the selected warp.");
+        ImGui::PopStyleColor();
+        if (ImGui::SmallButton("Stay on this warp")) {
+            app.settings.followIssuing = false;
+            app.session.select(d.block, d.warpInBlock, false);
+        }
+    }
+    variablesTable(app, s);
     const char* state = w.masks.done ? "finished" : w.masks.atBarrier ? "waiting at a barrier" : "ready";
     ImGui::Text("PC %s   state: %s", pcText(prog, w.pc).c_str(), state);
     if (prog && w.pc >= 0) {
@@ -176,7 +217,7 @@ void drawWarpPanel(AppContext& app) {
                         ImGui::TableNextColumn();
                         bool on = (live >> l) & 1;
                         std::string v = isPred ? std::string((d.preds[idx] >> l) & 1 ? "1" : "0")
-                                               : formatReg(d.regs[idx * 32 + static_cast<size_t>(l)], fn.regTypes[idx], app.settings.registerFormat);
+                                               : formatRegister(d.regs[idx * 32 + static_cast<size_t>(l)], fn.regTypes[idx], app.settings.registerFormat);
                         if (on) ImGui::TextUnformatted(v.c_str());
                         else ImGui::TextDisabled("%s", v.c_str());
                     }
