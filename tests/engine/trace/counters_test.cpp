@@ -186,7 +186,7 @@ TEST_CASE("global atomics whose result is unused count as RED, used ones as ATOM
         std::vector<float> v(512);
         for (size_t i = 0; i < v.size(); ++i) v[i] = float(i % 2);
         auto in = sim.upload(v), kept = sim.upload(std::vector<float>(512, 0.f)), count = sim.upload(std::vector<uint32_t>(1, 0));
-        auto m = measure(sim, "compact_above", {2}, {256}, {arg(in), arg(kept), arg(count), arg(0.5f)})->metrics();
+        auto m = measure(sim, "compact_above", {2}, {256}, {arg(in), arg(kept), arg(count), arg(0.5f), arg(512u)})->metrics();
         CHECK(m.at(atomReq) == 16);
         CHECK(m.at(atomSec) == 16);
         CHECK(m.at(redReq) == 0);
