@@ -360,17 +360,32 @@ std::string EditorModel::lessonJson(const fs::path& ptxFile, const fs::path& sou
 
 runtime::Lesson EditorModel::runnableLesson() const {
     if (!good_) throw Error(Error::Kind::Input, "Build the kernel first (Ctrl+B).");
-    // The build runs from a private folder: the PTX and the text that was built (the Source panel
-    // shows that text, saved or not).
+    // The build runs from a private folder: the PTX, the text that was built (the Source panel
+    // shows that text, saved or not), lesson.json and a short steps.md.
     fs::path run = fs::temp_directory_path() / ("warpscope-editor-" + std::to_string(::getpid()));
     std::string err;
     fs::path ptx = run / "kernel.ptx";
     fs::path src = good_->isPtx ? fs::path() : run / displayName();
     if (!writeFileAtomic(ptx, good_->result.ptx, &err) || (!src.empty() && !writeFileAtomic(src, good_->source, &err)))
         throw Error(Error::Kind::Input, err);
-    // Relative paths in the spec (a buffer's "file") are relative to the kernel's own folder.
-    fs::path dir = !besideLesson_.empty() ? besideLesson_.parent_path() : !file_.empty() ? file_.parent_path() : run;
-    return runtime::loadLessonText(lessonJson(ptx, src), dir, besideLesson_.empty() ? "the Launch panel's spec" : besideLesson_.string());
+    if (!besideLesson_.empty())   // its folder: buffer files, steps.md and "variables" are the lesson's
+        return runtime::loadLessonText(lessonJson(ptx, src), besideLesson_.parent_path(), besideLesson_.string());
+    // A buffer's "file" is relative to the kernel's own folder.
+    std::string json = lessonJson(ptx, src);
+    nlohmann::json j = nlohmann::json::parse(json);
+    fs::path base = file_.empty() ? fs::current_path() : file_.parent_path();
+    if (j.contains("buffers"))
+        for (auto& [name, b] : j["buffers"].items())
+            if (b.contains("init") && b["init"].is_object() && b["init"].contains("file")) {
+                fs::path f = b["init"]["file"].get<std::string>();
+                if (f.is_relative()) b["init"]["file"] = (base / f).string();
+            }
+    json = j.dump(2) + "\n";
+    if (!writeFileAtomic(run / "lesson.json", json, &err)) throw Error(Error::Kind::Input, err);
+    std::string steps = "# " + displayName() + "\n\nYour kernel, built in the editor and launched with the Launch panel's settings. "
+                        "Step it (F10), run it (F5), watch its memory accesses; after a change, Ctrl+R builds and runs it again.\n";
+    writeFileAtomic(run / "steps.md", steps, &err);
+    return runtime::loadLessonText(json, run, "the Launch panel's spec");
 }
 
 bool EditorModel::saveAsLesson(const fs::path& folder, std::string* error) const {

@@ -529,7 +529,6 @@ void drawLaunchPanel(AppContext& app) {
     float numW = ImGui::GetFontSize() * 12;
     ImGui::SetNextItemWidth(numW);
     ImGui::InputScalarN("grid", ImGuiDataType_U32, spec.grid, 3);
-    ImGui::SameLine();
     ImGui::SetNextItemWidth(numW);
     ImGui::InputScalarN("block", ImGuiDataType_U32, spec.block, 3);
     uint64_t threads = 1;
