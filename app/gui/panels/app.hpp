@@ -36,6 +36,7 @@ struct EditorUi {
     std::optional<Recovery> recovery;       // unsaved text from an earlier run, offered at start
     bool runWhenBuilt = false;              // Ctrl+R: run once the build that was started is done
     uint32_t jumpLine = 0;                  // put the cursor on this line once (a clicked diagnostic)
+    int jumpColumn = 0;                     // and column (1-based; 0 = the line's start)
     uint64_t shownRevision = 0;             // the model revision the text widget shows
     bool autoRun = true;                    // a good build runs at once
 };

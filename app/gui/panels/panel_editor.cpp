@@ -222,6 +222,7 @@ struct TextWidgetState {
     int cursorOffset = -1;        // a jump: the byte offset to put the cursor at
     int cursor = 0;               // where the cursor is (for drawing it)
     bool active = false;
+    int resetScrollX = 0;         // frames to keep the gutter in view (focusing the wide widget scrolls it aside)
 };
 TextWidgetState g_text;
 
@@ -234,8 +235,10 @@ int textCallback(ImGuiInputTextCallbackData* data) {
     }
     if (data->EventFlag == ImGuiInputTextFlags_CallbackAlways) {
         if (st->replace) {
+            int keep = data->CursorPos;   // undo keeps the cursor where it was (within the new text)
             data->DeleteChars(0, data->BufTextLen);
             data->InsertChars(0, st->replaceWith.c_str(), st->replaceWith.c_str() + st->replaceWith.size());
+            data->CursorPos = data->SelectionStart = data->SelectionEnd = std::min(keep, data->BufTextLen);
             st->replace = false;
         }
         if (st->cursorOffset >= 0) {
@@ -413,10 +416,17 @@ void drawEditorPanel(AppContext& app) {
     if (u.jumpLine) {
         float y = lineH * static_cast<float>(u.jumpLine - 1);
         ImGui::SetScrollY(std::max(0.0f, y - ImGui::GetWindowHeight() * 0.3f));
-        g_text.cursorOffset = static_cast<int>(lineOffset(text, u.jumpLine));
+        size_t at = lineOffset(text, u.jumpLine), end = text.find('\n', at);
+        if (end == std::string::npos) end = text.size();
+        g_text.cursorOffset = static_cast<int>(std::min(end, at + (u.jumpColumn > 0 ? static_cast<size_t>(u.jumpColumn - 1) : 0)));
         ImGui::SetCursorScreenPos(ImVec2(origin.x + markW + numW, origin.y));
         ImGui::SetKeyboardFocusHere();
         u.jumpLine = 0;
+        g_text.resetScrollX = 3;
+    }
+    if (g_text.resetScrollX > 0) {
+        --g_text.resetScrollX;
+        ImGui::SetScrollX(0);
     }
     ImGui::SetCursorScreenPos(ImVec2(origin.x + markW + numW, origin.y));
     ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(0, 0, 0, 0));   // the coloured text is drawn below
@@ -484,7 +494,10 @@ void drawEditorPanel(AppContext& app) {
             ImGui::PushStyleColor(ImGuiCol_Text, colv(severityColor(d.severity)));
             std::string label = (d.file == compile::kPreludeName ? d.file + ":" : std::string()) + std::to_string(d.line) +
                                 (d.column ? ":" + std::to_string(d.column) : std::string()) + "  " + severityName(d.severity) + ": " + d.message;
-            if (ImGui::Selectable(label.c_str()) && d.line > 0 && d.file != compile::kPreludeName) u.jumpLine = static_cast<uint32_t>(d.line);
+            if (ImGui::Selectable(label.c_str()) && d.line > 0 && d.file != compile::kPreludeName) {
+                u.jumpLine = static_cast<uint32_t>(d.line);
+                u.jumpColumn = d.column;
+            }
             ImGui::PopStyleColor();
             ImGui::PopID();
         }
