@@ -348,6 +348,8 @@ int runApp(int argc, char** argv) {
         fst.builtDark = settings.darkTheme;
         app.ui.layout = findLayout(settings.layout) ? settings.layout : "stepping";
         if (!opt.layout.empty()) applyLayout(app, opt.layout);
+        // Unsaved text from the last run is offered in the Editor panel: show it.
+        if (app.editorUi.recovery && opt.layout.empty()) applyLayout(app, "editor");
         if (!opt.ncu.empty() && !app.importNcu(opt.ncu)) throw Error(Error::Kind::Input, "--ncu: " + app.ui.ncuError);
         if (opt.gpu) app.ui.runOnGpu = gpuToggle().enabled;
         if (opt.initcheck || opt.racecheck) session.setCheckers(opt.initcheck, opt.racecheck);

@@ -43,6 +43,12 @@ compile::Options clangOptions() {
     o.compiler = compile::Compiler::Clang;
     return o;
 }
+// Builds the editor's text and takes the result, as the app's frame loop does.
+void buildAndTake(EditorModel& ed, const compile::Options& o = clangOptions()) {
+    ed.build(o);
+    REQUIRE(ed.waitBuild(120));
+    REQUIRE(ed.poll());
+}
 } // namespace
 
 TEST_CASE("editor text: quick typing is one undo step, a pause starts another; redo; a new edit drops redo", "[editor]") {
@@ -200,9 +206,7 @@ TEST_CASE("editor builds: errors at their lines, the last good build stays, a go
     TempDir dir("build");
     EditorModel ed{fs::path()};
     ed.newFromTemplate("tile");
-    ed.build(clangOptions());
-    REQUIRE(ed.waitBuild(120));
-    REQUIRE(ed.poll());
+    buildAndTake(ed);
     INFO(ed.lastBuild()->result.log << ed.lastBuild()->result.error);
     REQUIRE(ed.lastGood());
     REQUIRE(ed.kernels().size() == 1);
@@ -216,9 +220,7 @@ TEST_CASE("editor builds: errors at their lines, the last good build stays, a go
     REQUIRE(at != std::string::npos);
     broken.replace(at, 26, "tile[threadIdx.x] = nope[i];");
     ed.edit(broken, 50);
-    ed.build(clangOptions());
-    REQUIRE(ed.waitBuild(120));
-    REQUIRE(ed.poll());
+    buildAndTake(ed);
     CHECK(ed.lastBuildFailed());
     auto d = ed.diagnostics();
     REQUIRE_FALSE(d.empty());
@@ -232,9 +234,7 @@ TEST_CASE("editor builds: errors at their lines, the last good build stays, a go
 
     // Back to the good text; the spec runs on the simulator: every element reversed per tile.
     REQUIRE(ed.undo());
-    ed.build(clangOptions());
-    REQUIRE(ed.waitBuild(120));
-    REQUIRE(ed.poll());
+    buildAndTake(ed);
     REQUIRE_FALSE(ed.lastBuildFailed());
     ed.launch().args[0].init = BufferInit::Iota;
     ed.launch().args[1].expect = "255, 254, 253";
@@ -263,9 +263,7 @@ TEST_CASE("editor builds: a missing compiler and a PTX file are clear outcomes, 
     if (!haveNvrtc) {
         compile::Options o;
         o.compiler = compile::Compiler::Nvrtc;
-        ed.build(o);
-        REQUIRE(ed.waitBuild(60));
-        REQUIRE(ed.poll());
+        buildAndTake(ed, o);
         CHECK(ed.lastBuildFailed());
         CHECK_FALSE(ed.buildError().empty());
         CHECK_FALSE(ed.lastGood());
@@ -274,13 +272,30 @@ TEST_CASE("editor builds: a missing compiler and a PTX file are clear outcomes, 
     std::string err;
     REQUIRE(ed.open(src("lessons/vector-add/kernel.ptx"), &err));
     CHECK(ed.isPtx());
-    ed.build();
-    REQUIRE(ed.waitBuild(60));
-    REQUIRE(ed.poll());
+    buildAndTake(ed, compile::Options{});
     REQUIRE(ed.lastGood());
     REQUIRE(ed.kernels().size() == 1);
     CHECK(ed.kernels()[0].params[0].pointer);
     // The lesson's own kernel.cu, opened alone, launches as its lesson.json says.
     REQUIRE(ed.open(src("lessons/vector-add/kernel.cu"), &err));
     CHECK(ed.besideLesson() == src("lessons/vector-add/lesson.json"));
+}
+
+TEST_CASE("editor builds: an unsupported feature is an error at the student's line, and the text stays", "[editor]") {
+    EditorModel ed{fs::path()};
+    ed.newFromTemplate("1d");
+    std::string text = ed.text();
+    size_t at = text.find("        y[i] = a * x[i] + y[i];");
+    REQUIRE(at != std::string::npos);
+    text.insert(at, "        printf(\"%f\\n\", x[i]);\n");   // line 6 of the template
+    ed.edit(text, 0);
+    buildAndTake(ed);
+    CHECK(ed.lastBuildFailed());
+    auto d = ed.diagnostics();
+    REQUIRE_FALSE(d.empty());
+    CHECK(d[0].severity == compile::Diagnostic::Severity::Error);
+    CHECK(d[0].file != compile::kPreludeName);
+    CHECK(d[0].line == 6);
+    CHECK_THAT(d[0].message, Catch::Contains("printf is not supported by the simulator"));
+    CHECK(ed.text() == text);
 }
