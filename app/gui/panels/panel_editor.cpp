@@ -299,7 +299,9 @@ void drawRecoveryOffer(AppContext& app) {
     ImGui::PushStyleColor(ImGuiCol_ChildBg, colv(warningColor(), 0.18f));
     ImGui::BeginChild("recovery", ImVec2(0, ImGui::GetFrameHeightWithSpacing() * 2 + ImGui::GetStyle().WindowPadding.y), true);
     std::string what = u.recovery->file.empty() ? std::string("a new kernel") : u.recovery->file.filename().string();
-    ImGui::Text("Unsaved text of %s from %s was kept when warpscope last stopped.", what.c_str(), u.recovery->savedAt.c_str());
+    ImGui::Text("Unsaved text of %s (%s) was kept", what.c_str(), u.recovery->savedAt.c_str());
+    if (ImGui::IsItemHovered())
+        tooltip("warpscope stopped (quit, crash or kill) while this text was not saved: %s", u.recovery->file.empty() ? "a new kernel" : u.recovery->file.string().c_str());
     if (ImGui::Button("Restore it")) {
         app.editor->recover(*u.recovery);
         app.editor->build();
