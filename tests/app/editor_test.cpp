@@ -276,6 +276,21 @@ TEST_CASE("editor builds: a missing compiler and a PTX file are clear outcomes, 
     REQUIRE(ed.lastGood());
     REQUIRE(ed.kernels().size() == 1);
     CHECK(ed.kernels()[0].params[0].pointer);
+    // PTX with a mistake is a failed build with the mistake at its line; the good build stays.
+    TempDir dir("ptx");
+    std::string text = readAll(src("lessons/vector-add/kernel.ptx"));
+    size_t ret = text.find("\tret;");
+    REQUIRE(ret != std::string::npos);
+    text.replace(ret, 5, "\tadd.s32 %r1, , 1;");
+    int line = 1;
+    for (size_t i = 0; i < ret; ++i) line += text[i] == '\n';
+    REQUIRE(writeFileAtomic(dir.path / "bad.ptx", text));
+    REQUIRE(ed.open(dir.path / "bad.ptx", &err));
+    buildAndTake(ed, compile::Options{});
+    CHECK(ed.lastBuildFailed());
+    REQUIRE(ed.diagnostics().size() == 1);
+    CHECK(ed.diagnostics()[0].line == line);
+    CHECK(ed.lastGood());
     // The lesson's own kernel.cu, opened alone, launches as its lesson.json says.
     REQUIRE(ed.open(src("lessons/vector-add/kernel.cu"), &err));
     CHECK(ed.besideLesson() == src("lessons/vector-add/lesson.json"));

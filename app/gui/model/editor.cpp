@@ -5,6 +5,7 @@
 
 #include "base/error.hpp"
 #include "gui/model/settings.hpp"
+#include "ptx/parser.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -181,6 +182,23 @@ EditorModel::EditorModel(fs::path autosaveFile)
                   out.result.ptx = req.source;
               } else {
                   out.result = compile::compile(req.source, req.fileName, req.options);
+              }
+              // PTX the simulator cannot read is a failed build too (for a .ptx, at its line).
+              if (out.result.ok) {
+                  try {
+                      ptx::parse(out.result.ptx, req.fileName);
+                  } catch (const Error& e) {
+                      out.result.ok = false;
+                      if (req.isPtx) {
+                          compile::Diagnostic d;
+                          d.file = req.fileName;
+                          d.line = static_cast<int>(e.site().ptxLine.value_or(0));
+                          d.message = e.what();
+                          out.result.diagnostics.push_back(d);
+                      } else {
+                          out.result.error = std::string("The simulator cannot read the compiler's PTX: ") + e.what();
+                      }
+                  }
               }
               return out;
           },
