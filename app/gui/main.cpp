@@ -44,7 +44,8 @@ namespace {
 const char* kUsage = R"(warpscope-gui - step CUDA kernels warp by warp
 
 usage: warpscope-gui [options] [PATH]
-  PATH                  a lesson folder or launch spec .json to open (as --lesson)
+  PATH                  a lesson folder or launch spec .json to open (as --lesson), or a kernel
+                        (.cu, .ptx) to open in the editor (built, and run from the Launch panel)
   --lesson ID|DIR       open this lesson (default: the last one used, or the first)
   --param NAME=VALUE    lesson parameter (repeatable)
   --lessons DIR         the lessons folder (default: $WARPSCOPE_LESSONS, else the installed or
@@ -66,7 +67,7 @@ usage: warpscope-gui [options] [PATH]
   --matrix-layouts LIST layouts for --screenshot-matrix (default: all)
   --bench-frames N      render N frames and print the median frame time, then exit
   --bench-run           keep the simulation running during --bench-frames
-  --layout NAME         stepping | memory | compare | checks | timing | streams | presenter
+  --layout NAME         stepping | memory | compare | checks | timing | streams | editor | presenter
   --timed               Timed mode: run launches on the cycle model; steps are cycles
   --gpu PRESET          the GPU preset for Timed mode (h100, teaching, ... or a .json file; implies --timed)
   --ncu FILE.csv        import hardware counters from an `ncu --csv` file (Compare panel)
@@ -74,6 +75,8 @@ usage: warpscope-gui [options] [PATH]
   --racecheck           report shared-memory races between warps
   --gpu                 (with no preset after it) turn "Run on GPU" on (where a GPU can be opened)
   --go-to-report K      after --steps, "go to line" of checker report K (1-based)
+  --recovery-status     say whether the editor kept unsaved text from an earlier run, then exit
+  --test-type TEXT      (tests) append TEXT to the opened kernel as if typed
   --version             print the version and the git commit, then exit
 )";
 
@@ -98,6 +101,9 @@ struct Options {
     int goToReport = 0;
     std::string matrixDir;
     std::string matrixSizes = "1280x720,1600x1000,1920x1080", matrixScales = "1,1.5,2", matrixLayouts;
+    std::string kernelPath;   // a .cu/.ptx PATH: opened in the editor
+    std::string testType;
+    bool recoveryStatus = false;
 };
 
 // One screenshot of --screenshot-matrix.
@@ -179,7 +185,7 @@ bool parseArgs(int argc, char** argv, Options& o) {
         else if (a == "--bench-run") o.benchRun = true;
         else if (a == "--layout") {
             o.layout = val();
-            if (!findLayout(o.layout)) throw Error(Error::Kind::Input, "--layout expects stepping, memory, compare, checks, timing, streams or presenter, got '" + o.layout + "'.");
+            if (!findLayout(o.layout)) throw Error(Error::Kind::Input, "--layout expects stepping, memory, compare, checks, timing, streams, editor or presenter, got '" + o.layout + "'.");
         } else if (a == "--ncu") o.ncu = val();
         else if (a == "--initcheck") o.initcheck = true;
         else if (a == "--racecheck") o.racecheck = true;
@@ -195,6 +201,8 @@ bool parseArgs(int argc, char** argv, Options& o) {
         }
         else if (a == "--go-to-report") o.goToReport = std::stoi(val());
         else if (a == "--no-settings") o.noSettings = true;
+        else if (a == "--recovery-status") o.recoveryStatus = true;
+        else if (a == "--test-type") o.testType = val();
         else if (a == "--light") o.light = true;
         else if (a == "--scale") o.scale = std::stof(val());
         else if (a == "--help" || a == "-h") {
@@ -225,10 +233,18 @@ int runApp(int argc, char** argv) {
     if (opt.scale > 0) settings.uiScale = std::clamp(opt.scale, 0.5f, 3.0f);
     if (opt.light) settings.darkTheme = false;
 
+    if (opt.recoveryStatus) {
+        std::optional<Recovery> r = findRecovery(defaultAutosavePath());
+        if (!r) std::printf("no unsaved editor text\n");
+        else std::printf("unsaved editor text of %s from %s (%zu bytes)\n", r->file.empty() ? "a new kernel" : r->file.string().c_str(), r->savedAt.c_str(), r->text.size());
+        return r ? 0 : 1;
+    }
     // Lessons first: a bad --lesson or --param is reported before any window opens.
     if (!opt.openPath.empty()) {
         if (!opt.lesson.empty()) throw Error(Error::Kind::Input, "Give either --lesson or a PATH, not both.");
-        opt.lesson = gui::lessonForOpenedPath(opt.openPath).string();
+        OpenTarget t = gui::openTargetFor(opt.openPath);
+        if (t.kind == OpenTarget::Kind::Kernel) opt.kernelPath = t.path.string();
+        else opt.lesson = t.path.string();
     }
     const fs::path bundledLessons = runtime::findLessonsDir(argv[0]);
     fs::path lessonsDir = !opt.lessonsDir.empty() ? fs::path(opt.lessonsDir) : bundledLessons;
@@ -248,6 +264,8 @@ int runApp(int argc, char** argv) {
             pick = static_cast<int>(lessons.size()) - 1;
         }
         if (pick < 0) throw Error(Error::Kind::Input, "No lesson named '" + opt.lesson + "' in " + lessonsDir.string() + ".");
+    } else if (!opt.kernelPath.empty()) {
+        pick = -1;   // the editor's kernel is what runs
     } else if (!settings.lastLesson.empty()) {
         for (size_t i = 0; i < lessons.size(); ++i)
             if (lessons[i].id == settings.lastLesson) pick = static_cast<int>(i);
@@ -319,6 +337,8 @@ int runApp(int argc, char** argv) {
         app.ui.lessonsDir = lessonsDir.string();
         app.ui.headless = headless;
         app.snap = session.snapshot();
+        app.editor = std::make_unique<EditorModel>(headless ? fs::path() : defaultAutosavePath());
+        if (!headless) app.editorUi.recovery = findRecovery(app.editor->autosaveFile());
         FrameState fst;
         fst.layoutAlways = headless && matrix.empty();   // the matrix re-lays out as a resized window does
         fst.explicitLayout = !opt.layout.empty();
@@ -328,6 +348,8 @@ int runApp(int argc, char** argv) {
         fst.builtDark = settings.darkTheme;
         app.ui.layout = findLayout(settings.layout) ? settings.layout : "stepping";
         if (!opt.layout.empty()) applyLayout(app, opt.layout);
+        // Unsaved text from the last run is offered in the Editor panel: show it.
+        if (app.editorUi.recovery && opt.layout.empty()) applyLayout(app, "editor");
         if (!opt.ncu.empty() && !app.importNcu(opt.ncu)) throw Error(Error::Kind::Input, "--ncu: " + app.ui.ncuError);
         if (opt.gpu) app.ui.runOnGpu = gpuToggle().enabled;
         if (opt.initcheck || opt.racecheck) session.setCheckers(opt.initcheck, opt.racecheck);
@@ -345,6 +367,17 @@ int runApp(int argc, char** argv) {
                 app.applyParams();
             }
             if (!settings.followIssuing) session.setFollow(false);
+        }
+        if (!opt.kernelPath.empty()) {
+            if (opt.layout.empty()) applyLayout(app, "editor");
+            if (!app.openPath(opt.kernelPath)) throw Error(Error::Kind::Input, app.editorUi.message);
+            if (!opt.testType.empty()) app.editor->edit(app.editor->text() + opt.testType, 0);
+            if (headless) {
+                // A screenshot shows the build's outcome, and a good build loaded (and stepped).
+                app.editor->waitBuild(120);
+                editorFrame(app);
+            }
+            pick = app.ui.current;
         }
         if (opt.textStep > 0) app.ui.stepSection = opt.textStep - 1;
         if (opt.doStep && opt.textStep > 0 && pick >= 0) {

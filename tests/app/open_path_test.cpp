@@ -13,15 +13,18 @@ namespace {
 fs::path src(const std::string& rel) { return fs::path(WARPSCOPE_SOURCE_DIR) / rel; }
 } // namespace
 
-TEST_CASE("warpscope-gui PATH opens lesson folders and specs, and says why not otherwise", "[open]") {
+TEST_CASE("warpscope-gui PATH opens lessons, specs and kernels, and says why not otherwise", "[open]") {
+    using K = gui::OpenTarget::Kind;
     const fs::path lesson = src("lessons/vector-add");
-    CHECK(gui::lessonForOpenedPath(lesson) == lesson);
+    CHECK(gui::openTargetFor(lesson).path == lesson);
+    CHECK(gui::openTargetFor(lesson).kind == K::Lesson);
     const fs::path spec = src("tests/app/oob-spec.json");
-    CHECK(gui::lessonForOpenedPath(spec) == spec);
-    CHECK_THROWS_WITH(gui::lessonForOpenedPath(src("lessons/vector-add/kernel.cu")),
-                      Catch::Contains("a .cu file needs the kernel editor"));
-    CHECK_THROWS_WITH(gui::lessonForOpenedPath(src("lessons")), Catch::Contains("a lesson folder holds a lesson.json"));
-    CHECK_THROWS_WITH(gui::lessonForOpenedPath(src("lessons/vector-add/steps.md")),
-                      Catch::Contains("opens a lesson folder (with lesson.json) or a launch spec .json"));
-    CHECK_THROWS_WITH(gui::lessonForOpenedPath("/no/such/place"), Catch::Contains("no such file or folder"));
+    CHECK(gui::openTargetFor(spec).kind == K::Lesson);
+    // A kernel opens in the editor.
+    CHECK(gui::openTargetFor(src("lessons/vector-add/kernel.cu")).kind == K::Kernel);
+    CHECK(gui::openTargetFor(src("lessons/vector-add/kernel.ptx")).kind == K::Kernel);
+    CHECK_THROWS_WITH(gui::openTargetFor(src("lessons")), Catch::Contains("a lesson folder holds a lesson.json"));
+    CHECK_THROWS_WITH(gui::openTargetFor(src("lessons/vector-add/steps.md")),
+                      Catch::Contains("a kernel (.cu, .ptx) in its editor"));
+    CHECK_THROWS_WITH(gui::openTargetFor("/no/such/place"), Catch::Contains("no such file or folder"));
 }

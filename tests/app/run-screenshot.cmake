@@ -1,6 +1,7 @@
 # Renders one lesson with warpscope-gui under Xvfb and checks the PNG and its sidecar.
 #   cmake -DGUI=... -DCHECK=... -DLESSONS=... -DLESSON=id -DSTEPS=n -DOUT=file.png -P run-screenshot.cmake
 # Optional: -DEXTRA=--layout,memory,... more app options (comma-separated), -DPANELS=a,b,c the panels that must draw.
+# A LESSON that is a .cu or .ptx file is opened as a PATH: in the kernel editor.
 find_program(XVFB_RUN xvfb-run)
 if(NOT XVFB_RUN)
   message("screenshot test skipped: xvfb-run not installed")
@@ -13,8 +14,12 @@ file(REMOVE "${OUT}" "${OUT}.json")
 set(ENV{WARPSCOPE_LESSONS} "${LESSONS}")
 set(ENV{WARPSCOPE_NO_SETTINGS} "1")
 set(ENV{LIBGL_ALWAYS_SOFTWARE} "1")
+set(open --lesson "${LESSON}")
+if(LESSON MATCHES "\\.(cu|ptx)$")
+  set(open "${LESSON}")
+endif()
 execute_process(
-  COMMAND "${XVFB_RUN}" -a -s "-screen 0 1600x1000x24" "${GUI}" --lesson "${LESSON}" --steps "${STEPS}"
+  COMMAND "${XVFB_RUN}" -a -s "-screen 0 1600x1000x24" "${GUI}" ${open} --steps "${STEPS}"
           --screenshot "${OUT}" --size 1600x1000 ${EXTRA}
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 100)
 message("${out}${err}")

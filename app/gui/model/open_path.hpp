@@ -4,9 +4,15 @@
 
 namespace warpscope::gui {
 
-// The lesson to open for a path given on the command line: a lesson folder (with lesson.json)
-// or a launch spec .json is opened as a lesson. Anything else throws Error(Input) saying what
-// the app can open (a .cu file needs the kernel editor; a missing path is named).
-std::filesystem::path lessonForOpenedPath(const std::filesystem::path& path);
+struct OpenTarget {
+    enum class Kind { Lesson, Kernel };
+    Kind kind = Kind::Lesson;
+    std::filesystem::path path;
+};
+
+// What to do with a path given on the command line: a lesson folder (with lesson.json) or a
+// launch spec .json is opened as a lesson; a .cu/.cuh or .ptx file in the kernel editor. Anything
+// else throws Error(Input) saying what the app can open (a missing path is named).
+OpenTarget openTargetFor(const std::filesystem::path& path);
 
 } // namespace warpscope::gui

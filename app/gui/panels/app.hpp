@@ -2,6 +2,7 @@
 // Panels never touch the engine; they read the snapshot and send commands to the Session.
 #pragma once
 #include "gui/model/compare_model.hpp"
+#include "gui/model/editor.hpp"
 #include "gui/model/timeline_model.hpp"
 #include "gui/style/palette.hpp"
 #include "gui/model/session.hpp"
@@ -24,6 +25,20 @@ struct Fonts {
     ImFont* heading = nullptr;
     ImFont* italic = nullptr;
     bool fromSystem = false;   // DejaVu found; otherwise ImGui's built-in font
+};
+
+// The Editor and Launch panels' UI-only state (the text and builds live in EditorModel).
+struct EditorUi {
+    std::string message;                    // the last file or run error, shown in the Editor panel
+    enum class Dialog { None, Open, SaveAs, SaveLesson } dialog = Dialog::None;
+    bool openDialog = false;                // open the dialog's popup this frame
+    char path[1024] = {};
+    std::optional<Recovery> recovery;       // unsaved text from an earlier run, offered at start
+    bool runWhenBuilt = false;              // Ctrl+R: run once the build that was started is done
+    uint32_t jumpLine = 0;                  // put the cursor on this line once (a clicked diagnostic)
+    int jumpColumn = 0;                     // and column (1-based; 0 = the line's start)
+    uint64_t shownRevision = 0;             // the model revision the text widget shows
+    bool autoRun = true;                    // a good build runs at once
 };
 
 struct UiState {
@@ -110,6 +125,8 @@ struct AppContext {
     std::unique_ptr<CompareRunner> compare = std::make_unique<CompareRunner>();
     std::unique_ptr<TimelineRunner> timeline = std::make_unique<TimelineRunner>();   // Timeline panel runs
     TimelinePanelState timelineUi;
+    std::unique_ptr<EditorModel> editor = std::make_unique<EditorModel>(std::filesystem::path());   // main.cpp gives it the autosave file
+    EditorUi editorUi;
 
     void loadLesson(int index);
     void applyParams();
@@ -119,6 +136,11 @@ struct AppContext {
     // Timing (timing_ui.cpp): the chosen preset, and sending Timed mode / preset / registers to the session.
     const timing::GpuSpec* presetSpec() const;
     void applyTiming();
+    // The editor's last good build, launched as its lesson.json or the Launch panel's spec
+    // (panel_editor.cpp). Returns false (editorUi.message says why) when it cannot run.
+    bool runEditorKernel();
+    // Opens a path from File > Open or the command line: a kernel in the editor, a lesson or spec as a lesson.
+    bool openPath(const std::string& path);
 };
 
 inline ImU32 col(Rgb c, int alpha = 255) { return IM_COL32(c.r, c.g, c.b, alpha); }

@@ -149,6 +149,7 @@ namespace {
 void drawMenu(AppContext& app, GLFWwindow* window) {
     if (!ImGui::BeginMainMenuBar()) return;
     if (ImGui::BeginMenu("File")) {
+        drawEditorFileMenu(app);
         if (ImGui::MenuItem("Import Nsight Compute CSV...")) app.ui.showNcuDialog = true;
         if (app.ui.ncu && ImGui::MenuItem("Forget imported counters")) app.ui.ncu.reset();
         ImGui::Separator();
@@ -255,6 +256,8 @@ void drawFrame(AppContext& app, GLFWwindow* window, FrameState& fs) {
         applyLayout(app, app.ui.pendingLayout);
         app.ui.pendingLayout.clear();
     }
+    editorFrame(app);
+    handleEditorShortcuts(app);
     handleShortcuts(app);
     if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_Q, false)) glfwSetWindowShouldClose(window, 1);
 
@@ -337,6 +340,7 @@ void drawFrame(AppContext& app, GLFWwindow* window, FrameState& fs) {
         if (open) fs.openLastFrame.insert(id);
     app.ui.resetLayout = false;
     drawNcuImportDialog(app);
+    drawEditorDialogs(app);
     drawShortcutsHelp(app);
     drawAbout(app);
 }

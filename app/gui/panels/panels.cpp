@@ -22,6 +22,8 @@ const std::vector<PanelDef>& panels() {
         {"scheduler", "Warp schedulers", drawSchedulerPanel, 0.40f, 0.58f, 0.60f, 0.42f, false},
         {"stalls", "Stall reasons", drawStallsPanel, 0.70f, 0.00f, 0.30f, 0.58f, false},
         {"timeline", "Timeline", drawTimelinePanel, 0.20f, 0.00f, 0.80f, 0.60f, false},
+        {"editor", "Editor", drawEditorPanel, 0.00f, 0.00f, 0.40f, 0.62f, false},
+        {"launch", "Launch", drawLaunchPanel, 0.00f, 0.62f, 0.40f, 0.38f, false},
     };
     return list;
 }
@@ -58,6 +60,12 @@ const std::vector<LayoutDef>& layouts() {
           {"timeline", 0.20f, 0.00f, 0.80f, 0.62f},
           {"source", 0.20f, 0.62f, 0.44f, 0.38f},
           {"metrics", 0.64f, 0.62f, 0.36f, 0.38f}}},
+        {"editor", "Editor", "Write a kernel, build it (Ctrl+B), launch it from its signature and step it",
+         {{"editor", 0.00f, 0.00f, 0.42f, 0.64f},
+          {"launch", 0.00f, 0.64f, 0.42f, 0.36f},
+          {"source", 0.42f, 0.00f, 0.30f, 0.55f},
+          {"grid", 0.72f, 0.00f, 0.28f, 0.55f},
+          {"warp", 0.42f, 0.55f, 0.58f, 0.45f}}},
         // Placed by frame.cpp (presenterFractions): Source as wide as the kernel's longest line,
         // the panels the step needs below it; these are only the fallback places.
         {"presenter", "Presenter", "For a projector: big text, the lesson, Source, and the one panel the step needs",

@@ -60,6 +60,14 @@ void drawGpuToggle(AppContext& app);       // the "Run on GPU" checkbox (toolbar
 void drawControlsPanel(AppContext& app);   // toolbar (fixed, drawn by main)
 void drawStatusBar(AppContext& app);        // status bar (fixed, drawn by main)
 void handleShortcuts(AppContext& app);
+// The kernel editor (panel_editor.cpp): its panels, File menu items, dialogs, keys (Ctrl+S, Ctrl+B,
+// Ctrl+R, also while typing), and the per-frame work (finished builds, autosave).
+void drawEditorPanel(AppContext& app);
+void drawLaunchPanel(AppContext& app);
+void drawEditorFileMenu(AppContext& app);
+void drawEditorDialogs(AppContext& app);
+void handleEditorShortcuts(AppContext& app);
+void editorFrame(AppContext& app);
 void drawShortcutsHelp(AppContext& app);
 
 } // namespace warpscope::gui
