@@ -238,10 +238,11 @@ Built buildLesson(const Exercise& ex, const std::string& ptx, const std::string&
             return b;
         }
         for (auto& [k, v] : s.items())
-            if (k != "host" && k != "streams") {
-                b.error = "only \"host\" and \"streams\" may be given, not \"" + k + "\"";
+            if (k != "host" && k != "streams" && k != "help") {
+                b.error = "only \"host\", \"streams\" and \"help\" may be given, not \"" + k + "\"";
                 return b;
             }
+        s.erase("help");   // the learner's comment
         j.merge_patch(s);
     }
     j.erase("variables");
