@@ -3,6 +3,7 @@
 // fails on the criterion its first line names ("expect-fail: NAME"), with a panel the app knows.
 // Plus the grader's own edge cases: a compile error, a missing kernel, a malformed exercise.json.
 #include "base/error.hpp"
+#include "compile/compile.hpp"
 #include "grade/grader.hpp"
 
 #include <catch2/catch.hpp>
@@ -77,6 +78,20 @@ TEST_CASE("each exercise: solution passes, starter fails, wrong answers fail whe
             grade::GradeResult sol = grade::gradeFile(ex, ex.solution);
             INFO("solution:\n" << summary(sol));
             CHECK(sol.passed);
+
+            // Without a CUDA toolkit the clang path grades the same (where clang is installed).
+            static const bool haveClang = [] {
+                for (auto& c : compile::available())
+                    if (c.compiler == compile::Compiler::Clang) return true;
+                return false;
+            }();
+            if (haveClang && !ex.hostProgram) {
+                grade::GradeOptions clang;
+                clang.compiler = "clang";
+                grade::GradeResult viaClang = grade::gradeFile(ex, ex.solution, clang);
+                INFO("solution, clang:\n" << summary(viaClang));
+                CHECK(viaClang.passed);
+            }
 
             grade::GradeResult st = grade::gradeFile(ex, ex.starter);
             INFO("starter:\n" << summary(st));

@@ -5,8 +5,11 @@ extern "C" __global__ void stream_copy(const float* in, float* out, int n)
     // does not need it: raise the occupancy.
     __shared__ float staging[12288];
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) {
-        staging[threadIdx.x] = in[i];
-        out[i] = staging[threadIdx.x];
-    }
+    staging[threadIdx.x] = i < n ? in[i] : 0.0f;
+    __syncthreads();                       // every value staged before any is read back
+    // Each thread stores the value its mirror thread staged (the block's last element first).
+    int t = blockDim.x - 1 - threadIdx.x;
+    int j = blockIdx.x * blockDim.x + t;
+    if (j < n)
+        out[j] = staging[t];
 }
