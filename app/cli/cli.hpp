@@ -23,6 +23,8 @@ int runNcuCompare(int argc, char** argv);
 int runCompare(int argc, char** argv, const fs::path& lessonsDir);
 int runTimeCompare(int argc, char** argv, const fs::path& lessonsDir);
 int runTimelineCompare(int argc, char** argv, const fs::path& lessonsDir);
+int cmdExercises(int argc, char** argv, const fs::path& lessonsDir);   // cmd_exercises.cpp
+int cmdGrade(int argc, char** argv, const fs::path& lessonsDir);       // cmd_grade.cpp
 
 // Exit codes: 0 success, 1 a check failed, 2 bad usage or input, 3 the kernel faulted
 // (out of bounds, deadlock, runaway loop), 4 device error (no GPU, JIT failure).

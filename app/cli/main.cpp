@@ -52,6 +52,10 @@ usage:
                                       CUDA C++ to PTX (NVRTC, nvcc, or clang with warpscope's prelude);
                                       errors as file:line:col; exit 2 on a compile error
   warpscope lessons [--json]          list the bundled lessons
+  warpscope exercises [--json]        list every exercise (lesson, id, title, starter and solution files)
+  warpscope grade <lesson> --exercise <id> --solution <file.cu|host.json> [--json] [--compiler NAME]
+                                      grade a learner's file: correctness on several sizes, checkers,
+                                      performance goals; exit 0 pass, 1 fail, 2 bad input
   warpscope gpus [--json]             list the GPU presets for --timed (built-in and JSON files)
   warpscope bench [--quick]           interpreter speed in thread-instructions per second
   warpscope compare <lesson|spec> [--param N=V] [--gpu h100] [--ncu hw.csv] [--json]
@@ -83,6 +87,8 @@ int main(int argc, char** argv) {
         if (cmd == "ptx") return cmdPtx(argc - 2, argv + 2);
         if (cmd == "compile") return runCompile(argc - 2, argv + 2);
         if (cmd == "lessons") return cmdLessons(argc - 2, argv + 2, lessonsDir);
+        if (cmd == "exercises") return cmdExercises(argc - 2, argv + 2, lessonsDir);
+        if (cmd == "grade") return cmdGrade(argc - 2, argv + 2, lessonsDir);
         if (cmd == "gpus") return cmdGpus(argc - 2, argv + 2);
         if (cmd == "bench") return runBench(argc - 2, argv + 2, lessonsDir);
         if (cmd == "ncu-compare") return runNcuCompare(argc - 2, argv + 2);

@@ -577,6 +577,7 @@ void drawLessonsPanel(AppContext& app) {
         ImGui::EndChild();
     }
     if (app.ui.current < 0) return;
+    drawExerciseProgressLine(app);
     if (ImGui::CollapsingHeader("Parameters", ImGuiTreeNodeFlags_DefaultOpen)) paramWidgets(app);
     ImGui::Separator();
     stepsView(app);

@@ -24,6 +24,7 @@ const std::vector<PanelDef>& panels() {
         {"timeline", "Timeline", drawTimelinePanel, 0.20f, 0.00f, 0.80f, 0.60f, false},
         {"editor", "Editor", drawEditorPanel, 0.00f, 0.00f, 0.40f, 0.62f, false},
         {"launch", "Launch", drawLaunchPanel, 0.00f, 0.62f, 0.40f, 0.38f, false},
+        {"exercise", "Exercise", drawExercisePanel, 0.55f, 0.00f, 0.45f, 1.00f, false},
     };
     return list;
 }

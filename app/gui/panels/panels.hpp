@@ -50,6 +50,8 @@ void drawOccupancyPanel(AppContext& app);
 void drawSchedulerPanel(AppContext& app);
 void drawStallsPanel(AppContext& app);
 void drawTimelinePanel(AppContext& app);
+void drawExercisePanel(AppContext& app);   // panel_exercise.cpp: goal, hints, Grade, criteria
+void drawExerciseProgressLine(AppContext& app);   // the Lessons panel's "Exercises: 1 of 2 solved" (panel_exercise.cpp)
 // Asks the Timeline panel's runner for the current lesson, parameters, preset and GPU toggle
 // (unless that was the last request and !force). Returns whether a run was requested.
 bool requestTimelineRun(AppContext& app, bool force, double debounceSeconds);

@@ -1,0 +1,97 @@
+#include "gui/model/exercise_model.hpp"
+#include "base/error.hpp"
+
+#include <fstream>
+#include <sstream>
+
+namespace warpscope::gui {
+
+namespace {
+GradeOutcome runGrade(const GradeRequest& req) {
+    GradeOutcome o;
+    o.lesson = req.exercise.lesson;
+    o.id = req.exercise.id;
+    o.file = req.file;
+    try {
+        o.result = grade::gradeFile(req.exercise, req.file);
+        o.ok = true;
+    } catch (const Error& e) {
+        o.error = e.what();
+    } catch (const std::exception& e) {
+        o.error = e.what();
+    }
+    return o;
+}
+} // namespace
+
+ExerciseModel::ExerciseModel(const std::filesystem::path& lessonsDir, std::filesystem::path progressPath)
+    : progressPath_(std::move(progressPath)), progress_(ExerciseProgress::load(progressPath_)),
+      runner_([](const GradeRequest& r, uint64_t, const std::atomic<bool>&) { return runGrade(r); }, false) {
+    if (!lessonsDir.empty()) list_ = grade::listExercises(lessonsDir, &errors_);
+    if (!list_.empty()) selected_ = 0;
+}
+
+std::vector<int> ExerciseModel::exercisesOf(const std::string& lesson) const {
+    std::vector<int> v;
+    for (size_t i = 0; i < list_.size(); ++i)
+        if (list_[i].lesson == lesson) v.push_back(int(i));
+    return v;
+}
+
+void ExerciseModel::select(int index) {
+    if (index >= 0 && size_t(index) < list_.size()) selected_ = index;
+}
+
+const grade::Exercise* ExerciseModel::current() const {
+    return selected_ >= 0 && size_t(selected_) < list_.size() ? &list_[size_t(selected_)] : nullptr;
+}
+
+int ExerciseModel::hintsShown() const {
+    const grade::Exercise* e = current();
+    if (!e) return 0;
+    return std::min(int(e->hints.size()), progress_.get(e->lesson, e->id).hintsShown);
+}
+
+void ExerciseModel::showNextHint() {
+    const grade::Exercise* e = current();
+    if (!e || hintsShown() >= int(e->hints.size())) return;
+    progress_.recordHints(e->lesson, e->id, hintsShown() + 1);
+    progress_.save(progressPath_);
+}
+
+bool ExerciseModel::solutionAvailable() const {
+    const grade::Exercise* e = current();
+    return e && progress_.get(e->lesson, e->id).attempts > 0;
+}
+
+std::string ExerciseModel::solutionText() {
+    const grade::Exercise* e = current();
+    if (!e || !solutionAvailable()) return "";
+    progress_.recordSolutionShown(e->lesson, e->id);
+    progress_.save(progressPath_);
+    std::ifstream f(e->solution);
+    std::stringstream s;
+    s << f.rdbuf();
+    return s.str();
+}
+
+void ExerciseModel::grade(const std::filesystem::path& file) {
+    const grade::Exercise* e = current();
+    if (!e) return;
+    runner_.request(GradeRequest{*e, file});
+}
+
+std::shared_ptr<const GradeOutcome> ExerciseModel::outcome() {
+    std::shared_ptr<const GradeOutcome> r = runner_.result();
+    if (r && r.get() != recorded_) {
+        recorded_ = r.get();
+        last_ = r;   // keeps the pointer alive, so recorded_ is never a reused address
+        if (r->ok) {
+            progress_.recordAttempt(r->lesson, r->id, r->result.passed);
+            progress_.save(progressPath_);
+        }
+    }
+    return r;
+}
+
+} // namespace warpscope::gui

@@ -1,0 +1,670 @@
+// Exercise loading and grading (grader.hpp).
+//
+// Sections: 1. helpers  2. loading exercise.json  3. building the lesson the learner's file runs in
+//           4. correctness and checker runs  5. performance runs and measures  6. gradeText
+#include "grade/grader.hpp"
+#include "base/error.hpp"
+#include "compile/compile.hpp"
+#include "runtime/expr.hpp"
+#include "runtime/lesson.hpp"
+#include "runtime/sim_device.hpp"
+#include "timing/cycle_model.hpp"
+#include "timing/gpu_spec.hpp"
+#include "trace/counters.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <mutex>
+#include <regex>
+#include <set>
+#include <sstream>
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace warpscope::grade {
+
+// ---------------------------------------------------------------- 1. helpers
+namespace {
+
+std::string readText(const fs::path& p) {
+    std::ifstream f(p, std::ios::binary);
+    if (!f) throw Error(Error::Kind::Input, "Cannot read '" + p.string() + "'.");
+    std::stringstream s;
+    s << f.rdbuf();
+    return s.str();
+}
+
+[[noreturn]] void bad(const fs::path& file, const std::string& msg) {
+    throw Error(Error::Kind::Input, file.string() + ": " + msg);
+}
+
+std::string num(double v, int digits = 2) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+    return buf;
+}
+
+std::string paramText(const std::map<std::string, std::string>& p) {
+    std::string s;
+    for (auto& [k, v] : p) s += (s.empty() ? "" : ", ") + k + "=" + v;
+    return s.empty() ? "defaults" : s;
+}
+
+const std::set<std::string> kCheckers = {"memcheck", "racecheck", "initcheck", "synccheck"};
+// measure -> the panel that shows why it fails
+const std::map<std::string, std::string> kMeasures = {
+    {"sectors_per_request", "global"},  {"bank_conflicts", "shared"},         {"divergent_branches", "divergence"},
+    {"global_loads_per_element", "global"}, {"occupancy", "occupancy"},       {"speedup_vs_starter", "stalls"},
+    {"timeline_speedup_vs_starter", "timeline"}, {"overlap_fraction", "timeline"}};
+
+std::map<std::string, std::string> stringParams(const json& j, const fs::path& file, const std::string& where) {
+    std::map<std::string, std::string> out;
+    if (!j.is_object()) bad(file, where + " must be an object of NAME: value");
+    for (auto& [k, v] : j.items()) {
+        if (v.is_number_integer()) out[k] = std::to_string(v.get<long long>());
+        else if (v.is_number()) out[k] = num(v.get<double>(), 6);
+        else if (v.is_string()) out[k] = v.get<std::string>();
+        else bad(file, where + "." + k + " must be a number");
+    }
+    return out;
+}
+
+} // namespace
+
+// ---------------------------------------------------------------- 2. loading exercise.json
+Exercise loadExercise(const fs::path& exerciseDir, const fs::path& lessonDir) {
+    fs::path file = exerciseDir / "exercise.json";
+    json j;
+    try {
+        j = json::parse(readText(file));
+    } catch (const json::exception& e) {
+        bad(file, std::string("not valid JSON: ") + e.what());
+    }
+    if (!j.is_object()) bad(file, "must be a JSON object");
+    static const std::set<std::string> keys = {"title", "goal", "kind", "kernels", "starter", "solution", "hints", "lesson",
+                                               "params", "checkers", "performance", "perf_params", "gpu", "order"};
+    for (auto& [k, v] : j.items())
+        if (!keys.count(k)) bad(file, "unknown key \"" + k + "\"");
+    Exercise ex;
+    ex.dir = fs::absolute(exerciseDir);
+    ex.lessonDir = fs::absolute(lessonDir);
+    ex.id = exerciseDir.filename().string();
+    ex.lesson = lessonDir.filename().string();
+    auto str = [&](const char* k, bool required) -> std::string {
+        if (!j.contains(k)) {
+            if (required) bad(file, std::string("missing \"") + k + "\"");
+            return "";
+        }
+        if (!j[k].is_string()) bad(file, std::string("\"") + k + "\" must be a string");
+        return j[k].get<std::string>();
+    };
+    ex.title = str("title", true);
+    ex.goal = str("goal", true);
+    std::string kind = str("kind", false);
+    if (!kind.empty() && kind != "kernel" && kind != "host") bad(file, "\"kind\" is \"kernel\" or \"host\"");
+    ex.hostProgram = kind == "host";
+    ex.starter = ex.dir / str("starter", true);
+    ex.solution = ex.dir / str("solution", true);
+    if (!fs::exists(ex.starter)) bad(file, "starter '" + ex.starter.string() + "' does not exist");
+    if (!fs::exists(ex.solution)) bad(file, "solution '" + ex.solution.string() + "' does not exist");
+    auto strList = [&](const char* k) {
+        std::vector<std::string> v;
+        if (!j.contains(k)) return v;
+        if (!j[k].is_array()) bad(file, std::string("\"") + k + "\" must be a list of strings");
+        for (auto& e : j[k]) {
+            if (!e.is_string()) bad(file, std::string("\"") + k + "\" must be a list of strings");
+            v.push_back(e.get<std::string>());
+        }
+        return v;
+    };
+    ex.kernels = strList("kernels");
+    if (!ex.hostProgram && ex.kernels.empty()) bad(file, "\"kernels\": name the kernels the learner's file must define");
+    ex.hints = strList("hints");
+    ex.checkers = strList("checkers");
+    for (auto& c : ex.checkers)
+        if (!kCheckers.count(c)) bad(file, "unknown checker '" + c + "' (memcheck, racecheck, initcheck, synccheck)");
+    if (j.contains("lesson")) {
+        if (!j["lesson"].is_object()) bad(file, "\"lesson\" must be an object (a merge patch of lesson.json)");
+        ex.lessonPatch = j["lesson"].dump();
+    }
+    if (j.contains("params")) {
+        if (!j["params"].is_array()) bad(file, "\"params\" must be a list of parameter sets");
+        for (size_t i = 0; i < j["params"].size(); ++i)
+            ex.paramSets.push_back(stringParams(j["params"][i], file, "params[" + std::to_string(i) + "]"));
+    }
+    if (ex.paramSets.empty()) ex.paramSets.push_back({});
+    if (j.contains("perf_params")) ex.perfParams = stringParams(j["perf_params"], file, "perf_params");
+    if (j.contains("gpu")) ex.gpu = str("gpu", false);
+    if (j.contains("performance")) {
+        if (!j["performance"].is_array()) bad(file, "\"performance\" must be a list of goals");
+        for (size_t i = 0; i < j["performance"].size(); ++i) {
+            const json& g = j["performance"][i];
+            std::string where = "performance[" + std::to_string(i) + "]";
+            if (!g.is_object() || !g.contains("measure") || !g["measure"].is_string()) bad(file, where + " needs a \"measure\"");
+            PerfGoal goal;
+            goal.measure = g["measure"].get<std::string>();
+            if (!kMeasures.count(goal.measure)) {
+                std::string names;
+                for (auto& [m, p] : kMeasures) names += (names.empty() ? "" : ", ") + m;
+                bad(file, where + ": unknown measure '" + goal.measure + "' (" + names + ")");
+            }
+            for (auto& [k, v] : g.items()) {
+                if (k == "measure") continue;
+                if (k == "min" || k == "max") {
+                    if (!v.is_number()) bad(file, where + "." + k + " must be a number");
+                    (k == "min" ? goal.min : goal.max) = v.get<double>();
+                } else if (k == "kernel") {
+                    if (!v.is_string()) bad(file, where + ".kernel must be a string");
+                    goal.kernels = {v.get<std::string>()};
+                } else if (k == "per") {
+                    if (!v.is_string()) bad(file, where + ".per must be an expression string");
+                    goal.per = v.get<std::string>();
+                } else bad(file, where + ": unknown key \"" + k + "\"");
+            }
+            if (!goal.min && !goal.max) bad(file, where + " needs a \"min\" or \"max\" target");
+            if (goal.measure == "global_loads_per_element" && goal.per.empty()) bad(file, where + " needs \"per\": the element count (e.g. \"N\")");
+            if (goal.kernels.empty()) goal.kernels = ex.kernels;
+            ex.performance.push_back(goal);
+        }
+    }
+    return ex;
+}
+
+std::vector<Exercise> listExercises(const fs::path& lessonsDir, std::vector<std::string>* errors) {
+    std::vector<Exercise> out;
+    std::vector<runtime::Lesson> lessons = runtime::listLessons(lessonsDir, errors);
+    for (auto& L : lessons) {
+        fs::path exDir = L.dir / "exercises";
+        if (!fs::is_directory(exDir)) continue;
+        std::vector<fs::path> dirs;
+        for (auto& e : fs::directory_iterator(exDir))
+            if (e.is_directory() && fs::exists(e.path() / "exercise.json")) dirs.push_back(e.path());
+        std::sort(dirs.begin(), dirs.end());
+        for (auto& d : dirs) {
+            try {
+                out.push_back(loadExercise(d, L.dir));
+            } catch (const Error& e) {
+                if (errors) errors->push_back(d.string() + ": " + e.what());
+            }
+        }
+    }
+    return out;
+}
+
+Exercise findExercise(const fs::path& lessonsDir, const std::string& lesson, const std::string& id) {
+    fs::path lessonDir = lessonsDir / lesson;
+    if (lesson.empty() || !fs::exists(lessonDir / "lesson.json")) throw Error(Error::Kind::Input, "No lesson '" + lesson + "' in " + lessonsDir.string() + ".");
+    fs::path d = lessonDir / "exercises" / id;
+    if (id.empty() || !fs::exists(d / "exercise.json")) {
+        std::string names;
+        if (fs::is_directory(lessonDir / "exercises"))
+            for (auto& e : fs::directory_iterator(lessonDir / "exercises")) names += (names.empty() ? "" : ", ") + e.path().filename().string();
+        throw Error(Error::Kind::Input, "Lesson '" + lesson + "' has no exercise '" + id + "'" + (names.empty() ? "." : " (it has: " + names + ")."));
+    }
+    return loadExercise(d, lessonDir);
+}
+
+// ---------------------------------------------------------------- 3. the lesson the learner's file runs in
+namespace {
+
+struct Built {
+    runtime::Lesson lesson;
+    std::string error;   // why it could not be built (shown as a failed criterion)
+};
+
+// lesson.json, patched by the exercise and (host-program exercises) by the learner's JSON, run
+// with `ptx` in place of the lesson's kernel (empty: the lesson's own PTX).
+Built buildLesson(const Exercise& ex, const std::string& ptx, const std::string& learnerJson, const fs::path& sourcePath) {
+    Built b;
+    fs::path file = ex.lessonDir / "lesson.json";
+    json j = json::parse(readText(file));
+    if (!ex.lessonPatch.empty()) j.merge_patch(json::parse(ex.lessonPatch));
+    if (!learnerJson.empty()) {
+        json s;
+        try {
+            s = json::parse(learnerJson);
+        } catch (const json::exception& e) {
+            b.error = std::string("not valid JSON: ") + e.what();
+            return b;
+        }
+        // The learner writes the host program only: the buffers and checks stay the lesson's.
+        if (!s.is_object()) {
+            b.error = "the host program must be a JSON object with \"host\" (and optionally \"streams\")";
+            return b;
+        }
+        for (auto& [k, v] : s.items())
+            if (k != "host" && k != "streams" && k != "help") {
+                b.error = "only \"host\", \"streams\" and \"help\" may be given, not \"" + k + "\"";
+                return b;
+            }
+        s.erase("help");   // the learner's comment
+        j.merge_patch(s);
+    }
+    j.erase("variables");
+    try {
+        if (ptx.empty()) {
+            b.lesson = runtime::loadLessonText(j.dump(), ex.lessonDir, file.string(), true);
+        } else {
+            j["source"] = "kernel.cu";
+            j.erase("ptx");
+            b.lesson = runtime::loadLessonText(j.dump(), ex.lessonDir, file.string(), false);
+            b.lesson.ptxText = ptx;
+            b.lesson.sourcePath = sourcePath;
+        }
+    } catch (const Error& e) {
+        b.error = e.what();
+    }
+    return b;
+}
+
+// ---------------------------------------------------------------- 4. correctness and checker runs
+struct CheckerTally {
+    int count = 0;
+    std::string first;
+    int line = 0;
+};
+
+// ---------------------------------------------------------------- 5. performance runs
+struct LaunchMeasure {
+    std::string kernel;
+    trace::MemCounters total;
+    std::map<uint32_t, trace::MemCounters> byLine;
+    timing::TimingResult timing;
+};
+struct PerfRun {
+    bool ok = false;
+    std::string error;
+    std::vector<LaunchMeasure> launches;
+    double timelineUs = 0, overlapUs = 0;
+    runtime::ParamValues params;
+};
+
+PerfRun perfRun(const runtime::Lesson& L, const Exercise& ex, bool timeline) {
+    PerfRun pr;
+    try {
+        pr.params = runtime::resolveParams(L, ex.perfParams);
+        timing::GpuSpec spec = timing::findPreset(ex.gpu, timing::presetFolders());
+        runtime::SimDevice dev;
+        std::unique_ptr<trace::CounterCollector> counters;
+        dev.onLaunch = [&](sim::Gpu& g) {
+            timing::TimingOptions opt;
+            if (auto r = L.registersFor(g.program().kernelName)) {
+                opt.registersPerThread = *r;
+                opt.registersEstimated = false;
+            }
+            counters = std::make_unique<trace::CounterCollector>(timing::cacheConfigFor(spec, g, opt.registersPerThread));
+            timing::TimedRun run(g, spec, opt, counters.get());
+            run.run();
+            LaunchMeasure m;
+            m.kernel = g.program().kernelName;
+            m.total = counters->total();
+            m.byLine = counters->byLine();
+            m.timing = run.result();
+            pr.launches.push_back(std::move(m));
+            dev.reportKernelMicros(pr.launches.back().timing.microseconds);
+        };
+        if (timeline) dev.enableTimeline(spec);
+        runtime::RunResult r = runtime::runLesson(L, pr.params, dev);
+        pr.timelineUs = r.timeline.totalUs();
+        pr.overlapUs = r.timeline.overlapUs();
+        pr.ok = true;
+    } catch (const Error& e) {
+        pr.error = e.what();
+    }
+    return pr;
+}
+
+bool counts(const PerfGoal& g, const std::string& kernel) {
+    return g.kernels.empty() || std::find(g.kernels.begin(), g.kernels.end(), kernel) != g.kernels.end();
+}
+
+double kernelMicros(const PerfRun& pr, const PerfGoal& g) {
+    double us = 0;
+    for (auto& l : pr.launches)
+        if (counts(g, l.kernel)) us += l.timing.microseconds;
+    return us;
+}
+
+// The starter's performance run, once per process and starter text (the teacher's baseline).
+const PerfRun& starterRun(const Exercise& ex, const GradeOptions& options, bool timeline);
+
+bool wantsTimeline(const Exercise& ex) {
+    for (auto& g : ex.performance)
+        if (g.measure == "timeline_speedup_vs_starter" || g.measure == "overlap_fraction") return true;
+    return false;
+}
+
+struct Compiled {
+    bool ok = false;
+    std::string ptx, message;
+    int line = 0;
+};
+
+Compiled compileLearner(const std::string& text, const std::string& fileName, const GradeOptions& options) {
+    Compiled c;
+    compile::Options o;
+    if (!options.compiler.empty()) {
+        auto k = compile::parseCompiler(options.compiler);
+        if (!k) throw Error(Error::Kind::Input, "Unknown compiler '" + options.compiler + "' (auto, nvrtc, nvcc, clang).");
+        o.compiler = *k;
+    }
+    o.timeoutSeconds = 30;
+    compile::Result r = compile::compileCached(text, fileName, o);
+    c.ok = r.ok && !r.hasErrors();
+    c.ptx = r.ptx;
+    if (!c.ok) {
+        for (auto& d : r.diagnostics)
+            if (d.severity == compile::Diagnostic::Severity::Error) {
+                if (!c.line && d.file != compile::kPreludeName) c.line = d.line;
+                c.message += (c.message.empty() ? "" : "\n") + d.text();
+            }
+        if (c.message.empty()) c.message = r.error.empty() ? r.log : r.error;
+    }
+    return c;
+}
+
+std::mutex starterMutex;
+std::map<std::string, std::unique_ptr<PerfRun>> starterCache;
+
+const PerfRun& starterRun(const Exercise& ex, const GradeOptions& options, bool timeline) {
+    std::string text = readText(ex.starter);
+    std::string key = ex.dir.string() + "\n" + options.compiler + "\n" + text;
+    std::lock_guard<std::mutex> lock(starterMutex);
+    auto it = starterCache.find(key);
+    if (it != starterCache.end()) return *it->second;
+    auto pr = std::make_unique<PerfRun>();
+    std::string ptx;
+    std::string hostJson;
+    bool ok = true;
+    if (ex.hostProgram) hostJson = text;
+    else {
+        Compiled c = compileLearner(text, ex.starter.filename().string(), options);
+        ok = c.ok;
+        ptx = c.ptx;
+        if (!ok) pr->error = "the starter does not compile: " + c.message;
+    }
+    if (ok) {
+        Built b = buildLesson(ex, ptx, hostJson, ex.starter);
+        if (!b.error.empty()) pr->error = b.error;
+        else *pr = perfRun(b.lesson, ex, timeline);
+    }
+    return *(starterCache[key] = std::move(pr));
+}
+
+std::string targetText(const PerfGoal& g, const std::string& unit = "") {
+    std::string s;
+    if (g.min) s += ">= " + num(*g.min) + unit;
+    if (g.max) s += std::string(s.empty() ? "" : " and ") + "<= " + num(*g.max) + unit;
+    return s;
+}
+
+// The line with the largest `score` among those that ran (0 when none scores above zero).
+template <class F>
+int worstLine(const PerfRun& pr, const PerfGoal& g, F score) {
+    std::map<uint32_t, double> sum;
+    for (auto& l : pr.launches)
+        if (counts(g, l.kernel))
+            for (auto& [line, c] : l.byLine) sum[line] += score(c);
+    int best = 0;
+    double bestV = 0;
+    for (auto& [line, v] : sum)
+        if (line && v > bestV) {
+            bestV = v;
+            best = int(line);
+        }
+    return best;
+}
+
+Criterion measure(const Exercise& ex, const PerfGoal& g, const PerfRun& pr, const GradeOptions& options) {
+    Criterion c;
+    c.kind = "performance";
+    c.panel = kMeasures.at(g.measure);
+    c.target = targetText(g);
+    std::string name = g.measure;
+    std::replace(name.begin(), name.end(), '_', ' ');
+    c.name = name + (g.kernels.size() == 1 ? " (" + g.kernels[0] + ")" : "");
+    if (!pr.ok) {
+        c.measured = "did not run";
+        c.detail = pr.error;
+        return c;
+    }
+    trace::MemCounters t;
+    bool any = false;
+    for (auto& l : pr.launches)
+        if (counts(g, l.kernel)) {
+            t.add(l.total);
+            any = true;
+        }
+    double v = 0;
+    bool needsLaunch = g.measure != "timeline_speedup_vs_starter" && g.measure != "overlap_fraction";
+    if (needsLaunch && !any) {
+        c.measured = "no launch of the graded kernel";
+        return c;
+    }
+    if (g.measure == "sectors_per_request") {
+        uint64_t req = t.globalLdRequests + t.globalStRequests;
+        v = req ? double(t.globalLdSectors + t.globalStSectors) / double(req) : 0;
+        c.line = worstLine(pr, g, [](const trace::MemCounters& m) {
+            uint64_t r = m.globalLdRequests + m.globalStRequests;
+            return r ? double(m.globalLdSectors + m.globalStSectors) / double(r) : 0.0;
+        });
+        c.measured = num(v);
+    } else if (g.measure == "bank_conflicts") {
+        v = double(t.sharedLdConflicts + t.sharedStConflicts);
+        c.line = worstLine(pr, g, [](const trace::MemCounters& m) { return double(m.sharedLdConflicts + m.sharedStConflicts); });
+        c.measured = num(v, 0);
+    } else if (g.measure == "divergent_branches") {
+        v = double(t.divergentBranches);
+        c.line = worstLine(pr, g, [](const trace::MemCounters& m) { return double(m.divergentBranches); });
+        c.measured = num(v, 0);
+    } else if (g.measure == "global_loads_per_element") {
+        double per = 0;
+        try {
+            const runtime::ParamValues& pv = pr.params;
+            per = runtime::evaluate(g.per, [&](std::string_view n) -> std::optional<runtime::Value> {
+                auto it = pv.find(std::string(n));
+                if (it == pv.end()) return std::nullopt;
+                return runtime::Value::ofFloat(it->second);
+            }, "performance.per").asDouble();
+        } catch (const Error& e) {
+            c.measured = "bad \"per\" expression";
+            c.detail = e.what();
+            return c;
+        }
+        v = per > 0 ? double(t.globalLdRequests) * 32.0 / per : 0;
+        c.line = worstLine(pr, g, [](const trace::MemCounters& m) { return double(m.globalLdRequests); });
+        c.measured = num(v);
+    } else if (g.measure == "occupancy") {
+        v = 1;
+        for (auto& l : pr.launches)
+            if (counts(g, l.kernel)) v = std::min(v, l.timing.occupancy.occupancy);
+        c.measured = num(v * 100, 0) + " %";
+        c.target = targetText(PerfGoal{g.measure, {}, g.min ? std::optional<double>(*g.min * 100) : std::nullopt,
+                                       g.max ? std::optional<double>(*g.max * 100) : std::nullopt, ""}, " %");
+    } else if (g.measure == "overlap_fraction") {
+        v = pr.timelineUs > 0 ? pr.overlapUs / pr.timelineUs : 0;
+        c.measured = num(v * 100, 0) + " % of " + num(pr.timelineUs, 1) + " us";
+        c.target = targetText(PerfGoal{g.measure, {}, g.min ? std::optional<double>(*g.min * 100) : std::nullopt,
+                                       g.max ? std::optional<double>(*g.max * 100) : std::nullopt, ""}, " %");
+    } else {   // speedups against the starter
+        const PerfRun& s = starterRun(ex, options, wantsTimeline(ex));
+        if (!s.ok) {
+            c.measured = "the starter did not run";
+            c.detail = s.error;
+            return c;
+        }
+        double mine = g.measure == "speedup_vs_starter" ? kernelMicros(pr, g) : pr.timelineUs;
+        double base = g.measure == "speedup_vs_starter" ? kernelMicros(s, g) : s.timelineUs;
+        v = mine > 0 ? base / mine : 0;
+        c.measured = num(v) + "x (" + num(mine, 2) + " us vs the starter's " + num(base, 2) + " us on " + ex.gpu + ")";
+        c.target = targetText(g, "x");
+        if (g.measure == "speedup_vs_starter") {
+            c.line = 0;
+            uint64_t most = 0;
+            for (auto& l : pr.launches)
+                if (counts(g, l.kernel))
+                    for (auto& [line, st] : l.timing.stallsByLine) {
+                        uint64_t sum = 0;
+                        for (auto x : st) sum += x;
+                        if (line && sum > most) {
+                            most = sum;
+                            c.line = int(line);
+                        }
+                    }
+        }
+    }
+    c.value = v;
+    c.passed = (!g.min || v >= *g.min - 1e-9) && (!g.max || v <= *g.max + 1e-9);
+    return c;
+}
+
+} // namespace
+
+// ---------------------------------------------------------------- 6. grading
+GradeResult gradeFile(const Exercise& ex, const fs::path& file, const GradeOptions& options) {
+    if (!fs::is_regular_file(file)) throw Error(Error::Kind::Input, "No file '" + file.string() + "'.");
+    return gradeText(ex, readText(file), file.string(), options);
+}
+
+GradeResult gradeText(const Exercise& ex, const std::string& text, const std::string& fileName, const GradeOptions& options) {
+    GradeResult out;
+    auto finish = [&]() {
+        out.passed = !out.criteria.empty() &&
+                     std::all_of(out.criteria.begin(), out.criteria.end(), [](const Criterion& c) { return c.passed; });
+        return out;
+    };
+    std::string ptx, hostJson;
+    if (ex.hostProgram) {
+        hostJson = text;
+    } else {
+        Criterion cc;
+        cc.name = "compiles";
+        cc.kind = "compile";
+        cc.target = "no errors";
+        cc.panel = "source";
+        Compiled comp = compileLearner(text, fs::path(fileName).filename().string(), options);
+        cc.passed = comp.ok;
+        cc.measured = comp.ok ? "compiled" : "compile error";
+        cc.detail = comp.message;
+        cc.line = comp.line;
+        out.criteria.push_back(cc);
+        if (!comp.ok) return finish();
+        ptx = comp.ptx;
+        Criterion kc;
+        kc.name = "defines the kernels";
+        kc.kind = "kernels";
+        kc.panel = "source";
+        std::set<std::string> found;
+        std::regex entry(R"(\.entry\s+([A-Za-z_$][A-Za-z0-9_$]*))");
+        for (std::sregex_iterator it(ptx.begin(), ptx.end(), entry), end; it != end; ++it) found.insert((*it)[1].str());
+        std::string missing, want;
+        for (auto& k : ex.kernels) {
+            want += (want.empty() ? "" : ", ") + k;
+            if (!found.count(k)) missing += (missing.empty() ? "" : ", ") + k;
+        }
+        kc.target = want;
+        kc.passed = missing.empty();
+        kc.measured = kc.passed ? want : "missing " + missing;
+        if (!kc.passed) kc.detail = "Define each as extern \"C\" __global__ void NAME(...) with the starter's parameters.";
+        out.criteria.push_back(kc);
+        if (!kc.passed) return finish();
+    }
+    Built built = buildLesson(ex, ptx, hostJson, fileName);
+    if (!built.error.empty()) {
+        Criterion c;
+        c.name = ex.hostProgram ? "host program" : "lesson";
+        c.kind = "compile";
+        c.measured = "invalid";
+        c.target = "a valid host program";
+        c.detail = built.error;
+        out.criteria.push_back(c);
+        return finish();
+    }
+    const runtime::Lesson& L = built.lesson;
+
+    std::set<std::string> checkers(ex.checkers.begin(), ex.checkers.end());
+    std::map<std::string, CheckerTally> tally;
+    for (auto& set : ex.paramSets) {
+        Criterion c;
+        c.name = "correct (" + paramText(set) + ")";
+        c.kind = "correctness";
+        c.target = "all checks pass";
+        c.panel = "reports";
+        try {
+            runtime::ParamValues pv = runtime::resolveParams(L, set);
+            sim::LaunchOptions opt;
+            opt.initcheck = checkers.count("initcheck") > 0;
+            opt.racecheck = checkers.count("racecheck") > 0;
+            opt.instructionBudget = 50'000'000;   // a learner's endless loop stops quickly
+            runtime::SimDevice dev(opt);
+            runtime::RunResult r;
+            try {
+                r = runtime::runLesson(L, pv, dev);
+            } catch (const Error& e) {
+                for (auto& rep : dev.reports()) {
+                    auto& t = tally[rep.tool];
+                    if (!t.count++) {
+                        t.first = rep.hazard + ": " + rep.message;
+                        t.line = rep.site.sourceLine ? int(*rep.site.sourceLine) : 0;
+                    }
+                }
+                throw;
+            }
+            for (auto& rep : dev.reports()) {
+                auto& t = tally[rep.tool];
+                if (!t.count++) {
+                    t.first = rep.hazard + ": " + rep.message + " (" + paramText(set) + ")";
+                    t.line = rep.site.sourceLine ? int(*rep.site.sourceLine) : 0;
+                }
+            }
+            size_t good = 0;
+            for (auto& ch : r.checks) {
+                if (ch.passed) ++good;
+                else if (c.detail.empty()) c.detail = ch.buffer + ": " + ch.detail;
+            }
+            c.passed = good == r.checks.size();
+            c.measured = std::to_string(good) + " of " + std::to_string(r.checks.size()) + " checks pass";
+            c.panel = "heatmap";
+        } catch (const Error& e) {
+            c.measured = std::string("stopped: ") + Error::kindName(e.kind());
+            c.detail = e.what();
+            if (e.site().sourceLine) c.line = int(*e.site().sourceLine);
+            if (e.kind() == Error::Kind::Fault || e.kind() == Error::Kind::Deadlock) {
+                auto& t = tally[e.kind() == Error::Kind::Fault ? "memcheck" : "synccheck"];
+                if (!t.count++) {
+                    t.first = std::string(e.what()) + " (" + paramText(set) + ")";
+                    t.line = c.line;
+                }
+            }
+        }
+        out.criteria.push_back(c);
+    }
+    for (auto& name : ex.checkers) {
+        Criterion c;
+        c.name = name;
+        c.kind = "checker";
+        c.target = "no reports";
+        c.panel = "reports";
+        auto it = tally.find(name);
+        int n = it == tally.end() ? 0 : it->second.count;
+        c.passed = n == 0;
+        c.measured = n == 0 ? "no reports" : std::to_string(n) + (n == 1 ? " report" : " reports");
+        if (n) {
+            c.detail = it->second.first;
+            c.line = it->second.line;
+        }
+        out.criteria.push_back(c);
+    }
+    if (!ex.performance.empty()) {
+        PerfRun pr = perfRun(L, ex, wantsTimeline(ex));
+        for (auto& g : ex.performance) out.criteria.push_back(measure(ex, g, pr, options));
+    }
+    return finish();
+}
+
+} // namespace warpscope::grade

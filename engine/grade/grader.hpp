@@ -1,0 +1,76 @@
+// Exercises (docs/authoring.md, "Exercises"): loading lessons/<id>/exercises/<ex>/exercise.json and
+// grading a learner's file against it. The learner's kernel file is compiled in place of the
+// lesson's kernel.cu and run by the lesson's host program (patched by the exercise's "lesson"
+// object); a host-program exercise takes a JSON file whose keys patch lesson.json instead.
+// Each criterion carries its measured value, its target, and the panel and source line that show
+// why it failed, so a front end can take the learner there.
+//
+// Sections: Exercise (the format), Criterion / GradeResult, loading, grading.
+#pragma once
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace warpscope::grade {
+
+// One performance goal in the simulator's own measures.
+struct PerfGoal {
+    std::string measure;                          // see kMeasures in grader.cpp / docs/authoring.md
+    std::vector<std::string> kernels;             // launches counted (default: the exercise's kernels)
+    std::optional<double> min, max;               // target: measured >= min and/or <= max
+    std::string per;                              // global_loads_per_element: the element count expression
+};
+
+struct Exercise {
+    std::string lesson, id, title, goal;
+    std::filesystem::path dir, lessonDir;
+    std::filesystem::path starter, solution;     // absolute paths
+    bool hostProgram = false;                     // the learner writes the host program (JSON), not a kernel
+    std::vector<std::string> kernels;             // kernels the learner's .cu must define
+    std::vector<std::string> hints;               // revealed one at a time
+    std::string lessonPatch;                      // JSON merge patch applied to lesson.json ("" = none)
+    std::vector<std::map<std::string, std::string>> paramSets;   // correctness runs
+    std::vector<std::string> checkers;            // memcheck, racecheck, initcheck, synccheck
+    std::map<std::string, std::string> perfParams;   // the run the performance goals measure
+    std::string gpu = "h100";                     // preset for occupancy and predicted times
+    std::vector<PerfGoal> performance;
+};
+
+struct Criterion {
+    std::string name;        // "correct (N=20)", "racecheck", "sectors per request", ...
+    std::string kind;        // "compile", "kernels", "correctness", "checker", "performance"
+    bool passed = false;
+    std::string measured;    // "3.00", "2 hazards", "element 17: got 1.5, expected 2.5"
+    std::string target;      // "<= 4", "no reports", "all checks pass"
+    std::optional<double> value;   // the measured number, when there is one
+    std::string panel;       // app panel that shows why (step_actions knownPanels ids); "" = none
+    int line = 0;            // source line of the learner's file it points at (0 = none)
+    std::string detail;      // compiler message, checker report, ...
+};
+
+struct GradeResult {
+    bool passed = false;
+    std::vector<Criterion> criteria;
+};
+
+// Loads one exercise folder (exercise.json); lessonDir is the lesson folder it belongs to.
+// Throws Error(Input) naming the file and the mistake.
+Exercise loadExercise(const std::filesystem::path& exerciseDir, const std::filesystem::path& lessonDir);
+// Every exercise of every lesson under lessonsDir, in course order then folder name. Broken ones
+// are reported in `errors` and skipped.
+std::vector<Exercise> listExercises(const std::filesystem::path& lessonsDir, std::vector<std::string>* errors = nullptr);
+// One exercise by lesson id and exercise id; Error(Input) when it does not exist.
+Exercise findExercise(const std::filesystem::path& lessonsDir, const std::string& lesson, const std::string& id);
+
+struct GradeOptions {
+    std::string compiler;   // "" = auto (compile::parseCompiler names)
+};
+// Grades the learner's file (a .cu, or a .json host program for a host-program exercise).
+// A compile error is a failed "compile" criterion with the compiler's message, never a throw;
+// Error(Input) only for a file that cannot be read.
+GradeResult gradeFile(const Exercise& ex, const std::filesystem::path& file, const GradeOptions& options = {});
+GradeResult gradeText(const Exercise& ex, const std::string& text, const std::string& fileName, const GradeOptions& options = {});
+
+} // namespace warpscope::grade

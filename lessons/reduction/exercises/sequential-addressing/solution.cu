@@ -1,0 +1,16 @@
+// Sum of each block's 256 values with sequential addressing: threads 0..stride-1 add the words
+// stride above them, so a warp touches 32 consecutive words.
+extern "C" __global__ void reduce_sequential(const int* in, int* out)
+{
+    __shared__ int s[256];
+    unsigned t = threadIdx.x;
+    s[t] = in[blockIdx.x * blockDim.x + t];
+    __syncthreads();
+    for (unsigned stride = blockDim.x / 2; stride > 0; stride >>= 1) {
+        if (t < stride)
+            s[t] += s[t + stride];
+        __syncthreads();
+    }
+    if (t == 0)
+        out[blockIdx.x] = s[0];
+}

@@ -1,0 +1,191 @@
+// The exercises of the bundled lessons, graded for real (clang or NVRTC compiles each file): the
+// model solution passes, the starter fails, each wrong answer under tests/exercises/<lesson>/<id>/
+// fails on the criterion its first line names ("expect-fail: NAME"), with a panel the app knows.
+// Plus the grader's own edge cases: a compile error, a missing kernel, a malformed exercise.json.
+#include "base/error.hpp"
+#include "compile/compile.hpp"
+#include "grade/grader.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+
+namespace fs = std::filesystem;
+using namespace warpscope;
+
+namespace {
+
+fs::path root() { return fs::path(WARPSCOPE_SOURCE_DIR); }
+
+std::string slurp(const fs::path& p) {
+    std::ifstream f(p);
+    std::stringstream s;
+    s << f.rdbuf();
+    return s.str();
+}
+
+// The panels the app's `open PANEL` action knows (app/gui/model/step_actions.cpp knownPanels).
+const std::set<std::string> kPanels = {"lessons", "source", "divergence", "grid",   "warp",      "global", "shared", "heatmap",
+                                       "metrics", "compare", "reports",  "occupancy", "scheduler", "stalls", "timeline"};
+
+std::string summary(const grade::GradeResult& r) {
+    std::string s;
+    for (auto& c : r.criteria)
+        s += std::string(c.passed ? "  PASS " : "  FAIL ") + c.name + ": " + c.measured + " (target " + c.target + ") " + c.detail + "\n";
+    return s;
+}
+
+const std::vector<grade::Exercise>& exercises() {
+    static const std::vector<grade::Exercise> list = [] {
+        std::vector<std::string> errors;
+        auto l = grade::listExercises(root() / "lessons", &errors);
+        INFO(errors.size() << " broken exercise(s)");
+        REQUIRE(errors.empty());
+        return l;
+    }();
+    return list;
+}
+
+} // namespace
+
+TEST_CASE("every lesson has an exercise, at least 12 in all", "[grade]") {
+    const auto& list = exercises();
+    CHECK(list.size() >= 12);
+    std::set<std::string> lessons;
+    for (auto& e : list) lessons.insert(e.lesson);
+    for (auto& entry : fs::directory_iterator(root() / "lessons"))
+        if (fs::exists(entry.path() / "lesson.json")) {
+            INFO(entry.path().filename().string());
+            CHECK(lessons.count(entry.path().filename().string()) == 1);
+        }
+    for (auto& e : list) {
+        INFO(e.lesson << "/" << e.id);
+        CHECK(!e.goal.empty());
+        CHECK(!e.hints.empty());
+        CHECK(e.paramSets.size() >= 2);
+        CHECK(slurp(e.starter).find("TODO(student)") != std::string::npos);
+    }
+}
+
+TEST_CASE("each exercise: solution passes, starter fails, wrong answers fail where they should", "[grade]") {
+    for (const grade::Exercise& ex : exercises()) {
+        DYNAMIC_SECTION(ex.lesson << "/" << ex.id) {
+            grade::GradeResult sol = grade::gradeFile(ex, ex.solution);
+            INFO("solution:\n" << summary(sol));
+            CHECK(sol.passed);
+
+            // Without a CUDA toolkit the clang path grades the same (where clang is installed).
+            static const bool haveClang = [] {
+                for (auto& c : compile::available())
+                    if (c.compiler == compile::Compiler::Clang) return true;
+                return false;
+            }();
+            if (haveClang && !ex.hostProgram) {
+                grade::GradeOptions clang;
+                clang.compiler = "clang";
+                grade::GradeResult viaClang = grade::gradeFile(ex, ex.solution, clang);
+                INFO("solution, clang:\n" << summary(viaClang));
+                CHECK(viaClang.passed);
+            }
+
+            grade::GradeResult st = grade::gradeFile(ex, ex.starter);
+            INFO("starter:\n" << summary(st));
+            CHECK_FALSE(st.passed);
+
+            fs::path wrongDir = root() / "tests" / "exercises" / ex.lesson / ex.id;
+            REQUIRE(fs::is_directory(wrongDir));
+            int wrongs = 0;
+            for (auto& w : fs::directory_iterator(wrongDir)) {
+                if (w.path().filename().string().rfind("wrong-", 0) != 0) continue;
+                ++wrongs;
+                std::smatch m;
+                std::string text = slurp(w.path());
+                static const std::regex expect(R"(expect-fail: ([a-z ]+[a-z]))");
+                REQUIRE(std::regex_search(text, m, expect));
+                std::string want = m[1].str();
+                grade::GradeResult r = grade::gradeFile(ex, w.path());
+                INFO(w.path().filename().string() << " must fail on '" << want << "':\n" << summary(r));
+                CHECK_FALSE(r.passed);
+                bool failedThere = std::any_of(r.criteria.begin(), r.criteria.end(), [&](const grade::Criterion& c) {
+                    return !c.passed && c.name.rfind(want, 0) == 0;
+                });
+                CHECK(failedThere);
+                for (auto& c : r.criteria)
+                    if (!c.passed) {
+                        INFO(c.name);
+                        CHECK(kPanels.count(c.panel) == 1);
+                    }
+            }
+            CHECK(wrongs >= 1);
+        }
+    }
+}
+
+TEST_CASE("failing criteria point at the panel and the line that show why", "[grade]") {
+    grade::Exercise bank = grade::findExercise(root() / "lessons", "bank-conflicts", "pad-the-tile");
+    grade::GradeResult r = grade::gradeFile(bank, bank.starter);
+    auto it = std::find_if(r.criteria.begin(), r.criteria.end(), [](auto& c) { return c.name.rfind("bank conflicts", 0) == 0; });
+    REQUIRE(it != r.criteria.end());
+    CHECK_FALSE(it->passed);
+    CHECK(it->panel == "shared");
+    CHECK(it->value.value_or(0) > 0);
+    // The column read of the tile is the starter's conflicting access.
+    std::vector<std::string> lines;
+    std::stringstream s(slurp(bank.starter));
+    for (std::string l; std::getline(s, l);) lines.push_back(l);
+    REQUIRE(it->line >= 1);
+    REQUIRE(size_t(it->line) <= lines.size());
+    CHECK(lines[size_t(it->line) - 1].find("tile[threadIdx.x][threadIdx.y]") != std::string::npos);
+
+    grade::Exercise st = grade::findExercise(root() / "lessons", "stencil-1d", "halo-and-barrier");
+    grade::GradeResult racy = grade::gradeFile(st, root() / "tests/exercises/stencil-1d/halo-and-barrier/wrong-no-barrier.cu");
+    auto rc = std::find_if(racy.criteria.begin(), racy.criteria.end(), [](auto& c) { return c.name == "racecheck"; });
+    REQUIRE(rc != racy.criteria.end());
+    CHECK_FALSE(rc->passed);
+    CHECK(rc->panel == "reports");
+    CHECK(rc->line > 0);
+    CHECK(rc->detail.find("hazard") != std::string::npos);
+}
+
+TEST_CASE("a compile error is a failed criterion with the compiler's message", "[grade]") {
+    grade::Exercise ex = grade::findExercise(root() / "lessons", "vector-add", "bounds-check");
+    std::string bad = "extern \"C\" __global__ void vadd(const float* a, const float* b, float* c, int n)\n{\n    int i = ;\n}\n";
+    grade::GradeResult r = grade::gradeText(ex, bad, "mine.cu");
+    CHECK_FALSE(r.passed);
+    REQUIRE(r.criteria.size() == 1);
+    CHECK(r.criteria[0].kind == "compile");
+    CHECK(r.criteria[0].line == 3);
+    CHECK(r.criteria[0].detail.find("mine.cu:3") != std::string::npos);
+
+    grade::GradeResult wrongName = grade::gradeText(ex, "extern \"C\" __global__ void add(float* c) { c[0] = 1; }\n", "mine.cu");
+    CHECK_FALSE(wrongName.passed);
+    REQUIRE(wrongName.criteria.size() == 2);
+    CHECK(wrongName.criteria[1].measured == "missing vadd");
+}
+
+TEST_CASE("malformed exercises and unknown names are input errors", "[grade]") {
+    fs::path tmp = fs::temp_directory_path() / "warpscope-grade-test";
+    fs::remove_all(tmp);
+    fs::create_directories(tmp / "ex");
+    std::ofstream(tmp / "ex" / "starter.cu") << "// nothing\n";
+    std::ofstream(tmp / "ex" / "solution.cu") << "// nothing\n";
+    auto write = [&](const std::string& j) { std::ofstream(tmp / "ex" / "exercise.json") << j; };
+    write(R"({"title": "t", "goal": "g", "kernels": ["k"], "starter": "starter.cu", "solution": "solution.cu", "performance": [{"measure": "speed"}]})");
+    CHECK_THROWS_WITH(grade::loadExercise(tmp / "ex", root() / "lessons/vector-add"), Catch::Contains("unknown measure 'speed'"));
+    write(R"({"title": "t", "goal": "g", "starter": "starter.cu", "solution": "solution.cu"})");
+    CHECK_THROWS_WITH(grade::loadExercise(tmp / "ex", root() / "lessons/vector-add"), Catch::Contains("kernels"));
+    write(R"({"title": "t", "goal": "g", "kernels": ["k"], "starter": "missing.cu", "solution": "solution.cu"})");
+    CHECK_THROWS_WITH(grade::loadExercise(tmp / "ex", root() / "lessons/vector-add"), Catch::Contains("does not exist"));
+    write(R"({"title": "t", "goal": "g", "kernels": ["k"], "starter": "starter.cu", "solution": "solution.cu", "checkers": ["leakcheck"]})");
+    CHECK_THROWS_WITH(grade::loadExercise(tmp / "ex", root() / "lessons/vector-add"), Catch::Contains("unknown checker"));
+    CHECK_THROWS_AS(grade::findExercise(root() / "lessons", "vector-add", "no-such"), Error);
+    CHECK_THROWS_AS(grade::findExercise(root() / "lessons", "no-such-lesson", "x"), Error);
+    grade::Exercise ex = grade::findExercise(root() / "lessons", "vector-add", "bounds-check");
+    CHECK_THROWS_AS(grade::gradeFile(ex, tmp / "absent.cu"), Error);
+    fs::remove_all(tmp);
+}

@@ -1,0 +1,20 @@
+// expect-fail: racecheck
+// The shuffles are right, the barrier went missing: warp 0 may read `partial` before the other
+// warps have written their sums.
+extern "C" __global__ void reduce_shuffle(const int* in, int* out)
+{
+    __shared__ int partial[8];
+    unsigned t = threadIdx.x;
+    int v = in[blockIdx.x * blockDim.x + t];
+    for (int o = 16; o > 0; o >>= 1)
+        v += __shfl_down_sync(0xffffffffu, v, o);
+    if (t % 32 == 0)
+        partial[t / 32] = v;
+    if (t < 32) {
+        v = t < blockDim.x / 32 ? partial[t] : 0;
+        for (int o = 16; o > 0; o >>= 1)
+            v += __shfl_down_sync(0xffffffffu, v, o);
+        if (t == 0)
+            out[blockIdx.x] = v;
+    }
+}
