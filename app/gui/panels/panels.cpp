@@ -22,6 +22,7 @@ const std::vector<PanelDef>& panels() {
         {"scheduler", "Warp schedulers", drawSchedulerPanel, 0.40f, 0.58f, 0.60f, 0.42f, false},
         {"stalls", "Stall reasons", drawStallsPanel, 0.70f, 0.00f, 0.30f, 0.58f, false},
         {"timeline", "Timeline", drawTimelinePanel, 0.20f, 0.00f, 0.80f, 0.60f, false},
+        {"limits", "Limits", drawLimitsPanel, 0.30f, 0.10f, 0.40f, 0.45f, false},
     };
     return list;
 }
