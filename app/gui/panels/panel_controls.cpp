@@ -139,7 +139,7 @@ void drawControlsPanel(AppContext& app) {
     // Cancel ends the run (the engine stops within a few thousand instructions); for a run that
     // "To end" or a step back's replay keeps busy, where Pause does not apply.
     bool cancellable = running || s.state == RunState::Loading || ses.busy();
-    if (tb("cancel", "\xE2\x96\xA0 Cancel (Esc)", "\xE2\x96\xA0 Cancel", "Esc", "Stop this run: the lesson ends here, as cancelled (restart or step back afterwards)",
+    if (tb("cancel", "Cancel (Esc)", "Cancel", "Esc", "Stop this run: the lesson ends here, as cancelled (restart or step back afterwards)",
            loaded && cancellable))
         ses.cancel();
     // Speed: log scale from 1 to 10^7 warp-instructions per second, right end = unlimited.
