@@ -23,16 +23,7 @@ namespace fs = std::filesystem;
 using namespace warpscope;
 
 namespace {
-struct Rng {
-    uint64_t s;
-    uint64_t next() {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        return s;
-    }
-    size_t below(size_t n) { return n ? size_t(next() % n) : 0; }
-};
+using wsfuzz::Rng;
 
 // Mutations that mostly keep the source compiling (so the simulator sees odd kernels, not just
 // the compiler odd text): other numbers, other operators, statements students get wrong (a

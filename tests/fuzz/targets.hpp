@@ -7,6 +7,18 @@
 #include <cstdint>
 
 namespace wsfuzz {
+// xorshift64: the suite's mutation fuzzers draw their edits from it (reproducible by seed).
+struct Rng {
+    uint64_t s;
+    uint64_t next() {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        return s;
+    }
+    size_t below(size_t n) { return n ? size_t(next() % n) : 0; }
+};
+
 void ptx(const uint8_t* data, size_t size);      // parse, compile every kernel, run briefly
 void lesson(const uint8_t* data, size_t size);   // lesson JSON: load, resolve params, run on a tiny budget
 void expr(const uint8_t* data, size_t size);     // the expression evaluator

@@ -124,7 +124,7 @@ struct AppContext {
 inline ImU32 col(Rgb c, int alpha = 255) { return IM_COL32(c.r, c.g, c.b, alpha); }
 inline ImVec4 colv(Rgb c, float alpha = 1.0f) { return ImVec4(c.r / 255.f, c.g / 255.f, c.b / 255.f, alpha); }
 
-// When the run hit a sandbox limit: names it and offers "raise it and re-run" (true: clicked).
+// When the run hit a sandbox limit: names it and offers "raise it and re-run" (true: it did).
 // In panel_limits.cpp; the error box shows it too.
 bool drawRaiseLimit(AppContext& app);
 // Shared drawing helpers (ui_common.cpp).

@@ -43,7 +43,7 @@ bool drawRaiseLimit(AppContext& app) {
     bool clicked = ImGui::Button(("Raise it to " + to + " and re-run###raise-limit").c_str());
     if (ImGui::IsItemHovered()) tooltip("Sets the new limit (View > Limits shows all of them) and restarts the lesson");
     if (clicked) applyLimits(app, up);
-    return clicked;
+    return true;
 }
 
 void drawLimitsPanel(AppContext& app) {
