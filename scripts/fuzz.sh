@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (PTX parser+compiler+simulator, lesson loader+runner, expression
-# evaluator) with clang, AddressSanitizer and UndefinedBehaviorSanitizer, and runs each for a
+# evaluator, CUDA C++ through the clang compile path and the simulator) with clang, AddressSanitizer and UndefinedBehaviorSanitizer, and runs each for a
 # bounded time. Inputs that crash are saved under tests/fuzz/regressions/<target>/ (keep them:
 # the regular test suite replays them after the fix).
 #   scripts/fuzz.sh [seconds-per-target] [build-dir]
@@ -18,14 +18,21 @@ fi
 rm -f /tmp/fuzz-probe.$$
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_C_COMPILER="$cc" \
   -DWARPSCOPE_GUI=OFF -DWARPSCOPE_TESTS=OFF -DWARPSCOPE_FUZZERS=ON > "$build.configure.log" 2>&1 || { cat "$build.configure.log"; exit 1; }
-cmake --build "$build" --target fuzz_ptx fuzz_lesson fuzz_expr || exit 1
+cmake --build "$build" --target fuzz_ptx fuzz_lesson fuzz_expr fuzz_cuda || exit 1
 status=0
-for t in ptx lesson expr; do
+for t in ptx lesson expr cuda; do
   corpus="$build/corpus/$t"
   mkdir -p "$corpus" "$root/tests/fuzz/regressions/$t"
   cp "$root"/tests/fuzz/seeds/$t/* "$root"/tests/fuzz/regressions/$t/* "$corpus"/ 2>/dev/null
+  if [ "$t" = cuda ]; then
+    # Seeds: the lessons' kernels, each tagged with the lesson whose host program runs it.
+    for k in "$root"/lessons/*/kernel.cu; do
+      id=$(basename "$(dirname "$k")")
+      { echo "// lesson: $id"; cat "$k"; } > "$corpus/lesson-$id.cu"
+    done
+  fi
   echo "== fuzz_$t for ${secs}s"
-  if ! "$build/tests/fuzz/fuzz_$t" "$corpus" -max_total_time="$secs" -max_len=65536 -timeout=10 -rss_limit_mb=4096 \
+  if ! "$build/tests/fuzz/fuzz_$t" "$corpus" -max_total_time="$secs" -max_len=65536 -timeout=$([ "$t" = cuda ] && echo 60 || echo 10) -rss_limit_mb=4096 \
        -artifact_prefix="$root/tests/fuzz/regressions/$t/" -print_final_stats=1 2>"$build/fuzz_$t.log"; then
     echo "fuzz_$t found a problem: see $build/fuzz_$t.log; the input is in tests/fuzz/regressions/$t/"
     tail -30 "$build/fuzz_$t.log"

@@ -11,6 +11,7 @@ int exitCodeFor(const Error& e) {
     case Error::Kind::Deadlock:
     case Error::Kind::Budget: return 3;
     case Error::Kind::Device: return 4;
+    case Error::Kind::Cancelled: return 130;   // as an interrupted command
     }
     return 2;
 }

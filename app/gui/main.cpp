@@ -73,6 +73,9 @@ usage: warpscope-gui [options] [PATH]
   --ncu FILE.csv        import hardware counters from an `ncu --csv` file (Compare panel)
   --initcheck           report reads of memory nothing has written
   --racecheck           report shared-memory races between warps
+  --budget N            sandbox: warp-instructions per launch (View > Limits; saved when not headless)
+  --max-blocks N        sandbox: blocks per launch
+  --device-memory N     sandbox: bytes of device memory (0 = half the RAM)
   --gpu                 (with no preset after it) turn "Run on GPU" on (where a GPU can be opened)
   --go-to-report K      after --steps, "go to line" of checker report K (1-based)
   --recovery-status     say whether the editor kept unsaved text from an earlier run, then exit
@@ -96,6 +99,7 @@ struct Options {
     bool doStep = false;
     std::string layout, ncu;
     bool initcheck = false, racecheck = false, gpu = false;
+    std::optional<uint64_t> budget, maxBlocks, deviceMemory;   // sandbox limits (else the settings')
     bool timed = false;
     std::string gpuPreset;
     int goToReport = 0;
@@ -189,6 +193,9 @@ bool parseArgs(int argc, char** argv, Options& o) {
         } else if (a == "--ncu") o.ncu = val();
         else if (a == "--initcheck") o.initcheck = true;
         else if (a == "--racecheck") o.racecheck = true;
+        else if (a == "--budget") o.budget = std::max<uint64_t>(std::stoull(val()), 1);
+        else if (a == "--max-blocks") o.maxBlocks = std::max<uint64_t>(std::stoull(val()), 1);
+        else if (a == "--device-memory") o.deviceMemory = std::stoull(val());
         else if (a == "--timed") o.timed = true;
         else if (a == "--gpu") {
             // "--gpu PRESET" picks a preset for Timed mode; a bare "--gpu" is the hardware toggle.
@@ -232,6 +239,9 @@ int runApp(int argc, char** argv) {
     if (headless) settings = Settings{};
     if (opt.scale > 0) settings.uiScale = std::clamp(opt.scale, 0.5f, 3.0f);
     if (opt.light) settings.darkTheme = false;
+    if (opt.budget) settings.limits.instructionBudget = *opt.budget;
+    if (opt.maxBlocks) settings.limits.maxBlocks = *opt.maxBlocks;
+    if (opt.deviceMemory) settings.limits.deviceMemoryBytes = *opt.deviceMemory;
 
     if (opt.recoveryStatus) {
         std::optional<Recovery> r = findRecovery(defaultAutosavePath());
@@ -329,7 +339,7 @@ int runApp(int argc, char** argv) {
 
     int rc = 0;
     {
-        Session session;
+        Session session(launchOptions(settings));   // the sandbox limits the user set (View > Limits)
         session.setSpeed(settings.speed);
         AppContext app(session, settings);
         app.ui.lessons = std::move(lessons);

@@ -10,6 +10,7 @@ const char* Error::kindName(Kind k) {
     case Kind::Deadlock: return "deadlock";
     case Kind::Budget: return "budget";
     case Kind::Device: return "device";
+    case Kind::Cancelled: return "cancelled";
     }
     return "error";
 }

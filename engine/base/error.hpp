@@ -30,6 +30,7 @@ public:
         Deadlock,     // a barrier that can never complete, or a barrier in divergent code
         Budget,       // the runaway-loop instruction budget ran out
         Device,       // no GPU, driver error, JIT failure
+        Cancelled,    // the user stopped the run (the app's Cancel); not a fault of the kernel
     };
     Error(Kind kind, std::string message, FaultSite site = {})
         : std::runtime_error(std::move(message)), kind_(kind), site_(std::move(site)) {}

@@ -81,7 +81,7 @@ public:
     uint64_t peakRaceShadowBytes() const { return peakRaceShadow_; }
 
     // Cancel from another thread (the app's Cancel button): the running launch stops with
-    // Error(Budget) "Cancelled by the user ..." within a few thousand warp-instructions, and so
+    // Error(Cancelled) "Cancelled by the user ..." within a few thousand warp-instructions, and so
     // does every later launch until clearCancel(). Safe to call at any time from any thread.
     void requestCancel() { cancel_.store(true, std::memory_order_relaxed); }
     void clearCancel() { cancel_.store(false, std::memory_order_relaxed); }

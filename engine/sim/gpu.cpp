@@ -1663,7 +1663,7 @@ void Gpu::stopLaunch(Block& b, Warp& w, uint32_t active, const Instr& I) {
     std::ostringstream os;
     if (opt_.cancel && opt_.cancel->load(std::memory_order_relaxed)) {
         os << "Cancelled by the user after " << stats_.warpInstructions << " warp-instructions.";
-        raise(Error::Kind::Budget, os.str(), b, w, std::countr_zero(active), &I);
+        raise(Error::Kind::Cancelled, os.str(), b, w, std::countr_zero(active), &I);
     }
     if (stats_.warpInstructions >= opt_.instructionBudget) {
         os << "Stopped after " << stats_.warpInstructions

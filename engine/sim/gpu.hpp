@@ -24,7 +24,7 @@ struct LaunchOptions {
     uint64_t instructionBudget = 500'000'000;   // warp-instructions before a runaway loop is declared
     uint64_t maxBlocks = 1u << 22;              // sandbox: blocks per grid (CLI --max-blocks)
     uint64_t deviceMemoryBytes = 0;             // sandbox: total cudaMalloc bytes; 0 = half the host's RAM (SimDevice)
-    // Set from another thread to stop a launch: it ends with Error(Budget) "Cancelled ..." within
+    // Set from another thread to stop a launch: it ends with Error(Cancelled) "Cancelled ..." within
     // a few thousand warp-instructions. Not owned; must outlive the launch.
     const std::atomic<bool>* cancel = nullptr;
     uint32_t maxResidentBlocks = 32;            // blocks in flight at once

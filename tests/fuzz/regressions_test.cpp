@@ -11,7 +11,7 @@ namespace fs = std::filesystem;
 
 TEST_CASE("fuzz regressions and seeds replay without crashing", "[fuzz]") {
     int replayed = 0;
-    for (const char* target : {"ptx", "lesson", "expr"}) {
+    for (const char* target : {"ptx", "lesson", "expr", "cuda"}) {
         for (const char* kind : {"regressions", "seeds"}) {
             fs::path dir = wst::sourcePath(std::string("tests/fuzz/") + kind + "/" + target);
             if (!fs::is_directory(dir)) continue;
@@ -21,6 +21,7 @@ TEST_CASE("fuzz regressions and seeds replay without crashing", "[fuzz]") {
                 const auto* d = reinterpret_cast<const uint8_t*>(bytes.data());
                 if (std::string(target) == "ptx") wsfuzz::ptx(d, bytes.size());
                 else if (std::string(target) == "lesson") wsfuzz::lesson(d, bytes.size());
+                else if (std::string(target) == "cuda") wsfuzz::cuda(d, bytes.size());
                 else wsfuzz::expr(d, bytes.size());
                 ++replayed;
             }

@@ -118,6 +118,22 @@ void Session::setCheckers(bool initcheck, bool racecheck) {
     c.racecheck = racecheck ? 1 : 0;
     post(std::move(c));
 }
+void Session::setLimits(const SandboxLimits& limits) {
+    Command c(CommandKind::Restart);
+    c.limits = std::make_shared<const SandboxLimits>(limits);
+    post(std::move(c));
+}
+void Session::cancel() {
+    {
+        std::lock_guard lk(w_->m);
+        // The engine's flag stops a launch or a replay inside the engine's loop; the command stops
+        // the worker where it waits or polls (and every later launch of this run is stopped by
+        // the flag too, so a host program with many launches ends at once).
+        if (w_->device) w_->device->requestCancel();
+        if (w_->device || w_->executing) w_->queue.push_front(Command(CommandKind::Cancel));
+    }
+    w_->cv.notify_all();
+}
 void Session::step() { post(Command(CommandKind::Step)); }
 void Session::stepWarp() { post(Command(CommandKind::StepWarp)); }
 void Session::stepLine() { post(Command(CommandKind::StepLine)); }

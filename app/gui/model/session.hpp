@@ -31,6 +31,7 @@ enum class CommandKind : uint8_t {
     SetTiming,   // switch Timed mode / preset / registers (restarts)
     ShowSm,      // the SM whose schedulers the timing view records
     RunToLine,   // until the selected warp's next instruction is on a source line (crosses launches)
+    Cancel,      // stop what runs now (Session::cancel puts it first in the queue)
 };
 
 // Timed mode: every launch runs through timing::TimedRun (the cycle model picks which warp issues
@@ -40,6 +41,13 @@ struct TimingConfig {
     timing::GpuSpec spec;                        // the preset
     std::optional<uint32_t> registers;           // user override; else lesson.json "registers", else 32 (estimated)
     timing::SchedulerPolicy policy = timing::SchedulerPolicy::GreedyThenOldest;
+};
+
+// The sandbox limits a user can raise (View > Limits); they apply to the next run.
+struct SandboxLimits {
+    uint64_t deviceMemoryBytes = 0;   // 0 = the simulator's default (half the host's RAM)
+    uint64_t maxBlocks = sim::LaunchOptions{}.maxBlocks;
+    uint64_t instructionBudget = sim::LaunchOptions{}.instructionBudget;
 };
 
 struct Command {
@@ -55,6 +63,7 @@ struct Command {
     std::shared_ptr<const TimingConfig> timing; // SetTiming
     uint32_t sm = 0;                            // ShowSm
     uint32_t line = 0;                          // RunToLine
+    std::shared_ptr<const SandboxLimits> limits; // Restart: new sandbox limits
 };
 
 // Loads the lesson's text files (kernel.cu, steps.md) and counts its launches.
@@ -74,6 +83,12 @@ public:
     void restart();
     // Turns the optional checkers on or off and restarts (memcheck and synccheck are always on).
     void setCheckers(bool initcheck, bool racecheck);
+    // New sandbox limits (device memory, blocks per launch, instruction budget); restarts.
+    void setLimits(const SandboxLimits& limits);
+    // Stops the current run, replay or host program (from any thread, at any time): the run ends
+    // as Faulted with an Error::Kind::Cancelled error and a status that says so, and the session
+    // stays usable (restart, step back, load). Does nothing harmful when nothing runs.
+    void cancel();
 
     void step();           // one warp-instruction, next warp in the scheduler's order
     void stepWarp();       // one instruction of the selected warp

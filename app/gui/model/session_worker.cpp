@@ -7,6 +7,16 @@
 namespace warpscope::gui {
 
 // ---------------------------------------------------------------- 4. worker: outer loop
+// The engine's limit messages name the CLI option that raises each limit; that is how they are told
+// apart (the memory and grid limits are Input errors, like any bad size).
+LimitKind session_detail::limitOf(const Error& e) {
+    std::string_view m = e.what();
+    if (e.kind() == Error::Kind::Budget && m.find("--budget") != std::string_view::npos) return LimitKind::InstructionBudget;
+    if (e.kind() == Error::Kind::Input && m.find("--device-memory") != std::string_view::npos) return LimitKind::DeviceMemory;
+    if (e.kind() == Error::Kind::Input && m.find("--max-blocks") != std::string_view::npos) return LimitKind::Blocks;
+    return LimitKind::None;
+}
+
 Command Session::Worker::waitCommand() {
     std::unique_lock lk(m);
     if (queue.empty()) {
@@ -43,6 +53,7 @@ bool Session::Worker::applyOutside(const Command& c) {
         if (c.kind == CommandKind::SetTiming && c.timing) timingCfg = *c.timing;
         if (c.initcheck >= 0) options.initcheck = c.initcheck != 0;
         if (c.racecheck >= 0) options.racecheck = c.racecheck != 0;
+        if (c.limits) applyLimits(*c.limits);
         if (!lesson && !c.lesson) return false;
         applyRestart(c);
         return true;
@@ -75,9 +86,16 @@ bool Session::Worker::applyOutside(const Command& c) {
         return false;
     case CommandKind::Pause:
     case CommandKind::Quit:
+    case CommandKind::Cancel:   // nothing runs
         return false;
     }
     return false;
+}
+
+void Session::Worker::applyLimits(const SandboxLimits& l) {
+    options.deviceMemoryBytes = l.deviceMemoryBytes;
+    options.maxBlocks = std::max<uint64_t>(l.maxBlocks, 1);
+    options.instructionBudget = std::max<uint64_t>(l.instructionBudget, 1);
 }
 
 // Sets up the next run for Load / Restart / StepBack: what to run and where to stop.
@@ -107,6 +125,10 @@ void Session::Worker::applyRestart(const Command& c) {
     if (c.kind == CommandKind::Restart) {
         logs.clear();
         note = "Restarted.";
+        if (c.limits) {
+            applyLimits(*c.limits);
+            note = "Restarted with the new limits.";
+        }
         if (c.initcheck >= 0 || c.racecheck >= 0) {
             if (c.initcheck >= 0) options.initcheck = c.initcheck != 0;
             if (c.racecheck >= 0) options.racecheck = c.racecheck != 0;
@@ -156,6 +178,7 @@ void Session::Worker::startRuns(bool& quit) {
 
 void Session::Worker::runOnce() {
     ++generation;
+    longOp = false;   // a long operation that a cancel or restart threw out of is over
     replayLogs = std::move(logs);
     logs.clear();
     if (!target) replayLogs.clear();
@@ -184,6 +207,15 @@ void Session::Worker::runOnce() {
     publishState(RunState::Loading, target ? "Replaying to the previous step..." : "Building the launch...");
 
     runtime::SimDevice dev(options);
+    struct Publish {   // the device Session::cancel reaches; unset before it is destroyed
+        Worker& w;
+        Publish(Worker& wk, runtime::SimDevice* d) : w(wk) { set(d); }
+        ~Publish() { set(nullptr); }
+        void set(runtime::SimDevice* d) {
+            std::lock_guard lk(w.m);
+            w.device = d;
+        }
+    } publishDevice(*this, &dev);
     memory = &dev.memory();
     dev.onLaunch = [this](sim::Gpu& g) { onLaunch(g); };
     auto finalSnap = [&](RunState st) {
@@ -212,10 +244,12 @@ void Session::Worker::runOnce() {
         last = s;
         publish(s);
     } catch (const Error& e) {
-        bool fault = e.kind() == Error::Kind::Fault || e.kind() == Error::Kind::Deadlock || e.kind() == Error::Kind::Budget;
+        bool cancelled = e.kind() == Error::Kind::Cancelled;
+        bool fault = cancelled || e.kind() == Error::Kind::Fault || e.kind() == Error::Kind::Deadlock || e.kind() == Error::Kind::Budget;
         auto s = finalSnap(fault ? RunState::Faulted : RunState::Failed);
-        s->error = ErrorInfo{e.kind(), e.what(), e.site()};
-        s->statusText = std::string(fault ? "The kernel stopped: " : "The lesson cannot run: ") + e.what();
+        s->error = ErrorInfo{e.kind(), e.what(), e.site(), limitOf(e)};
+        if (cancelled) s->statusText = std::string(e.what()) + " Run cancelled: restart (R), or step back (Backspace) to look at where it stopped.";
+        else s->statusText = std::string(fault ? "The kernel stopped: " : "The lesson cannot run: ") + e.what();
         last = s;
         publish(s);
     } catch (const std::exception& e) {
@@ -226,6 +260,7 @@ void Session::Worker::runOnce() {
         publish(s);
     }
     running = false;
+    longOp = false;
     pendingSteps = 0;
     pendingLine = 0;
     target.reset();
@@ -413,6 +448,8 @@ void Session::Worker::serve(sim::Gpu& gpu) {
         case CommandKind::SetTiming:
             applyRestart(c);
             throw RestartRun{};
+        case CommandKind::Cancel:
+            throw cancelledError();
         case CommandKind::Quit:
             throw QuitWorker{};
         }
@@ -459,6 +496,9 @@ bool Session::Worker::pollInterrupt(bool* stepRequested) {
             applyRestart(cc);
             throw RestartRun{};
         }
+        case CommandKind::Cancel:
+            queue.pop_front();
+            throw cancelledError();
         case CommandKind::Quit:
             throw QuitWorker{};
         default:

@@ -28,6 +28,10 @@ namespace session_detail {
 using Clock = std::chrono::steady_clock;
 
 struct RestartRun {};   // thrown through runLesson to abandon the current run and start over
+// What Cancel throws where the worker sees the command before the engine sees its flag.
+inline Error cancelledError() { return Error(Error::Kind::Cancelled, "Cancelled by the user."); }
+// Which sandbox limit an error is about (the app offers to raise it).
+LimitKind limitOf(const Error& e);
 struct QuitWorker {};
 
 constexpr uint32_t kRoundRobin = 0xffffffffu;
@@ -69,6 +73,7 @@ struct Session::Worker : sim::StepListener {
     bool executing = false;
     std::shared_ptr<const Snapshot> published = std::make_shared<Snapshot>();
     const std::atomic<double>* speed = nullptr;
+    runtime::SimDevice* device = nullptr;   // the running device, for cancel (set by runOnce)
 
     // --- worker thread only ---
     sim::LaunchOptions options;
@@ -168,6 +173,7 @@ struct Session::Worker : sim::StepListener {
     Command waitCommand();
     bool applyOutside(const Command& c);   // true: a new run must start
     void applyRestart(const Command& c);
+    void applyLimits(const SandboxLimits& l);
     bool pollInterrupt(bool* stepRequested = nullptr);
     // primitives
     bool prim(sim::Gpu& gpu, uint32_t block, uint32_t warp);

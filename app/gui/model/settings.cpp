@@ -1,8 +1,11 @@
 #include "gui/model/settings.hpp"
 
+#include "mem/memory.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <fstream>
 
@@ -28,6 +31,30 @@ std::filesystem::path configDir() {
     return {};
 }
 
+sim::LaunchOptions launchOptions(const Settings& s) {
+    sim::LaunchOptions o;
+    o.deviceMemoryBytes = s.limits.deviceMemoryBytes;
+    o.maxBlocks = std::max<uint64_t>(s.limits.maxBlocks, 1);
+    o.instructionBudget = std::max<uint64_t>(s.limits.instructionBudget, 1);
+    return o;
+}
+
+uint64_t effectiveDeviceMemory(const SandboxLimits& l) {
+    return l.deviceMemoryBytes ? l.deviceMemoryBytes : mem::defaultDeviceMemoryLimit();
+}
+
+SandboxLimits raisedLimits(const SandboxLimits& l, LimitKind which) {
+    SandboxLimits r = l;
+    auto times = [](uint64_t v, uint64_t k) { return v > UINT64_MAX / k ? UINT64_MAX : v * k; };
+    switch (which) {
+    case LimitKind::DeviceMemory: r.deviceMemoryBytes = times(effectiveDeviceMemory(l), 4); break;
+    case LimitKind::Blocks: r.maxBlocks = times(std::max<uint64_t>(l.maxBlocks, 1), 16); break;
+    case LimitKind::InstructionBudget: r.instructionBudget = times(std::max<uint64_t>(l.instructionBudget, 1), 10); break;
+    case LimitKind::None: break;
+    }
+    return r;
+}
+
 Settings loadSettings(const std::filesystem::path& file) {
     Settings s;
     if (file.empty()) return s;
@@ -43,6 +70,12 @@ Settings loadSettings(const std::filesystem::path& file) {
         s.followIssuing = j.value("follow_issuing", s.followIssuing);
         s.lastLesson = j.value("last_lesson", s.lastLesson);
         s.layout = j.value("layout", s.layout);
+        if (j.contains("limits") && j["limits"].is_object()) {
+            const auto& l = j["limits"];
+            s.limits.deviceMemoryBytes = l.value("device_memory_bytes", s.limits.deviceMemoryBytes);
+            s.limits.maxBlocks = std::max<uint64_t>(l.value("max_blocks", s.limits.maxBlocks), 1);
+            s.limits.instructionBudget = std::max<uint64_t>(l.value("instruction_budget", s.limits.instructionBudget), 1);
+        }
         if (j.contains("panels") && j["panels"].is_object())
             for (auto& [k, v] : j["panels"].items())
                 if (v.is_boolean()) s.panelsOpen[k] = v.get<bool>();
@@ -66,6 +99,9 @@ bool saveSettings(const Settings& s, const std::filesystem::path& file) {
     j["last_lesson"] = s.lastLesson;
     j["layout"] = s.layout;
     j["panels"] = s.panelsOpen;
+    j["limits"] = {{"device_memory_bytes", s.limits.deviceMemoryBytes},
+                   {"max_blocks", s.limits.maxBlocks},
+                   {"instruction_budget", s.limits.instructionBudget}};
     std::ofstream f(file);
     if (!f) return false;
     f << j.dump(2) << "\n";

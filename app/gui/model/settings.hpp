@@ -2,6 +2,8 @@
 // $XDG_CONFIG_HOME/warpscope (or ~/.config/warpscope); never in the current directory.
 // WARPSCOPE_NO_SETTINGS=1 (or --no-settings) turns persistence off, e.g. for tests.
 #pragma once
+#include "gui/model/session.hpp"
+
 #include <filesystem>
 #include <map>
 #include <string>
@@ -18,7 +20,16 @@ struct Settings {
     std::string lastLesson;
     std::string layout = "stepping";   // panel arrangement (View > Layout)
     std::map<std::string, bool> panelsOpen;
+    SandboxLimits limits;          // the sandbox for students' code (View > Limits)
 };
+
+// The limits as LaunchOptions fields (what Session is constructed with).
+sim::LaunchOptions launchOptions(const Settings& s);
+// The limits with `which` raised for "raise the limit and re-run": device memory x4 (from the
+// simulator's default when unset), blocks x16, instruction budget x10.
+SandboxLimits raisedLimits(const SandboxLimits& l, LimitKind which);
+// The device-memory limit in effect (the simulator's default when unset).
+uint64_t effectiveDeviceMemory(const SandboxLimits& l);
 
 // The folder settings live in; empty when persistence is disabled or no home is known.
 std::filesystem::path configDir();

@@ -255,10 +255,14 @@ enum class RunState : uint8_t {
 };
 const char* runStateName(RunState s);
 
+// A sandbox limit the run hit (the app names it and offers to raise it and re-run).
+enum class LimitKind : uint8_t { None, DeviceMemory, Blocks, InstructionBudget };
+
 struct ErrorInfo {
     Error::Kind kind = Error::Kind::Input;
     std::string message;
     FaultSite site;
+    LimitKind limit = LimitKind::None;
 };
 
 struct Snapshot {

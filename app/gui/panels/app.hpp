@@ -146,6 +146,9 @@ struct AppContext {
 inline ImU32 col(Rgb c, int alpha = 255) { return IM_COL32(c.r, c.g, c.b, alpha); }
 inline ImVec4 colv(Rgb c, float alpha = 1.0f) { return ImVec4(c.r / 255.f, c.g / 255.f, c.b / 255.f, alpha); }
 
+// When the run hit a sandbox limit: names it and offers "raise it and re-run" (true: it did).
+// In panel_limits.cpp; the error box shows it too.
+bool drawRaiseLimit(AppContext& app);
 // Shared drawing helpers (ui_common.cpp).
 void drawLaneStrip(ImDrawList* dl, ImVec2 pos, float laneW, float h, const std::array<LaneState, 32>& lanes, uint32_t highlight = 0);
 void drawLegend(bool compact = false);

@@ -23,6 +23,7 @@ constexpr Shortcut kShortcuts[] = {
     {"B", "run until a barrier releases"},
     {"E", "run to the end of the current launch"},
     {"F5", "run / pause"},
+    {"Esc", "cancel a long run (also a step back's replay and the host program)"},
     {"Backspace", "step back one warp-instruction"},
     {"R", "restart the lesson"},
     {"Page Down / Page Up", "next / previous lesson step text"},
@@ -135,6 +136,12 @@ void drawControlsPanel(AppContext& app) {
             }
         });
     }
+    // Cancel ends the run (the engine stops within a few thousand instructions); for a run that
+    // "To end" or a step back's replay keeps busy, where Pause does not apply.
+    bool cancellable = running || s.state == RunState::Loading || ses.busy();
+    if (tb("cancel", "Cancel (Esc)", "Cancel", "Esc", "Stop this run: the lesson ends here, as cancelled (restart or step back afterwards)",
+           loaded && cancellable))
+        ses.cancel();
     // Speed: log scale from 1 to 10^7 warp-instructions per second, right end = unlimited.
     float speedW = em * (compact ? 8.5f : 11.0f);
     flow.item("speed", speedW, [&] {
@@ -214,7 +221,8 @@ void drawStatusBar(AppContext& app) {
         ImGui::TextUnformatted("|");
         ImGui::SameLine();
     }
-    ImGui::TextColored(stateV, "%s", runStateName(s.state));
+    bool cancelled = s.error && s.error->kind == Error::Kind::Cancelled;
+    ImGui::TextColored(stateV, "%s", cancelled ? "cancelled" : runStateName(s.state));
     ImGui::SameLine();
     ImGui::Text("| step %llu", static_cast<unsigned long long>(s.totalSteps));
     if (s.timing) {
@@ -270,6 +278,10 @@ void handleShortcuts(AppContext& app) {
     }
     if (pressed(GLFW_KEY_BACKSPACE)) ses.stepBack();
     if (pressed(GLFW_KEY_R, false) && !io.KeyCtrl) ses.restart();
+    if (pressed(GLFW_KEY_ESCAPE, false)) {
+        RunState st = app.snap->state;
+        if (st == RunState::Running || st == RunState::Loading || ses.busy()) ses.cancel();
+    }
     if (pressed(GLFW_KEY_PAGE_DOWN)) ++app.ui.stepSection;
     if (pressed(GLFW_KEY_PAGE_UP) && app.ui.stepSection > 0) --app.ui.stepSection;
     if (pressed(GLFW_KEY_F1, false)) app.ui.showShortcuts = !app.ui.showShortcuts;

@@ -25,6 +25,7 @@ const std::vector<PanelDef>& panels() {
         {"editor", "Editor", drawEditorPanel, 0.00f, 0.00f, 0.40f, 0.62f, false},
         {"launch", "Launch", drawLaunchPanel, 0.00f, 0.62f, 0.40f, 0.38f, false},
         {"exercise", "Exercise", drawExercisePanel, 0.55f, 0.00f, 0.45f, 1.00f, false},
+        {"limits", "Limits", drawLimitsPanel, 0.30f, 0.10f, 0.40f, 0.45f, false},
     };
     return list;
 }

@@ -45,6 +45,7 @@ void drawHeatmapPanel(AppContext& app);
 void drawMetricsPanel(AppContext& app);
 void drawComparePanel(AppContext& app);
 void drawReportsPanel(AppContext& app);
+void drawLimitsPanel(AppContext& app);
 void drawNcuImportDialog(AppContext& app);
 void drawOccupancyPanel(AppContext& app);
 void drawSchedulerPanel(AppContext& app);

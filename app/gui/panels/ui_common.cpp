@@ -160,6 +160,7 @@ void drawErrorBox(AppContext& app) {
     if (!f.allocation.empty()) add("allocation", f.allocation + (f.offset ? " + " + std::to_string(*f.offset) : std::string()));
     float textH = ImGui::CalcTextSize(e.message.c_str(), nullptr, false, wrapW).y + ImGui::CalcTextSize(where.c_str(), nullptr, false, wrapW).y;
     float h = textH + ImGui::GetTextLineHeightWithSpacing() * 2 + ImGui::GetStyle().WindowPadding.y * 2;
+    if (e.limit != LimitKind::None) h += ImGui::GetTextLineHeightWithSpacing() + ImGui::GetFrameHeightWithSpacing();
     ImGui::BeginChild("error", ImVec2(0, h), true);
     ImGui::PushFont(app.fonts.bold);
     ImGui::TextColored(colv(faultColor()), "%s: the kernel stopped", Error::kindName(e.kind));
@@ -168,6 +169,7 @@ void drawErrorBox(AppContext& app) {
     ImGui::TextUnformatted(e.message.c_str());
     if (!where.empty()) ImGui::TextUnformatted(where.c_str());
     ImGui::PopTextWrapPos();
+    drawRaiseLimit(app);
     ImGui::EndChild();
     ImGui::PopStyleColor(2);
 }

@@ -16,16 +16,7 @@ using namespace warpscope;
 
 namespace {
 
-struct Rng {
-    uint64_t s;
-    uint64_t next() {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        return s;
-    }
-    size_t below(size_t n) { return n ? size_t(next() % n) : 0; }
-};
+using wsfuzz::Rng;
 
 std::string mutate(const std::string& in, Rng& r) {
     std::string s = in;
