@@ -1,6 +1,7 @@
 // warpscope bench: how fast the interpreter runs, as simulated thread-instructions per second
 // (one core, counting on: a per-line statistics listener sees every Step), next to the same
-// computation written as a plain C++ loop, so the interpretive overhead is a ratio.
+// computation written as a plain C++ loop, so the interpretive overhead is a ratio; and the same
+// launches with the blocks spread over --threads T threads (default: every core).
 // Not a timed test: it prints numbers (medians of several runs).
 #include "cli.hpp"
 #include "base/error.hpp"
@@ -16,6 +17,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 #include <vector>
 
 using namespace warpscope;
@@ -50,8 +52,10 @@ struct SimRun {
 // Runs one launch on a fresh simulator with inputs filled by `fill`; returns time and count.
 SimRun simLaunch(const std::string& ptx, const std::string& kernel, const runtime::LaunchConfig& cfg,
                  const std::vector<std::pair<size_t, float>>& buffers, const std::vector<runtime::ParamBytes>& scalars, bool counting,
-                 const timing::GpuSpec* timedOn = nullptr) {
-    runtime::SimDevice dev;
+                 const timing::GpuSpec* timedOn = nullptr, uint32_t threads = 1) {
+    sim::LaunchOptions opt;
+    opt.threads = threads;
+    runtime::SimDevice dev(opt);
     dev.loadModule(ptx, kernel);
     std::vector<runtime::ParamBytes> params;
     for (size_t i = 0; i < buffers.size(); ++i) {
@@ -77,8 +81,20 @@ SimRun simLaunch(const std::string& ptx, const std::string& kernel, const runtim
 
 int runBench(int argc, char** argv, const fs::path& lessonsDir) {
     bool quick = false;
-    for (int i = 0; i < argc; ++i)
-        if (std::strcmp(argv[i], "--quick") == 0) quick = true;
+    uint32_t threads = std::max(1u, std::thread::hardware_concurrency());
+    for (int i = 0; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--quick") == 0) {
+            quick = true;
+        } else if (std::strcmp(argv[i], "--threads") == 0) {
+            char* end = nullptr;
+            long t = i + 1 < argc ? std::strtol(argv[i + 1], &end, 10) : 0;
+            if (t < 1 || t > 1024 || !end || *end) throw Error(Error::Kind::Input, "bench: --threads needs a number from 1 to 1024.");
+            threads = static_cast<uint32_t>(t);
+            ++i;
+        } else {
+            throw Error(Error::Kind::Input, std::string("bench: unknown option '") + argv[i] + "' (use --quick, --threads T).");
+        }
+    }
     if (lessonsDir.empty()) throw Error(Error::Kind::Input, "bench: no lessons folder found (set WARPSCOPE_LESSONS).");
     const int reps = quick ? 1 : 3;
     const int vaddN = quick ? (1 << 18) : (1 << 22);
@@ -90,7 +106,7 @@ int runBench(int argc, char** argv, const fs::path& lessonsDir) {
     std::string mmPtx = readText(lessonsDir / "matmul" / "kernel.ptx");
 
     // --- vector add ---
-    std::vector<double> simT, simNoCountT, nativeT;
+    std::vector<double> simT, simNoCountT, nativeT, vAllT, mAllT;
     uint64_t vaddInsts = 0;
     for (int r = 0; r < reps; ++r) {
         runtime::LaunchConfig cfg;
@@ -100,6 +116,9 @@ int runBench(int argc, char** argv, const fs::path& lessonsDir) {
         simT.push_back(s.seconds);
         vaddInsts = s.threadInstructions;
         simNoCountT.push_back(simLaunch(vaddPtx, "vadd", cfg, {{vaddN, 1.0f}, {vaddN, 2.0f}, {vaddN, 0.0f}}, {arg(int32_t(vaddN))}, false).seconds);
+        vAllT.push_back(simLaunch(vaddPtx, "vadd", cfg, {{vaddN, 1.0f}, {vaddN, 2.0f}, {vaddN, 0.0f}}, {arg(int32_t(vaddN))}, true, nullptr,
+                                  threads)
+                            .seconds);
         vTimedT.push_back(simLaunch(vaddPtx, "vadd", cfg, {{vaddN, 1.0f}, {vaddN, 2.0f}, {vaddN, 0.0f}}, {arg(int32_t(vaddN))}, true, &timedGpu).seconds);
         std::vector<float> a(vaddN), b(vaddN), c(vaddN);
         for (int i = 0; i < vaddN; ++i) {
@@ -129,6 +148,9 @@ int runBench(int argc, char** argv, const fs::path& lessonsDir) {
                            {arg(int32_t(mm)), arg(int32_t(mm)), arg(int32_t(mm))}, true);
         mSimT.push_back(s.seconds);
         mmInsts = s.threadInstructions;
+        mAllT.push_back(simLaunch(mmPtx, "matmul_tiled", cfg, {{n, 1.0f}, {n, 0.5f}, {n, 0.0f}},
+                                  {arg(int32_t(mm)), arg(int32_t(mm)), arg(int32_t(mm))}, true, nullptr, threads)
+                            .seconds);
         mTimedT.push_back(simLaunch(mmPtx, "matmul_tiled", cfg, {{n, 1.0f}, {n, 0.5f}, {n, 0.0f}},
                                     {arg(int32_t(mm)), arg(int32_t(mm)), arg(int32_t(mm))}, true, &timedGpu)
                               .seconds);
@@ -152,7 +174,8 @@ int runBench(int argc, char** argv, const fs::path& lessonsDir) {
     double mSim = double(mmInsts) / median(mSimT);
     double mNative = double(mmInsts) / median(mNativeT);
 
-    std::printf("# warpscope bench: %s, median of %d run(s), one core\n", quick ? "quick sizes" : "full sizes", reps);
+    std::printf("# warpscope bench: %s, median of %d run(s), one core except *_all_cores (blocks spread over threads)\n",
+                quick ? "quick sizes" : "full sizes", reps);
     std::printf("# vector add N=%d: %llu thread-instructions; tiled matmul %dx%d (16x16 tiles): %llu thread-instructions\n", vaddN,
                 static_cast<unsigned long long>(vaddInsts), mm, mm, static_cast<unsigned long long>(mmInsts));
     std::printf("vector_add_sim: %.0f thread-instructions/s\n", vSim);
@@ -160,6 +183,8 @@ int runBench(int argc, char** argv, const fs::path& lessonsDir) {
     std::printf("vector_add_native: %.0f thread-instructions/s\n", vNative);
     std::printf("matmul_tiled_sim: %.0f thread-instructions/s\n", mSim);
     std::printf("matmul_native: %.0f thread-instructions/s\n", mNative);
+    std::printf("vector_add_sim_all_cores: %.0f thread-instructions/s (%u threads)\n", double(vaddInsts) / median(vAllT), threads);
+    std::printf("matmul_tiled_sim_all_cores: %.0f thread-instructions/s (%u threads)\n", double(mmInsts) / median(mAllT), threads);
     std::printf("vector_add_timed: %.0f thread-instructions/s\n", double(vaddInsts) / median(vTimedT));
     std::printf("matmul_tiled_timed: %.0f thread-instructions/s\n", double(mmInsts) / median(mTimedT));
     std::printf("# timed mode: cycle model on the h100 preset, same listener; slowdown vs functional: vector add %.1fx, matmul %.1fx\n",

@@ -19,6 +19,7 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <thread>
 
 using namespace warpscope;
 using nlohmann::json;
@@ -178,6 +179,7 @@ int cmdRun(int argc, char** argv, const fs::path& lessonsDir) {
     bool asJson = false, lines = false, metrics = false;
     uint64_t budget = 0, maxBlocks = 0, deviceMemory = 0, raceTrackMb = 0;
     bool initcheck = false, racecheck = false;
+    uint64_t threads = std::max(1u, std::thread::hardware_concurrency());   // blocks spread over cores (Gpu::runToEnd)
     bool timed = false, wantTimeline = false;
     std::string gpuName = "h100", traceFile;
     timing::TimingOptions timingOpt;
@@ -195,6 +197,10 @@ int cmdRun(int argc, char** argv, const fs::path& lessonsDir) {
         else if (a == "--backend") backend = val("--backend");
         else if (a == "--save-all") saveAll = val("--save-all");
         else if (a == "--budget") budget = parseCount(val("--budget"), "--budget");
+        else if (a == "--threads") {
+            threads = parseCount(val("--threads"), "--threads");
+            if (threads < 1 || threads > 1024) throw Error(Error::Kind::Input, "--threads needs a number from 1 to 1024.");
+        }
         else if (a == "--max-blocks") maxBlocks = parseCount(val("--max-blocks"), "--max-blocks");
         else if (a == "--race-track-mb") raceTrackMb = parseCount(val("--race-track-mb"), "--race-track-mb");
         else if (a == "--device-memory") deviceMemory = parseSize(val("--device-memory"));
@@ -274,6 +280,7 @@ int cmdRun(int argc, char** argv, const fs::path& lessonsDir) {
         if (raceTrackMb) opt.raceTrackBytes = raceTrackMb << 20;
         opt.initcheck = initcheck;
         opt.racecheck = racecheck;
+        opt.threads = static_cast<uint32_t>(threads);
         auto s = std::make_unique<runtime::SimDevice>(opt);
         sim = s.get();
         if (lines || metrics || timed) {

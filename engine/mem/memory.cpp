@@ -96,7 +96,6 @@ Allocation* GlobalMemory::findSlow(uint64_t addr, uint64_t bytes) const {
     if (it == allocs_.begin()) return nullptr;
     Allocation* a = std::prev(it)->get();
     if (a->freed || addr + bytes > a->base + a->size || addr + bytes < addr) return nullptr;
-    last_ = a;
     return a;
 }
 

@@ -60,10 +60,15 @@ public:
 
     // Lookup for the executor: the live allocation containing [addr, addr+bytes), or nullptr.
     // Uses a one-entry cache because consecutive lanes almost always hit the same allocation.
-    Allocation* find(uint64_t addr, uint64_t bytes) const {
-        if (last_ && addr >= last_->base && addr + bytes <= last_->base + last_->size && !last_->freed)
-            return last_;
-        return findSlow(addr, bytes);
+    Allocation* find(uint64_t addr, uint64_t bytes) const { return find(addr, bytes, last_); }
+    // The same with a caller-owned cache: simulator threads running blocks of one launch side by
+    // side each keep their own (allocations do not change while a launch runs).
+    Allocation* find(uint64_t addr, uint64_t bytes, Allocation*& cache) const {
+        if (cache && addr >= cache->base && addr + bytes <= cache->base + cache->size && !cache->freed)
+            return cache;
+        Allocation* a = findSlow(addr, bytes);
+        if (a) cache = a;
+        return a;
     }
     // The allocation nearest to addr (containing it, or the closest one below), for error messages.
     const Allocation* nearest(uint64_t addr) const;

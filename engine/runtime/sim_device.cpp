@@ -114,7 +114,7 @@ LaunchResult SimDevice::runKernel(const std::string& kernel, const LaunchConfig&
         timing::TimingResult tr = timing::runTimed(gpu, model_->spec(), timingOptions_);
         reportedMicros_ = tr.microseconds;
     }
-    gpu.run();
+    gpu.runToEnd(opt.threads);
     auto t1 = std::chrono::steady_clock::now();
     if (micros) {
         if (reportedMicros_ >= 0) {

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <exception>
 #include <sstream>
+#include <thread>
 
 namespace warpscope::sim {
 
@@ -44,7 +45,7 @@ int64_t alignUp(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
 // ---------------------------------------------------------------- 1. Launch set-up
 Gpu::Gpu(const Program& program, mem::GlobalMemory& memory, const base::LaunchConfig& config,
          const std::vector<base::ParamBytes>& params, LaunchOptions options)
-    : prog_(program), mem_(memory), cfg_(config), opt_(options) {
+    : prog_(program), mem_(memory), cfg_(config), params_(params), opt_(options) {
     auto bad = [&](const std::string& m) {
         FaultSite s;
         s.kernel = prog_.kernelName;
@@ -83,6 +84,9 @@ Gpu::Gpu(const Program& program, mem::GlobalMemory& memory, const base::LaunchCo
         std::memcpy(kernelParams_.data() + kp.offset, params[i].data(), params[i].size());
     }
     if (opt_.maxResidentBlocks == 0) opt_.maxResidentBlocks = 1;
+    opt_.endBlock = std::min<uint64_t>(opt_.endBlock, cfg_.grid.count());
+    opt_.firstBlock = std::min(opt_.firstBlock, opt_.endBlock);
+    nextBlock_ = static_cast<uint32_t>(opt_.firstBlock);
     if (opt_.racecheck) race_ = std::make_unique<GlobalRaceCheck>(opt_.raceTrackBytes);
     checkAt_ = opt_.cancel ? std::min<uint64_t>(opt_.instructionBudget, kCancelPoll) : opt_.instructionBudget;
     admitBlocks();
@@ -103,7 +107,7 @@ uint64_t Gpu::raceShadowBytes() const { return race_ ? race_->shadowBytes() : 0;
 
 void Gpu::admitBlocks() {
     const Function& kf = prog_.functions[0];
-    while (resident_.size() < opt_.maxResidentBlocks && nextBlock_ < cfg_.grid.count()) {
+    while (resident_.size() < opt_.maxResidentBlocks && nextBlock_ < opt_.endBlock) {
         // Retired blocks are recycled: their vectors keep their capacity, so admitting a block
         // costs clearing memory, not allocating it (grids of many small blocks are common).
         std::unique_ptr<Block> blk;
@@ -151,7 +155,7 @@ void Gpu::admitBlocks() {
             for (int l = 0; l < 32; ++l) {
                 uint8_t* dst = f.params.data() + size_t(l) * kf.paramBytes;
                 std::memcpy(dst, kernelParams_.data(), n);
-                std::memset(dst + n, 0, kf.paramBytes - n);
+                if (kf.paramBytes > n) std::memset(dst + n, 0, kf.paramBytes - n);
             }
             f.localBase = 0;
             f.stack.clear();
@@ -160,7 +164,11 @@ void Gpu::admitBlocks() {
             f.returned = 0;
             w.local.resize(32);
             w.localTop = kf.localBytes;
-            for (auto& l : w.local) l.assign(kf.localBytes, 0);
+            if (kf.localBytes) {
+                for (auto& l : w.local) l.assign(kf.localBytes, 0);
+            } else {
+                for (auto& l : w.local) l.clear();   // a recycled warp may hold a callee's frames
+            }
         }
         resident_.push_back(std::move(blk));
     }
@@ -339,6 +347,82 @@ void Gpu::run() {
     while (step()) {
     }
     if (fault_) throw *fault_;
+}
+
+std::string Gpu::serialReason() const {
+    if (state_ != LaunchState::Running || stats_.warpInstructions > 0) return "the launch has already started";
+    if (opt_.initcheck || opt_.racecheck) return "a checker (initcheck, racecheck) needs every access in one order";
+    if (listener_ && !listener_->fork()) return "a listener (the cache model of the counters) needs one issue order";
+    if (opt_.endBlock - opt_.firstBlock < 2) return "one block";
+    for (const Instr& in : prog_.code) {
+        const bool globalish = in.space != StateSpace::Shared && in.space != StateSpace::Local && in.space != StateSpace::Param;
+        if ((in.op == Op::Atom || in.op == Op::Red) && globalish) return "the kernel uses global atomics (blocks may communicate)";
+        if (in.op == Op::Membar || in.op == Op::Fence) return "the kernel uses memory fences (blocks may communicate)";
+        if ((in.op == Op::Ld || in.op == Op::St) && (in.order & kOrderStrong) && globalish)
+            return "the kernel uses volatile or ordered global accesses (blocks may communicate)";
+        for (const Operand& o : in.src)
+            if (o.kind == Operand::Kind::Special && o.index == static_cast<uint32_t>(Sreg::GlobalTimer))
+                return "the kernel reads %globaltimer (it counts the whole launch's instructions)";
+    }
+    return "";
+}
+
+void Gpu::runToEnd(uint32_t threads) {
+    const uint64_t first = opt_.firstBlock, total = opt_.endBlock - opt_.firstBlock;
+    const uint64_t nt = std::min<uint64_t>(threads, total);
+    if (nt <= 1 || !serialReason().empty()) return run();
+    // Global memory as it was, for the serial re-run after a fault.
+    std::vector<std::pair<mem::Allocation*, std::vector<uint8_t>>> saved;
+    for (auto& a : mem_.allocations())
+        if (!a->freed && !a->readOnly) saved.emplace_back(a.get(), std::vector<uint8_t>(a->data.get(), a->data.get() + a->size));
+    std::vector<std::unique_ptr<Gpu>> parts;
+    std::vector<std::unique_ptr<StepListener>> forks;
+    for (uint64_t i = 0; i < nt; ++i) {
+        LaunchOptions o = opt_;
+        o.threads = 1;
+        o.firstBlock = first + total * i / nt;
+        o.endBlock = first + total * (i + 1) / nt;
+        parts.push_back(std::make_unique<Gpu>(prog_, mem_, cfg_, params_, o));
+        forks.push_back(listener_ ? listener_->fork() : nullptr);
+        parts.back()->setListener(forks.back().get());
+    }
+    {
+        std::vector<std::jthread> pool;
+        for (auto& p : parts)
+            pool.emplace_back([g = p.get()] {
+                while (g->step()) {
+                }
+            });
+    }
+    bool redo = false;
+    LaunchStats sum;
+    for (auto& p : parts) {
+        if (p->fault_) {
+            if (opt_.cancel && opt_.cancel->load(std::memory_order_relaxed) && p->fault_->kind() == Error::Kind::Budget) {
+                recordFault(*p->fault_);
+                throw *fault_;
+            }
+            redo = true;
+        }
+        const LaunchStats& s = p->stats_;
+        sum.warpInstructions += s.warpInstructions;
+        sum.threadInstructions += s.threadInstructions;
+        sum.branches += s.branches;
+        sum.divergentBranches += s.divergentBranches;
+        sum.barriers += s.barriers;
+        sum.blocksCompleted += s.blocksCompleted;
+    }
+    if (redo || sum.warpInstructions > opt_.instructionBudget) {
+        for (auto& [a, bytes] : saved) std::memcpy(a->data.get(), bytes.data(), bytes.size());
+        return run();
+    }
+    for (size_t i = 0; i < parts.size(); ++i)
+        if (listener_) listener_->join(*forks[i]);
+    stats_ = sum;
+    spare_.clear();
+    resident_.clear();
+    nextBlock_ = static_cast<uint32_t>(opt_.endBlock);
+    state_ = LaunchState::Finished;
 }
 
 void Gpu::recordFault(const Error& e) {
@@ -677,7 +761,7 @@ struct Exec {
         switch (space) {
         case StateSpace::Global:
         case StateSpace::Const: {
-            mem::Allocation* a = g.mem_.find(addr, bytes);
+            mem::Allocation* a = g.mem_.find(addr, bytes, g.allocCache_);
             if (!a) {
                 std::ostringstream os;
                 const mem::Allocation* near = g.mem_.nearest(addr);
@@ -727,7 +811,7 @@ struct Exec {
             if (I.space == StateSpace::Shared) {
                 if (a + bytes <= b.shared.size()) return b.shared.data() + a;
             } else if (I.space == StateSpace::Global) {
-                mem::Allocation* al = g.mem_.find(a, bytes);
+                mem::Allocation* al = g.mem_.find(a, bytes, g.allocCache_);
                 if (al && !(isStore && al->readOnly)) return al->data.get() + (a - al->base);
             } else if (I.space == StateSpace::Param) {
                 const uint32_t pb = g.prog_.functions[f.func].paramBytes;
@@ -751,9 +835,25 @@ struct Exec {
                 else slow |= 1u << l;
             });
         } else if (I.space == StateSpace::Global) {
+            if (exec == kFull) {
+                // The whole warp at once: one allocation lookup for the span of the 32 addresses
+                // (coalesced kernels stay in one allocation), loops the compiler vectorises.
+                uint64_t lo = ~0ull, hi = 0, bad = 0;
+                for (int l = 0; l < 32; ++l) {
+                    lo = std::min(lo, addrs[l]);
+                    hi = std::max(hi, addrs[l]);
+                    bad |= addrs[l] & misalign;
+                }
+                mem::Allocation* al = bad == 0 && hi - lo < (1ull << 40) ? g.mem_.find(lo, hi - lo + bytes, g.allocCache_) : nullptr;
+                if (al && !(isStore && al->readOnly)) {
+                    uint8_t* base = al->data.get() - al->base;
+                    for (int l = 0; l < 32; ++l) ptr[l] = base + addrs[l];
+                    return;
+                }
+            }
             forLanes(exec, [&](int l) {
                 const uint64_t a = addrs[l];
-                mem::Allocation* al = (a & misalign) == 0 ? g.mem_.find(a, bytes) : nullptr;
+                mem::Allocation* al = (a & misalign) == 0 ? g.mem_.find(a, bytes, g.allocCache_) : nullptr;
                 if (al && !(isStore && al->readOnly)) ptr[l] = al->data.get() + (a - al->base);
                 else slow |= 1u << l;
             });
@@ -1690,7 +1790,7 @@ void Gpu::issue(Block& b, Warp& w) {
 
     if (stats_.warpInstructions >= checkAt_) stopLaunch(b, w, active, I);   // one compare on the hot path
     ++stats_.warpInstructions;
-    stats_.threadInstructions += static_cast<uint64_t>(std::popcount(execMask));
+    stats_.threadInstructions += laneCount(execMask);
     ++w.issued;
 
     sim::Step step;

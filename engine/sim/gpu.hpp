@@ -35,6 +35,13 @@ struct LaunchOptions {
     bool racecheck = false;   // shared- and global-memory hazards with no happens-before between them
     uint64_t raceTrackBytes = 64ull << 20;   // racecheck: global data covered by the shadow (9 bytes of shadow each)
     uint32_t maxReports = 64; // distinct reports kept per launch
+    // runToEnd: threads that may share the blocks (1 = serial). See Gpu::runToEnd for when a
+    // launch still runs on one thread.
+    uint32_t threads = 1;
+    // The blocks this Gpu runs, [firstBlock, endBlock) in linear order (one thread's share in a
+    // parallel run; the whole grid otherwise).
+    uint64_t firstBlock = 0;
+    uint64_t endBlock = ~0ull;
 };
 
 // A problem a checker found that does not stop the launch (initcheck, racecheck).
@@ -134,6 +141,16 @@ public:
     bool stepLine(uint32_t residentSlot, uint32_t warpInBlock);  // until that warp reaches another source line
     bool runToBarrier();                          // until a barrier releases or the launch ends
     void run();                                   // to completion; throws the fault if one happens
+    // To completion like run(), with the blocks spread over `threads` threads (contiguous shares,
+    // each its own Gpu; stats and listener forks merged in block order) when that gives the same
+    // results: nothing has issued yet, no checker is on, the listener can fork, and the kernel has
+    // no global atomics, fences, strong (volatile/relaxed/acquire/release) global accesses or
+    // %globaltimer (blocks that talk to each other run serially). A fault or an exceeded budget in
+    // any share restores global memory and re-runs the launch serially, so the reported fault is
+    // the serial one; a cancel stops at once.
+    void runToEnd(uint32_t threads);
+    // Why runToEnd would run this launch on one thread ("" when it would not).
+    std::string serialReason() const;
     uint64_t runFor(uint64_t maxSteps);           // up to maxSteps instructions; returns how many ran
 
     void setListener(sim::StepListener* l) { listener_ = l; }
@@ -187,7 +204,9 @@ private:
 
     const Program& prog_;
     mem::GlobalMemory& mem_;
+    mem::Allocation* allocCache_ = nullptr;   // this Gpu's one-entry cache of GlobalMemory::find
     base::LaunchConfig cfg_;
+    std::vector<base::ParamBytes> params_;
     std::vector<uint8_t> kernelParams_;
     LaunchOptions opt_;
     uint32_t threadsPerBlock_ = 0, warpsPerBlock_ = 0, sharedBytes_ = 0;

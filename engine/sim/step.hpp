@@ -6,11 +6,20 @@
 #include "ptx/ast.hpp"
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace warpscope::sim {
 
 struct Instr;
+
+// Lanes in a 32-bit mask. std::popcount is a libgcc call on baseline x86-64 (no POPCNT), and it
+// runs several times per issued instruction; this is a handful of inline operations.
+inline uint32_t laneCount(uint32_t m) {
+    m = m - ((m >> 1) & 0x55555555u);
+    m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
+    return (((m + (m >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+}
 
 struct Step {
     uint64_t index = 0;            // issue order within the launch, from 0
@@ -36,6 +45,13 @@ class StepListener {
 public:
     virtual ~StepListener() = default;
     virtual void onStep(const Step& step) = 0;
+    // Parallel runs (Gpu::runToEnd with threads): a fresh listener of the same kind for one
+    // thread's share of the blocks, or nullptr when this listener's result depends on the issue
+    // order of all blocks (a cache model): the launch then runs on one thread. Steps a fork sees
+    // carry the same block/warp/pc/masks, but `index` counts within that thread's share.
+    virtual std::unique_ptr<StepListener> fork() const { return nullptr; }
+    // Adds what a fork collected; called once per fork, in block order.
+    virtual void join(StepListener& /*fork*/) {}
 };
 
 // Hands every Step to several listeners, in order.
@@ -48,9 +64,24 @@ public:
     void onStep(const Step& step) override {
         for (auto* l : listeners_) l->onStep(step);
     }
+    std::unique_ptr<StepListener> fork() const override {
+        auto f = std::make_unique<FanOut>();
+        for (auto* l : listeners_) {
+            auto c = l->fork();
+            if (!c) return nullptr;
+            f->add(c.get());
+            f->owned_.push_back(std::move(c));
+        }
+        return f;
+    }
+    void join(StepListener& fork) override {
+        auto& f = static_cast<FanOut&>(fork);
+        for (size_t i = 0; i < listeners_.size() && i < f.listeners_.size(); ++i) listeners_[i]->join(*f.listeners_[i]);
+    }
 
 private:
     std::vector<StepListener*> listeners_;
+    std::vector<std::unique_ptr<StepListener>> owned_;   // a fork's own listeners
 };
 
 } // namespace warpscope::sim

@@ -7,6 +7,7 @@
 #include <bit>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <vector>
 
 namespace warpscope::trace {
@@ -28,8 +29,8 @@ public:
         if (line >= lines_.size()) lines_.resize(line + 1);
         LineStats& ls = lines_[line];
         ++ls.warpInstructions;
-        ls.threadInstructions += static_cast<uint64_t>(std::popcount(s.execMask));
-        ls.activeLanes += static_cast<uint64_t>(std::popcount(s.activeMask));
+        ls.threadInstructions += sim::laneCount(s.execMask);
+        ls.activeLanes += sim::laneCount(s.activeMask);
         if (s.branch) {
             ++ls.branches;
             if (s.divergent) ++ls.divergentBranches;
@@ -43,6 +44,19 @@ public:
         return m;
     }
     void clear() { lines_.clear(); }
+    // Sums are independent of issue order, so parallel runs merge them exactly.
+    std::unique_ptr<sim::StepListener> fork() const override { return std::make_unique<LineStatsCollector>(); }
+    void join(sim::StepListener& fork) override {
+        const auto& o = static_cast<LineStatsCollector&>(fork).lines_;
+        if (o.size() > lines_.size()) lines_.resize(o.size());
+        for (size_t l = 0; l < o.size(); ++l) {
+            lines_[l].warpInstructions += o[l].warpInstructions;
+            lines_[l].threadInstructions += o[l].threadInstructions;
+            lines_[l].activeLanes += o[l].activeLanes;
+            lines_[l].branches += o[l].branches;
+            lines_[l].divergentBranches += o[l].divergentBranches;
+        }
+    }
 
 private:
     std::vector<LineStats> lines_;
