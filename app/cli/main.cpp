@@ -58,7 +58,7 @@ usage:
                                       simulator and real GPU side by side: outputs, times, counters
   warpscope time-compare <lesson|spec> [--gpu h100] [--repeat 20] [--param N=V] [--registers N]
                          [--save-json FILE] [--measured FILE] [--cold ncu.csv] [--launches 0,2,5-7]
-                         [--goals] [--expect-miss K1,K2] [--json]
+                         [--goals] [--expect-miss K1,K2] [--expect-misorder F1,F2] [--json]
                                       predicted time of each launch vs the real GPU (median of
                                       back-to-back launches); --measured replays a saved run,
                                       --cold adds one cold launch per kernel (ncu --csv); per
