@@ -437,9 +437,10 @@ uint64_t TimedRun::memoryCompletion(Sm& sm, bool shared, bool store, bool atomic
     double cycles = std::max({spec_.globalRequestCycles, std::ceil(double(g.lines) / spec_.l1LinesPerCycle),
                               std::ceil(double(g.lines) / std::max(spec_.l1DataLinesPerCycle, 0.01)),
                               std::ceil(double(g.sectors) / spec_.l1SectorsPerCycle)});
-    // A store writes through: each line it touches goes to L2 as its own write, so a store scattered
-    // over 32 rows (the naive transpose's) holds the pipe 32 times as long as a coalesced one.
-    if (store && !atomic) cycles = std::max(cycles, std::ceil(double(g.lines) * spec_.l1StoreLineCycles));
+    // A store writes through: each line beyond the first goes to L2 as a write of its own, so a
+    // store scattered over 32 rows (the naive transpose's) holds the pipe for 31 such writes; a
+    // coalesced store costs what it did.
+    if (store && !atomic && g.lines > 1) cycles = std::max(cycles, std::ceil(double(g.lines - 1) * spec_.l1StoreLineCycles));
     double start1 = std::max(now, sm.l1FreeAt);
     sm.l1FreeAt = start1 + cycles;
     double leave = start1 + cycles;
