@@ -69,7 +69,12 @@ int runCompare(int argc, char** argv, const fs::path& lessonsDir) {
         try {
             auto gpu = hw::openCudaDevice(0);
             hwName = gpu->name();
+            // Hardware time: the steady-state method of time-compare (warm-up, median of queued
+            // launches); the program's own first launch (module loading, cold caches) kept beside it.
+            auto* cuda = dynamic_cast<hw::CudaDevice*>(gpu.get());
+            if (cuda) cuda->setSteadyStateRepeats(hw::CudaDevice::kSteadyStateRepeats);
             hwResult = runtime::runLesson(lesson, params, *gpu);
+            if (cuda) cuda->setSteadyStateRepeats(0);   // the counters' replay times nothing
             liveWhy = "an ncu CSV was given";
             if (ncuPath.empty()) {
                 hw::LiveCounters live = hw::readLiveCounters(*gpu, lesson, params, compared);
@@ -121,7 +126,14 @@ int runCompare(int argc, char** argv, const fs::path& lessonsDir) {
     for (size_t i = 0; i < simResult.launches.size(); ++i) {
         const auto& l = simResult.launches[i];
         json jl = {{"kernel", l.kernel}, {"simulated_warp_instructions", l.warpInstructions}, {"simulator_host_ms", l.elapsedMs}};
-        if (hwResult && i < hwResult->launches.size()) jl["hardware_ms"] = hwResult->launches[i].elapsedMs;
+        if (hwResult && i < hwResult->launches.size()) {
+            jl["hardware_ms"] = hwResult->launches[i].elapsedMs;
+            jl["hardware_method"] = hwResult->launches[i].firstLaunchMs > 0
+                                        ? "steady state: median of " + std::to_string(hw::CudaDevice::kSteadyStateRepeats) +
+                                              " back-to-back launches after a warm-up (CUDA events)"
+                                        : "one launch (CUDA events)";
+            if (hwResult->launches[i].firstLaunchMs > 0) jl["hardware_first_launch_ms"] = hwResult->launches[i].firstLaunchMs;
+        }
         if (i < predictedUs.size() && predictedUs[i] > 0) {
             jl["predicted_ms"] = predictedUs[i] / 1000.0;
             jl["predicted_preset"] = spec.name;
@@ -160,9 +172,13 @@ int runCompare(int argc, char** argv, const fs::path& lessonsDir) {
         std::string predicted = jl.contains("predicted_ms")
                                     ? std::to_string(jl["predicted_ms"].get<double>()) + " ms on the " + spec.name + " preset"
                                     : "n/a (the block does not fit the " + spec.name + " preset)";
-        std::printf("  %s: hardware %s (one launch, CUDA events), predicted %s, simulator %llu warp-instructions\n",
-                    jl["kernel"].get<std::string>().c_str(),
-                    jl.contains("hardware_ms") ? (std::to_string(jl["hardware_ms"].get<double>()) + " ms").c_str() : "n/a",
+        std::string hwText = "n/a";
+        if (jl.contains("hardware_ms")) {
+            hwText = std::to_string(jl["hardware_ms"].get<double>()) + " ms (" + jl["hardware_method"].get<std::string>() + ")";
+            if (jl.contains("hardware_first_launch_ms"))
+                hwText += "; first launch " + std::to_string(jl["hardware_first_launch_ms"].get<double>()) + " ms (cold, with module loading)";
+        }
+        std::printf("  %s: hardware %s, predicted %s, simulator %llu warp-instructions\n", jl["kernel"].get<std::string>().c_str(), hwText.c_str(),
                     predicted.c_str(), (unsigned long long)jl["simulated_warp_instructions"].get<uint64_t>());
         std::printf("    %-66s %12s %12s\n", "counter", "hardware", "simulator");
         for (auto& [m, v] : jl["counters"].items()) {

@@ -66,9 +66,12 @@ usage:
   warpscope compare <lesson|spec> [--param N=V] [--gpu h100] [--ncu hw.csv] [--json]
                                       simulator and real GPU side by side: outputs, times, counters
   warpscope time-compare <lesson|spec> [--gpu h100] [--repeat 20] [--param N=V] [--registers N]
-                         [--save-json FILE] [--measured FILE] [--json]
+                         [--save-json FILE] [--measured FILE] [--cold ncu.csv] [--launches 0,2,5-7]
+                         [--goals] [--expect-miss K1,K2] [--expect-misorder F1,F2] [--json]
                                       predicted time of each launch vs the real GPU (median of
-                                      back-to-back launches); --measured replays a saved run
+                                      back-to-back launches); --measured replays a saved run,
+                                      --cold adds one cold launch per kernel (ncu --csv); per
+                                      launch family: rank agreement, share within 35 %, worst
   warpscope timeline-compare <lesson|spec> [--sweep NAME=V1,V2,...] [--param N=V] [--gpu h100]
                            [--repeat 7] [--trace-dir DIR] [--sim-only] [--json]
                                       simulated vs measured host-program timeline per variant

@@ -672,7 +672,10 @@ runtime::LaunchResult CudaDevice::launch(const std::string& kernel, const runtim
     result.dynamicSharedBytes = config.dynamicSharedBytes;
     float ms = 0;
     if (api.cuEventElapsedTime(&ms, records_[rec].before, records_[rec].after) == CUDA_SUCCESS) result.elapsedMs = ms;
-    if (steadyRepeats_ > 0) result.elapsedMs = steadyStateMs(kernel, config, params);
+    if (steadyRepeats_ > 0) {
+        result.firstLaunchMs = result.elapsedMs;
+        result.elapsedMs = steadyStateMs(kernel, config, params);
+    }
     return result;
 }
 

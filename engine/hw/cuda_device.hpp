@@ -87,6 +87,8 @@ public:
     // kernel then runs repeats + 2 times: only for measuring, since kernels that accumulate into
     // their output (atomics, in-place updates) leave different results.
     void setSteadyStateRepeats(int repeats) { steadyRepeats_ = repeats; }
+    // The repeats `compare` and `time-compare` time by default (median of back-to-back launches).
+    static constexpr int kSteadyStateRepeats = 20;
     // Registers per thread that the driver's JIT (ptxas) gave `kernel` of the loaded module; 0
     // when the driver cannot say.
     int registersPerThread(const std::string& kernel);

@@ -11,7 +11,8 @@ SectorCache::SectorCache(uint64_t bytes, uint32_t ways) : ways_(std::max(1u, way
     lines_.resize(size_t(sets_) * ways_);
 }
 
-bool SectorCache::access(uint64_t sectorAddr, bool write) {
+bool SectorCache::access(uint64_t sectorAddr, bool write, bool* dirtied) {
+    if (dirtied) *dirtied = false;
     const uint64_t lineAddr = sectorAddr >> 7;
     const uint8_t bit = static_cast<uint8_t>(1u << ((sectorAddr >> 5) & 3));
     // Hash the line address a little so power-of-two strides do not all land in one set.
@@ -23,6 +24,7 @@ bool SectorCache::access(uint64_t sectorAddr, bool write) {
         Line& l = base[w];
         if (l.tag == lineAddr) {
             l.lastUse = clock_;
+            if (write && dirtied && !(l.dirty & bit)) *dirtied = true;
             if (write) l.dirty |= bit;
             if (l.valid & bit) {
                 ++hits_;
@@ -39,6 +41,7 @@ bool SectorCache::access(uint64_t sectorAddr, bool write) {
     victim->lastUse = clock_;
     victim->valid = bit;
     victim->dirty = write ? bit : 0;
+    if (write && dirtied) *dirtied = true;
     ++misses_;
     return false;
 }

@@ -12,8 +12,9 @@ public:
     SectorCache(uint64_t bytes, uint32_t ways);
     // Looks up one sector (byte address of its start). Returns true on a hit. A miss fills the
     // sector (allocating the line, evicting the least recently used one). `write` marks it dirty;
-    // the dirty sectors of an evicted line are counted in writebacks().
-    bool access(uint64_t sectorAddr, bool write);
+    // the dirty sectors of an evicted line are counted in writebacks(). `dirtied`, when given, is
+    // set when this write made a clean (or absent) sector dirty: a sector DRAM will be written once.
+    bool access(uint64_t sectorAddr, bool write, bool* dirtied = nullptr);
     uint64_t hits() const { return hits_; }
     uint64_t misses() const { return misses_; }
     uint64_t writebacks() const { return writebacks_; }   // dirty sectors evicted

@@ -24,6 +24,8 @@ struct LaunchResult {
     Dim3 grid, block;
     uint32_t dynamicSharedBytes = 0;
     double elapsedMs = 0;              // GPU time (hardware, from events) or host time of the simulation
+    double firstLaunchMs = 0;          // hardware with steady-state timing: the program's own launch
+                                       // (cold, first); elapsedMs is then the steady-state median
     // Simulator only (zero on hardware):
     uint64_t warpInstructions = 0;     // warp-level PTX instructions issued
     uint64_t threadInstructions = 0;   // sum of executing lanes over those

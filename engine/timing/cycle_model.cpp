@@ -437,10 +437,18 @@ uint64_t TimedRun::memoryCompletion(Sm& sm, bool shared, bool store, bool atomic
     double cycles = std::max({spec_.globalRequestCycles, std::ceil(double(g.lines) / spec_.l1LinesPerCycle),
                               std::ceil(double(g.lines) / std::max(spec_.l1DataLinesPerCycle, 0.01)),
                               std::ceil(double(g.sectors) / spec_.l1SectorsPerCycle)});
+    // A store writes through: each line beyond the first goes to L2 as a write of its own, so a
+    // store scattered over 32 rows (the naive transpose's) holds the pipe for 31 such writes; a
+    // coalesced store costs what it did.
+    if (store && !atomic && g.lines > 1) cycles = std::max(cycles, std::ceil(double(g.lines - 1) * spec_.l1StoreLineCycles));
     double start1 = std::max(now, sm.l1FreeAt);
     sm.l1FreeAt = start1 + cycles;
     double leave = start1 + cycles;
     double done = leave - 1 + spec_.l1HitLatency;
+    // DRAM sectors: a load or atomic that misses in L2 reads its sector; a write that first dirties
+    // a sector will write it back once (the L2 keeps byte masks, so a store miss reads nothing; the
+    // H100's cold in-place updates, aos_scale_x and soa_scale_x, take the time of reading and
+    // writing their data).
     uint32_t n2 = 0, nd = 0;
     for (uint32_t k = 0; k < g.sectors; ++k) {
         uint64_t a = g.sectorAddr[k];
@@ -452,8 +460,10 @@ uint64_t TimedRun::memoryCompletion(Sm& sm, bool shared, bool store, bool atomic
         }
         if (l1hit) continue;
         ++n2;
-        if (l2_->access(a, store || atomic)) ++l2Hits_;
-        else ++nd;
+        bool dirtied = false;
+        if (l2_->access(a, store || atomic, &dirtied)) ++l2Hits_;
+        else if (!store || atomic) ++nd;
+        if (dirtied) ++nd;
     }
     if (n2) {
         double xfer = n2 * 32.0 / spec_.l2BytesPerCycle;

@@ -122,7 +122,7 @@ const std::vector<GpuSpec>& builtinPresets() { return shipped().presets; }
     X(l2Bytes, "l2Bytes") X(dramGBs, "dramGBs") X(dramEfficiency, "dramEfficiency")                    \
     X(l2BytesPerCycle, "l2BytesPerCycle") X(l1SectorsPerCycle, "l1SectorsPerCycle")                    \
     X(l1LinesPerCycle, "l1LinesPerCycle") X(globalRequestCycles, "globalRequestCycles")                     \
-    X(l1DataLinesPerCycle, "l1DataLinesPerCycle") X(l2AtomicCycles, "l2AtomicCycles") X(copyEngines, "copyEngines") X(pcieGBs, "pcieGBs")         \
+    X(l1DataLinesPerCycle, "l1DataLinesPerCycle") X(l2AtomicCycles, "l2AtomicCycles") X(l1StoreLineCycles, "l1StoreLineCycles") X(copyEngines, "copyEngines") X(pcieGBs, "pcieGBs")         \
     X(pageableGBs, "pageableGBs") X(copyLatencyUs, "copyLatencyUs")                                    \
     X(pageableLatencyUs, "pageableLatencyUs") X(pageableDtoHGBs, "pageableDtoHGBs")                    \
     X(pageableDtoHLatencyUs, "pageableDtoHLatencyUs") X(launchHostUs, "launchHostUs")                          \

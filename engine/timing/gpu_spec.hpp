@@ -47,6 +47,9 @@ struct GpuSpec {
     uint32_t l1LinesPerCycle = 0;          // per SM: tag lookups (distinct 128-byte lines) per cycle
     double l1DataLinesPerCycle = 0;        // per SM: distinct 128-byte lines the data stage reads per
                                            // cycle (a request over 32 lines takes 32 cycles there)
+    double l1StoreLineCycles = 0;          // per SM: L1 data-pipe cycles a global store takes per
+                                           // 128-byte line beyond its first (write-through: each line
+                                           // leaves for L2 as its own write; 0: not modelled)
     double l2AtomicCycles = 0;           // a global atomic's L2 unit serves one warp request per
                                            // address every this many SM cycles (same-address
                                            // atomics serialise; measured on the H100)

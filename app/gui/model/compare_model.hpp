@@ -45,7 +45,8 @@ struct LaunchSide {
     double predictedMs = 0;                 // the cycle model on `predictedPreset`, plus its launch gap
     std::string predictedPreset;
     std::map<std::string, double> simMetrics;
-    std::optional<double> hwMs;             // measured with CUDA events
+    std::optional<double> hwMs;             // steady state: median of back-to-back launches (CUDA events)
+    std::optional<double> hwFirstMs;        // the program's own first launch (cold, module loading)
 };
 
 struct CompareResult {

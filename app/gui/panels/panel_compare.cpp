@@ -142,7 +142,12 @@ void drawComparePanel(AppContext& app) {
         std::string head = "Launch " + std::to_string(i + 1) + ": " + L.kernel;
         ImGui::PushID(static_cast<int>(i));
         if (ImGui::CollapsingHeader(head.c_str(), ImGuiTreeNodeFlags_DefaultOpen)) {
-            if (L.hwMs) ImGui::Text("Hardware time: %.4f ms (measured with CUDA events)", *L.hwMs);
+            if (L.hwMs) {
+                ImGui::Text("Hardware time: %.4f ms (%s)", *L.hwMs,
+                            L.hwFirstMs ? "steady state: median of back-to-back launches after a warm-up" : "one launch, CUDA events");
+                if (L.hwFirstMs)
+                    ImGui::TextDisabled("First launch: %.4f ms (cold: module loading, empty caches)", *L.hwFirstMs);
+            }
             else if (row && row->metrics.count("gpu__time_duration.sum")) {
                 double v = row->metrics.at("gpu__time_duration.sum");
                 std::string unit = ncu->report.units.count("gpu__time_duration.sum") ? ncu->report.units.at("gpu__time_duration.sum") : "ns";

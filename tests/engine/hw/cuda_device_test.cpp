@@ -206,6 +206,28 @@ TEST_CASE("CudaDevice runs a PTX vector add", "[gpu]") {
     runVectorAdd(*dev);
 }
 
+TEST_CASE("Steady-state timing (compare, time-compare): a median of queued launches, the first launch kept beside it", "[gpu]") {
+    auto dev = openOrSkip();
+    if (!dev) return;
+    auto* cuda = dynamic_cast<warpscope::hw::CudaDevice*>(dev.get());
+    REQUIRE(cuda);
+    Lesson l = loadLesson(wst::sourcePath("lessons/vector-add"));
+    std::map<std::string, std::string> params{{"N", "4194304"}};
+    RunResult once = runLesson(l, resolveParams(l, params), *dev);
+    REQUIRE_FALSE(once.launches.empty());
+    CHECK(once.launches[0].firstLaunchMs == 0);   // without steady-state timing: the launch's own time
+    cuda->setSteadyStateRepeats(warpscope::hw::CudaDevice::kSteadyStateRepeats);
+    RunResult steady = runLesson(l, resolveParams(l, params), *dev);
+    cuda->setSteadyStateRepeats(0);
+    CHECK(steady.allChecksPassed());
+    for (auto& launch : steady.launches) {
+        CHECK(launch.elapsedMs > 0);
+        CHECK(launch.firstLaunchMs > 0);
+        // a 4 Mi-element add is tens of microseconds; queued launches cannot take a millisecond
+        CHECK(launch.elapsedMs < 1.0);
+    }
+}
+
 TEST_CASE("CudaDevice copies, sets and reads module variables", "[gpu]") {
     auto dev = openOrSkip();
     if (!dev) return;
