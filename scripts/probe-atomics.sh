@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Measures global-atomic throughput (one hot line, k lanes per address, RED vs ATOM, how many hot
+# lines, no sharing, one warp alone) and DRAM bandwidth against bytes in flight on the GPU of this
+# machine, with tests/validation/probes/atomics_probe.cu. The cycle model's atomic and
+# loaded-latency parameters come from its output. Run on a machine with a GPU and nvcc:
+#   scripts/probe-atomics.sh [out.csv]    (default tests/validation/timing/probes/h100-atomics.csv)
+set -euo pipefail
+here="$(cd "$(dirname "$0")/.." && pwd)"
+out="${1:-$here/tests/validation/timing/probes/h100-atomics.csv}"
+nvcc="${NVCC:-nvcc}"
+command -v "$nvcc" >/dev/null || { echo "probe-atomics: nvcc not found (set NVCC)" >&2; exit 1; }
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+"$nvcc" -O2 -arch=sm_90 -o "$tmp/probe" "$here/tests/validation/probes/atomics_probe.cu"
+mkdir -p "$(dirname "$out")"
+"$tmp/probe" | tee "$out"
+echo "wrote $out" >&2
