@@ -432,7 +432,9 @@ void paramWidgets(AppContext& app) {
         app.applyParams();
     }
     ImGui::SameLine();
-    ImGui::TextDisabled("changing a value rebuilds the launch");
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("changing a value rebuilds the launch");
+    ImGui::PopStyleColor();
 }
 
 // The summary shown beside Do it: "set SMEM=120 · Timed mode on h100 · run to the end of the launch".
@@ -476,7 +478,7 @@ void stepsView(AppContext& app) {
         ImGui::EndDisabled();
         ImGui::SameLine();
         ImGui::Text("Step %d of %d", ui.stepSection + 1, n);
-        ImGui::SameLine();
+        sameLineIfFits(ImGui::CalcTextSize("Next does it").x + ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x);
         ImGui::Checkbox("Next does it", &st.autoActions);
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip("Moving to the next step also does its actions (parameters, warp, run to a line, panels).\n"
@@ -557,10 +559,11 @@ bool doLessonStepActions(AppContext& app, int section) {
 
 void drawLessonsPanel(AppContext& app) {
     float h = ImGui::GetContentRegionAvail().y;
-    if (app.ui.lessonListOpen >= 0) {   // a layout change folds (Presenter) or unfolds the list once
-        ImGui::SetNextItemOpen(app.ui.lessonListOpen == 1);
-        app.ui.lessonListOpen = -1;
-    }
+    // A layout change folds (Presenter: the step text gets the room) or unfolds the lesson list
+    // and the parameters once.
+    const int fold = app.ui.lessonListOpen;
+    app.ui.lessonListOpen = -1;
+    if (fold >= 0) ImGui::SetNextItemOpen(fold == 1);
     if (ImGui::CollapsingHeader("Lessons", ImGuiTreeNodeFlags_DefaultOpen)) {
         // Tall enough for every entry (as lessonList lays them out), up to a third of the panel.
         float w = ImGui::GetContentRegionAvail().x - ImGui::GetStyle().WindowPadding.x * 2 - ImGui::GetStyle().ScrollbarSize;
@@ -578,6 +581,7 @@ void drawLessonsPanel(AppContext& app) {
     }
     if (app.ui.current < 0) return;
     drawExerciseProgressLine(app);
+    if (fold >= 0) ImGui::SetNextItemOpen(fold == 1);
     if (ImGui::CollapsingHeader("Parameters", ImGuiTreeNodeFlags_DefaultOpen)) paramWidgets(app);
     ImGui::Separator();
     stepsView(app);

@@ -183,11 +183,11 @@ void drawWarpPanel(AppContext& app) {
 
     // Registers
     if (ImGui::CollapsingHeader("Registers", ImGuiTreeNodeFlags_DefaultOpen)) {
-        const char* fmts[] = {"hex", "decimal", "float"};
-        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
-        ImGui::Combo("format", &app.settings.registerFormat, fmts, 3);
+        // Integers in decimal, floats as numbers, unless the student asks for the bits in hex.
+        bool hexOn = app.settings.registerFormat == kRegHex;
+        if (ImGui::Checkbox("hex", &hexOn)) app.settings.registerFormat = hexOn ? kRegHex : kRegByType;
         ImGui::SameLine();
-        ImGui::TextDisabled("dim = lane not active");
+        ImGui::TextDisabled(hexOn ? "dim = lane not active" : "integers in decimal; dim = lane not active");
         if (!prog || d.func >= prog->functions.size()) return;
         const FunctionInfo& fn = prog->functions[d.func];
         size_t nregs = std::min(fn.regNames.size(), d.regs.size() / 32);

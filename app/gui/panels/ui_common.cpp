@@ -119,6 +119,11 @@ std::string maskText(uint32_t mask) {
     return hex(mask, 8) + " (" + std::to_string(std::popcount(mask)) + " lanes)";
 }
 
+void sameLineIfFits(float width) {
+    float x = ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x;
+    if (x + width <= ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x) ImGui::SameLine();
+}
+
 void helpMarker(const char* text) {
     ImGui::SameLine();
     ImGui::TextDisabled("(?)");
