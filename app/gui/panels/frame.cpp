@@ -215,6 +215,7 @@ void drawMenu(AppContext& app, GLFWwindow* window) {
         ImGui::Separator();
         ImGui::MenuItem("Dark theme", nullptr, &app.settings.darkTheme);
         ImGui::MenuItem("PTX beside source", nullptr, &app.settings.showPtx);
+        ImGui::MenuItem("Wrap source lines", nullptr, &app.settings.wrapSource);
         ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
         float sc = app.settings.uiScale;
         if (ImGui::SliderFloat("UI scale", &sc, 0.6f, 3.0f, "%.1f")) app.ui.pendingScale = sc;

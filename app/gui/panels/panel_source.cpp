@@ -157,7 +157,11 @@ void drawSourcePanel(AppContext& app) {
     bool wrap = app.settings.wrapSource;
     ImGui::BeginChild("src", ImVec2(srcW, 0), true, wrap ? 0 : ImGuiWindowFlags_HorizontalScrollbar);
     ImGui::PushFont(app.fonts.mono);
-    float lh = ImGui::GetTextLineHeightWithSpacing();
+    // Rows touch (no item spacing between them), so a wrapped line's rows form one band and the
+    // clipper's row height is the true pitch; the text sits mid-row.
+    const float gap = ImGui::GetStyle().ItemSpacing.y;
+    float lh = ImGui::GetTextLineHeight() + 2 * gap;
+    ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, 0));
     float charW = ImGui::GetFont()->GetCharAdvance('0');   // CalcTextSize rounds up; glyphs advance exactly this
     float markW = charW * 5;
     float numW = charW * 4;
@@ -188,12 +192,18 @@ void drawSourcePanel(AppContext& app) {
                         ImGui::GetContentRegionAvail().x});
     auto rowY = [&](uint32_t line) { return static_cast<float>(firstRow[std::min<size_t>(line - 1, firstRow.size() - 1)]) * lh; };
 
-    // Keep the selected warp's line in view when it changes.
-    if (curLine && n > 0 && static_cast<int32_t>(curLine) != app.ui.lastScrolledLine) {
+    // Keep the selected warp's line in view when it changes: for a few frames, since on a panel's
+    // first frames its height and the rows' wrapping are not settled yet.
+    static int settle = 0;
+    if (curLine && static_cast<int32_t>(curLine) != app.ui.lastScrolledLine) {
+        app.ui.lastScrolledLine = static_cast<int32_t>(curLine);
+        settle = 3;
+    }
+    if (curLine && n > 0 && settle > 0) {
+        --settle;
         float y = rowY(curLine);
         float top = ImGui::GetScrollY(), h = ImGui::GetWindowHeight();
         if (y < top + lh || y > top + h - 3 * lh) ImGui::SetScrollY(std::max(0.0f, y - h / 3));
-        app.ui.lastScrolledLine = static_cast<int32_t>(curLine);
     }
     if (app.ui.scrollToLine && n > 0) {   // "go to line" from the metrics or reports panel
         ImGui::SetScrollY(std::max(0.0f, rowY(app.ui.scrollToLine) - ImGui::GetWindowHeight() / 3));
@@ -208,6 +218,7 @@ void drawSourcePanel(AppContext& app) {
             const bool firstOfLine = firstRow[static_cast<size_t>(i)] == ri;
             uint32_t line = static_cast<uint32_t>(i + 1);
             ImVec2 p = ImGui::GetCursorScreenPos();
+            const float ty = p.y + gap;
             const WrapRow& part = row.part;
             float rowW = std::max(ImGui::GetContentRegionAvail().x,
                                   markW + numW + charW * static_cast<float>(part.indent + part.end - part.begin + (wrap ? 0 : 2)));
@@ -229,27 +240,28 @@ void drawSourcePanel(AppContext& app) {
                     Rgb cc = c < m.atBarrier ? laneColor(LaneState::AtBarrier) : laneColor(LaneState::Active);
                     dl->AddRectFilled(ImVec2(p.x + 2 + c * (chip + 2), y0), ImVec2(p.x + 2 + c * (chip + 2) + chip, y0 + chip), col(cc), 2);
                 }
-                if (m.selected) dl->AddText(ImVec2(p.x + 2 + 3 * (chip + 2), p.y), col(selectedArrowColor(app.settings.darkTheme)), "\xE2\x96\xB6");
-                else if (m.warps > 3) dl->AddText(ImVec2(p.x + 2 + 3 * (chip + 2), p.y), ImGui::GetColorU32(ImGuiCol_Text), "+");
+                if (m.selected) dl->AddText(ImVec2(p.x + 2 + 3 * (chip + 2), ty), col(selectedArrowColor(app.settings.darkTheme)), "\xE2\x96\xB6");
+                else if (m.warps > 3) dl->AddText(ImVec2(p.x + 2 + 3 * (chip + 2), ty), ImGui::GetColorU32(ImGuiCol_Text), "+");
                 if (hovered) ImGui::SetTooltip("%d warp(s) on this line now (%d waiting at a barrier)%s", m.warps, m.atBarrier,
                                                m.selected ? "; the selected warp is here" : "");
             }
             if (firstOfLine) {
                 char num[16];
                 std::snprintf(num, sizeof num, "%3u", line);
-                dl->AddText(ImVec2(p.x + markW, p.y), ImGui::GetColorU32(ImGuiCol_TextDisabled), num);
+                dl->AddText(ImVec2(p.x + markW, ty), ImGui::GetColorU32(ImGuiCol_TextDisabled), num);
             }
             const std::string& text = src.lines[static_cast<size_t>(i)];
             const float x0 = p.x + markW + numW + charW * static_cast<float>(part.indent);
             for (const Token& t : src.tokens[static_cast<size_t>(i)]) {
                 size_t b = std::max(t.begin, part.begin), e = std::min(t.end, part.end);
                 if (b >= e) continue;
-                dl->AddText(ImVec2(x0 + charW * static_cast<float>(b - part.begin), p.y), col(tokenColor(t.kind, app.settings.darkTheme)),
+                dl->AddText(ImVec2(x0 + charW * static_cast<float>(b - part.begin), ty), col(tokenColor(t.kind, app.settings.darkTheme)),
                             text.c_str() + b, text.c_str() + e);
             }
         }
     }
     clip.End();
+    ImGui::PopStyleVar();
     ImGui::PopFont();
     ImGui::EndChild();
 
