@@ -165,6 +165,9 @@ void legendSwatch(Rgb c, const char* label, float size);
 std::string maskText(uint32_t mask);      // "0xffff0000 (16 lanes)"
 std::string hex(uint64_t v, int digits = 0);
 void helpMarker(const char* text);
+// A long Nsight Compute metric name in `mono`, wrapped at its '_' and '.' to the width left on the
+// line (a table's stretch column), continuation rows indented; dimmed when `dim`.
+void drawMetricName(ImFont* mono, const std::string& name, bool dim);
 // SameLine() when an item `width` wide still fits on the current line, else the item starts a new line.
 void sameLineIfFits(float width);
 // ImGui::SetTooltip, but wrapped at about 36 characters' width (never wider than half the window),

@@ -2,7 +2,6 @@
 // cache model marked), and the per-source-line table; clicking a row shows that line in the
 // Source panel.
 #include "gui/panels/panels.hpp"
-#include "gui/model/text_fit.hpp"
 #include "hw/compare.hpp"
 
 #include <algorithm>
@@ -58,12 +57,7 @@ void drawMetricsPanel(AppContext& app) {
                 for (auto& [name, v] : cv.metrics) {
                     ImGui::TableNextRow();
                     ImGui::TableNextColumn();
-                    ImGui::PushFont(app.fonts.mono);
-                    float charW = ImGui::GetFont()->GetCharAdvance('0');
-                    size_t cols = static_cast<size_t>(std::max(8.0f, ImGui::GetContentRegionAvail().x / charW));
-                    for (const WrapRow& r : wrapColumns(name, cols, "_.", 2))
-                        ImGui::TextUnformatted((std::string(r.indent, ' ') + name.substr(r.begin, r.end - r.begin)).c_str());
-                    ImGui::PopFont();
+                    drawMetricName(app.fonts.mono, name, false);
                     ImGui::TableNextColumn();
                     ImGui::TextUnformatted(num(v).c_str());
                     ImGui::TableNextColumn();
