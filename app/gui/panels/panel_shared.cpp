@@ -61,24 +61,18 @@ void drawSharedBanksPanel(AppContext& app) {
     ImGui::TextWrapped("%s, %u bytes per lane, %u lanes, %zu phase%s", d.isLoad ? "load" : "store", d.bytesPerLane, d.activeLanes,
                        d.phases.size(), d.phases.size() > 1 ? "s" : "");
     ImGui::PopStyleColor();
-    // Two columns, so a narrow panel keeps them readable: the Nsight name (or a note) goes under
-    // the value, wrapped.
+    // Two columns, so a narrow panel keeps them readable and the bank diagram below stays in view;
+    // a row's Nsight Compute name (or note) is its label's tooltip.
     if (ImGui::BeginTable("scounts", 2, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV)) {
         ImGui::TableSetupColumn("what");
         ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
-        auto row = [&app](const char* k, const std::string& v, const std::string& m) {
+        auto row = [](const char* k, const std::string& v, const std::string& m) {
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
             ImGui::TextUnformatted(k);
+            if (!m.empty() && ImGui::IsItemHovered()) tooltip("%s", m.c_str());
             ImGui::TableNextColumn();
             ImGui::TextWrapped("%s", v.c_str());
-            if (m.empty()) return;
-            if (m.find("__") != std::string::npos) drawMetricName(app.fonts.mono, m, true);
-            else {
-                ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
-                ImGui::TextWrapped("%s", m.c_str());
-                ImGui::PopStyleColor();
-            }
         };
         row("wavefronts", std::to_string(d.wavefronts) + " (ideal " + std::to_string(d.ideal) + ")",
             std::string("smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_") + op + ".sum");
