@@ -3,6 +3,7 @@
 // lane asked for; the rest was moved for nothing (wasted). Counts use Nsight Compute's names.
 #include "gui/model/memory_model.hpp"
 #include "gui/panels/panels.hpp"
+#include "gui/model/text_fit.hpp"
 
 #include <bit>
 #include <cmath>
@@ -28,7 +29,13 @@ void metricRow(ImFont* mono, const char* what, const std::string& metric, const 
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(value.c_str());
     ImGui::TableNextColumn();
-    drawMetricName(mono, metric, true);
+    // One row per count keeps the sector diagram below in view: a name too long for the column
+    // ends in "…" and is whole in its tooltip.
+    ImGui::PushFont(mono);
+    std::string shown = ellipsize(metric, ImGui::GetContentRegionAvail().x, [](const std::string& t) { return ImGui::CalcTextSize(t.c_str()).x; });
+    ImGui::TextDisabled("%s", shown.c_str());
+    ImGui::PopFont();
+    if (shown != metric && ImGui::IsItemHovered()) tooltip("%s", metric.c_str());
 }
 } // namespace
 
