@@ -234,7 +234,7 @@ void drawSourcePanel(AppContext& app) {
             auto mit = marks.find(line);
             if (mit != marks.end() && firstOfLine) {
                 const LineMarks& m = mit->second;
-                float chip = lh * 0.55f, y0 = p.y + (lh - chip) * 0.5f;
+                float chip = (lh - gap) * 0.55f, y0 = p.y + (lh - chip) * 0.5f;   // the size the chips had before rows touched
                 int chips = std::min(m.warps, 3);
                 for (int c = 0; c < chips; ++c) {
                     Rgb cc = c < m.atBarrier ? laneColor(LaneState::AtBarrier) : laneColor(LaneState::Active);
