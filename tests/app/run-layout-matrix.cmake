@@ -1,20 +1,41 @@
-# Renders every layout at one window size and the UI scales 1, 1.5 and 2 from one warpscope-gui
-# process (--screenshot-matrix), then checks the geometry of each shot (warpscope_screenshot_check
-# --geometry: panels inside the window and not overlapping, every toolbar item visible).
-#   cmake -DGUI=... -DCHECK=... -DLESSONS=... -DSIZE=WxH -DOUT=dir -P run-layout-matrix.cmake
+# Renders layouts at one window size and several UI scales from one warpscope-gui process
+# (--screenshot-matrix), then checks the geometry of each shot (warpscope_screenshot_check
+# --geometry: panels inside the window and not overlapping, every toolbar item visible) and, with
+# FIT, that the named panels cut none of their content off (--fit).
+#   cmake -DGUI=... -DCHECK=... -DLESSONS=... -DSIZE=WxH -DOUT=dir [-DLESSON=id] [-DLAYOUTS=a,b]
+#         [-DSCALES=1,1.5,2] [-DSTEPS=40] [-DFIT=panel@layout,...] -P run-layout-matrix.cmake
 find_program(XVFB_RUN xvfb-run)
 if(NOT XVFB_RUN)
   message("screenshot test skipped: xvfb-run not installed")
   return()
 endif()
+if(NOT LESSON)
+  set(LESSON vector-add)
+endif()
+if(NOT SCALES)
+  set(SCALES 1,1.5,2)
+endif()
+if(NOT STEPS)
+  set(STEPS 40)
+endif()
+set(layout_args "")
+set(layout_count 8)   # every layout (panels.cpp)
+if(LAYOUTS)
+  set(layout_args --matrix-layouts ${LAYOUTS})
+  string(REPLACE "," ";" _l "${LAYOUTS}")
+  list(LENGTH _l layout_count)
+endif()
+string(REPLACE "," ";" _s "${SCALES}")
+list(LENGTH _s scale_count)
+math(EXPR expected "${layout_count} * ${scale_count}")
 file(REMOVE_RECURSE "${OUT}")
 file(MAKE_DIRECTORY "${OUT}")
 set(ENV{WARPSCOPE_LESSONS} "${LESSONS}")
 set(ENV{WARPSCOPE_NO_SETTINGS} "1")
 set(ENV{LIBGL_ALWAYS_SOFTWARE} "1")
 execute_process(
-  COMMAND "${XVFB_RUN}" -a -s "-screen 0 1920x1080x24" "${GUI}" --lesson vector-add --steps 40
-          --screenshot-matrix "${OUT}" --matrix-sizes "${SIZE}" --matrix-scales 1,1.5,2
+  COMMAND "${XVFB_RUN}" -a -s "-screen 0 1920x1080x24" "${GUI}" --lesson ${LESSON} --steps ${STEPS}
+          --screenshot-matrix "${OUT}" --matrix-sizes "${SIZE}" --matrix-scales ${SCALES} ${layout_args}
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 150)
 message("${out}${err}")
 if(NOT rc EQUAL 0)
@@ -22,12 +43,16 @@ if(NOT rc EQUAL 0)
 endif()
 file(GLOB shots "${OUT}/*.png")
 list(LENGTH shots n)
-if(n LESS 21)
-  message(FATAL_ERROR "expected 7 layouts x 3 scales = 21 screenshots, found ${n}")
+if(n LESS expected)
+  message(FATAL_ERROR "expected ${layout_count} layouts x ${scale_count} scales = ${expected} screenshots, found ${n}")
 endif()
-execute_process(COMMAND "${CHECK}" ${shots} --geometry --steps 40
+set(fit_args "")
+if(FIT)
+  set(fit_args --fit ${FIT})
+endif()
+execute_process(COMMAND "${CHECK}" ${shots} --geometry --steps ${STEPS} ${fit_args}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 message("${out}${err}")
 if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "layout check failed at ${SIZE}")
+  message(FATAL_ERROR "layout check failed at ${SIZE} (${LESSON})")
 endif()

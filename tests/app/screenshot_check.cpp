@@ -1,8 +1,11 @@
 // Checks warpscope-gui screenshots: each PNG has the size its sidecar says, every expected panel
 // drew, and each panel's region is not blank (its pixels vary). With --geometry also the layout:
 // no panel extends past the window, no two panels overlap, and every toolbar item lies inside the
-// window and inside the toolbar.
-//   warpscope_screenshot_check out.png [more.png ...] [--steps N] [--panels a,b,c] [--min-stddev X] [--geometry]
+// window and inside the toolbar. With --fit PANEL[@LAYOUT],... also that those panels (in that
+// layout, or in any) cut none of their content off: the sidecar's "fits" lists what the app
+// measured against its room (the Source panel's longest row) and every window, child window or
+// table column whose content reaches past its right edge.
+//   warpscope_screenshot_check out.png [more.png ...] [--steps N] [--panels a,b,c] [--min-stddev X] [--geometry] [--fit a,b@layout]
 //
 // Sections: 1. one screenshot  2. main
 #include <nlohmann/json.hpp>
@@ -25,6 +28,7 @@ struct Options {
     double minStd = 4.0;
     std::set<std::string> expected;
     bool geometry = false;
+    std::vector<std::pair<std::string, std::string>> fit;   // (panel, layout or "")
 };
 
 struct Rect {
@@ -124,6 +128,18 @@ int checkOne(const std::string& png, const Options& o) {
                 fail("toolbar item %s (%.0f,%.0f %.0fx%.0f) is not fully visible in the toolbar", t.id.c_str(), t.x, t.y, t.w, t.h);
         }
     }
+    if (!o.fit.empty()) {
+        if (!j.contains("fits")) fail("the sidecar has no \"fits\" (an older app?)");
+        std::string layout = j.value("layout", std::string());
+        for (auto& f : j.value("fits", nlohmann::json::array())) {
+            std::string panel = f.value("panel", std::string());
+            double need = f.value("need", 0.0), have = f.value("have", 0.0);
+            bool checked = false;
+            for (auto& [p, l] : o.fit) checked = checked || (p == panel && (l.empty() || l == layout));
+            if (checked && need > have + 1.5)
+                fail("panel %s cuts off its %s: it needs %.0f px of width and has %.0f", panel.c_str(), f.value("what", std::string()).c_str(), need, have);
+        }
+    }
     if (failures) std::fprintf(stderr, "%d problem(s) in %s\n", failures, png.c_str());
     else std::printf("screenshot OK: %s (%s, scale %s)\n", png.c_str(), j.value("layout", std::string("?")).c_str(),
                      j.contains("scale") ? j["scale"].dump().c_str() : "?");
@@ -141,6 +157,14 @@ int main(int argc, char** argv) {
         if (a == "--steps") o.steps = std::stoll(val());
         else if (a == "--min-stddev") o.minStd = std::stod(val());
         else if (a == "--geometry") o.geometry = true;
+        else if (a == "--fit") {
+            std::stringstream ss(val());
+            std::string item;
+            while (std::getline(ss, item, ',')) {
+                size_t at = item.find('@');
+                o.fit.push_back({item.substr(0, at), at == std::string::npos ? std::string() : item.substr(at + 1)});
+            }
+        }
         else if (a == "--panels") {
             std::stringstream ss(val());
             std::string item;
@@ -151,7 +175,7 @@ int main(int argc, char** argv) {
         } else o.pngs.push_back(a);
     }
     if (o.pngs.empty()) {
-        std::fprintf(stderr, "usage: %s out.png [more.png ...] [--steps N] [--panels a,b,c] [--min-stddev X] [--geometry]\n", argv[0]);
+        std::fprintf(stderr, "usage: %s out.png [more.png ...] [--steps N] [--panels a,b,c] [--min-stddev X] [--geometry] [--fit a,b@layout]\n", argv[0]);
         return 2;
     }
     int failures = 0;

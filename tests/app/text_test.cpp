@@ -138,3 +138,15 @@ TEST_CASE("settings round-trip and persistence can be disabled", "[text]") {
     // a missing or damaged file gives defaults
     CHECK(loadSettings(dir / "nope.json").uiScale == Approx(1.0f));
 }
+
+TEST_CASE("registers: integers in decimal and floats as numbers by default, hex on request", "[text]") {
+    Settings fresh;
+    CHECK(fresh.registerFormat == kRegByType);
+    CHECK(formatRegister(992, "b32", fresh.registerFormat) == "992");          // i = 31 * 32 as a beginner reads it
+    CHECK(formatRegister(0xffffffffu, "s32", kRegByType) == "-1");
+    CHECK(formatRegister(0xffffffffu, "u32", kRegByType) == "4294967295");
+    CHECK(formatRegister(0x3fc00000u, "f32", kRegByType) == "1.5");
+    CHECK(formatRegister(992, "b32", kRegHex) == "000003e0");
+    CHECK(formatRegister(0x3fc00000u, "b32", kRegFloat) == "1.5");
+    CHECK(formatRegister(40, "b64", kRegByType) == "40");
+}

@@ -65,7 +65,8 @@ Settings loadSettings(const std::filesystem::path& file) {
         s.uiScale = std::clamp(j.value("ui_scale", s.uiScale), 0.5f, 3.0f);
         s.darkTheme = j.value("dark_theme", s.darkTheme);
         s.showPtx = j.value("show_ptx", s.showPtx);
-        s.registerFormat = std::clamp(j.value("register_format", s.registerFormat), 0, 2);
+        s.registerFormat = std::clamp(j.value("register_format", s.registerFormat), 0, 3);
+        s.wrapSource = j.value("wrap_source", s.wrapSource);
         s.speed = j.value("speed", s.speed);
         s.followIssuing = j.value("follow_issuing", s.followIssuing);
         s.lastLesson = j.value("last_lesson", s.lastLesson);
@@ -94,6 +95,7 @@ bool saveSettings(const Settings& s, const std::filesystem::path& file) {
     j["dark_theme"] = s.darkTheme;
     j["show_ptx"] = s.showPtx;
     j["register_format"] = s.registerFormat;
+    j["wrap_source"] = s.wrapSource;
     j["speed"] = s.speed;
     j["follow_issuing"] = s.followIssuing;
     j["last_lesson"] = s.lastLesson;

@@ -14,7 +14,8 @@ struct Settings {
     float uiScale = 1.0f;
     bool darkTheme = true;
     bool showPtx = false;          // PTX beside source: off, so the source lines have the room (and only when the panel is wide)
-    int registerFormat = 0;        // 0 hex, 1 signed decimal, 2 float
+    int registerFormat = 0;        // RegisterFormat (snapshot.hpp): 0 by type (integers in decimal), 1 decimal, 2 float, 3 hex
+    bool wrapSource = true;        // Source panel: long lines wrap at the panel's width (else it scrolls sideways)
     double speed = 200;            // warp-instructions per second while running (0 = max)
     bool followIssuing = true;
     std::string lastLesson;

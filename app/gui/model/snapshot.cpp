@@ -151,9 +151,10 @@ std::string formatRegister(uint64_t v, const std::string& type, int fmt) {
     char buf[48];
     bool is64 = type.size() >= 2 && type.substr(type.size() - 2) == "64";
     bool is16 = type.size() >= 2 && type.substr(type.size() - 2) == "16";
-    if (fmt == 0) {
+    if (fmt == kRegByType) fmt = !type.empty() && type[0] == 'f' ? kRegFloat : kRegDecimal;
+    if (fmt == kRegHex) {
         std::snprintf(buf, sizeof buf, is64 ? "%016llx" : is16 ? "%04llx" : "%08llx", static_cast<unsigned long long>(is64 ? v : v & 0xffffffffull));
-    } else if (fmt == 1) {
+    } else if (fmt == kRegDecimal) {
         if (is64) std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(v));
         else if (!type.empty() && (type[0] == 'u' || type[0] == 'b')) std::snprintf(buf, sizeof buf, "%u", static_cast<uint32_t>(v));
         else std::snprintf(buf, sizeof buf, "%d", static_cast<int32_t>(v));
@@ -214,7 +215,7 @@ std::vector<VariableRow> variableRows(const Snapshot& s) {
             if (prog.code[p].func == d.func && writesRegister(prog.code[p].text, v.reg)) r.set = true;
         }
         const std::string& rt = fn.regTypes[idx];
-        int fmt = v.type == "hex" ? 0 : v.type == "float" ? 2 : v.type == "int" ? 1 : (!rt.empty() && rt[0] == 'f') ? 2 : 1;
+        int fmt = v.type == "hex" ? kRegHex : v.type == "float" ? kRegFloat : v.type == "int" ? kRegDecimal : kRegByType;
         for (uint32_t l = 0; l < lanes; ++l) r.values[l] = formatRegister(d.regs[idx * 32 + l], rt, fmt);
         out.push_back(std::move(r));
     }

@@ -324,7 +324,10 @@ struct VariableRow {
 };
 std::vector<VariableRow> variableRows(const Snapshot& s);
 
-// A register's value as text: fmt 0 hex, 1 decimal (signed unless the type is u/b), 2 float.
+// How Warp detail writes register values (Settings::registerFormat). By type, the default: integer
+// registers in decimal (signed unless the type is u/b), float registers as numbers.
+enum RegisterFormat : int { kRegByType = 0, kRegDecimal = 1, kRegFloat = 2, kRegHex = 3 };
+// A register's value as text in format `fmt` (RegisterFormat).
 std::string formatRegister(uint64_t v, const std::string& type, int fmt);
 
 // Compares what a student can see (used by tests: step back must equal stepping forward).

@@ -112,6 +112,13 @@ struct PanelRect {
     float x = 0, y = 0, w = 0, h = 0;
 };
 
+// Content that needs `need` pixels of width where its panel gives it `have` (the screenshot
+// sidecar's "fits"; the layout check fails when need > have): text a panel cut off.
+struct FitRecord {
+    std::string panel, what;
+    float need = 0, have = 0;
+};
+
 struct AppContext {
     AppContext(Session& s, Settings& st) : session(s), settings(st) {}
     Session& session;
@@ -121,6 +128,7 @@ struct AppContext {
     std::shared_ptr<const Snapshot> snap;   // this frame's snapshot (never null)
     std::vector<PanelRect> drawn;           // this frame's panels
     std::vector<PanelRect> toolbarItems;    // this frame's toolbar items (screenshot sidecar)
+    std::vector<FitRecord> fits;            // this frame's widths: what panels measured, and text cut off (frame.cpp)
     ImVec2 workPos, workSize;               // area between toolbar and status bar
     std::unique_ptr<CompareRunner> compare = std::make_unique<CompareRunner>();
     std::unique_ptr<TimelineRunner> timeline = std::make_unique<TimelineRunner>();   // Timeline panel runs
@@ -157,6 +165,11 @@ void legendSwatch(Rgb c, const char* label, float size);
 std::string maskText(uint32_t mask);      // "0xffff0000 (16 lanes)"
 std::string hex(uint64_t v, int digits = 0);
 void helpMarker(const char* text);
+// A long Nsight Compute metric name in `mono`, wrapped at its '_' and '.' to the width left on the
+// line (a table's stretch column), continuation rows indented; dimmed when `dim`.
+void drawMetricName(ImFont* mono, const std::string& name, bool dim);
+// SameLine() when an item `width` wide still fits on the current line, else the item starts a new line.
+void sameLineIfFits(float width);
 // ImGui::SetTooltip, but wrapped at about 36 characters' width (never wider than half the window),
 // so a long tooltip stays on screen.
 void tooltip(const char* fmt, ...) IM_FMTARGS(1);

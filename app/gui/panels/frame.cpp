@@ -5,6 +5,7 @@
 #include "warpscope_version.hpp"
 
 #include <GLFW/glfw3.h>
+#include <imgui_internal.h>
 
 #include <algorithm>
 #include <cmath>
@@ -113,6 +114,42 @@ void trackPresenterSlot(AppContext& app, FrameState& fs) {
     presentPanels(app, opened);
 }
 
+// Text a panel cut off at its right edge, for the screenshot sidecar: the panel's window and its
+// child windows whose content reaches past what they show (a table that scrolls sideways by design,
+// 32 lanes, is left out), and table columns whose cells are wider than the column. Call it after
+// the panel drew, inside its window.
+void recordCutOff(AppContext& app, const char* id) {
+    ImGuiContext& g = *GImGui;
+    ImGuiWindow* panel = ImGui::GetCurrentWindow();
+    const float tol = 1.5f;
+    std::set<ImGuiWindow*> scrollTables;
+    for (int n = 0; n < g.Tables.GetMapSize(); ++n) {
+        ImGuiTable* t = g.Tables.TryGetMapData(n);
+        if (!t || t->LastFrameActive != g.FrameCount || !t->OuterWindow || t->OuterWindow->RootWindow != panel) continue;
+        if (t->Flags & ImGuiTableFlags_ScrollX) {
+            scrollTables.insert(t->InnerWindow);
+            continue;
+        }
+        for (int c = 0; c < t->ColumnsCount; ++c) {
+            const ImGuiTableColumn& col = t->Columns[c];
+            if (!col.IsEnabled || !col.IsVisibleX) continue;
+            float content = std::max(col.ContentMaxXFrozen, col.ContentMaxXUnfrozen);
+            if (content > col.ClipRect.Max.x + tol) {
+                const char* name = ImGui::TableGetColumnName(t, c);
+                app.fits.push_back({id, std::string("table column '") + (name ? name : "") + "'", content - col.WorkMinX,
+                                    col.ClipRect.Max.x - col.WorkMinX});
+            }
+        }
+    }
+    for (ImGuiWindow* w : g.Windows) {
+        if (w->RootWindow != panel || !w->Active || w->Hidden || scrollTables.count(w)) continue;
+        if ((w->Flags & ImGuiWindowFlags_ChildWindow) && (w->Flags & ImGuiWindowFlags_NoScrollbar)) continue;   // an input field's text box
+        float start = w->Pos.x + w->WindowPadding.x;
+        float need = w->DC.CursorMaxPos.x + w->Scroll.x - start, have = w->InnerClipRect.Max.x - start;
+        if (need > have + tol) app.fits.push_back({id, w == panel ? std::string("panel") : std::string("child ") + w->Name, need, have});
+    }
+}
+
 } // namespace
 
 void applyLayout(AppContext& app, const std::string& id) {
@@ -178,6 +215,7 @@ void drawMenu(AppContext& app, GLFWwindow* window) {
         ImGui::Separator();
         ImGui::MenuItem("Dark theme", nullptr, &app.settings.darkTheme);
         ImGui::MenuItem("PTX beside source", nullptr, &app.settings.showPtx);
+        ImGui::MenuItem("Wrap source lines", nullptr, &app.settings.wrapSource);
         ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
         float sc = app.settings.uiScale;
         if (ImGui::SliderFloat("UI scale", &sc, 0.6f, 3.0f, "%.1f")) app.ui.pendingScale = sc;
@@ -232,6 +270,7 @@ void drawFrame(AppContext& app, GLFWwindow* window, FrameState& fs) {
     app.ui.busyNote = stale ? fresh->statusText : std::string();
     if (fresh->state != RunState::Loading) fs.lastReady = fresh;
     app.drawn.clear();
+    app.fits.clear();
     followLessonLayout(app, fs);
     if (!app.ui.actionLayout.empty() && isPresenter(app)) {
         // Presenter stays: a step's `layout X` shows X's key panel beside Source instead.
@@ -290,6 +329,7 @@ void drawFrame(AppContext& app, GLFWwindow* window, FrameState& fs) {
     if (ImGui::Begin("##status", nullptr, fixedFlags)) {
         record("status");
         drawStatusBar(app);
+        recordCutOff(app, "status");
     }
     ImGui::End();
 
@@ -320,6 +360,7 @@ void drawFrame(AppContext& app, GLFWwindow* window, FrameState& fs) {
             ImGui::PushID(p.id);
             p.draw(app);
             ImGui::PopID();
+            recordCutOff(app, p.id);
         }
         // The fractions to keep on the next resize: exact ones for a panel where they put it (no
         // rounding drift over many resizes), measured ones for a panel the user moved or resized.

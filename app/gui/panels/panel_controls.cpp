@@ -1,6 +1,7 @@
 // Controls: the toolbar (stepping buttons, run speed), keyboard shortcuts, the status bar and
 // the shortcut help window.
 #include "gui/panels/panels.hpp"
+#include "gui/model/text_fit.hpp"
 
 #include <GLFW/glfw3.h>
 
@@ -222,34 +223,42 @@ void drawStatusBar(AppContext& app) {
         ImGui::SameLine();
     }
     bool cancelled = s.error && s.error->kind == Error::Kind::Cancelled;
-    ImGui::TextColored(stateV, "%s", cancelled ? "cancelled" : runStateName(s.state));
-    ImGui::SameLine();
-    ImGui::Text("| step %llu", static_cast<unsigned long long>(s.totalSteps));
+    // The parts after the state, each "| ..."; when the bar is too narrow the launch part loses its
+    // step count and the message is cut with "…" (its tooltip has it whole).
+    std::string stepPart = "| step " + std::to_string(s.totalSteps), timingPart, launchLong, launchShort;
     if (s.timing) {
-        ImGui::SameLine();
         // When the launch is complete its total (the figure Stall reasons shows) can differ from the
         // cycle last stepped: say both, so the two panels do not seem to disagree.
         const auto& L = s.timing->launch;
         uint64_t total = L && L->complete ? L->result.cycles : 0;
-        if (total && total != s.timing->cycle)
-            ImGui::Text("| cycle %llu, launch total %llu (%s)", static_cast<unsigned long long>(s.timing->cycle),
-                        static_cast<unsigned long long>(total), s.timing->spec.name.c_str());
-        else
-            ImGui::Text("| cycle %llu (%s)", static_cast<unsigned long long>(s.timing->cycle), s.timing->spec.name.c_str());
+        timingPart = "| cycle " + std::to_string(s.timing->cycle) +
+                     (total && total != s.timing->cycle ? ", launch total " + std::to_string(total) : std::string()) + " (" + s.timing->spec.name + ")";
     }
     if (s.launchIndex >= 0 && s.program) {
-        ImGui::SameLine();
         int n = s.lesson ? s.lesson->launchCount : 0;
         // "launch 2/3"; a host program whose launch count is not known up front (a loop) shows "launch 2".
         std::string of = n > s.launchIndex ? "/" + std::to_string(n) : "";
-        ImGui::Text("| launch %d%s %s: %llu in this launch", s.launchIndex + 1, of.c_str(), s.program->kernelName.c_str(),
-                    static_cast<unsigned long long>(s.stepInLaunch));
+        launchShort = "| launch " + std::to_string(s.launchIndex + 1) + of + " " + s.program->kernelName;
+        launchLong = launchShort + ": " + std::to_string(s.stepInLaunch) + " in this launch";
+    }
+    const char* stateText = cancelled ? "cancelled" : runStateName(s.state);
+    float sp = ImGui::GetStyle().ItemSpacing.x;
+    auto w = [&](const std::string& t) { return t.empty() ? 0.0f : ImGui::CalcTextSize(t.c_str()).x + sp; };
+    float used = ImGui::GetCursorPosX() + w(stateText) + w(stepPart) + w(timingPart) + w("|");
+    float right = ImGui::GetWindowContentRegionMax().x;
+    std::string launchPart = used + w(launchLong) + w(s.statusText) <= right ? launchLong : launchShort;
+    ImGui::TextColored(stateV, "%s", stateText);
+    for (const std::string* part : {&stepPart, &timingPart, &launchPart}) {
+        if (part->empty()) continue;
+        ImGui::SameLine();
+        ImGui::TextUnformatted(part->c_str());
     }
     ImGui::SameLine();
     ImGui::TextUnformatted("|");
     ImGui::SameLine();
-    if (s.error) ImGui::TextColored(colv(faultColor()), "%s", s.statusText.c_str());
-    else ImGui::TextUnformatted(s.statusText.c_str());
+    std::string msg = ellipsize(s.statusText, right - ImGui::GetCursorPosX(), [](const std::string& t) { return ImGui::CalcTextSize(t.c_str()).x; });
+    if (s.error) ImGui::TextColored(colv(faultColor()), "%s", msg.c_str());
+    else ImGui::TextUnformatted(msg.c_str());
     if (ImGui::IsItemHovered() && !s.statusText.empty()) {
         ImGui::BeginTooltip();
         ImGui::PushTextWrapPos(ImGui::GetFontSize() * 40);

@@ -1,6 +1,7 @@
 // Divergence summary: per source line, warp-instructions issued, average lanes active (Nsight's
 // executed ratio) and doing work (predicate on), and divergent branches. Click a row to focus the line in the Source panel.
 #include "gui/panels/panels.hpp"
+#include "gui/model/text_fit.hpp"
 
 #include <cfloat>
 
@@ -61,9 +62,13 @@ void drawDivergencePanel(AppContext& app) {
             ImGui::TableNextColumn();
             std::string text = lines && line <= lines->size() ? (*lines)[line - 1] : "";
             size_t a = text.find_first_not_of(" \t");
+            // A line wider than the column ends in "…" (whole in its tooltip; a click shows it in Source).
+            std::string code = a == std::string::npos ? "" : text.substr(a);
             ImGui::PushFont(app.fonts.mono);
-            ImGui::TextUnformatted(a == std::string::npos ? "" : text.c_str() + a);
+            std::string shown = ellipsize(code, ImGui::GetContentRegionAvail().x, [](const std::string& t) { return ImGui::CalcTextSize(t.c_str()).x; });
+            ImGui::TextUnformatted(shown.c_str());
             ImGui::PopFont();
+            if (shown != code && ImGui::IsItemHovered()) tooltip("%s", code.c_str());
             ImGui::TableNextColumn();
             ImGui::Text("%llu", static_cast<unsigned long long>(ls.warpInstructions));
             ImGui::TableNextColumn();

@@ -3,6 +3,7 @@
 // lane asked for; the rest was moved for nothing (wasted). Counts use Nsight Compute's names.
 #include "gui/model/memory_model.hpp"
 #include "gui/panels/panels.hpp"
+#include "gui/model/text_fit.hpp"
 
 #include <bit>
 #include <cmath>
@@ -20,7 +21,7 @@ std::string accessLabel(const Snapshot& s, const MemAccess& a) {
     return t;
 }
 
-void metricRow(const char* what, const std::string& metric, const std::string& value, const char* tip = nullptr) {
+void metricRow(ImFont* mono, const char* what, const std::string& metric, const std::string& value, const char* tip = nullptr) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(what);
@@ -28,7 +29,13 @@ void metricRow(const char* what, const std::string& metric, const std::string& v
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(value.c_str());
     ImGui::TableNextColumn();
-    ImGui::TextDisabled("%s", metric.c_str());
+    // One row per count keeps the sector diagram below in view: a name too long for the column
+    // ends in "…" and is whole in its tooltip.
+    ImGui::PushFont(mono);
+    std::string shown = ellipsize(metric, ImGui::GetContentRegionAvail().x, [](const std::string& t) { return ImGui::CalcTextSize(t.c_str()).x; });
+    ImGui::TextDisabled("%s", shown.c_str());
+    ImGui::PopFont();
+    if (shown != metric && ImGui::IsItemHovered()) tooltip("%s", metric.c_str());
 }
 } // namespace
 
@@ -91,19 +98,22 @@ void drawGlobalAccessPanel(AppContext& app) {
 
     // Counts.
     if (ImGui::BeginTable("gcounts", 3, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV)) {
+        ImGui::TableSetupColumn("what");
+        ImGui::TableSetupColumn("value");
+        ImGui::TableSetupColumn("metric", ImGuiTableColumnFlags_WidthStretch);   // the Nsight name wraps in what is left
         char buf[64];
-        metricRow("requests", "l1tex__t_requests_pipe_lsu_mem_global_op_" + op + ".sum", std::to_string(d.requests),
+        metricRow(app.fonts.mono, "requests", "l1tex__t_requests_pipe_lsu_mem_global_op_" + op + ".sum", std::to_string(d.requests),
                   "A warp-wide global instruction is always one request.");
-        metricRow("sectors (32 B)", "l1tex__t_sectors_pipe_lsu_mem_global_op_" + op + ".sum", std::to_string(d.sectorCount),
+        metricRow(app.fonts.mono, "sectors (32 B)", "l1tex__t_sectors_pipe_lsu_mem_global_op_" + op + ".sum", std::to_string(d.sectorCount),
                   "Distinct aligned 32-byte sectors the lanes touch: what the memory system moves.");
         std::snprintf(buf, sizeof buf, "%.1f (ideal %u)", d.sectorsPerRequest(),
                       std::max<uint32_t>(1, (d.bytesRequested + 31) / 32));
-        metricRow("sectors per request", "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_" + op + ".ratio", buf);
-        metricRow("128-byte lines", "(cache lines touched)", std::to_string(d.lineCount));
+        metricRow(app.fonts.mono, "sectors per request", "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_" + op + ".ratio", buf);
+        metricRow(app.fonts.mono, "128-byte lines", "(cache lines touched)", std::to_string(d.lineCount));
         std::snprintf(buf, sizeof buf, "%u of %u bytes", d.bytesUsed, d.bytesMoved);
-        metricRow("bytes used / moved", "", buf, "Bytes the lanes asked for (a byte several lanes read counts once) vs bytes in the moved sectors.");
+        metricRow(app.fonts.mono, "bytes used / moved", "", buf, "Bytes the lanes asked for (a byte several lanes read counts once) vs bytes in the moved sectors.");
         std::snprintf(buf, sizeof buf, "%.0f%%  (%u bytes wasted)", d.efficiency(), d.bytesMoved - d.bytesUsed);
-        metricRow("efficiency", "smsp__sass_average_data_bytes_per_sector_mem_global_op_" + op + ".pct", buf);
+        metricRow(app.fonts.mono, "efficiency", "smsp__sass_average_data_bytes_per_sector_mem_global_op_" + op + ".pct", buf);
         ImGui::EndTable();
     }
 

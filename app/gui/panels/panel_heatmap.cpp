@@ -56,6 +56,10 @@ void drawHeatmapPanel(AppContext& app) {
         }
     }
     float fw = ImGui::GetFontSize();
+    const ImGuiStyle& st = ImGui::GetStyle();
+    // Controls flow onto the next line when the panel is narrow (nothing cut at its edge).
+    auto labelled = [&](const char* label, float fieldW) { return fieldW + st.ItemInnerSpacing.x + ImGui::CalcTextSize(label).x; };
+    auto check = [&](const char* label) { return ImGui::GetFrameHeight() + st.ItemInnerSpacing.x + ImGui::CalcTextSize(label).x; };
     ImGui::SetNextItemWidth(fw * 7);
     if (ImGui::BeginCombo("buffer", buf->name.c_str())) {
         for (auto& b : hv.buffers)
@@ -65,7 +69,7 @@ void drawHeatmapPanel(AppContext& app) {
             }
         ImGui::EndCombo();
     }
-    ImGui::SameLine();
+    sameLineIfFits(labelled("width", fw * 6));
     // The lesson's shape for the buffer (lesson.json "width"), else a guess; the user can override.
     int width = app.ui.heatWidth > 0 ? app.ui.heatWidth
                                      : static_cast<int>(buf->width > 0 ? std::min(buf->width, buf->count) : defaultHeatWidth(buf->count));
@@ -75,7 +79,7 @@ void drawHeatmapPanel(AppContext& app) {
     width = std::max<int>(width, static_cast<int>((buf->count + 8191) / 8192));   // keep the texture at most 8192 rows
     width = std::min(width, 8192);
     int rows = static_cast<int>((buf->count + width - 1) / width);
-    ImGui::SameLine();
+    sameLineIfFits(fw * 7);
     const char* modes[] = {"accesses", "wasted bytes"};
     ImGui::SetNextItemWidth(fw * 7);
     ImGui::Combo("##mode", &app.ui.heatMode, modes, 2);
@@ -83,9 +87,9 @@ void drawHeatmapPanel(AppContext& app) {
         tooltip("accesses: lane accesses per element\nwasted bytes: bytes of this element that a sector carried although no lane asked for them");
     ImGui::Checkbox("whole run", &app.ui.heatWholeRun);
     if (ImGui::IsItemHovered()) tooltip("Counts since the lesson started (otherwise: this launch only)");
-    ImGui::SameLine();
+    sameLineIfFits(check("log scale"));
     ImGui::Checkbox("log scale", &app.ui.heatLog);
-    ImGui::SameLine();
+    sameLineIfFits(check("GLSL"));
     renderer().init(findShadersDir(app.ui.lessonsDir));
     bool useShader = renderer().ready() && app.ui.heatUseShader;
     ImGui::BeginDisabled(!renderer().ready());
@@ -102,12 +106,18 @@ void drawHeatmapPanel(AppContext& app) {
         total += v;
         touched += v ? 1 : 0;
     }
-    ImGui::TextDisabled("%llu elements, %llu touched, total %llu, max %u per element", static_cast<unsigned long long>(buf->count),
-                        static_cast<unsigned long long>(touched), static_cast<unsigned long long>(total), maxV);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%llu elements, %llu touched, total %llu, max %u per element", static_cast<unsigned long long>(buf->count),
+                       static_cast<unsigned long long>(touched), static_cast<unsigned long long>(total), maxV);
+    ImGui::PopStyleColor();
 
     // The image: cells as square as the space allows.
     ImVec2 avail = ImGui::GetContentRegionAvail();
-    avail.y -= ImGui::GetTextLineHeightWithSpacing() * 1.4f;
+    // Room for the colour legend below: one line, or two where its text wraps.
+    char legend[96];
+    std::snprintf(legend, sizeof legend, "1 .. %u%s   dark = untouched%s", maxV, app.ui.heatLog ? " (log)" : "", useShader ? "" : "   (ImGui fallback)");
+    float legendW = std::min(avail.x * 0.5f, fw * 14) + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(legend).x;
+    avail.y -= ImGui::GetTextLineHeightWithSpacing() * (legendW > avail.x ? 2.4f : 1.4f);
     float cell = std::min(avail.x / width, std::max(avail.y, 40.0f) / rows);
     float cw = cell, ch = cell;
     if (cell < 1.0f) {   // more elements than pixels: stretch to the area
@@ -168,7 +178,9 @@ void drawHeatmapPanel(AppContext& app) {
         dl->AddRectFilled(ImVec2(p.x + lw * i / 32, p.y + 3), ImVec2(p.x + lw * (i + 1) / 32 + 1, p.y + 3 + lh), col(ramp(0.12f + 0.88f * i / 31.0f)));
     ImGui::Dummy(ImVec2(lw, lh + 4));
     ImGui::SameLine();
-    ImGui::TextDisabled("1 .. %u%s   dark = untouched%s", maxV, app.ui.heatLog ? " (log)" : "", useShader ? "" : "   (ImGui fallback)");
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", legend);
+    ImGui::PopStyleColor();
 }
 
 } // namespace warpscope::gui

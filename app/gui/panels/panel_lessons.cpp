@@ -342,16 +342,17 @@ void lessonList(AppContext& app) {
         bool sel = static_cast<int>(i) == ui.current;
         ImVec2 p = ImGui::GetCursorScreenPos();
         float w = ImGui::GetContentRegionAvail().x;
+        // The title wraps like the summary (a narrow panel keeps all of "4. 1D stencil: shared memory and __syncthreads").
+        std::string title = std::to_string(i + 1) + ". " + L.title;
         ImGui::PushFont(app.fonts.bold);
-        float h1 = ImGui::GetTextLineHeight();
+        float h1 = ImGui::CalcTextSize(title.c_str(), nullptr, false, w - 8).y;
         ImGui::PopFont();
         float wrapH = ImGui::CalcTextSize(L.summary.c_str(), nullptr, false, w - 8).y;
         if (ImGui::Selectable("##lesson", sel, 0, ImVec2(w, h1 + wrapH + 6))) {
             if (!sel) app.loadLesson(static_cast<int>(i));
         }
         ImDrawList* dl = ImGui::GetWindowDrawList();
-        dl->AddText(app.fonts.bold, app.fonts.bold->FontSize, ImVec2(p.x + 4, p.y + 1), ImGui::GetColorU32(ImGuiCol_Text),
-                    (std::to_string(i + 1) + ". " + L.title).c_str());
+        dl->AddText(app.fonts.bold, app.fonts.bold->FontSize, ImVec2(p.x + 4, p.y + 1), ImGui::GetColorU32(ImGuiCol_Text), title.c_str(), nullptr, w - 8);
         dl->AddText(app.fonts.ui, app.fonts.ui->FontSize, ImVec2(p.x + 4, p.y + h1 + 3), ImGui::GetColorU32(ImGuiCol_TextDisabled),
                     L.summary.c_str(), nullptr, w - 8);
         ImGui::PopID();
@@ -432,7 +433,9 @@ void paramWidgets(AppContext& app) {
         app.applyParams();
     }
     ImGui::SameLine();
-    ImGui::TextDisabled("changing a value rebuilds the launch");
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("changing a value rebuilds the launch");
+    ImGui::PopStyleColor();
 }
 
 // The summary shown beside Do it: "set SMEM=120 · Timed mode on h100 · run to the end of the launch".
@@ -476,7 +479,7 @@ void stepsView(AppContext& app) {
         ImGui::EndDisabled();
         ImGui::SameLine();
         ImGui::Text("Step %d of %d", ui.stepSection + 1, n);
-        ImGui::SameLine();
+        sameLineIfFits(ImGui::CalcTextSize("Next does it").x + ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x);
         ImGui::Checkbox("Next does it", &st.autoActions);
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip("Moving to the next step also does its actions (parameters, warp, run to a line, panels).\n"
@@ -557,19 +560,22 @@ bool doLessonStepActions(AppContext& app, int section) {
 
 void drawLessonsPanel(AppContext& app) {
     float h = ImGui::GetContentRegionAvail().y;
-    if (app.ui.lessonListOpen >= 0) {   // a layout change folds (Presenter) or unfolds the list once
-        ImGui::SetNextItemOpen(app.ui.lessonListOpen == 1);
-        app.ui.lessonListOpen = -1;
-    }
+    // A layout change folds (Presenter: the step text gets the room) or unfolds the lesson list
+    // and the parameters once.
+    const int fold = app.ui.lessonListOpen;
+    app.ui.lessonListOpen = -1;
+    if (fold >= 0) ImGui::SetNextItemOpen(fold == 1);
     if (ImGui::CollapsingHeader("Lessons", ImGuiTreeNodeFlags_DefaultOpen)) {
         // Tall enough for every entry (as lessonList lays them out), up to a third of the panel.
         float w = ImGui::GetContentRegionAvail().x - ImGui::GetStyle().WindowPadding.x * 2 - ImGui::GetStyle().ScrollbarSize;
         float listH = ImGui::GetStyle().WindowPadding.y * 2;
-        ImGui::PushFont(app.fonts.bold);
-        float h1 = ImGui::GetTextLineHeight();
-        ImGui::PopFont();
-        for (auto& L : app.ui.lessons)
+        for (size_t i = 0; i < app.ui.lessons.size(); ++i) {
+            const auto& L = app.ui.lessons[i];
+            ImGui::PushFont(app.fonts.bold);
+            float h1 = ImGui::CalcTextSize((std::to_string(i + 1) + ". " + L.title).c_str(), nullptr, false, w - 8).y;
+            ImGui::PopFont();
             listH += h1 + ImGui::CalcTextSize(L.summary.c_str(), nullptr, false, w - 8).y + 6 + ImGui::GetStyle().ItemSpacing.y;
+        }
         listH += app.ui.lessonErrors.size() * ImGui::GetTextLineHeightWithSpacing() * 2;
         listH = std::clamp(listH, ImGui::GetTextLineHeight() * 3, h * 0.34f);
         ImGui::BeginChild("list", ImVec2(0, listH), true);
@@ -578,6 +584,7 @@ void drawLessonsPanel(AppContext& app) {
     }
     if (app.ui.current < 0) return;
     drawExerciseProgressLine(app);
+    if (fold >= 0) ImGui::SetNextItemOpen(fold == 1);
     if (ImGui::CollapsingHeader("Parameters", ImGuiTreeNodeFlags_DefaultOpen)) paramWidgets(app);
     ImGui::Separator();
     stepsView(app);

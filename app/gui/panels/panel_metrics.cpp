@@ -4,6 +4,8 @@
 #include "gui/panels/panels.hpp"
 #include "hw/compare.hpp"
 
+#include <algorithm>
+
 namespace warpscope::gui {
 
 namespace {
@@ -28,31 +30,34 @@ void drawMetricsPanel(AppContext& app) {
         const CounterView& c = *s.launchCounters[static_cast<size_t>(i)];
         return "launch " + std::to_string(c.launchIndex + 1) + ": " + c.kernel + (c.complete ? "" : " (so far)");
     };
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 16);
+    ImGui::SetNextItemWidth(std::min(ImGui::GetFontSize() * 16, ImGui::GetContentRegionAvail().x));
     if (ImGui::BeginCombo("##launch", label(pick).c_str())) {
         if (ImGui::Selectable("follow the current launch", app.ui.metricsLaunch < 0)) app.ui.metricsLaunch = -1;
         for (int i = 0; i < n; ++i)
             if (ImGui::Selectable(label(i).c_str(), i == pick && app.ui.metricsLaunch >= 0)) app.ui.metricsLaunch = i;
         ImGui::EndCombo();
     }
-    ImGui::SameLine();
-    ImGui::TextDisabled(cv.complete ? "complete launch" : "counting while the launch runs");
+    const char* state = cv.complete ? "complete launch" : "counting while the launch runs";
+    sameLineIfFits(ImGui::CalcTextSize(state).x);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", state);
+    ImGui::PopStyleColor();
 
     if (ImGui::BeginTabBar("mtabs")) {
         if (ImGui::BeginTabItem("Kernel totals")) {
-            ImGuiTableFlags tf = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingStretchProp;
+            ImGuiTableFlags tf = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit;
             if (ImGui::BeginTable("totals", 3, tf)) {
                 ImGui::TableSetupScrollFreeze(0, 1);
-                ImGui::TableSetupColumn("metric (Nsight Compute name)", ImGuiTableColumnFlags_WidthStretch, 4.0f);
-                ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch, 1.2f);
-                ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthStretch, 0.8f);
+                // The name takes what the value and the note leave; a long Nsight name wraps at its
+                // '_' and '.' onto indented rows instead of being cut.
+                ImGui::TableSetupColumn("metric (Nsight Compute name)", ImGuiTableColumnFlags_WidthStretch);
+                ImGui::TableSetupColumn("value");
+                ImGui::TableSetupColumn("");
                 ImGui::TableHeadersRow();
                 for (auto& [name, v] : cv.metrics) {
                     ImGui::TableNextRow();
                     ImGui::TableNextColumn();
-                    ImGui::PushFont(app.fonts.mono);
-                    ImGui::TextUnformatted(name.c_str());
-                    ImGui::PopFont();
+                    drawMetricName(app.fonts.mono, name, false);
                     ImGui::TableNextColumn();
                     ImGui::TextUnformatted(num(v).c_str());
                     ImGui::TableNextColumn();

@@ -46,23 +46,34 @@ void drawSharedBanksPanel(AppContext& app) {
     uint32_t ways = 0;
     for (auto& ph : d.phases) ways = std::max(ways, ph.ways);
     ImGui::PushFont(app.fonts.bold);
-    if (d.conflicts > 0)
-        ImGui::TextColored(colv(kConflict), "%u-way bank conflict: %u wavefronts instead of %u", ways, d.wavefronts, d.ideal);
-    else
-        ImGui::TextColored(colv(kBroadcast), "No bank conflict: %u wavefront%s", d.wavefronts, d.wavefronts == 1 ? "" : "s");
+    if (d.conflicts > 0) {
+        ImGui::PushStyleColor(ImGuiCol_Text, colv(kConflict));
+        ImGui::TextWrapped("%u-way bank conflict: %u wavefronts instead of %u", ways, d.wavefronts, d.ideal);
+        ImGui::PopStyleColor();
+    } else {
+        ImGui::PushStyleColor(ImGuiCol_Text, colv(kBroadcast));
+        ImGui::TextWrapped("No bank conflict: %u wavefront%s", d.wavefronts, d.wavefronts == 1 ? "" : "s");
+        ImGui::PopStyleColor();
+    }
     ImGui::PopFont();
-    if (ImGui::BeginTable("scounts", 3, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV)) {
+    // What the access is, in a sentence above the table (it is the longest value).
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s, %u bytes per lane, %u lanes, %zu phase%s", d.isLoad ? "load" : "store", d.bytesPerLane, d.activeLanes,
+                       d.phases.size(), d.phases.size() > 1 ? "s" : "");
+    ImGui::PopStyleColor();
+    // Two columns, so a narrow panel keeps them readable and the bank diagram below stays in view;
+    // a row's Nsight Compute name (or note) is its label's tooltip.
+    if (ImGui::BeginTable("scounts", 2, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV)) {
+        ImGui::TableSetupColumn("what");
+        ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
         auto row = [](const char* k, const std::string& v, const std::string& m) {
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
             ImGui::TextUnformatted(k);
+            if (!m.empty() && ImGui::IsItemHovered()) tooltip("%s", m.c_str());
             ImGui::TableNextColumn();
-            ImGui::TextUnformatted(v.c_str());
-            ImGui::TableNextColumn();
-            ImGui::TextDisabled("%s", m.c_str());
+            ImGui::TextWrapped("%s", v.c_str());
         };
-        row("access", std::string(d.isLoad ? "load" : "store") + ", " + std::to_string(d.bytesPerLane) + " bytes per lane, " +
-                          std::to_string(d.activeLanes) + " lanes, " + std::to_string(d.phases.size()) + " phase" + (d.phases.size() > 1 ? "s" : ""), "");
         row("wavefronts", std::to_string(d.wavefronts) + " (ideal " + std::to_string(d.ideal) + ")",
             std::string("smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_") + op + ".sum");
         row("bank conflicts", std::to_string(d.conflicts), std::string("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_") + op + ".sum");

@@ -1,7 +1,10 @@
 // Source panel: the CUDA kernel with line numbers and colouring, markers showing where warps are,
 // the PTX of the focused line beside it, and the statistics of a clicked line.
 #include "gui/panels/panels.hpp"
+#include "gui/model/text_fit.hpp"
 #include "gui/style/syntax.hpp"
+
+#include <cmath>
 
 #include <cfloat>
 
@@ -123,48 +126,103 @@ void drawSourcePanel(AppContext& app) {
     uint32_t focus = app.ui.clickedLine ? app.ui.clickedLine : curLine;
 
     drawErrorBox(app);
-    ImGui::TextUnformatted(s.lesson->lesson.sourcePath.filename().string().c_str());
-    if (s.program) {
+    // The file, the kernel and the PTX toggle on one line; the kernel's name gives way first
+    // (Presenter never shows PTX, so it has no toggle).
+    const ImGuiStyle& st = ImGui::GetStyle();
+    std::string file = s.lesson->lesson.sourcePath.filename().string();
+    const char* cbLabel = "PTX beside source";
+    bool toggle = app.ui.layout != "presenter";
+    float cbw = toggle ? ImGui::CalcTextSize(cbLabel).x + ImGui::GetFrameHeight() + st.ItemInnerSpacing.x : 0;
+    float room = ImGui::GetContentRegionAvail().x - (toggle ? cbw + st.ItemSpacing.x : 0);
+    ImGui::TextUnformatted(file.c_str());
+    room -= ImGui::CalcTextSize(file.c_str()).x + st.ItemSpacing.x;
+    if (s.program && room > ImGui::GetFontSize() * 3) {
+        std::string k = ellipsize("kernel " + s.program->kernelName, room, [](const std::string& t) { return ImGui::CalcTextSize(t.c_str()).x; });
         ImGui::SameLine();
-        ImGui::TextDisabled("kernel %s", s.program->kernelName.c_str());
+        ImGui::TextDisabled("%s", k.c_str());
+        if (ImGui::IsItemHovered() && k.size() < s.program->kernelName.size() + 7) tooltip("kernel %s", s.program->kernelName.c_str());
     }
-    ImGui::SameLine();
-    float cbw = ImGui::CalcTextSize("PTX beside source").x + ImGui::GetFrameHeight() * 2;
-    ImGui::SetCursorPosX(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - cbw));
-    ImGui::Checkbox("PTX beside source", &app.settings.showPtx);
+    if (toggle) {
+        if (room >= 0) {
+            ImGui::SameLine();
+            ImGui::SetCursorPosX(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - cbw));
+        }
+        ImGui::Checkbox(cbLabel, &app.settings.showPtx);
+    }
 
     float avail = ImGui::GetContentRegionAvail().x;
     // PTX gets its column only when the panel is wide enough that the source keeps ~60 characters (never in Presenter).
     bool ptx = app.settings.showPtx && app.ui.layout != "presenter" && avail > ImGui::GetFontSize() * 62;
     float srcW = ptx ? avail * 0.58f : avail;
-    ImGui::BeginChild("src", ImVec2(srcW, 0), true, ImGuiWindowFlags_HorizontalScrollbar);
+    bool wrap = app.settings.wrapSource;
+    ImGui::BeginChild("src", ImVec2(srcW, 0), true, wrap ? 0 : ImGuiWindowFlags_HorizontalScrollbar);
     ImGui::PushFont(app.fonts.mono);
-    float lh = ImGui::GetTextLineHeightWithSpacing();
+    // Rows touch (no item spacing between them), so a wrapped line's rows form one band and the
+    // clipper's row height is the true pitch; the text sits mid-row.
+    const float gap = ImGui::GetStyle().ItemSpacing.y;
+    float lh = ImGui::GetTextLineHeight() + 2 * gap;
+    ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, 0));
     float charW = ImGui::GetFont()->GetCharAdvance('0');   // CalcTextSize rounds up; glyphs advance exactly this
     float markW = charW * 5;
     float numW = charW * 4;
     ImDrawList* dl = ImGui::GetWindowDrawList();
     int n = static_cast<int>(src.lines.size());
 
-    // Keep the selected warp's line in view when it changes.
+    // The rows drawn: a line wider than the panel wraps at a space onto indented rows (every
+    // character stays in view); without wrapping each line is one row and the panel scrolls sideways.
+    // The child's scrollbar is left room for, so the widths do not change when it appears.
+    float textW = ImGui::GetContentRegionAvail().x - markW - numW - (ImGui::GetScrollMaxY() > 0 ? 0 : ImGui::GetStyle().ScrollbarSize);
+    size_t cols = wrap ? static_cast<size_t>(std::max(8.0f, std::floor(textW / charW))) : std::string::npos;
+    struct Row {
+        int line;
+        WrapRow part;
+    };
+    std::vector<Row> rows;
+    std::vector<int> firstRow(static_cast<size_t>(n), 0);
+    size_t widest = 0;
+    for (int i = 0; i < n; ++i) {
+        const std::string& t = src.lines[static_cast<size_t>(i)];
+        firstRow[static_cast<size_t>(i)] = static_cast<int>(rows.size());
+        std::vector<WrapRow> parts = wrap ? wrapColumns(t, cols) : std::vector<WrapRow>{{0, t.size(), 0}};
+        widest = std::max(widest, widestRow(t, parts));
+        for (auto& w : parts) rows.push_back({i, w});
+    }
+    // What the screenshot sidecar reports: the widest row needs this many columns of the ones shown.
+    app.fits.push_back({"source", "longest source row", static_cast<float>(widest) * charW + markW + numW,
+                        ImGui::GetContentRegionAvail().x});
+    auto rowY = [&](uint32_t line) { return static_cast<float>(firstRow[std::min<size_t>(line - 1, firstRow.size() - 1)]) * lh; };
+
+    // Keep the selected warp's line in view when it changes: for a few frames, since on a panel's
+    // first frames its height and the rows' wrapping are not settled yet.
+    static int settle = 0;
     if (curLine && static_cast<int32_t>(curLine) != app.ui.lastScrolledLine) {
-        float y = (curLine - 1) * lh;
+        app.ui.lastScrolledLine = static_cast<int32_t>(curLine);
+        settle = 3;
+    }
+    if (curLine && n > 0 && settle > 0) {
+        --settle;
+        float y = rowY(curLine);
         float top = ImGui::GetScrollY(), h = ImGui::GetWindowHeight();
         if (y < top + lh || y > top + h - 3 * lh) ImGui::SetScrollY(std::max(0.0f, y - h / 3));
-        app.ui.lastScrolledLine = static_cast<int32_t>(curLine);
     }
-    if (app.ui.scrollToLine) {   // "go to line" from the metrics or reports panel
-        ImGui::SetScrollY(std::max(0.0f, (app.ui.scrollToLine - 1) * lh - ImGui::GetWindowHeight() / 3));
+    if (app.ui.scrollToLine && n > 0) {   // "go to line" from the metrics or reports panel
+        ImGui::SetScrollY(std::max(0.0f, rowY(app.ui.scrollToLine) - ImGui::GetWindowHeight() / 3));
         app.ui.scrollToLine = 0;
     }
     ImGuiListClipper clip;
-    clip.Begin(n, lh);
+    clip.Begin(static_cast<int>(rows.size()), lh);
     while (clip.Step()) {
-        for (int i = clip.DisplayStart; i < clip.DisplayEnd; ++i) {
+        for (int ri = clip.DisplayStart; ri < clip.DisplayEnd; ++ri) {
+            const Row& row = rows[static_cast<size_t>(ri)];
+            const int i = row.line;
+            const bool firstOfLine = firstRow[static_cast<size_t>(i)] == ri;
             uint32_t line = static_cast<uint32_t>(i + 1);
             ImVec2 p = ImGui::GetCursorScreenPos();
-            float rowW = std::max(ImGui::GetContentRegionAvail().x, markW + numW + charW * (src.lines[static_cast<size_t>(i)].size() + 2));
-            ImGui::PushID(i);
+            const float ty = p.y + gap;
+            const WrapRow& part = row.part;
+            float rowW = std::max(ImGui::GetContentRegionAvail().x,
+                                  markW + numW + charW * static_cast<float>(part.indent + part.end - part.begin + (wrap ? 0 : 2)));
+            ImGui::PushID(ri);
             if (ImGui::InvisibleButton("##line", ImVec2(rowW, lh))) app.ui.clickedLine = app.ui.clickedLine == line ? 0 : line;
             bool hovered = ImGui::IsItemHovered();
             ImGui::PopID();
@@ -174,30 +232,36 @@ void drawSourcePanel(AppContext& app) {
             else if (hovered) dl->AddRectFilled(p, ImVec2(p.x + rowW, p.y + lh), IM_COL32(255, 255, 255, 18));
             // warp markers: one chip per warp (up to 3), then a count
             auto mit = marks.find(line);
-            if (mit != marks.end()) {
+            if (mit != marks.end() && firstOfLine) {
                 const LineMarks& m = mit->second;
-                float chip = lh * 0.55f, y0 = p.y + (lh - chip) * 0.5f;
+                float chip = (lh - gap) * 0.55f, y0 = p.y + (lh - chip) * 0.5f;   // the size the chips had before rows touched
                 int chips = std::min(m.warps, 3);
                 for (int c = 0; c < chips; ++c) {
                     Rgb cc = c < m.atBarrier ? laneColor(LaneState::AtBarrier) : laneColor(LaneState::Active);
                     dl->AddRectFilled(ImVec2(p.x + 2 + c * (chip + 2), y0), ImVec2(p.x + 2 + c * (chip + 2) + chip, y0 + chip), col(cc), 2);
                 }
-                if (m.selected) dl->AddText(ImVec2(p.x + 2 + 3 * (chip + 2), p.y), col(selectedArrowColor(app.settings.darkTheme)), "\xE2\x96\xB6");
-                else if (m.warps > 3) dl->AddText(ImVec2(p.x + 2 + 3 * (chip + 2), p.y), ImGui::GetColorU32(ImGuiCol_Text), "+");
+                if (m.selected) dl->AddText(ImVec2(p.x + 2 + 3 * (chip + 2), ty), col(selectedArrowColor(app.settings.darkTheme)), "\xE2\x96\xB6");
+                else if (m.warps > 3) dl->AddText(ImVec2(p.x + 2 + 3 * (chip + 2), ty), ImGui::GetColorU32(ImGuiCol_Text), "+");
                 if (hovered) ImGui::SetTooltip("%d warp(s) on this line now (%d waiting at a barrier)%s", m.warps, m.atBarrier,
                                                m.selected ? "; the selected warp is here" : "");
             }
-            char num[16];
-            std::snprintf(num, sizeof num, "%3u", line);
-            dl->AddText(ImVec2(p.x + markW, p.y), ImGui::GetColorU32(ImGuiCol_TextDisabled), num);
+            if (firstOfLine) {
+                char num[16];
+                std::snprintf(num, sizeof num, "%3u", line);
+                dl->AddText(ImVec2(p.x + markW, ty), ImGui::GetColorU32(ImGuiCol_TextDisabled), num);
+            }
             const std::string& text = src.lines[static_cast<size_t>(i)];
+            const float x0 = p.x + markW + numW + charW * static_cast<float>(part.indent);
             for (const Token& t : src.tokens[static_cast<size_t>(i)]) {
-                dl->AddText(ImVec2(p.x + markW + numW + charW * t.begin, p.y), col(tokenColor(t.kind, app.settings.darkTheme)),
-                            text.c_str() + t.begin, text.c_str() + t.end);
+                size_t b = std::max(t.begin, part.begin), e = std::min(t.end, part.end);
+                if (b >= e) continue;
+                dl->AddText(ImVec2(x0 + charW * static_cast<float>(b - part.begin), ty), col(tokenColor(t.kind, app.settings.darkTheme)),
+                            text.c_str() + b, text.c_str() + e);
             }
         }
     }
     clip.End();
+    ImGui::PopStyleVar();
     ImGui::PopFont();
     ImGui::EndChild();
 

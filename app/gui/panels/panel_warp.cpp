@@ -100,8 +100,13 @@ void drawWarpPanel(AppContext& app) {
     ImGui::PushFont(app.fonts.bold);
     ImGui::Text("Block (%u,%u,%u), warp %u", d.blockIdx[0], d.blockIdx[1], d.blockIdx[2], d.warpInBlock);
     ImGui::PopFont();
-    ImGui::SameLine();
-    ImGui::TextDisabled("threads %u-%u of the block, %llu instructions issued", t0, t1, static_cast<unsigned long long>(w.issued));
+    char who[96];
+    std::snprintf(who, sizeof who, "threads %u-%u of the block, %llu instruction%s issued", t0, t1, static_cast<unsigned long long>(w.issued),
+                  w.issued == 1 ? "" : "s");
+    sameLineIfFits(std::min(ImGui::CalcTextSize(who).x, ImGui::GetContentRegionAvail().x * 0.5f));
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", who);
+    ImGui::PopStyleColor();
     // Follow mode moves this panel to whichever warp issued: say so, with the way out.
     if (app.settings.followIssuing) {
         ImGui::PushStyleColor(ImGuiCol_Text, colv(okabe_ito::Orange));
@@ -183,11 +188,11 @@ void drawWarpPanel(AppContext& app) {
 
     // Registers
     if (ImGui::CollapsingHeader("Registers", ImGuiTreeNodeFlags_DefaultOpen)) {
-        const char* fmts[] = {"hex", "decimal", "float"};
-        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
-        ImGui::Combo("format", &app.settings.registerFormat, fmts, 3);
+        // Integers in decimal, floats as numbers, unless the student asks for the bits in hex.
+        bool hexOn = app.settings.registerFormat == kRegHex;
+        if (ImGui::Checkbox("hex", &hexOn)) app.settings.registerFormat = hexOn ? kRegHex : kRegByType;
         ImGui::SameLine();
-        ImGui::TextDisabled("dim = lane not active");
+        ImGui::TextDisabled(hexOn ? "dim = lane not active" : "integers in decimal; dim = lane not active");
         if (!prog || d.func >= prog->functions.size()) return;
         const FunctionInfo& fn = prog->functions[d.func];
         size_t nregs = std::min(fn.regNames.size(), d.regs.size() / 32);

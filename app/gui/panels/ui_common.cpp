@@ -1,5 +1,6 @@
 // Helpers shared by panels, and AppContext's lesson loading.
 #include "gui/panels/app.hpp"
+#include "gui/model/text_fit.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -116,7 +117,24 @@ std::string hex(uint64_t v, int digits) {
 }
 
 std::string maskText(uint32_t mask) {
-    return hex(mask, 8) + " (" + std::to_string(std::popcount(mask)) + " lanes)";
+    int n = std::popcount(mask);
+    return hex(mask, 8) + " (" + std::to_string(n) + (n == 1 ? " lane)" : " lanes)");
+}
+
+void drawMetricName(ImFont* mono, const std::string& name, bool dim) {
+    ImGui::PushFont(mono);
+    if (dim) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
+    float charW = ImGui::GetFont()->GetCharAdvance('0');
+    size_t cols = static_cast<size_t>(std::max(8.0f, ImGui::GetContentRegionAvail().x / charW));
+    for (const WrapRow& r : wrapColumns(name, cols, "_.", 2))
+        ImGui::TextUnformatted((std::string(r.indent, ' ') + name.substr(r.begin, r.end - r.begin)).c_str());
+    if (dim) ImGui::PopStyleColor();
+    ImGui::PopFont();
+}
+
+void sameLineIfFits(float width) {
+    float x = ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x;
+    if (x + width <= ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x) ImGui::SameLine();
 }
 
 void helpMarker(const char* text) {

@@ -45,6 +45,9 @@ bool writeScreenshot(const std::string& path, int w, int h, const AppContext& ap
     // Every toolbar item (buttons, slider, toggles, layout buttons): the layout check wants each in view.
     j["toolbar"] = nlohmann::json::array();
     for (const PanelRect& r : app.toolbarItems) j["toolbar"].push_back({{"id", r.id}, {"x", r.x}, {"y", r.y}, {"w", r.w}, {"h", r.h}});
+    // Widths: content a panel measured against its room, and content wider than its window (cut off).
+    j["fits"] = nlohmann::json::array();
+    for (const FitRecord& f : app.fits) j["fits"].push_back({{"panel", f.panel}, {"what", f.what}, {"need", f.need}, {"have", f.have}});
     j["layout"] = app.ui.layout;
     j["scale"] = app.settings.uiScale;
     std::ofstream f(path + ".json");
