@@ -1,4 +1,5 @@
 #include "gui/render/screenshot.hpp"
+#include "gui/panels/panels.hpp"
 
 #include <GLFW/glfw3.h>
 #include <nlohmann/json.hpp>
@@ -47,6 +48,7 @@ bool writeScreenshot(const std::string& path, int w, int h, const AppContext& ap
     for (const PanelRect& r : app.toolbarItems) j["toolbar"].push_back({{"id", r.id}, {"x", r.x}, {"y", r.y}, {"w", r.w}, {"h", r.h}});
     j["layout"] = app.ui.layout;
     j["scale"] = app.settings.uiScale;
+    if (nlohmann::json ex = exerciseSidecar(app); !ex.empty()) j["exercise"] = ex;   // the grade and Show why, for tests
     std::ofstream f(path + ".json");
     f << j.dump(2) << "\n";
     if (!f) {
