@@ -108,8 +108,7 @@ void showWhy(AppContext& app, const grade::Exercise& ex, const grade::Criterion&
             // The editor builds the file and marks the compiler's messages at their lines.
             if (app.openPath(file.string())) {
                 app.editorUi.jumpLine = p.line;
-                app.settings.panelsOpen["editor"] = true;
-                focusPanel("editor");
+                placeWhyPanel(app, "editor");
             } else {
                 w.note = app.editorUi.message;
             }
