@@ -30,6 +30,7 @@ namespace {
 // The last "Show why": what it pointed at, and what it could not do.
 struct WhyState {
     bool active = false;
+    std::string lesson;           // the lesson whose exercise it is about
     grade::Criterion criterion;
     WhyPlan plan;
     std::filesystem::path file;   // the learner's file the session runs
@@ -46,6 +47,7 @@ struct ExerciseUi {
     std::string focusTitle;        // "Show why": focus that window on the next frames
     int focusFrames = 0;
     WhyState why;
+    int drawnFrame = -1;           // the last frame the panel was drawn (ImGui frame count)
 };
 
 ExerciseUi& state() {
@@ -99,6 +101,7 @@ void showWhy(AppContext& app, const grade::Exercise& ex, const grade::Criterion&
     WhyState& w = state().why;
     w = WhyState{};
     w.active = true;
+    w.lesson = ex.lesson;
     w.criterion = c;
     w.file = file;
     w.plan = planShowWhy(ex, c);
@@ -233,7 +236,18 @@ void drawExercisePanel(AppContext& app) {
         --u.focusFrames;
     }
     finishShowWhy(app);
+    // Opened (View menu) where the layout has no place for it: the Exercise layout gives it one,
+    // so it covers no other panel. Presenter places it in its own slot.
+    int frame = ImGui::GetFrameCount();
+    bool justOpened = u.drawnFrame < frame - 1;
+    u.drawnFrame = frame;
+    if (justOpened && app.ui.layout != "presenter" && app.ui.pendingLayout.empty()) {
+        const LayoutDef* l = findLayout(app.ui.layout);
+        bool placed = l && std::any_of(l->placements.begin(), l->placements.end(), [](const Placement& p) { return std::strcmp(p.id, "exercise") == 0; });
+        if (!placed) app.ui.pendingLayout = "exercise";
+    }
     std::string lesson = app.ui.current >= 0 && size_t(app.ui.current) < app.ui.lessons.size() ? app.ui.lessons[size_t(app.ui.current)].id : "";
+    if (u.why.active && u.why.lesson != lesson) u.why = WhyState{};   // another lesson was chosen
     std::vector<int> mine = m.exercisesOf(lesson);
     if (mine.empty()) {
         ImGui::TextWrapped("This lesson has no exercises.");
