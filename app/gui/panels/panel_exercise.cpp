@@ -157,7 +157,7 @@ void showWhy(AppContext& app, const grade::Exercise& ex, const grade::Criterion&
         app.session.select(0, 0, false);
         app.session.runToLine(p.line);
         app.session.stepLine();
-        MemPin pin{p.line, 0};
+        MemPin pin{p.line, 0, true};
         (p.pin == 2 ? app.ui.sharedPin : app.ui.globalPin) = pin;
     } else if (p.move == WhyPlan::Move::Program) {
         app.session.runSteps(uint64_t(1) << 50);   // to the end of the host program (the budget still applies)
