@@ -174,10 +174,12 @@ void showWhy(AppContext& app, const grade::Exercise& ex, const grade::Criterion&
 // one on the criterion's line, else the first).
 void finishShowWhy(AppContext& app) {
     WhyState& w = state().why;
-    if (!w.reportPending || app.session.busy() || app.snap->state == RunState::Loading) return;
+    if (!w.reportPending || app.session.busy()) return;
+    std::shared_ptr<const Snapshot> s = app.session.snapshot();   // this frame's may predate the run's end
+    if (s->state == RunState::Loading) return;
     w.reportPending = false;
     const ReportView* pick = nullptr;
-    for (const ReportView& r : app.snap->reports)
+    for (const ReportView& r : s->reports)
         if (!pick || (r.site.sourceLine && *r.site.sourceLine == w.plan.line && !(pick->site.sourceLine && *pick->site.sourceLine == w.plan.line)))
             pick = &r;
     if (pick) app.goToSite(pick->site, pick->grid, pick->block);
