@@ -171,7 +171,7 @@ void showWhy(AppContext& app, const grade::Exercise& ex, const grade::Criterion&
 }
 
 // Once the run Show why started is done: "go to line" of the checker report it is about (the
-// one on the criterion's line, else the first).
+// one on the criterion's line, else the first), or of the fault that stopped the run.
 void finishShowWhy(AppContext& app) {
     WhyState& w = state().why;
     if (!w.reportPending || app.session.busy()) return;
@@ -183,6 +183,7 @@ void finishShowWhy(AppContext& app) {
         if (!pick || (r.site.sourceLine && *r.site.sourceLine == w.plan.line && !(pick->site.sourceLine && *pick->site.sourceLine == w.plan.line)))
             pick = &r;
     if (pick) app.goToSite(pick->site, pick->grid, pick->block);
+    else if (s->error) app.goToSite(s->error->site, s->grid, s->block);   // a fault stops the run without a report
 }
 
 std::string paramText(const std::map<std::string, std::string>& p) {
