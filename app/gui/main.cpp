@@ -4,6 +4,8 @@
 // Headless uses (under Xvfb):
 //   --lesson ID --steps N --screenshot out.png [--size WxH]   render, write PNG + out.png.json, exit
 //   --bench-frames N                                          print the median frame time
+//   --lesson ID --exercise EX --solution F --grade [--show-why NAME] --screenshot out.png
+//                                                             grade F, show why a criterion failed
 //
 // Start-up and the frame loop; one frame is drawn by panels/frame.cpp, fonts and style are in
 // render/fonts.cpp.
@@ -67,7 +69,12 @@ usage: warpscope-gui [options] [PATH]
   --matrix-layouts LIST layouts for --screenshot-matrix (default: all)
   --bench-frames N      render N frames and print the median frame time, then exit
   --bench-run           keep the simulation running during --bench-frames
-  --layout NAME         stepping | memory | compare | checks | timing | streams | editor | presenter
+  --layout NAME         stepping | memory | compare | checks | timing | streams | editor | exercise | presenter
+  --exercise ID         open the lesson's exercise ID in the Exercise layout
+  --solution FILE       with --exercise: the file to grade (a .cu, or a .json host program)
+  --grade               grade it now (waits for the result)
+  --show-why NAME       after --grade: "Show why" of the first failed criterion whose name starts
+                        with NAME ("first": the first failed one with a panel)
   --timed               Timed mode: run launches on the cycle model; steps are cycles
   --gpu PRESET          the GPU preset for Timed mode (h100, teaching, ... or a .json file; implies --timed)
   --ncu FILE.csv        import hardware counters from an `ncu --csv` file (Compare panel)
@@ -108,6 +115,7 @@ struct Options {
     std::string kernelPath;   // a .cu/.ptx PATH: opened in the editor
     std::string testType;
     bool recoveryStatus = false;
+    ExerciseArgs exercise;   // --exercise, --solution, --grade, --show-why
 };
 
 // One screenshot of --screenshot-matrix.
@@ -189,7 +197,7 @@ bool parseArgs(int argc, char** argv, Options& o) {
         else if (a == "--bench-run") o.benchRun = true;
         else if (a == "--layout") {
             o.layout = val();
-            if (!findLayout(o.layout)) throw Error(Error::Kind::Input, "--layout expects stepping, memory, compare, checks, timing, streams, editor or presenter, got '" + o.layout + "'.");
+            if (!findLayout(o.layout)) throw Error(Error::Kind::Input, "--layout expects stepping, memory, compare, checks, timing, streams, editor, exercise or presenter, got '" + o.layout + "'.");
         } else if (a == "--ncu") o.ncu = val();
         else if (a == "--initcheck") o.initcheck = true;
         else if (a == "--racecheck") o.racecheck = true;
@@ -207,6 +215,10 @@ bool parseArgs(int argc, char** argv, Options& o) {
             }
         }
         else if (a == "--go-to-report") o.goToReport = std::stoi(val());
+        else if (a == "--exercise") o.exercise.id = val();
+        else if (a == "--solution") o.exercise.solution = val();
+        else if (a == "--grade") o.exercise.grade = true;
+        else if (a == "--show-why") o.exercise.showWhy = val();
         else if (a == "--no-settings") o.noSettings = true;
         else if (a == "--recovery-status") o.recoveryStatus = true;
         else if (a == "--test-type") o.testType = val();
@@ -232,6 +244,13 @@ int runApp(int argc, char** argv) {
     if (!parseArgs(argc, argv, opt)) return 0;
     std::vector<MatrixShot> matrix;
     if (!opt.matrixDir.empty()) matrix = matrixShots(opt);
+    const ExerciseArgs& exa = opt.exercise;
+    if (exa.id.empty() && (!exa.solution.empty() || exa.grade || !exa.showWhy.empty()))
+        throw Error(Error::Kind::Input, "--solution, --grade and --show-why need --exercise ID.");
+    if (!exa.id.empty() && opt.lesson.empty() && opt.openPath.empty()) throw Error(Error::Kind::Input, "--exercise needs --lesson ID.");
+    if (exa.grade && exa.solution.empty()) throw Error(Error::Kind::Input, "--grade needs --solution FILE.");
+    if (!exa.showWhy.empty() && !exa.grade) throw Error(Error::Kind::Input, "--show-why needs --grade.");
+    if (!exa.solution.empty() && !fs::is_regular_file(exa.solution)) throw Error(Error::Kind::Input, "--solution: no file '" + exa.solution + "'.");
     bool headless = !opt.screenshot.empty() || opt.benchFrames > 0 || !matrix.empty();
     if (headless || opt.noSettings) disablePersistence();
     fs::path cfgDir = configDir();
@@ -388,6 +407,10 @@ int runApp(int argc, char** argv) {
                 editorFrame(app);
             }
             pick = app.ui.current;
+        }
+        if (!opt.exercise.id.empty()) {
+            session.waitIdle(120);
+            exerciseCommandLine(app, opt.exercise);
         }
         if (opt.textStep > 0) app.ui.stepSection = opt.textStep - 1;
         if (opt.doStep && opt.textStep > 0 && pick >= 0) {

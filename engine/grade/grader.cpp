@@ -60,7 +60,7 @@ const std::set<std::string> kCheckers = {"memcheck", "racecheck", "initcheck", "
 const std::map<std::string, std::string> kMeasures = {
     {"sectors_per_request", "global"},  {"bank_conflicts", "shared"},         {"divergent_branches", "divergence"},
     {"global_loads_per_element", "global"}, {"occupancy", "occupancy"},       {"speedup_vs_starter", "stalls"},
-    {"timeline_speedup_vs_starter", "timeline"}, {"overlap_fraction", "timeline"}};
+    {"timeline_speedup_vs_starter", "timeline"}, {"overlap_fraction", "timeline"}, {"shared_requests_per_block", "shared"}};
 
 std::map<std::string, std::string> stringParams(const json& j, const fs::path& file, const std::string& where) {
     std::map<std::string, std::string> out;
@@ -267,11 +267,13 @@ struct CheckerTally {
     int count = 0;
     std::string first;
     int line = 0;
+    std::map<std::string, std::string> params;   // the parameter set of the first report
 };
 
 // ---------------------------------------------------------------- 5. performance runs
 struct LaunchMeasure {
     std::string kernel;
+    uint64_t blocks = 0;
     trace::MemCounters total;
     std::map<uint32_t, trace::MemCounters> byLine;
     timing::TimingResult timing;
@@ -302,6 +304,7 @@ PerfRun perfRun(const runtime::Lesson& L, const Exercise& ex, bool timeline) {
             run.run();
             LaunchMeasure m;
             m.kernel = g.program().kernelName;
+            m.blocks = g.blockCount();
             m.total = counters->total();
             m.byLine = counters->byLine();
             m.timing = run.result();
@@ -423,6 +426,8 @@ int worstLine(const PerfRun& pr, const PerfGoal& g, F score) {
 Criterion measure(const Exercise& ex, const PerfGoal& g, const PerfRun& pr, const GradeOptions& options) {
     Criterion c;
     c.kind = "performance";
+    c.measure = g.measure;
+    c.params = ex.perfParams;
     c.panel = kMeasures.at(g.measure);
     c.target = targetText(g);
     std::string name = g.measure;
@@ -458,6 +463,14 @@ Criterion measure(const Exercise& ex, const PerfGoal& g, const PerfRun& pr, cons
         v = double(t.sharedLdConflicts + t.sharedStConflicts);
         c.line = worstLine(pr, g, [](const trace::MemCounters& m) { return double(m.sharedLdConflicts + m.sharedStConflicts); });
         c.measured = num(v, 0);
+    } else if (g.measure == "shared_requests_per_block") {
+        uint64_t blocks = 0;
+        for (auto& l : pr.launches)
+            if (counts(g, l.kernel)) blocks += l.blocks;
+        v = blocks ? double(t.sharedLdRequests + t.sharedStRequests) / double(blocks) : 0;
+        c.line = worstLine(pr, g, [](const trace::MemCounters& m) { return double(m.sharedLdRequests + m.sharedStRequests); });
+        c.measured = num(v, 1) + " (" + std::to_string(t.sharedLdRequests) + " loads + " + std::to_string(t.sharedStRequests) +
+                     " stores over " + std::to_string(blocks) + " blocks)";
     } else if (g.measure == "divergent_branches") {
         v = double(t.divergentBranches);
         c.line = worstLine(pr, g, [](const trace::MemCounters& m) { return double(m.divergentBranches); });
@@ -595,6 +608,7 @@ GradeResult gradeText(const Exercise& ex, const std::string& text, const std::st
         c.kind = "correctness";
         c.target = "all checks pass";
         c.panel = "reports";
+        c.params = set;
         try {
             runtime::ParamValues pv = runtime::resolveParams(L, set);
             sim::LaunchOptions opt;
@@ -611,6 +625,7 @@ GradeResult gradeText(const Exercise& ex, const std::string& text, const std::st
                     if (!t.count++) {
                         t.first = rep.hazard + ": " + rep.message;
                         t.line = rep.site.sourceLine ? int(*rep.site.sourceLine) : 0;
+                        t.params = set;
                     }
                 }
                 throw;
@@ -620,6 +635,7 @@ GradeResult gradeText(const Exercise& ex, const std::string& text, const std::st
                 if (!t.count++) {
                     t.first = rep.hazard + ": " + rep.message + " (" + paramText(set) + ")";
                     t.line = rep.site.sourceLine ? int(*rep.site.sourceLine) : 0;
+                    t.params = set;
                 }
             }
             size_t good = 0;
@@ -639,6 +655,7 @@ GradeResult gradeText(const Exercise& ex, const std::string& text, const std::st
                 if (!t.count++) {
                     t.first = std::string(e.what()) + " (" + paramText(set) + ")";
                     t.line = c.line;
+                    t.params = set;
                 }
             }
         }
@@ -648,6 +665,7 @@ GradeResult gradeText(const Exercise& ex, const std::string& text, const std::st
         Criterion c;
         c.name = name;
         c.kind = "checker";
+        c.measure = name;
         c.target = "no reports";
         c.panel = "reports";
         auto it = tally.find(name);
@@ -657,6 +675,7 @@ GradeResult gradeText(const Exercise& ex, const std::string& text, const std::st
         if (n) {
             c.detail = it->second.first;
             c.line = it->second.line;
+            c.params = it->second.params;
         }
         out.criteria.push_back(c);
     }
@@ -665,6 +684,21 @@ GradeResult gradeText(const Exercise& ex, const std::string& text, const std::st
         for (auto& g : ex.performance) out.criteria.push_back(measure(ex, g, pr, options));
     }
     return finish();
+}
+
+runtime::Lesson learnerLesson(const Exercise& ex, const fs::path& file, const GradeOptions& options) {
+    if (!fs::is_regular_file(file)) throw Error(Error::Kind::Input, "No file '" + file.string() + "'.");
+    std::string text = readText(file), ptx, hostJson;
+    if (ex.hostProgram) {
+        hostJson = text;
+    } else {
+        Compiled comp = compileLearner(text, file.filename().string(), options);
+        if (!comp.ok) throw Error(Error::Kind::Input, file.string() + " does not compile: " + comp.message);
+        ptx = comp.ptx;
+    }
+    Built b = buildLesson(ex, ptx, hostJson, file);
+    if (!b.error.empty()) throw Error(Error::Kind::Input, file.string() + ": " + b.error);
+    return b.lesson;
 }
 
 } // namespace warpscope::grade

@@ -7,6 +7,8 @@
 //
 // Sections: Exercise (the format), Criterion / GradeResult, loading, grading.
 #pragma once
+#include "runtime/lesson.hpp"
+
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -48,6 +50,10 @@ struct Criterion {
     std::string panel;       // app panel that shows why (step_actions knownPanels ids); "" = none
     int line = 0;            // source line of the learner's file it points at (0 = none)
     std::string detail;      // compiler message, checker report, ...
+    std::string measure;     // performance: the goal's measure (kMeasures); checker: the checker's name
+    // The run that shows the failure (its parameter set: a correctness set, the set of a checker's
+    // first report, or perf_params), so a front end can replay it ("Show why").
+    std::map<std::string, std::string> params;
 };
 
 struct GradeResult {
@@ -72,5 +78,10 @@ struct GradeOptions {
 // Error(Input) only for a file that cannot be read.
 GradeResult gradeFile(const Exercise& ex, const std::filesystem::path& file, const GradeOptions& options = {});
 GradeResult gradeText(const Exercise& ex, const std::string& text, const std::string& fileName, const GradeOptions& options = {});
+
+// The lesson the grader runs the learner's file in (lesson.json patched by the exercise, the
+// file's kernels in place of the lesson's, or its host program), so a front end can step it where
+// a criterion points. Error(Input) when the file cannot be read, does not compile or is invalid.
+runtime::Lesson learnerLesson(const Exercise& ex, const std::filesystem::path& file, const GradeOptions& options = {});
 
 } // namespace warpscope::grade

@@ -5,7 +5,10 @@
 // layout, or in any) cut none of their content off: the sidecar's "fits" lists what the app
 // measured against its room (the Source panel's longest row) and every window, child window or
 // table column whose content reaches past its right edge.
-//   warpscope_screenshot_check out.png [more.png ...] [--steps N] [--panels a,b,c] [--min-stddev X] [--geometry] [--fit a,b@layout]
+// --expect PTR=VALUE (or PTR~REGEX, PTR>N, PTR<N) checks what the sidecar says at a JSON pointer
+// (e.g. /exercise/show_why/panel=shared): the model, not pixels.
+//   warpscope_screenshot_check out.png [more.png ...] [--steps N] [--panels a,b,c] [--min-stddev X] [--geometry]
+//                              [--fit a,b@layout] [--expect PTR=VALUE ...]
 //
 // Sections: 1. one screenshot  2. main
 #include <nlohmann/json.hpp>
@@ -15,6 +18,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -29,7 +33,30 @@ struct Options {
     std::set<std::string> expected;
     bool geometry = false;
     std::vector<std::pair<std::string, std::string>> fit;   // (panel, layout or "")
+    std::vector<std::string> expects;
 };
+
+// One --expect: the value at a JSON pointer compared with '=' (its text: a string as is, anything
+// else as JSON), '~' (a regular expression found in that text), '>' or '<' (as numbers).
+// Returns "" when it holds, else what the sidecar says.
+std::string checkExpect(const nlohmann::json& j, const std::string& e) {
+    size_t at = e.find_first_of("=~<>");
+    if (at == std::string::npos || at == 0) return "malformed (want PTR=VALUE, PTR~REGEX, PTR>N or PTR<N)";
+    std::string ptr = e.substr(0, at), want = e.substr(at + 1);
+    char op = e[at];
+    nlohmann::json v;
+    try {
+        v = j.at(nlohmann::json::json_pointer(ptr));
+    } catch (const std::exception&) {
+        return "the sidecar has no " + ptr;
+    }
+    std::string text = v.is_string() ? v.get<std::string>() : v.dump();
+    bool ok = false;
+    if (op == '=') ok = text == want;
+    else if (op == '~') ok = std::regex_search(text, std::regex(want));
+    else if (v.is_number()) ok = op == '>' ? v.get<double>() > std::stod(want) : v.get<double>() < std::stod(want);
+    return ok ? "" : ptr + " is " + text;
+}
 
 struct Rect {
     std::string id;
@@ -104,6 +131,11 @@ int checkOne(const std::string& png, const Options& o) {
     stbi_image_free(px);
     for (auto& e : o.expected)
         if (!seen.count(e)) fail("panel %s did not draw", e.c_str());
+    for (const std::string& e : o.expects) {
+        std::string why = checkExpect(j, e);
+        if (why.empty()) std::printf("ok   %s\n", e.c_str());
+        else fail("expected %s: %s", e.c_str(), why.c_str());
+    }
     if (o.geometry) {
         const double tol = 1.0;   // rounding of fractional window positions
         for (const Rect& p : panels)
@@ -165,6 +197,7 @@ int main(int argc, char** argv) {
                 o.fit.push_back({item.substr(0, at), at == std::string::npos ? std::string() : item.substr(at + 1)});
             }
         }
+        else if (a == "--expect") o.expects.push_back(val());
         else if (a == "--panels") {
             std::stringstream ss(val());
             std::string item;
@@ -175,7 +208,7 @@ int main(int argc, char** argv) {
         } else o.pngs.push_back(a);
     }
     if (o.pngs.empty()) {
-        std::fprintf(stderr, "usage: %s out.png [more.png ...] [--steps N] [--panels a,b,c] [--min-stddev X] [--geometry] [--fit a,b@layout]\n", argv[0]);
+        std::fprintf(stderr, "usage: %s out.png [more.png ...] [--steps N] [--panels a,b,c] [--min-stddev X] [--geometry] [--fit a,b@layout] [--expect PTR=VALUE ...]\n", argv[0]);
         return 2;
     }
     int failures = 0;

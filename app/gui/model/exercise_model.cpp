@@ -24,6 +24,37 @@ GradeOutcome runGrade(const GradeRequest& req) {
 }
 } // namespace
 
+WhyPlan planShowWhy(const grade::Exercise& ex, const grade::Criterion& c) {
+    WhyPlan p;
+    p.panel = c.panel;
+    p.params = c.params;
+    p.line = c.line > 0 ? uint32_t(c.line) : 0;
+    if (c.kind == "compile" || c.kind == "kernels") {
+        // Nothing runs: the editor shows the compiler's messages at their lines.
+        p.runLearner = false;
+        p.panel = ex.hostProgram ? "" : "editor";
+        return p;
+    }
+    for (auto& ch : ex.checkers) {
+        // A checker criterion reruns with that checker; a correctness run keeps the ones grading used.
+        bool want = c.kind == "correctness" || ch == c.measure;
+        if (ch == "racecheck") p.racecheck = p.racecheck || want;
+        if (ch == "initcheck") p.initcheck = p.initcheck || want;
+    }
+    if (c.kind == "checker" || c.kind == "correctness") {
+        p.move = WhyPlan::Move::Program;
+        p.goToReport = c.panel == "reports";
+    } else if (c.panel == "shared" || c.panel == "global") {
+        p.move = p.line ? WhyPlan::Move::ToLine : WhyPlan::Move::Program;
+        p.pin = p.line ? (c.panel == "shared" ? 2 : 1) : 0;
+    } else {
+        // Divergence, occupancy, stalls, timeline: counts over the whole run.
+        p.move = WhyPlan::Move::Program;
+        p.timed = c.panel == "stalls" || c.panel == "occupancy";
+    }
+    return p;
+}
+
 ExerciseModel::ExerciseModel(const std::filesystem::path& lessonsDir, std::filesystem::path progressPath)
     : progressPath_(std::move(progressPath)), progress_(ExerciseProgress::load(progressPath_)),
       runner_([](const GradeRequest& r, uint64_t, const std::atomic<bool>&) { return runGrade(r); }, false) {
@@ -40,6 +71,15 @@ std::vector<int> ExerciseModel::exercisesOf(const std::string& lesson) const {
 
 void ExerciseModel::select(int index) {
     if (index >= 0 && size_t(index) < list_.size()) selected_ = index;
+}
+
+bool ExerciseModel::select(const std::string& lesson, const std::string& id) {
+    for (size_t i = 0; i < list_.size(); ++i)
+        if (list_[i].lesson == lesson && list_[i].id == id) {
+            selected_ = int(i);
+            return true;
+        }
+    return false;
 }
 
 const grade::Exercise* ExerciseModel::current() const {

@@ -7,7 +7,9 @@
 #include "gui/model/background.hpp"
 #include "gui/model/exercise_progress.hpp"
 
+#include <cstdint>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -26,6 +28,23 @@ struct GradeOutcome {
     grade::GradeResult result;
 };
 
+// What "Show why" does for a failed criterion (panel_exercise.cpp applies it): the run of the
+// learner's file that shows the failure, where the machine stops, and the panel that explains it.
+struct WhyPlan {
+    std::string panel;                           // panel to open (step_actions knownPanels id, or "editor")
+    bool runLearner = true;                      // run the learner's file in the session (else open it in the editor)
+    std::map<std::string, std::string> params;   // the parameter set of that run
+    bool racecheck = false, initcheck = false;   // the checkers the run needs
+    bool timed = false;                          // time and occupancy goals: Timed mode on the exercise's preset
+    uint32_t line = 0;                           // the line of the learner's file it points at (0 = none)
+    // ToLine: block 0 warp 0 runs to `line` and executes it (the access is the newest on that
+    // line); Program: the whole host program runs.
+    enum class Move { None, ToLine, Program } move = Move::None;
+    int pin = 0;                                 // 1 Global access, 2 Shared banks: pinned to `line`
+    bool goToReport = false;                     // once the run is done: the first checker report's lanes and line
+};
+WhyPlan planShowWhy(const grade::Exercise& ex, const grade::Criterion& c);
+
 class ExerciseModel {
 public:
     // progressPath empty: progress is kept in memory only.
@@ -36,6 +55,7 @@ public:
     std::vector<int> exercisesOf(const std::string& lesson) const;   // indices into exercises()
     int selected() const { return selected_; }
     void select(int index);
+    bool select(const std::string& lesson, const std::string& id);   // false: no such exercise
     const grade::Exercise* current() const;
 
     int hintsShown() const;                  // of the current exercise

@@ -117,6 +117,7 @@ bool updateAnswerGate(AnswerGate& g, const RunProgress& now, bool sessionIdle);
 struct MemPin {
     uint32_t line = 0;
     int access = 0;   // 0 any, 1 load, 2 store
+    bool showWhy = false;   // pinned by an exercise's Show why (else by a lesson step)
 };
 // The newest access of the history on the pin's line and kind; nullptr when none (yet).
 const MemAccess* pinnedAccess(const std::vector<MemAccess>& history, bool shared, const MemPin& pin);

@@ -63,6 +63,7 @@ struct UiState {
     std::string actionLayout;               // chosen by a lesson step's action (applied before the next frame)
     bool dockLessons = false;               // that layout keeps the Lessons panel open on the left
     std::vector<std::string> presenterPanels{"warp"};   // Presenter layout: the panels beside Source (frame.cpp presentPanels)
+    std::vector<std::string> slotPanels{"warp"};        // a layout's "slot" placement (Exercise: the panel Show why opened)
     float toolbarHeight = 0;
     int lessonListOpen = -1;                // the Lessons panel's lesson list: fold (0) or unfold (1) it once; -1 leave it
     std::string busyNote;                   // the session is rebuilding: panels show the last complete snapshot                // the toolbar's rows as last drawn (it wraps when narrow)

@@ -84,8 +84,19 @@ std::map<std::string, ImVec4> layoutFractions(const AppContext& app) {
     // view whichever layout is chosen.
     const float lw = 0.23f;
     bool dock = !lessonsInLayout;
-    for (auto& pl : layout->placements)
-        out[pl.id] = dock ? ImVec4(lw + pl.fx * (1 - lw), pl.fy, pl.fw * (1 - lw), pl.fh) : ImVec4(pl.fx, pl.fy, pl.fw, pl.fh);
+    for (auto& pl : layout->placements) {
+        ImVec4 f = dock ? ImVec4(lw + pl.fx * (1 - lw), pl.fy, pl.fw * (1 - lw), pl.fh) : ImVec4(pl.fx, pl.fy, pl.fw, pl.fh);
+        if (std::strcmp(pl.id, "slot") != 0) {
+            out[pl.id] = f;
+            continue;
+        }
+        // The slot: UiState::slotPanels side by side (a panel the layout places elsewhere stays there).
+        std::vector<std::string> slot;
+        for (auto& id : app.ui.slotPanels)
+            if (std::none_of(layout->placements.begin(), layout->placements.end(), [&](const Placement& q) { return id == q.id; })) slot.push_back(id);
+        float w = f.z / static_cast<float>(std::max<size_t>(1, slot.size()));
+        for (size_t i = 0; i < slot.size(); ++i) out[slot[i]] = ImVec4(f.x + w * static_cast<float>(i), f.y, w, f.w);
+    }
     if (dock) out["lessons"] = ImVec4(0, 0, lw, 1);
     return out;
 }

@@ -2,16 +2,41 @@
 // grade (the editor's saved file, or a copy of the starter), the Grade button, each criterion with
 // its measured value next to the target, and "Show why", which opens the panel that explains a
 // failure at the line it names. Grading runs on the model's worker (gui/model/exercise_model.hpp).
+//
+// "Show why" runs the learner's file in the session (grade::learnerLesson) on the parameter set
+// that failed, with the checkers or Timed mode the criterion needs, takes the machine to the line
+// the criterion names (planShowWhy), and opens the explaining panel in the Exercise layout's slot.
+//
+// Sections: 1. state and helpers  2. Show why  3. the Lessons panel's line  4. the panel
+//           5. command line and screenshot sidecar
 #include "gui/model/exercise_model.hpp"
+#include "gui/model/memory_model.hpp"
+#include "gui/panels/frame.hpp"
 #include "gui/panels/panels.hpp"
+#include "base/error.hpp"
 
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <memory>
 
 namespace warpscope::gui {
 
+// ---------------------------------------------------------------- 1. state and helpers
 namespace {
+
+// The last "Show why": what it pointed at, and what it could not do.
+struct WhyState {
+    bool active = false;
+    std::string lesson;           // the lesson whose exercise it is about
+    grade::Criterion criterion;
+    WhyPlan plan;
+    std::filesystem::path file;   // the learner's file the session runs
+    bool reportPending = false;   // go to the first checker report once the run is done
+    std::string note;             // why it could not run the file, ...
+};
 
 struct ExerciseUi {
     std::unique_ptr<ExerciseModel> model;
@@ -21,6 +46,8 @@ struct ExerciseUi {
     std::string note;
     std::string focusTitle;        // "Show why": focus that window on the next frames
     int focusFrames = 0;
+    WhyState why;
+    int drawnFrame = -1;           // the last frame the panel was drawn (ImGui frame count)
 };
 
 ExerciseUi& state() {
@@ -40,27 +67,158 @@ std::filesystem::path starterCopy(const grade::Exercise& ex) {
     return file;
 }
 
-void showWhy(AppContext& app, const grade::Criterion& c) {
-    for (auto& p : panels())
-        if (c.panel == p.id) {
-            app.settings.panelsOpen[p.id] = true;
-            state().focusTitle = p.title;
-            state().focusFrames = 3;
-        }
-    if (c.line > 0) {
-        app.ui.clickedLine = uint32_t(c.line);
-        app.ui.scrollToLine = uint32_t(c.line);
-    }
-}
-
 ExerciseModel& model(AppContext& app) {
     ExerciseUi& u = state();
     if (!u.model) u.model = std::make_unique<ExerciseModel>(app.ui.lessonsDir, progressFile());
     return *u.model;
 }
 
+void focusPanel(const std::string& id) {
+    for (auto& p : panels())
+        if (id == p.id) {
+            state().focusTitle = p.title;
+            state().focusFrames = 3;
+        }
+}
+
+// ---------------------------------------------------------------- 2. Show why
+// Puts `panel` where the current arrangement has room for it: the Presenter layout's slot, else
+// the Exercise layout's slot under Source (the layout is chosen when it is not the current one).
+void placeWhyPanel(AppContext& app, const std::string& panel) {
+    if (app.ui.layout == "presenter") {
+        presentPanels(app, {panel});
+    } else if (panel != "source" && panel != "exercise" && panel != "lessons") {
+        app.ui.slotPanels = {panel};
+        app.ui.pendingLayout = "exercise";
+    } else if (app.ui.layout != "exercise") {
+        app.ui.pendingLayout = "exercise";
+    }
+    app.settings.panelsOpen[panel] = true;
+    focusPanel(panel);
+}
+
+void showWhy(AppContext& app, const grade::Exercise& ex, const grade::Criterion& c, const std::filesystem::path& file) {
+    WhyState& w = state().why;
+    w = WhyState{};
+    w.active = true;
+    w.lesson = ex.lesson;
+    w.criterion = c;
+    w.file = file;
+    w.plan = planShowWhy(ex, c);
+    const WhyPlan& p = w.plan;
+    if (!p.runLearner) {
+        if (p.panel == "editor") {
+            // The editor builds the file and marks the compiler's messages at their lines.
+            if (app.openPath(file.string())) {
+                app.editorUi.jumpLine = p.line;
+                placeWhyPanel(app, "editor");
+            } else {
+                w.note = app.editorUi.message;
+            }
+        }
+        return;
+    }
+    runtime::Lesson L;
+    runtime::ParamValues pv;
+    try {
+        L = grade::learnerLesson(ex, file);
+        L.title = ex.title + ": " + file.filename().string();
+        // The lesson's steps and "variables" are about its own kernel's lines and registers: without
+        // the folder the session shows neither (unless a buffer reads a file from it).
+        bool readsFiles = std::any_of(L.buffers.begin(), L.buffers.end(),
+                                      [](const runtime::BufferSpec& b) { return b.initJson.find("\"file\"") != std::string::npos; });
+        if (!readsFiles) L.dir.clear();
+        pv = runtime::resolveParams(L, p.params);
+    } catch (const std::exception& e) {
+        w.note = e.what();
+        return;
+    }
+    app.session.setCheckers(p.initcheck, p.racecheck);
+    bool wantTimed = false;
+    if (p.timed)
+        for (size_t i = 0; i < app.ui.presets.size(); ++i)
+            if (app.ui.presets[i].name == ex.gpu) {
+                app.ui.preset = int(i);
+                wantTimed = true;
+            }
+    if (wantTimed || app.ui.timed) {
+        app.ui.timed = wantTimed;
+        app.applyTiming();
+    }
+    app.ui.params = pv;
+    app.ui.globalPin = {};
+    app.ui.sharedPin = {};
+    app.ui.globalPick = app.ui.sharedPick = 0;
+    app.ui.highlight = {};
+    app.session.load(L, pv);
+    if (p.move == WhyPlan::Move::ToLine) {
+        // Warp 0 of block 0 runs to the line and executes it: its access there is the newest.
+        app.settings.followIssuing = false;
+        app.session.select(0, 0, false);
+        app.session.runToLine(p.line);
+        app.session.stepLine();
+        MemPin pin{p.line, 0, true};
+        (p.pin == 2 ? app.ui.sharedPin : app.ui.globalPin) = pin;
+    } else if (p.move == WhyPlan::Move::Program) {
+        app.session.runSteps(uint64_t(1) << 50);   // to the end of the host program (the budget still applies)
+    }
+    if (p.line) {
+        app.ui.clickedLine = p.line;
+        app.ui.scrollToLine = p.line;
+    }
+    w.reportPending = p.goToReport;
+    if (!p.panel.empty()) placeWhyPanel(app, p.panel);
+}
+
+// Once the run Show why started is done: "go to line" of the checker report it is about (the
+// one on the criterion's line, else the first), or of the fault that stopped the run.
+void finishShowWhy(AppContext& app) {
+    WhyState& w = state().why;
+    if (!w.reportPending || app.session.busy()) return;
+    std::shared_ptr<const Snapshot> s = app.session.snapshot();   // this frame's may predate the run's end
+    if (s->state == RunState::Loading) return;
+    w.reportPending = false;
+    const ReportView* pick = nullptr;
+    for (const ReportView& r : s->reports)
+        if (!pick || (r.site.sourceLine && *r.site.sourceLine == w.plan.line && !(pick->site.sourceLine && *pick->site.sourceLine == w.plan.line)))
+            pick = &r;
+    if (pick) app.goToSite(pick->site, pick->grid, pick->block);
+    else if (s->error) app.goToSite(s->error->site, s->grid, s->block);   // a fault stops the run without a report
+}
+
+std::string paramText(const std::map<std::string, std::string>& p) {
+    std::string s;
+    for (auto& [k, v] : p) s += (s.empty() ? "" : ", ") + k + "=" + v;
+    return s.empty() ? "the defaults" : s;
+}
+
+// What the last Show why did, and the way back to the lesson's own kernel.
+void drawWhyNote(AppContext& app) {
+    WhyState& w = state().why;
+    if (!w.active) return;
+    ImGui::Separator();
+    ImGui::TextDisabled("Show why: %s", w.criterion.name.c_str());
+    if (!w.note.empty()) {
+        ImGui::TextColored(colv(okabe_ito::Vermillion), "%s", w.note.c_str());
+        return;
+    }
+    if (!w.plan.runLearner) {
+        ImGui::TextWrapped("The editor shows the compiler's messages at their lines.");
+        return;
+    }
+    std::string where = w.plan.line ? ", line " + std::to_string(w.plan.line) : "";
+    ImGui::TextWrapped("Your file runs with %s%s%s%s.", paramText(w.plan.params).c_str(), where.c_str(),
+                       w.plan.racecheck ? ", racecheck on" : "", w.plan.timed ? ", in Timed mode" : "");
+    if (ImGui::Button("Back to the lesson's kernel")) {
+        w = WhyState{};
+        app.session.setCheckers(false, false);
+        app.loadLesson(app.ui.current);
+    }
+}
+
 } // namespace
 
+// ---------------------------------------------------------------- 3. the Lessons panel's line
 void drawExerciseProgressLine(AppContext& app) {
     if (app.ui.current < 0 || size_t(app.ui.current) >= app.ui.lessons.size()) return;
     ExerciseModel& m = model(app);
@@ -69,13 +227,10 @@ void drawExerciseProgressLine(AppContext& app) {
     if (n == 0) return;
     ImGui::Text("Exercises: %d of %zu solved", m.progress().solvedIn(lesson), n);
     ImGui::SameLine();
-    if (ImGui::SmallButton("Open##exercises")) {
-        app.settings.panelsOpen["exercise"] = true;
-        state().focusTitle = "Exercise";
-        state().focusFrames = 3;
-    }
+    if (ImGui::SmallButton("Open##exercises")) placeWhyPanel(app, "exercise");
 }
 
+// ---------------------------------------------------------------- 4. the panel
 void drawExercisePanel(AppContext& app) {
     ExerciseUi& u = state();
     ExerciseModel& m = model(app);
@@ -83,7 +238,19 @@ void drawExercisePanel(AppContext& app) {
         ImGui::SetWindowFocus(u.focusTitle.c_str());
         --u.focusFrames;
     }
+    finishShowWhy(app);
+    // Opened (View menu) where the layout has no place for it: the Exercise layout gives it one,
+    // so it covers no other panel. Presenter places it in its own slot.
+    int frame = ImGui::GetFrameCount();
+    bool justOpened = u.drawnFrame < frame - 1;
+    u.drawnFrame = frame;
+    if (justOpened && app.ui.layout != "presenter" && app.ui.pendingLayout.empty()) {
+        const LayoutDef* l = findLayout(app.ui.layout);
+        bool placed = l && std::any_of(l->placements.begin(), l->placements.end(), [](const Placement& p) { return std::strcmp(p.id, "exercise") == 0; });
+        if (!placed) app.ui.pendingLayout = "exercise";
+    }
     std::string lesson = app.ui.current >= 0 && size_t(app.ui.current) < app.ui.lessons.size() ? app.ui.lessons[size_t(app.ui.current)].id : "";
+    if (u.why.active && u.why.lesson != lesson) u.why = WhyState{};   // another lesson was chosen
     std::vector<int> mine = m.exercisesOf(lesson);
     if (mine.empty()) {
         ImGui::TextWrapped("This lesson has no exercises.");
@@ -166,7 +333,7 @@ void drawExercisePanel(AppContext& app) {
                     ImGui::TableNextColumn();
                     ImGui::TextWrapped("%s", c.target.c_str());
                     ImGui::TableNextColumn();
-                    if (!c.passed && !c.panel.empty() && ImGui::SmallButton("Show why")) showWhy(app, c);
+                    if (!c.passed && !c.panel.empty() && ImGui::SmallButton("Show why")) showWhy(app, ex, c, o->file);
                     if (!c.passed && !c.detail.empty() && ImGui::IsItemHovered())
                         ImGui::SetTooltip("%s%s", c.detail.c_str(), c.line ? ("\n(line " + std::to_string(c.line) + ")").c_str() : "");
                     ImGui::PopID();
@@ -181,6 +348,8 @@ void drawExercisePanel(AppContext& app) {
         }
     }
 
+    drawWhyNote(app);
+
     if (m.solutionAvailable()) {
         ImGui::Separator();
         if (u.solution.empty()) {
@@ -191,6 +360,119 @@ void drawExercisePanel(AppContext& app) {
             if (app.fonts.mono) ImGui::PopFont();
         }
     }
+}
+
+// ---------------------------------------------------------------- 5. command line and screenshot sidecar
+void exerciseCommandLine(AppContext& app, const ExerciseArgs& a) {
+    ExerciseUi& u = state();
+    ExerciseModel& m = model(app);
+    std::string lesson = app.ui.current >= 0 ? app.ui.lessons[size_t(app.ui.current)].id : "";
+    if (!m.select(lesson, a.id)) {
+        std::string names;
+        for (int i : m.exercisesOf(lesson)) names += (names.empty() ? "" : ", ") + m.exercises()[size_t(i)].id;
+        throw Error(Error::Kind::Input, "--exercise: lesson '" + lesson + "' has no exercise '" + a.id + "'" +
+                                            (names.empty() ? "." : " (it has: " + names + ")."));
+    }
+    u.pathFor = m.selected();
+    placeWhyPanel(app, "exercise");
+    if (a.solution.empty()) return;
+    std::snprintf(u.path, sizeof u.path, "%s", a.solution.c_str());
+    if (!a.grade) return;
+    m.grade(a.solution);
+    if (!m.waitIdle(600)) throw Error(Error::Kind::Input, "--grade: grading took longer than 10 minutes.");
+    std::shared_ptr<const GradeOutcome> o = m.outcome();
+    if (!o || !o->ok) throw Error(Error::Kind::Input, "--grade: " + (o ? o->error : std::string("no result")));
+    if (a.showWhy.empty()) return;
+    for (const grade::Criterion& c : o->result.criteria)
+        if (!c.passed && !c.panel.empty() && (a.showWhy == "first" || c.name.rfind(a.showWhy, 0) == 0)) {
+            showWhy(app, *m.current(), c, o->file);
+            app.session.waitIdle(120);
+            app.snap = app.session.snapshot();
+            finishShowWhy(app);
+            return;
+        }
+    throw Error(Error::Kind::Input, "--show-why: no failed criterion named '" + a.showWhy + "' has a panel to show.");
+}
+
+nlohmann::json exerciseSidecar(const AppContext& app) {
+    ExerciseUi& u = state();
+    nlohmann::json j = nlohmann::json::object();
+    if (!u.model || !u.model->current()) return j;
+    const grade::Exercise& ex = *u.model->current();
+    j["lesson"] = ex.lesson;
+    j["id"] = ex.id;
+    j["file"] = u.path;
+    auto criterion = [](const grade::Criterion& c) {
+        nlohmann::json o = {{"name", c.name}, {"kind", c.kind}, {"passed", c.passed}, {"measured", c.measured},
+                            {"target", c.target}, {"panel", c.panel}, {"line", c.line}};
+        if (c.value) o["value"] = *c.value;
+        return o;
+    };
+    std::shared_ptr<const GradeOutcome> o = u.model->outcome();
+    j["graded"] = o && o->ok && o->lesson == ex.lesson && o->id == ex.id;
+    if (j["graded"]) {
+        j["passed"] = o->result.passed;
+        j["criteria"] = nlohmann::json::array();
+        j["failed"] = nlohmann::json::array();
+        for (auto& c : o->result.criteria) {
+            j["criteria"].push_back(criterion(c));
+            if (!c.passed) j["failed"].push_back(c.name);
+        }
+    }
+    const WhyState& w = u.why;
+    if (!w.active) return j;
+    nlohmann::json y;
+    y["criterion"] = criterion(w.criterion);
+    y["panel"] = w.plan.panel;
+    y["line"] = w.plan.line;
+    y["note"] = w.note;
+    y["focused"] = u.focusTitle;
+    auto open = app.settings.panelsOpen.find(w.plan.panel);
+    y["panel_open"] = open != app.settings.panelsOpen.end() && open->second;
+    bool drawn = false;
+    for (const PanelRect& r : app.drawn) drawn = drawn || r.id == w.plan.panel;
+    y["panel_drawn"] = drawn;
+    y["slot"] = app.ui.slotPanels;
+    y["params"] = w.plan.params;
+    const Snapshot& s = *app.snap;
+    // What the session shows: whose file runs, where the selected warp is, the pinned access.
+    y["source"] = s.lesson ? s.lesson->lesson.sourcePath.string() : "";
+    y["runs_learner_file"] = s.lesson && !w.file.empty() && s.lesson->lesson.sourcePath == w.file;
+    y["source_line"] = app.ui.clickedLine;
+    y["racecheck"] = s.racecheck;
+    y["timed"] = s.timed;
+    y["state"] = runStateName(s.state);
+    if (s.selected) y["selected"] = {{"block", s.selBlock}, {"warp", s.selWarp}, {"line", s.selected->warp.line}};
+    for (int shared = 0; shared < 2; ++shared) {
+        const MemPin& pin = shared ? app.ui.sharedPin : app.ui.globalPin;
+        if (!pin.line) continue;
+        nlohmann::json p = {{"panel", shared ? "shared" : "global"}, {"line", pin.line}};
+        if (const MemAccess* a = pinnedAccess(s.memHistory, shared != 0, pin)) {
+            p["access_line"] = a->line;
+            p["block"] = a->block;
+            p["warp"] = a->warpInBlock;
+            if (shared) {
+                uint32_t ways = 0;
+                for (auto& ph : buildSharedDiagram(*a).phases) ways = std::max(ways, ph.ways);
+                p["ways"] = ways;
+            } else {
+                p["sectors"] = buildGlobalDiagram(*a).sectorCount;
+            }
+        }
+        y["pinned"] = p;
+    }
+    y["divergent_branches"] = s.divergentBranches;
+    y["reports"] = s.reports.size();
+    if (!s.reports.empty()) {
+        nlohmann::json lines = nlohmann::json::array();
+        for (auto& r : s.reports)
+            if (r.site.sourceLine) lines.push_back(*r.site.sourceLine);
+        y["report_lines"] = lines;
+        y["report_tool"] = s.reports.front().tool;
+    }
+    y["highlight"] = {{"on", app.ui.highlight.on}, {"block", app.ui.highlight.block}, {"warp", app.ui.highlight.warp}};
+    j["show_why"] = y;
+    return j;
 }
 
 } // namespace warpscope::gui

@@ -48,7 +48,7 @@ const MemAccess* memoryPicker(AppContext& app, bool shared, uint64_t& pick) {
     const MemAccess* pinned = pin.line ? pinnedAccess(s.memHistory, shared, pin) : nullptr;
     const MemAccess* a = pinned ? pinned : pickAccess(s.memHistory, shared, pick);
     if (!a) return nullptr;
-    std::string preview = pinned ? "pinned by the lesson: " : pick == 0 ? "most recent: " : "";
+    std::string preview = pinned ? (pin.showWhy ? "pinned by Show why: " : "pinned by the lesson: ") : pick == 0 ? "most recent: " : "";
     preview += accessLabel(s, *a);
     ImGui::SetNextItemWidth(-1);
     if (ImGui::BeginCombo("##pick", preview.c_str())) {
@@ -67,8 +67,8 @@ const MemAccess* memoryPicker(AppContext& app, bool shared, uint64_t& pick) {
     }
     if (ImGui::IsItemHovered()) tooltip("The selected warp's recent %s memory instructions (newest first)", shared ? "shared" : "global");
     if (pin.line && !pinned)
-        ImGui::TextDisabled("(the %s on line %u the lesson points at has not run yet: showing the most recent)",
-                            pin.access == 1 ? "load" : pin.access == 2 ? "store" : "access", pin.line);
+        ImGui::TextDisabled("(the %s on line %u %s points at has not run yet: showing the most recent)",
+                            pin.access == 1 ? "load" : pin.access == 2 ? "store" : "access", pin.line, pin.showWhy ? "Show why" : "the lesson");
     return a;
 }
 

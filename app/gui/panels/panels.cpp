@@ -68,6 +68,12 @@ const std::vector<LayoutDef>& layouts() {
           {"source", 0.42f, 0.00f, 0.30f, 0.55f},
           {"grid", 0.72f, 0.00f, 0.28f, 0.55f},
           {"warp", 0.42f, 0.55f, 0.58f, 0.45f}}},
+        // "slot": the panels in UiState::slotPanels, side by side (the one Show why opened).
+        {"exercise", "Exercise", "Grade your kernel: the goal, hints, each criterion measured, and the panel that shows why",
+         {{"lessons", 0.00f, 0.00f, 0.20f, 1.00f},
+          {"source", 0.20f, 0.00f, 0.40f, 0.55f},
+          {"slot", 0.20f, 0.55f, 0.40f, 0.45f},
+          {"exercise", 0.60f, 0.00f, 0.40f, 1.00f}}},
         // Placed by frame.cpp (presenterFractions): Source as wide as the kernel's longest line,
         // the panels the step needs below it; these are only the fallback places.
         {"presenter", "Presenter", "For a projector: big text, the lesson, Source, and the one panel the step needs",

@@ -2,6 +2,8 @@
 #pragma once
 #include "gui/panels/app.hpp"
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <vector>
 
 namespace warpscope::gui {
@@ -53,6 +55,17 @@ void drawStallsPanel(AppContext& app);
 void drawTimelinePanel(AppContext& app);
 void drawExercisePanel(AppContext& app);   // panel_exercise.cpp: goal, hints, Grade, criteria
 void drawExerciseProgressLine(AppContext& app);   // the Lessons panel's "Exercises: 1 of 2 solved" (panel_exercise.cpp)
+// warpscope-gui --exercise ID [--solution FILE [--grade [--show-why NAME|first]]]: opens the
+// current lesson's exercise in the Exercise layout, grades FILE (waiting for it) and does "Show
+// why" for the first failed criterion whose name starts with NAME. Error(Input) when it cannot.
+struct ExerciseArgs {
+    std::string id, solution, showWhy;
+    bool grade = false;
+};
+void exerciseCommandLine(AppContext& app, const ExerciseArgs& args);
+// The exercise view for the screenshot sidecar: the grade (each criterion with measured value and
+// target) and what the last Show why did (panel, line, the pinned access, reports, ...).
+nlohmann::json exerciseSidecar(const AppContext& app);
 // Asks the Timeline panel's runner for the current lesson, parameters, preset and GPU toggle
 // (unless that was the last request and !force). Returns whether a run was requested.
 bool requestTimelineRun(AppContext& app, bool force, double debounceSeconds);

@@ -1,4 +1,5 @@
 #include "gui/render/screenshot.hpp"
+#include "gui/panels/panels.hpp"
 
 #include <GLFW/glfw3.h>
 #include <nlohmann/json.hpp>
@@ -50,6 +51,7 @@ bool writeScreenshot(const std::string& path, int w, int h, const AppContext& ap
     for (const FitRecord& f : app.fits) j["fits"].push_back({{"panel", f.panel}, {"what", f.what}, {"need", f.need}, {"have", f.have}});
     j["layout"] = app.ui.layout;
     j["scale"] = app.settings.uiScale;
+    if (nlohmann::json ex = exerciseSidecar(app); !ex.empty()) j["exercise"] = ex;   // the grade and Show why, for tests
     std::ofstream f(path + ".json");
     f << j.dump(2) << "\n";
     if (!f) {
