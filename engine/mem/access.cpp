@@ -1,3 +1,8 @@
+// Sections: 1. global coalescing  2. shared-memory banks
+// Each cost has a general form (sorts the touched sectors or words: exact for any input) and the
+// form used on the hot path, which gives the same result without sorting in the common patterns
+// (unit stride, broadcast, lanes in address order) and calls the general form otherwise. The
+// timed mode costs every memory instruction with them; tests/engine/mem compares the two forms.
 #include "mem/access.hpp"
 
 #include <algorithm>
@@ -5,7 +10,8 @@
 
 namespace warpscope::mem {
 
-void coalesce(const uint64_t* addresses, uint32_t mask, uint32_t bytesPerLane, GlobalAccess& out) {
+// ---------------------------------------------------------------- 1. global coalescing
+void coalesceGeneral(const uint64_t* addresses, uint32_t mask, uint32_t bytesPerLane, GlobalAccess& out) {
     out = GlobalAccess{};
     if (mask == 0) return;
     out.requests = 1;
@@ -45,9 +51,65 @@ void coalesce(const uint64_t* addresses, uint32_t mask, uint32_t bytesPerLane, G
     out.wavefronts = std::max(1u, (lines + 3) / 4);
 }
 
+void coalesce(const uint64_t* addresses, uint32_t mask, uint32_t bytesPerLane, GlobalAccess& out) {
+    // The result depends only on the set of byte ranges [a, a + bytesPerLane) the lanes touch, so
+    // the lanes' addresses in ascending order give it in one pass: the sectors come out sorted
+    // (each lane's first and last sector never go down), the bytes used are the union of ranges.
+    // Lanes are usually in address order already; else 32 addresses are sorted, not 128 sectors.
+    // Ranges that could wrap around 2^64, and lanes wider than a sector, take the general form.
+    if (mask == 0 || bytesPerLane == 0 || bytesPerLane > 32) return coalesceGeneral(addresses, mask, bytesPerLane, out);
+    uint64_t a[32];
+    uint32_t n = 0;
+    bool sorted = true, contiguous = true;   // contiguous: each active lane starts where the previous one ends
+    uint64_t prev = addresses[std::countr_zero(mask)], high = 0;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        const uint64_t x = addresses[std::countr_zero(m)];
+        sorted &= x >= prev;
+        contiguous &= x == prev + (n ? bytesPerLane : 0);
+        high |= x;
+        prev = x;
+        a[n++] = x;
+    }
+    if (high >> 63) return coalesceGeneral(addresses, mask, bytesPerLane, out);
+    out.requests = 1;
+    out.bytesRequested = n * bytesPerLane;
+    uint64_t width = bytesPerLane;   // of each range in a[0..n)
+    if (contiguous) {
+        // Unit stride: one range of n * bytesPerLane bytes.
+        width *= n;
+        n = 1;
+    } else if (!sorted) {
+        std::sort(a, a + n);
+    }
+    uint32_t ns = 0, lines = 0, used = 0;
+    uint64_t nextSector = 0, lastLine = ~0ull, covered = 0;   // first sector not yet listed; end of the bytes counted
+    for (uint32_t i = 0; i < n; ++i) {
+        const uint64_t lo = a[i], hi = a[i] + width;
+        for (uint64_t s = std::max(lo >> 5, nextSector); s <= (hi - 1) >> 5; ++s) {
+            out.sectorAddr[ns++] = s << 5;
+            if ((s >> 2) != lastLine) {
+                ++lines;
+                lastLine = s >> 2;
+            }
+            nextSector = s + 1;
+        }
+        const uint64_t from = std::max(lo, covered);
+        if (hi > from) used += static_cast<uint32_t>(hi - from);
+        covered = std::max(covered, hi);
+    }
+    out.sectors = ns;
+    out.bytesUsed = used;
+    out.lines = lines;
+    out.wavefronts = std::max(1u, (lines + 3) / 4);
+}
+
+// ---------------------------------------------------------------- 2. shared-memory banks
 namespace {
-// Distinct words per bank for the lanes in `lanes`; returns the worst bank's count.
-uint32_t phaseCost(const uint64_t* addresses, uint32_t lanes, uint32_t words, uint32_t* worstBank) {
+using PhaseCostFn = uint32_t (*)(const uint64_t*, uint32_t, uint32_t, uint32_t*);
+
+// Distinct words per bank for the lanes in `lanes`; returns the worst bank's count and sets
+// *worstBank to the bank that first reaches that count in ascending word order.
+uint32_t phaseCostGeneral(const uint64_t* addresses, uint32_t lanes, uint32_t words, uint32_t* worstBank) {
     // Each lane touches `words` consecutive 32-bit words. At most 32 lanes x 4 words.
     uint64_t seen[128];
     uint32_t n = 0;
@@ -71,6 +133,70 @@ uint32_t phaseCost(const uint64_t* addresses, uint32_t lanes, uint32_t words, ui
     return worst;
 }
 
+// The same without sorting words: a word is (row = word / 32, bank = word % 32), so the distinct
+// words are, per distinct row, a 32-bit mask of banks. Walking the rows in ascending order and
+// each mask's banks in ascending order visits the words in the order the general form does.
+// Few rows is the common case (1 without conflicts); beyond 16 rows the general form is used.
+uint32_t phaseCostFast(const uint64_t* addresses, uint32_t lanes, uint32_t words, uint32_t* worstBank) {
+    constexpr uint32_t kMaxRows = 16;
+    uint64_t rows[kMaxRows];
+    uint32_t banks[kMaxRows];
+    uint32_t nr = 0, hit = 0;
+    // Adds the banks `bits` (shifted to word w's bank) to w's row; false when there are too many rows.
+    auto add = [&](uint64_t w, uint32_t bits) {
+        const uint64_t row = w >> 5;
+        if (nr == 0 || rows[hit] != row) {
+            hit = 0;
+            while (hit < nr && rows[hit] != row) ++hit;
+            if (hit == nr) {
+                if (nr == kMaxRows) return false;
+                rows[nr] = row;
+                banks[nr++] = 0;
+            }
+        }
+        banks[hit] |= bits << (w & 31);
+        return true;
+    };
+    if (words == 1) {
+        for (uint32_t m = lanes; m; m &= m - 1)
+            if (!add(addresses[std::countr_zero(m)] >> 2, 1u)) return phaseCostGeneral(addresses, lanes, words, worstBank);
+    } else {
+        const uint32_t wordBits = words >= 32 ? 0xffffffffu : (1u << words) - 1;
+        for (uint32_t m = lanes; m; m &= m - 1) {
+            const uint64_t w0 = addresses[std::countr_zero(m)] >> 2;
+            bool fits = true;
+            if ((w0 & 31) + words <= 32) {
+                fits = add(w0, wordBits);   // the lane's words in one row: one lookup
+            } else {
+                for (uint32_t k = 0; k < words && fits; ++k) fits = add(w0 + k, 1u);
+            }
+            if (!fits) return phaseCostGeneral(addresses, lanes, words, worstBank);
+        }
+    }
+    if (nr == 0) return 0;
+    if (nr == 1) {
+        if (worstBank) *worstBank = static_cast<uint32_t>(std::countr_zero(banks[0]));
+        return 1;
+    }
+    // Rows in ascending order (insertion sort: a handful of entries).
+    for (uint32_t i = 1; i < nr; ++i)
+        for (uint32_t j = i; j > 0 && rows[j - 1] > rows[j]; --j) {
+            std::swap(rows[j - 1], rows[j]);
+            std::swap(banks[j - 1], banks[j]);
+        }
+    uint8_t perBank[32] = {};
+    uint32_t worst = 0;
+    for (uint32_t i = 0; i < nr; ++i)
+        for (uint32_t m = banks[i]; m; m &= m - 1) {
+            const uint32_t b = static_cast<uint32_t>(std::countr_zero(m));
+            if (++perBank[b] > worst) {
+                worst = perBank[b];
+                if (worstBank) *worstBank = b;
+            }
+        }
+    return worst;
+}
+
 // True when every active lane n has the same address as lane n^step (when that lane is active).
 bool pairsShare(const uint64_t* addresses, uint32_t mask, int step) {
     for (int l = 0; l < 32; ++l) {
@@ -80,9 +206,8 @@ bool pairsShare(const uint64_t* addresses, uint32_t mask, int step) {
     }
     return true;
 }
-} // namespace
 
-SharedAccess sharedWavefronts(const uint64_t* addresses, uint32_t mask, uint32_t bytesPerLane, bool isLoad) {
+SharedAccess sharedWavefrontsWith(PhaseCostFn phaseCost, const uint64_t* addresses, uint32_t mask, uint32_t bytesPerLane, bool isLoad) {
     SharedAccess r;
     if (mask == 0) return r;
     uint32_t words = std::max(1u, bytesPerLane / 4);
@@ -97,6 +222,15 @@ SharedAccess sharedWavefronts(const uint64_t* addresses, uint32_t mask, uint32_t
         ++r.ideal;
     }
     return r;
+}
+} // namespace
+
+SharedAccess sharedWavefrontsGeneral(const uint64_t* addresses, uint32_t mask, uint32_t bytesPerLane, bool isLoad) {
+    return sharedWavefrontsWith(phaseCostGeneral, addresses, mask, bytesPerLane, isLoad);
+}
+
+SharedAccess sharedWavefronts(const uint64_t* addresses, uint32_t mask, uint32_t bytesPerLane, bool isLoad) {
+    return sharedWavefrontsWith(phaseCostFast, addresses, mask, bytesPerLane, isLoad);
 }
 
 } // namespace warpscope::mem

@@ -22,7 +22,10 @@ struct GlobalAccess {
 };
 
 // addresses: 32 entries, valid for lanes in mask; bytesPerLane: 1, 2, 4, 8 or 16.
+// Only the first `sectors` entries of out.sectorAddr are written.
 void coalesce(const uint64_t* addresses, uint32_t mask, uint32_t bytesPerLane, GlobalAccess& out);
+// The same by sorting every touched sector (the definition; coalesce must agree with it).
+void coalesceGeneral(const uint64_t* addresses, uint32_t mask, uint32_t bytesPerLane, GlobalAccess& out);
 
 struct SharedAccess {
     uint32_t wavefronts = 0;
@@ -33,6 +36,10 @@ struct SharedAccess {
 };
 
 // addresses: shared-space byte offsets; isLoad enables the pairing rule.
+// worstBank: of the last phase with active lanes, the bank that first reaches the largest count
+// in ascending word order.
 SharedAccess sharedWavefronts(const uint64_t* addresses, uint32_t mask, uint32_t bytesPerLane, bool isLoad);
+// The same by sorting every touched word (the definition; sharedWavefronts must agree with it).
+SharedAccess sharedWavefrontsGeneral(const uint64_t* addresses, uint32_t mask, uint32_t bytesPerLane, bool isLoad);
 
 } // namespace warpscope::mem

@@ -176,7 +176,7 @@ void TimedRun::placeBlock(const sim::Block& b, uint32_t gpuSlot) {
     for (uint32_t wi = 0; wi < b.warps.size(); ++wi) {
         while (slot < sm.slots.size() && sm.slots[slot]) ++slot;
         if (slot >= sm.slots.size()) throw Error(Error::Kind::Input, "timing model: no free warp slot on SM " + std::to_string(best));
-        auto w = std::make_unique<TWarp>();
+        std::unique_ptr<TWarp> w = newWarp();
         w->block = tb.get();
         w->warpInBlock = wi;
         w->slot = slot;
@@ -199,8 +199,40 @@ void TimedRun::placeBlock(const sim::Block& b, uint32_t gpuSlot) {
     blocks_[b.linear] = std::move(tb);
 }
 
+// A warp record, recycled from a retired block when there is one (its vectors keep their storage).
+std::unique_ptr<TimedRun::TWarp> TimedRun::newWarp() {
+    if (spareWarps_.empty()) return std::make_unique<TWarp>();
+    std::unique_ptr<TWarp> w = std::move(spareWarps_.back());
+    spareWarps_.pop_back();
+    auto regReady = std::move(w->regReady), predReady = std::move(w->predReady);
+    auto regKind = std::move(w->regKind), predKind = std::move(w->predKind);
+    *w = TWarp{};
+    w->regReady = std::move(regReady);
+    w->predReady = std::move(predReady);
+    w->regKind = std::move(regKind);
+    w->predKind = std::move(predKind);
+    return w;
+}
+
 void TimedRun::syncResidency() {
+    // The Gpu erases a retired block from its list and appends the blocks it admits, so the blocks
+    // known here (slotToBlock_, the retired one already removed) are usually the list's prefix in
+    // the same order: only the new ones need placing. Otherwise every block is looked up.
     const auto& res = gpu_.residentBlocks();
+    size_t same = 0;
+    while (same < slotToBlock_.size() && same < res.size() && slotToBlock_[same]->linear == res[same]->linear) {
+        slotToBlock_[same]->gpuSlot = static_cast<uint32_t>(same);
+        slotToBlock_[same]->blk = res[same].get();
+        ++same;
+    }
+    if (same == slotToBlock_.size()) {
+        slotToBlock_.resize(res.size(), nullptr);
+        for (size_t i = same; i < res.size(); ++i) {
+            placeBlock(*res[i], static_cast<uint32_t>(i));
+            slotToBlock_[i] = blocks_.find(res[i]->linear)->second.get();
+        }
+        return;
+    }
     slotToBlock_.assign(res.size(), nullptr);
     for (uint32_t i = 0; i < res.size(); ++i) {
         auto it = blocks_.find(res[i]->linear);
@@ -300,15 +332,23 @@ void TimedRun::processCycle() {
                 }
                 const Instr* in = w->next;
                 if (!in) continue;
-                // Structural hazards: a busy pipe or a full memory queue.
+                // Structural hazards: a busy pipe or a full memory queue. The scheduler looks
+                // again when the hazard can first be over: the pipe frees at a known cycle, and
+                // the queue's backlog only shrinks between issues of this scheduler (other
+                // schedulers can only make it longer, and a later look finds that).
                 StallReason throttle = StallReason::Selected;
+                uint64_t over = now_ + 1;
                 int pipe = w->nextPipe;
-                if (pipe != PipeOther && sc.pipeFreeAt[pipe] > now_) throttle = StallReason::MathPipeThrottle;
-                else if (w->nextLsu && sm.l1FreeAt - double(now_) > spec_.mioQueueCycles)
+                if (pipe != PipeOther && sc.pipeFreeAt[pipe] > now_) {
+                    throttle = StallReason::MathPipeThrottle;
+                    over = sc.pipeFreeAt[pipe];
+                } else if (w->nextLsu && sm.l1FreeAt - double(now_) > spec_.mioQueueCycles) {
                     throttle = in->space == ptx::StateSpace::Shared ? StallReason::MioThrottle : StallReason::LgThrottle;
+                    over = lsuQueueOpens(sm);
+                }
                 if (throttle != StallReason::Selected) {
-                    setReason(*w, throttle, now_);
-                    next = std::min(next, now_ + 1);
+                    markReason(*w, throttle);
+                    next = std::min(next, over);
                     continue;
                 }
                 if (ne < 64) eligible[ne++] = w;
@@ -336,7 +376,7 @@ void TimedRun::processCycle() {
                     }
                 }
                 for (int k = 0; k < ne; ++k)
-                    if (eligible[k] != pick) setReason(*eligible[k], StallReason::NotSelected, now_);
+                    if (eligible[k] != pick) markReason(*eligible[k], StallReason::NotSelected);
                 next = std::min(next, now_ + 1);
             }
             sc.nextCheck = next;
@@ -350,6 +390,16 @@ void TimedRun::processCycle() {
         gpu_.step();   // marks the launch finished
     }
     if (gpu_.state() != sim::LaunchState::Running) finished_ = true;
+}
+
+// The first cycle after now_ in which the SM's L1/shared queue holds no more than mioQueueCycles
+// of backlog, if nothing more is queued.
+uint64_t TimedRun::lsuQueueOpens(const Sm& sm) const {
+    const double opens = sm.l1FreeAt - double(spec_.mioQueueCycles);
+    uint64_t t = now_ + 1;
+    if (opens > double(t) + 2) t = static_cast<uint64_t>(opens) - 2;   // a lower bound; the loop makes it exact
+    while (sm.l1FreeAt - double(t) > spec_.mioQueueCycles) ++t;
+    return t;
 }
 
 bool TimedRun::stepCycle() {
@@ -591,8 +641,12 @@ bool TimedRun::issueOne(Sm& sm, Scheduler& sc, TWarp& w) {
         blocksCompletedSeen_ = gpu_.stats().blocksCompleted;
         for (TWarp* x : tb->warps) finishWarp(*x);
         Sm& home = *sms_[tb->sm];
-        for (TWarp* x : tb->warps) home.slots[x->slot].reset();
         home.blocks.erase(std::find(home.blocks.begin(), home.blocks.end(), tb->linear));
+        if (tb->gpuSlot < slotToBlock_.size() && slotToBlock_[tb->gpuSlot] == tb)
+            slotToBlock_.erase(slotToBlock_.begin() + tb->gpuSlot);
+        else
+            slotToBlock_.clear();   // (not expected) syncResidency looks every block up
+        for (TWarp* x : tb->warps) spareWarps_.push_back(std::move(home.slots[x->slot]));
         blocks_.erase(tb->linear);
         syncResidency();
         return true;
@@ -613,6 +667,13 @@ void TimedRun::setReason(TWarp& w, StallReason r, uint64_t at) {
         w.since = at;
     }
     w.reason = r;
+}
+
+// The per-cycle marks (not selected, throttled): a warp that keeps its reason keeps accumulating
+// from `since`, charged when the reason changes (same sums, per line too: a warp's line changes
+// only when it issues, and issuing charges first).
+void TimedRun::markReason(TWarp& w, StallReason r) {
+    if (w.reason != r) setReason(w, r, now_);
 }
 
 void TimedRun::finishWarp(TWarp& w) {

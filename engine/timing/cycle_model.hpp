@@ -132,10 +132,13 @@ private:
     void processCycle();
     bool issueOne(Sm& sm, Scheduler& sc, TWarp& w);
     void syncResidency();
+    std::unique_ptr<TWarp> newWarp();
     void placeBlock(const sim::Block& b, uint32_t slot);
     void evaluateNext(TWarp& w, uint64_t earliest);
     void rescanBlock(TBlock& tb, TWarp* issued);
     void setReason(TWarp& w, StallReason r, uint64_t at);
+    void markReason(TWarp& w, StallReason r);
+    uint64_t lsuQueueOpens(const Sm& sm) const;
     void finishWarp(TWarp& w);
     uint64_t memoryCompletion(Sm& sm, bool shared, bool store, bool atomic, uint64_t issueAt, uint32_t sharedBytes = 0);
     void findFusedSharedLoads();
@@ -158,6 +161,7 @@ private:
     std::vector<std::unique_ptr<Sm>> sms_;
     std::unordered_map<uint32_t, std::unique_ptr<TBlock>> blocks_;   // by linear index
     std::vector<TBlock*> slotToBlock_;  // Gpu resident slot -> block
+    std::vector<std::unique_ptr<TWarp>> spareWarps_;   // records of retired warps, for reuse
     uint64_t blocksCompletedSeen_ = 0;
     uint64_t ageCounter_ = 0;
     uint32_t numRegs_ = 0, numPreds_ = 0;

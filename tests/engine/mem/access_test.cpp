@@ -131,3 +131,64 @@ TEST_CASE("shared sweeps: stride s gives gcd(s, 32)-way conflicts for 32-bit wor
     CHECK(shared(4, true, [](int l) { return uint64_t(4 * (l % 4)); }).wavefronts == 1);
     CHECK(shared(4, false, [](int) { return uint64_t(12); }).wavefronts == 1);
 }
+
+// The hot-path forms (no sorting in the common patterns) against the general forms (sort every
+// sector or word): every field must agree, on patterns built to hit each branch of the fast
+// forms (in order, reversed, broadcast, interleaved, strided with conflicts, misaligned, partial
+// masks, many rows) and on random ones.
+TEST_CASE("coalesce and sharedWavefronts agree with their general forms", "[mem]") {
+    uint64_t rng = 0x9e3779b97f4a7c15ull;
+    auto next = [&] {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        return rng;
+    };
+    const uint32_t widths[] = {1, 2, 4, 8, 12, 16, 32};
+    using Pattern = std::function<uint64_t(int, uint64_t)>;   // lane, random word -> address offset
+    const std::vector<std::pair<const char*, Pattern>> patterns = {
+        {"unit stride", [](int l, uint64_t) { return uint64_t(4 * l); }},
+        {"reversed", [](int l, uint64_t) { return uint64_t(4 * (31 - l)); }},
+        {"broadcast", [](int, uint64_t) { return uint64_t(64); }},
+        {"two halves repeat", [](int l, uint64_t) { return uint64_t(4 * (l % 16)); }},
+        {"half-warp broadcast", [](int l, uint64_t) { return uint64_t(4 * 16 * (l / 16)); }},
+        {"stride 33 words", [](int l, uint64_t) { return uint64_t(4 * 33 * l); }},
+        {"column of a 32-wide tile", [](int l, uint64_t) { return uint64_t(4 * 32 * l); }},
+        {"column, reversed", [](int l, uint64_t) { return uint64_t(4 * 32 * (31 - l)); }},
+        {"misaligned odd bytes", [](int l, uint64_t) { return uint64_t(3 + 5 * l); }},
+        {"pairs share", [](int l, uint64_t) { return uint64_t(16 * (l / 2)); }},
+        {"random in 4 KiB", [](int, uint64_t r) { return r % 4096; }},
+        {"random rows", [](int l, uint64_t r) { return (r % 64) * 128 + 4 * uint64_t(l); }},
+        {"random in 256 B", [](int, uint64_t r) { return r % 256; }},
+        {"random anywhere", [](int, uint64_t r) { return r >> 4; }},
+    };
+    int compared = 0;
+    for (const auto& [name, pattern] : patterns)
+        for (uint32_t bytes : widths)
+            for (int round = 0; round < 40; ++round) {
+                uint64_t a[32];
+                const uint64_t base = round % 3 == 2 ? (next() >> 20) : kBase + 8 * uint64_t(round % 5);
+                for (int l = 0; l < 32; ++l) a[l] = base + pattern(l, next());
+                uint32_t mask = round == 0 ? 0xffffffffu : round == 1 ? 0u : round % 4 == 0 ? 0x0000ffffu : static_cast<uint32_t>(next());
+                INFO(name << ", " << bytes << " bytes a lane, mask " << mask << ", round " << round);
+                GlobalAccess fast, general;
+                coalesce(a, mask, bytes, fast);
+                coalesceGeneral(a, mask, bytes, general);
+                REQUIRE(fast.requests == general.requests);
+                REQUIRE(fast.sectors == general.sectors);
+                REQUIRE(fast.lines == general.lines);
+                REQUIRE(fast.wavefronts == general.wavefronts);
+                REQUIRE(fast.bytesRequested == general.bytesRequested);
+                REQUIRE(fast.bytesUsed == general.bytesUsed);
+                REQUIRE(std::equal(fast.sectorAddr, fast.sectorAddr + fast.sectors, general.sectorAddr));
+                for (bool load : {true, false}) {
+                    SharedAccess s = sharedWavefronts(a, mask, bytes, load), g = sharedWavefrontsGeneral(a, mask, bytes, load);
+                    REQUIRE(s.wavefronts == g.wavefronts);
+                    REQUIRE(s.ideal == g.ideal);
+                    REQUIRE(s.phases == g.phases);
+                    REQUIRE(s.worstBank == g.worstBank);
+                }
+                ++compared;
+            }
+    CHECK(compared == int(patterns.size() * std::size(widths) * 40));
+}
