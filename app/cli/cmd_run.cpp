@@ -128,6 +128,7 @@ json timingJson(const timing::TimingResult& t, const timing::GpuSpec& spec) {
     }
     j["l1_hit_rate"] = t.l1Lookups ? double(t.l1Hits) / double(t.l1Lookups) : 0.0;
     j["dram_sectors"] = t.dramSectors;
+    j["l2"] = t.warmL2 ? "warm" : "cold";
     return j;
 }
 
@@ -141,7 +142,8 @@ void printTiming(const timing::TimingResult& t, const timing::GpuSpec& spec, con
     auto lim = [](uint32_t v) { return v == UINT32_MAX ? std::string("-") : std::to_string(v); };
     std::printf("    blocks per SM allowed by: warps %s, registers %s, shared memory %s, block limit %s\n", lim(o.blocksByWarps).c_str(),
                 lim(o.blocksByRegisters).c_str(), lim(o.blocksBySharedMemory).c_str(), lim(o.blocksByBlockLimit).c_str());
-    std::printf("    predicted: %llu cycles = %.3f us at %.0f MHz\n", static_cast<unsigned long long>(t.cycles), t.microseconds, spec.clockMHz);
+    std::printf("    predicted: %llu cycles = %.3f us at %.0f MHz (%s)\n", static_cast<unsigned long long>(t.cycles), t.microseconds, spec.clockMHz,
+                t.warmL2 ? "warm: the L2 as the earlier launches left it" : "cold: caches flushed");
     uint64_t total = 0;
     for (auto v : t.stalls) total += v;
     std::vector<int> order;
@@ -180,7 +182,7 @@ int cmdRun(int argc, char** argv, const fs::path& lessonsDir) {
     uint64_t budget = 0, maxBlocks = 0, deviceMemory = 0, raceTrackMb = 0;
     bool initcheck = false, racecheck = false;
     uint64_t threads = std::max(1u, std::thread::hardware_concurrency());   // blocks spread over cores (Gpu::runToEnd)
-    bool timed = false, wantTimeline = false;
+    bool timed = false, warm = false, wantTimeline = false;
     std::string gpuName = "h100", traceFile;
     timing::TimingOptions timingOpt;
     std::map<std::string, std::string> overrides;
@@ -205,6 +207,7 @@ int cmdRun(int argc, char** argv, const fs::path& lessonsDir) {
         else if (a == "--race-track-mb") raceTrackMb = parseCount(val("--race-track-mb"), "--race-track-mb");
         else if (a == "--device-memory") deviceMemory = parseSize(val("--device-memory"));
         else if (a == "--timed") timed = true;
+        else if (a == "--warm") timed = warm = true;
         else if (a == "--timeline") wantTimeline = true;
         else if (a == "--trace") {
             traceFile = val("--trace");
@@ -260,6 +263,8 @@ int cmdRun(int argc, char** argv, const fs::path& lessonsDir) {
     if (wantTimeline && backend == "sim") timed = true;
     timing::GpuSpec gpuSpec;
     if (timed || metrics) gpuSpec = timing::findPreset(gpuName, timing::presetFolders());
+    // --warm: one L2 for the whole program, so each launch finds what the earlier ones left.
+    if (warm) timingOpt.l2 = timing::warmL2(gpuSpec);
     std::vector<timing::TimingResult> timings;   // one per launch
 
     runtime::Lesson lesson = runtime::loadLesson(resolveLessonArg(target, lessonsDir));

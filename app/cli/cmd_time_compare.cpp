@@ -152,7 +152,7 @@ std::vector<bool> parseSelection(const std::string& text, size_t n) {
 int runTimeCompare(int argc, char** argv, const fs::path& lessonsDir) {
     std::string target, gpuName = "h100", saveJson, measuredFile, coldFile, selection, expectMiss, expectMisorder;
     int repeat = 20;
-    bool asJson = false, forcedRegisters = false, goals = false;
+    bool asJson = false, forcedRegisters = false, goals = false, warm = false;
     timing::TimingOptions topt;
     std::map<std::string, std::string> overrides;
     for (int i = 0; i < argc; ++i) {
@@ -166,6 +166,7 @@ int runTimeCompare(int argc, char** argv, const fs::path& lessonsDir) {
         else if (a == "--cold") coldFile = val();
         else if (a == "--launches") selection = val();
         else if (a == "--goals") goals = true;
+        else if (a == "--warm") warm = true;
         else if (a == "--expect-miss") expectMiss = val();
         else if (a == "--expect-misorder") expectMisorder = val();
         else if (a == "--registers") {
@@ -181,6 +182,9 @@ int runTimeCompare(int argc, char** argv, const fs::path& lessonsDir) {
     runtime::Lesson lesson = runtime::loadLesson(resolveLessonArg(target, lessonsDir));
     runtime::ParamValues params = runtime::resolveParams(lesson, overrides);
     timing::GpuSpec spec = timing::findPreset(gpuName, timing::presetFolders());
+    // --warm: one L2 for the whole program: each launch finds what the earlier launches left (the
+    // warm, back-to-back measurement's situation when they touch the same data).
+    if (warm) topt.l2 = timing::warmL2(spec);
 
     // Measured first: the host program once on the GPU, each synchronous launch followed by a
     // warm-up and `repeat` back-to-back launches of the same kernel timed by events between them
@@ -269,6 +273,7 @@ int runTimeCompare(int argc, char** argv, const fs::path& lessonsDir) {
     out["preset"] = spec.name;
     out["gpu"] = haveHw ? gpuDevice : "unavailable: " + unavailable;
     out["method"] = "median of " + std::to_string(repeat) + " back-to-back launches after a warm-up (CUDA events)";
+    out["model_l2"] = warm ? "warm (kept from launch to launch)" : "cold (flushed before each launch)";
     for (size_t i = 0; i < predicted.size(); ++i) {
         // Each measured interval also holds the GPU's own gap between queued kernels (launch
         // processing, block dispatch, the drain at the end), which the cycle model leaves out.
@@ -308,8 +313,12 @@ int runTimeCompare(int argc, char** argv, const fs::path& lessonsDir) {
     const bool haveCold = !cold.empty();
     std::printf("time-compare %s: %s preset vs %s (median of %d back-to-back launches after a warm-up)\n", lesson.id.c_str(),
                 spec.name.c_str(), haveHw ? gpuDevice.c_str() : "no GPU", repeat);
-    std::printf("The model predicts one launch from flushed caches (what the guides' tables mean); the same prediction is set\n"
-                "beside the cold launch (ncu gpu__time_duration, caches flushed, boost clock) and the warm one (back to back).\n");
+    if (warm)
+        std::printf("The model predicts each launch with the L2 the program's earlier launches left (--warm); the same prediction\n"
+                    "is set beside the cold launch (ncu gpu__time_duration, caches flushed, boost clock) and the warm one (back to back).\n");
+    else
+        std::printf("The model predicts one launch from flushed caches (what the guides' tables mean); the same prediction is set\n"
+                    "beside the cold launch (ncu gpu__time_duration, caches flushed, boost clock) and the warm one (back to back).\n");
     std::printf("| kernel | family | registers | cycle model (us) | predicted, + %.1f us launch gap |%s%s\n"
                 "| --- | --- | ---: | ---: | ---: |%s%s\n",
                 spec.kernelGapUs, haveCold ? " cold (us) | predicted / cold |" : "", haveHw ? " warm (us) | predicted / warm |" : "",

@@ -39,6 +39,8 @@ usage:
       --max-blocks N       sandbox: most blocks per launch (default 4194304)
       --device-memory SIZE sandbox: total cudaMalloc limit, e.g. 512M, 16G (default: half the RAM)
       --timed              cycle model: occupancy, predicted cycles and time, stall reasons (simulator)
+      --warm               --timed with one L2 kept from launch to launch (default: each launch
+                           from flushed caches, a cold single launch)
       --gpu PRESET         GPU for --timed (default h100; implies --timed): see 'warpscope gpus',
                            or a preset .json file
       --registers N        registers per thread for occupancy (from ptxas -v; default: lesson.json
@@ -67,7 +69,7 @@ usage:
                                       simulator and real GPU side by side: outputs, times, counters
   warpscope time-compare <lesson|spec> [--gpu h100] [--repeat 20] [--param N=V] [--registers N]
                          [--save-json FILE] [--measured FILE] [--cold ncu.csv] [--launches 0,2,5-7]
-                         [--goals] [--expect-miss K1,K2] [--expect-misorder F1,F2] [--json]
+                         [--goals] [--expect-miss K1,K2] [--expect-misorder F1,F2] [--warm] [--json]
                                       predicted time of each launch vs the real GPU (median of
                                       back-to-back launches); --measured replays a saved run,
                                       --cold adds one cold launch per kernel (ncu --csv); per

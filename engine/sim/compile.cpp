@@ -4,6 +4,7 @@
 //           decoding  4. Operands  5. Per-opcode translation  6. CFG and post-dominators
 //           7. compile()
 #include "sim/program.hpp"
+#include "sim/aggregation.hpp"
 
 #include "mem/memory.hpp"
 #include "base/error.hpp"
@@ -1224,6 +1225,7 @@ Program compile(const ptx::Module& module, const std::string& kernelName, const 
         }
         computeReconvergence(prog.code, fref.entry, fref.end);
         markReductions(prog.code, fref.entry, fref.end);
+        markAggregatedAtomics(prog.code, fref.entry, fref.end, fref.isKernel);
     }
     // The kernel's own source file: the most common .file among its instructions.
     std::map<int, int> fileCount;

@@ -73,6 +73,10 @@ struct Instr {
     // red, or an atom whose old value no instruction reads: ptxas emits RED for it and Nsight
     // Compute counts it under op_red, not op_atom.
     bool reduction = false;
+    // A global atomicAdd that ptxas turns into one atomic per warp by a leader lane (its address
+    // is warp-uniform at compile time; sim/aggregation.hpp): counters and the cycle model see one
+    // lane. Results are unaffected.
+    bool aggregated = false;
     Operand guard;                 // Pred or None
     Operand dst, dst2;             // dst2: setp's second predicate, shfl/match's predicate, carry
     Operand src[4];

@@ -5,6 +5,7 @@
 #include "timing/cycle_model.hpp"
 
 #include "mem/access.hpp"
+#include "mem/atomics.hpp"
 #include "base/error.hpp"
 
 #include <algorithm>
@@ -127,7 +128,7 @@ TimedRun::TimedRun(sim::Gpu& gpu, const GpuSpec& spec, TimingOptions options, si
         sm->l1 = std::make_unique<mem::SectorCache>(caches.l1Bytes, caches.l1Ways);
         sms_.push_back(std::move(sm));
     }
-    l2_ = std::make_unique<mem::SectorCache>(caches.l2Bytes, caches.l2Ways);
+    l2_ = opt_.l2 ? opt_.l2 : std::make_shared<mem::SectorCache>(caches.l2Bytes, caches.l2Ways);
     uint32_t maxLine = 0;
     for (auto& i : gpu_.program().code) maxLine = std::max(maxLine, i.line);
     lineStalls_.assign(size_t(maxLine) + 1, StallCounts{});
@@ -454,6 +455,8 @@ void TimedRun::onStep(const sim::Step& s) {
     last_.isStore = s.isStore;
     last_.isAtomic = s.isAtomic;
     last_.bytes = s.accessBytes;
+    last_.aggregated = s.isAtomic && s.instr && s.instr->aggregated;
+    last_.floatAdd = s.isAtomic && s.instr && s.instr->atom == sim::AtomOp::Add && ptx::isFloat(s.instr->type);
     last_.execMask = s.addresses ? s.execMask : 0;
     if (s.addresses)
         for (uint32_t m = last_.execMask; m; m &= m - 1) {
@@ -520,7 +523,9 @@ uint64_t TimedRun::memoryCompletion(Sm& sm, bool shared, bool store, bool atomic
         double s2 = std::max(leave, l2FreeAt_);
         l2FreeAt_ = s2 + xfer;
         done = std::max(done, s2 + xfer + spec_.l2HitLatency);
-        if (atomic && spec_.l2AtomicCycles > 0) {
+        if (atomic && spec_.l2AtomicOpCycles > 0) {
+            done = std::max(done, l2AtomicTurn(s2 + xfer));
+        } else if (atomic && spec_.l2AtomicCycles > 0) {
             // Atomics on one address are applied one warp request at a time at the L2 (the lanes of
             // a request that share the address are combined there): a counter every thread bumps is
             // a queue, however the lanes are spread.
@@ -545,6 +550,24 @@ uint64_t TimedRun::memoryCompletion(Sm& sm, bool shared, bool store, bool atomic
         }
     }
     return static_cast<uint64_t>(std::ceil(done));
+}
+
+// Global atomics by sector-op (mem/atomics.hpp; probe: tests/validation/timing/probes): the
+// sector-ops of each l2AtomicRegionBytes region wait for that region's L2 unit, which applies one
+// every l2AtomicOpCycles. A histogram's hot bins are a queue whatever the SMs; repeated addresses
+// within a request cost a pass each. Returns when the last region's old values are back.
+double TimedRun::l2AtomicTurn(double arrive) {
+    const uint32_t lanes = last_.aggregated ? last_.execMask & (0u - last_.execMask) : last_.execMask;
+    const mem::AtomicWork w = mem::atomicWork(last_.addresses, lanes, spec_.l2AtomicRegionBytes);
+    const double perOp = last_.floatAdd && spec_.l2AtomicF32OpCycles > 0 ? spec_.l2AtomicF32OpCycles : spec_.l2AtomicOpCycles;
+    const double latency = spec_.l2AtomicLatency > 0 ? spec_.l2AtomicLatency : spec_.l2HitLatency;
+    double done = arrive;
+    for (uint32_t r = 0; r < w.regions; ++r) {
+        double& freeAt = atomicFreeAt_[w.region[r]];
+        freeAt = std::max(arrive, freeAt) + w.regionOps[r] * perOp;
+        done = std::max(done, freeAt + latency);
+    }
+    return done;
 }
 
 bool TimedRun::issueOne(Sm& sm, Scheduler& sc, TWarp& w) {
@@ -796,6 +819,7 @@ TimingResult TimedRun::result() const {
     r.occupancy = occ_;
     r.registersPerThread = opt_.registersPerThread;
     r.registersEstimated = opt_.registersEstimated;
+    r.warmL2 = opt_.l2 != nullptr;
     r.stalls = stalls_;
     // Warps still running: charge their current stall up to now.
     for (auto& sm : sms_)
@@ -833,6 +857,11 @@ trace::CacheConfig cacheConfigFor(const GpuSpec& spec, const Occupancy& occ) {
     c.l2Bytes = spec.l2Bytes;
     c.l2Ways = 16;
     return c;
+}
+
+std::shared_ptr<mem::SectorCache> warmL2(const GpuSpec& spec) {
+    const trace::CacheConfig c = cacheConfigFor(spec, Occupancy{});
+    return std::make_shared<mem::SectorCache>(c.l2Bytes, c.l2Ways);
 }
 
 double predictLaunchUs(sim::Gpu& gpu, const GpuSpec& spec, std::optional<uint32_t> registersPerThread,

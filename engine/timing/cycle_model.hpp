@@ -58,6 +58,10 @@ struct TimingOptions {
     uint32_t registersPerThread = 32;
     bool registersEstimated = true;        // no real count was given (ptxas decides it)
     uint32_t forceBlocksPerSM = 0;         // if > 0, at most this many blocks per SM (to study occupancy)
+    // Warm mode: an L2 kept from launch to launch (warmL2(spec) makes one; give every launch the
+    // same). Null (the default): each launch starts from a flushed L2, as a cold single launch
+    // does. The L1s always start empty: they are invalidated at every kernel launch.
+    std::shared_ptr<mem::SectorCache> l2;
 };
 
 struct TimingResult {
@@ -66,6 +70,7 @@ struct TimingResult {
     Occupancy occupancy;
     uint32_t registersPerThread = 0;
     bool registersEstimated = true;
+    bool warmL2 = false;                                   // began with the L2 earlier launches left
     StallCounts stalls{};                                  // warp-cycles per reason, whole kernel
     std::map<uint32_t, StallCounts> stallsByLine;          // CUDA source line -> warp-cycles
     uint64_t warpInstructions = 0;
@@ -141,6 +146,7 @@ private:
     uint64_t lsuQueueOpens(const Sm& sm) const;
     void finishWarp(TWarp& w);
     uint64_t memoryCompletion(Sm& sm, bool shared, bool store, bool atomic, uint64_t issueAt, uint32_t sharedBytes = 0);
+    double l2AtomicTurn(double arrive);
     void findFusedSharedLoads();
     uint64_t sharedLoadReady(Sm& sm, TWarp& w, int32_t pc);
     int pipeOf(const sim::Instr& in) const;
@@ -176,14 +182,16 @@ private:
         bool valid = false;
         ptx::StateSpace space = ptx::StateSpace::None;
         bool isLoad = false, isStore = false, isAtomic = false;
+        bool aggregated = false, floatAdd = false;   // atomics: ptxas's per-warp form; an f32/f64 add
         uint8_t bytes = 0;
         uint32_t execMask = 0;
         uint64_t addresses[32] = {};
     } last_;
     // Memory system
-    std::unique_ptr<mem::SectorCache> l2_;
+    std::shared_ptr<mem::SectorCache> l2_;
     double l2FreeAt_ = 0, dramFreeAt_ = 0;
-    std::unordered_map<uint64_t, double> atomicFreeAt_;   // by 4-byte word: when its L2 atomic unit is free
+    std::unordered_map<uint64_t, double> atomicFreeAt_;   // by 4-byte word (or region, with l2AtomicOpCycles):
+                                                          // when its L2 atomic unit is free
     uint64_t l1Hits_ = 0, l1Lookups_ = 0, l2Hits_ = 0, dramSectors_ = 0;
     // Accounting
     StallCounts stalls_{};
@@ -195,6 +203,8 @@ private:
 // 16 KiB), 4-way; the preset's L2, 16-way. The counters (--metrics, the Metrics panel) use the
 // same sizes so that hit rates agree between the functional and the timed run.
 trace::CacheConfig cacheConfigFor(const GpuSpec& spec, const Occupancy& occupancy);
+// An empty L2 of the preset's size, to share between launches (TimingOptions::l2).
+std::shared_ptr<mem::SectorCache> warmL2(const GpuSpec& spec);
 trace::CacheConfig cacheConfigFor(const GpuSpec& spec, const sim::Gpu& gpu, uint32_t registersPerThread = 32);
 
 // The launch's predicted time as a measurement of back-to-back launches would see it: the cycle

@@ -122,7 +122,9 @@ const std::vector<GpuSpec>& builtinPresets() { return shipped().presets; }
     X(l2Bytes, "l2Bytes") X(dramGBs, "dramGBs") X(dramEfficiency, "dramEfficiency")                    \
     X(l2BytesPerCycle, "l2BytesPerCycle") X(l1SectorsPerCycle, "l1SectorsPerCycle")                    \
     X(l1LinesPerCycle, "l1LinesPerCycle") X(globalRequestCycles, "globalRequestCycles")                     \
-    X(l1DataLinesPerCycle, "l1DataLinesPerCycle") X(l2AtomicCycles, "l2AtomicCycles") X(l1StoreLineCycles, "l1StoreLineCycles") X(copyEngines, "copyEngines") X(pcieGBs, "pcieGBs")         \
+    X(l1DataLinesPerCycle, "l1DataLinesPerCycle") X(l2AtomicCycles, "l2AtomicCycles") X(l1StoreLineCycles, "l1StoreLineCycles") \
+    X(l2AtomicOpCycles, "l2AtomicOpCycles") X(l2AtomicF32OpCycles, "l2AtomicF32OpCycles") X(l2AtomicRegionBytes, "l2AtomicRegionBytes") \
+    X(l2AtomicLatency, "l2AtomicLatency") X(copyEngines, "copyEngines") X(pcieGBs, "pcieGBs")         \
     X(pageableGBs, "pageableGBs") X(copyLatencyUs, "copyLatencyUs")                                    \
     X(pageableLatencyUs, "pageableLatencyUs") X(pageableDtoHGBs, "pageableDtoHGBs")                    \
     X(pageableDtoHLatencyUs, "pageableDtoHLatencyUs") X(launchHostUs, "launchHostUs")                          \
@@ -241,6 +243,8 @@ GpuSpec parsePreset(const std::string& text, const std::string& origin, bool bun
         s.dramGBs <= 0 || s.l2BytesPerCycle <= 0)
         throw Error(Error::Kind::Input, origin + ": smCount, clockMHz, schedulersPerSM, maxWarpsPerSM, maxBlocksPerSM, allocation units, "
                                                  "L1 rates and bandwidths must be greater than 0.");
+    if (s.l2AtomicOpCycles > 0 && (s.l2AtomicRegionBytes < 32 || (s.l2AtomicRegionBytes & (s.l2AtomicRegionBytes - 1)) != 0))
+        throw Error(Error::Kind::Input, origin + ": \"l2AtomicRegionBytes\" must be a power of two of at least 32 when \"l2AtomicOpCycles\" is set.");
     return s;
 }
 

@@ -53,6 +53,16 @@ struct GpuSpec {
     double l2AtomicCycles = 0;           // a global atomic's L2 unit serves one warp request per
                                            // address every this many SM cycles (same-address
                                            // atomics serialise; measured on the H100)
+    // Global atomics by sector-op (mem/atomics.hpp: one per distinct sector per pass of repeated
+    // addresses), measured on the H100 (docs/timing-validation.md). l2AtomicOpCycles > 0 replaces
+    // l2AtomicCycles: the atomics of one l2AtomicRegionBytes-aligned region queue at one L2 unit,
+    // which applies a sector-op every l2AtomicOpCycles SM cycles (l2AtomicF32OpCycles for a
+    // floating-point add, 0: the same); an ATOM's old value returns l2AtomicLatency SM cycles after
+    // its turn (0: l2HitLatency).
+    double l2AtomicOpCycles = 0;
+    double l2AtomicF32OpCycles = 0;
+    uint32_t l2AtomicRegionBytes = 0;
+    double l2AtomicLatency = 0;
     double globalRequestCycles = 0;        // per SM: the fewest L1 data-pipe cycles one global request
                                            // takes, however few lines and sectors it touches
     uint32_t copyEngines = 0;

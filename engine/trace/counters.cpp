@@ -1,6 +1,7 @@
 #include "trace/counters.hpp"
 
 #include "mem/access.hpp"
+#include "mem/atomics.hpp"
 #include "sim/program.hpp"
 
 #include <algorithm>
@@ -60,13 +61,18 @@ void CounterCollector::onStep(const sim::Step& s) {
             mem::GlobalAccess ga;
             mem::coalesce(s.addresses, s.execMask, bytes, ga);
             mem::SectorCache& l1 = *l1_[s.block % l1_.size()];
-            if (s.isAtomic && s.instr && s.instr->reduction) {
-                // red, or an atom whose result is unused: the hardware runs (and counts) a RED.
-                d.globalRedRequests = ga.requests;
-                d.globalRedSectors = ga.sectors;
-            } else if (s.isAtomic) {
-                d.globalAtomRequests = ga.requests;
-                d.globalAtomSectors = ga.sectors;
+            if (s.isAtomic) {
+                // Atomic sectors are counted per pass (mem/atomics.hpp); an atomic ptxas aggregates
+                // is one lane's. red, or an atom whose result is unused, runs (and counts) as RED.
+                const uint32_t lanes = s.instr && s.instr->aggregated ? s.execMask & (0u - s.execMask) : s.execMask;
+                const uint32_t ops = mem::atomicWork(s.addresses, lanes, 32).sectorOps;
+                if (s.instr && s.instr->reduction) {
+                    d.globalRedRequests = ga.requests;
+                    d.globalRedSectors = ops;
+                } else {
+                    d.globalAtomRequests = ga.requests;
+                    d.globalAtomSectors = ops;
+                }
             } else if (s.isLoad) {
                 d.globalLdRequests = ga.requests;
                 d.globalLdSectors = ga.sectors;

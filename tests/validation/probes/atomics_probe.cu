@@ -11,7 +11,8 @@
 //            ownline   every warp its own line (no two warps share one), same word mapping
 //            spread    lane l hits line l (32 lines per request, one word each), all warps the same
 //                      32 lines
-//          op: red (result unused, ptxas emits RED) or atom (result used)
+//          op: red (result unused, ptxas emits RED), atom (result used) or fred (a float add,
+//          result unused: RED.ADD.F32)
 //   copy   width_bytes,warps_per_sm,bytes,us,GBps,inflight_bytes,loaded_latency_ns
 //          a grid-stride copy of 64 MiB (each buffer beyond the 50 MB L2; median of 3) with `warps_per_sm` warps resident
 //          per SM, one load per lane in flight per warp; loaded latency = bytes in flight / rate.
@@ -40,6 +41,15 @@ __global__ void atomRed(unsigned int* base, int pattern, int lanesPerAddr, int h
     unsigned int* p = target(base, pattern, lanesPerAddr, hotLines, warp, threadIdx.x % 32);
     for (int i = 0; i < iters; ++i)
         atomicAdd(p, 1u);
+}
+
+// A float add with the result unused (RED.ADD.F32): the cycle model's l2AtomicF32OpCycles.
+__global__ void atomRedF32(unsigned int* base, int pattern, int lanesPerAddr, int hotLines, int iters)
+{
+    int warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
+    float* p = reinterpret_cast<float*>(target(base, pattern, lanesPerAddr, hotLines, warp, threadIdx.x % 32));
+    for (int i = 0; i < iters; ++i)
+        atomicAdd(p, 1.0f);
 }
 
 // The old value feeds the next iteration's operand, so ptxas must keep an ATOM.
@@ -91,12 +101,15 @@ struct AtomCtx {
     unsigned int* sink;
     int pattern, lanesPerAddr, hotLines, iters, blocks, threads;
     bool used;
+    bool f32 = false;   // atomRedF32 instead of atomRed
 };
 
 static void launchAtom(void* v)
 {
     auto* c = static_cast<AtomCtx*>(v);
-    if (c->used)
+    if (c->f32)
+        atomRedF32<<<c->blocks, c->threads>>>(c->base, c->pattern, c->lanesPerAddr, c->hotLines, c->iters);
+    else if (c->used)
         atomUsed<<<c->blocks, c->threads>>>(c->base, c->pattern, c->lanesPerAddr, c->hotLines, c->iters, c->sink);
     else
         atomRed<<<c->blocks, c->threads>>>(c->base, c->pattern, c->lanesPerAddr, c->hotLines, c->iters);
@@ -170,6 +183,21 @@ int main()
             double us = ms * 1000.0;
             std::printf("atom,single_warp,%s,%d,1,1,256,%.2f,%.3f\n", used ? "atom" : "red", k, us, us * 1000.0 * ghz / 256.0);
         }
+
+    // (e) float adds (RED.ADD.F32), one hot line, k = 1 and 32, and every warp its own line.
+    for (int k : {1, 32}) {
+        AtomCtx c{base, sink, SameLine, k, 1, 64, sms * 8 / 4, 128, false, true};
+        float ms = timeIt(launchAtom, &c);
+        long long requests = (long long)c.blocks * c.threads / 32 * c.iters;
+        std::printf("atom,sameline,fred,%d,1,%d,%lld,%.2f,%.3f\n", k, c.blocks * c.threads / 32, requests, ms * 1000.0,
+                    ms * 1e6 * ghz / (double)requests);
+    }
+    {
+        AtomCtx c{base, sink, OwnLine, 1, 1, 64, sms * 8 / 4, 128, false, true};
+        float ms = timeIt(launchAtom, &c);
+        long long requests = (long long)c.blocks * c.threads / 32 * c.iters;
+        std::printf("atom,ownline,fred,1,1,%d,%lld,%.2f,%.3f\n", c.blocks * c.threads / 32, requests, ms * 1000.0, ms * 1e6 * ghz / (double)requests);
+    }
 
     // DRAM bandwidth against bytes in flight.
     const size_t bytes = 64u << 20;
