@@ -1,6 +1,7 @@
 // warpscope run: a lesson or launch spec on the simulator or a real GPU, with optional per-line
 // statistics, Nsight Compute counters, checkers, the cycle model and the host timeline.
 #include "cli.hpp"
+#include "base/parse_number.hpp"
 #include "hw/cuda_device.hpp"
 #include "runtime/lesson.hpp"
 #include "runtime/sim_device.hpp"
@@ -25,36 +26,6 @@ using namespace warpscope;
 using nlohmann::json;
 
 namespace {
-
-// A positive whole number for a limit option.
-uint64_t parseCount(const std::string& v, const char* opt) {
-    size_t used = 0;
-    uint64_t n = 0;
-    try {
-        n = std::stoull(v, &used);
-    } catch (const std::exception&) {
-        used = 0;
-    }
-    if (used == 0 || used != v.size() || n == 0 || v[0] == '-')
-        throw Error(Error::Kind::Input, std::string(opt) + " expects a positive whole number, got '" + v + "'.");
-    return n;
-}
-
-// "512M", "16G", "1T", "4096" (bytes).
-uint64_t parseSize(const std::string& v) {
-    std::string digits = v;
-    uint64_t unit = 1;
-    if (!v.empty()) {
-        char c = static_cast<char>(std::toupper(static_cast<unsigned char>(v.back())));
-        if (c == 'K' || c == 'M' || c == 'G' || c == 'T') {
-            unit = c == 'K' ? 1ull << 10 : c == 'M' ? 1ull << 20 : c == 'G' ? 1ull << 30 : 1ull << 40;
-            digits.pop_back();
-        }
-    }
-    uint64_t n = parseCount(digits, "--device-memory");
-    if (n > (~0ull) / unit) throw Error(Error::Kind::Input, "--device-memory '" + v + "' is too large.");
-    return n * unit;
-}
 
 json errorJson(const Error& e) {
     json j;
@@ -205,7 +176,7 @@ int cmdRun(int argc, char** argv, const fs::path& lessonsDir) {
         }
         else if (a == "--max-blocks") maxBlocks = parseCount(val("--max-blocks"), "--max-blocks");
         else if (a == "--race-track-mb") raceTrackMb = parseCount(val("--race-track-mb"), "--race-track-mb");
-        else if (a == "--device-memory") deviceMemory = parseSize(val("--device-memory"));
+        else if (a == "--device-memory") deviceMemory = parseSize(val("--device-memory"), "--device-memory");
         else if (a == "--timed") timed = true;
         else if (a == "--warm") timed = warm = true;
         else if (a == "--timeline") wantTimeline = true;

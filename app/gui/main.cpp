@@ -17,6 +17,7 @@
 #include "gui/render/screenshot.hpp"
 
 #include "base/data_dir.hpp"
+#include "base/parse_number.hpp"
 #include "base/error.hpp"
 #include "gui/model/open_path.hpp"
 #include "warpscope_version.hpp"
@@ -201,9 +202,9 @@ bool parseArgs(int argc, char** argv, Options& o) {
         } else if (a == "--ncu") o.ncu = val();
         else if (a == "--initcheck") o.initcheck = true;
         else if (a == "--racecheck") o.racecheck = true;
-        else if (a == "--budget") o.budget = std::max<uint64_t>(std::stoull(val()), 1);
-        else if (a == "--max-blocks") o.maxBlocks = std::max<uint64_t>(std::stoull(val()), 1);
-        else if (a == "--device-memory") o.deviceMemory = std::stoull(val());
+        else if (a == "--budget") o.budget = parseCount(val(), "--budget");
+        else if (a == "--max-blocks") o.maxBlocks = parseCount(val(), "--max-blocks");
+        else if (a == "--device-memory") o.deviceMemory = parseSize(val(), "--device-memory");
         else if (a == "--timed") o.timed = true;
         else if (a == "--gpu") {
             // "--gpu PRESET" picks a preset for Timed mode; a bare "--gpu" is the hardware toggle.
