@@ -25,16 +25,20 @@ struct Outcome {
     std::vector<std::string> serialReasons;
 };
 
-Outcome runOn(const fs::path& spec, uint32_t threads) {
+// viaSteps: the collector sits behind a FanOut, so it sees every Step (onStep) instead of the
+// per-pc sums Gpu::run hands a sums-only listener at the end.
+Outcome runOn(const fs::path& spec, uint32_t threads, bool viaSteps = false) {
     runtime::Lesson l = runtime::loadLesson(spec);
     sim::LaunchOptions opt;
     opt.threads = threads;
     opt.instructionBudget = 20'000'000;
     runtime::SimDevice dev(opt);
     trace::LineStatsCollector lines;
+    sim::FanOut fan;
+    fan.add(&lines);
     Outcome o;
     dev.onLaunch = [&](sim::Gpu& g) {
-        g.setListener(&lines);
+        g.setListener(viaSteps ? static_cast<sim::StepListener*>(&fan) : &lines);
         o.serialReasons.push_back(g.serialReason());
     };
     try {
@@ -88,4 +92,26 @@ TEST_CASE("kernels whose blocks may communicate run serially", "[sim][parallel]"
     INFO("error: " << m.error);
     REQUIRE_FALSE(m.serialReasons.empty());
     CHECK(m.serialReasons[0].empty());
+}
+
+TEST_CASE("per-line statistics summed by pc in a run equal the ones summed from every Step", "[sim][parallel]") {
+    std::vector<fs::path> specs;
+    for (auto& e : fs::directory_iterator(wst::sourcePath("lessons")))
+        if (fs::exists(e.path() / "lesson.json")) specs.push_back(e.path());
+    for (auto& e : fs::directory_iterator(wst::sourcePath("tests/bugs")))
+        if (e.path().extension() == ".json") specs.push_back(e.path());
+    for (auto& p : specs) {
+        INFO("case " << p.string());
+        Outcome sums = runOn(p, 1), steps = runOn(p, 1, true);
+        CHECK(sums.error == steps.error);
+        CHECK(sums.stats == steps.stats);
+        REQUIRE(sums.lines.size() == steps.lines.size());
+        for (auto& [line, st] : steps.lines) {
+            CHECK(sums.lines[line].warpInstructions == st.warpInstructions);
+            CHECK(sums.lines[line].threadInstructions == st.threadInstructions);
+            CHECK(sums.lines[line].activeLanes == st.activeLanes);
+            CHECK(sums.lines[line].branches == st.branches);
+            CHECK(sums.lines[line].divergentBranches == st.divergentBranches);
+        }
+    }
 }
