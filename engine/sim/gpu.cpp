@@ -788,7 +788,7 @@ struct Exec {
         }
         // Lane-independent registers: one value for the warp.
         switch (s) {
-        case Sreg::TidY: case Sreg::TidZ: case Sreg::LaneId: case Sreg::LanemaskEq: case Sreg::LanemaskLe:
+        case Sreg::TidY: case Sreg::TidZ: case Sreg::LanemaskEq: case Sreg::LanemaskLe:
         case Sreg::LanemaskLt: case Sreg::LanemaskGe: case Sreg::LanemaskGt:
             break;
         default: {
@@ -808,6 +808,7 @@ struct Exec {
             case Sreg::SmId: v = b.sm; break;
             case Sreg::NSmId: v = g.opt_.numSMs; break;
             case Sreg::GridId: v = 1; break;
+            // Deterministic "clocks": instructions this warp has issued (x4, a rough cycle count).
             case Sreg::Clock: v = (w.issued * 4) & 0xffffffffu; break;
             case Sreg::Clock64: v = w.issued * 4; break;
             case Sreg::GlobalTimer: v = g.stats_.warpInstructions * 4; break;
@@ -819,38 +820,17 @@ struct Exec {
             return;
         }
         }
-        for (int l = 0; l < 32; ++l) {
+        for (int l = 0; l < 32; ++l) {   // the lane-dependent ones
             uint64_t v = 0;
             switch (s) {
-            case Sreg::TidX: v = tidComp(l, 0); break;
             case Sreg::TidY: v = tidComp(l, 1); break;
             case Sreg::TidZ: v = tidComp(l, 2); break;
-            case Sreg::NtidX: v = cfg.block.x; break;
-            case Sreg::NtidY: v = cfg.block.y; break;
-            case Sreg::NtidZ: v = cfg.block.z; break;
-            case Sreg::CtaidX: v = b.idx.x; break;
-            case Sreg::CtaidY: v = b.idx.y; break;
-            case Sreg::CtaidZ: v = b.idx.z; break;
-            case Sreg::NctaidX: v = cfg.grid.x; break;
-            case Sreg::NctaidY: v = cfg.grid.y; break;
-            case Sreg::NctaidZ: v = cfg.grid.z; break;
-            case Sreg::LaneId: v = static_cast<uint64_t>(l); break;
-            case Sreg::WarpId: v = w.indexInBlock; break;
-            case Sreg::NWarpId: v = 64; break;
-            case Sreg::SmId: v = b.sm; break;
-            case Sreg::NSmId: v = g.opt_.numSMs; break;
-            case Sreg::GridId: v = 1; break;
             case Sreg::LanemaskEq: v = 1u << l; break;
             case Sreg::LanemaskLe: v = l == 31 ? kFull : ((2u << l) - 1); break;
             case Sreg::LanemaskLt: v = (1u << l) - 1; break;
             case Sreg::LanemaskGe: v = ~((1u << l) - 1); break;
             case Sreg::LanemaskGt: v = l == 31 ? 0u : ~((2u << l) - 1); break;
-            // Deterministic "clocks": instructions this warp has issued (x4, a rough cycle count).
-            case Sreg::Clock: v = (w.issued * 4) & 0xffffffffu; break;
-            case Sreg::Clock64: v = w.issued * 4; break;
-            case Sreg::GlobalTimer: v = g.stats_.warpInstructions * 4; break;
-            case Sreg::DynamicSmemSize: v = g.cfg_.dynamicSharedBytes; break;
-            case Sreg::TotalSmemSize: v = g.sharedBytes_; break;
+            default: break;   // TidX and LaneId above, the rest lane-independent
             }
             out[l] = v;
         }
