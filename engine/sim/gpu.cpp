@@ -13,6 +13,9 @@
 #include <cmath>
 #include <cstring>
 #include <exception>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 #include <sstream>
 #include <thread>
 
@@ -151,11 +154,14 @@ void Gpu::admitBlocks() {
             f.regs.assign(size_t(kf.numRegs) * 32, 0);
             f.preds.assign(kf.numPreds, 0);
             f.params.resize(size_t(kf.paramBytes) * 32);
-            size_t n = std::min(kernelParams_.size(), size_t(kf.paramBytes));
-            for (int l = 0; l < 32; ++l) {
-                uint8_t* dst = f.params.data() + size_t(l) * kf.paramBytes;
-                std::memcpy(dst, kernelParams_.data(), n);
-                if (kf.paramBytes > n) std::memset(dst + n, 0, kf.paramBytes - n);
+            if (kf.paramBytes) {
+                // Lane 0 from the launch's parameters (zero past them), then doubling copies of
+                // the lanes filled so far: 5 copies instead of 32 per warp.
+                const size_t pb = kf.paramBytes, n = std::min(kernelParams_.size(), pb);
+                uint8_t* p = f.params.data();
+                std::memcpy(p, kernelParams_.data(), n);
+                if (pb > n) std::memset(p + n, 0, pb - n);
+                for (size_t lanes = 1; lanes < 32; lanes *= 2) std::memcpy(p + lanes * pb, p, lanes * pb);
             }
             f.localBase = 0;
             f.stack.clear();
@@ -212,84 +218,120 @@ bool Gpu::pickAndIssue(int onlySlot, int onlyWarp) {
             if (w.state == WarpState::Done) retireIfDone(b);
             return true;
         }
-        for (;;) {
-            if (resident_.empty()) {
-                state_ = LaunchState::Finished;
-                return false;
-            }
-            // Round-robin over (block, warp) from the cursor.
-            size_t nb = resident_.size();
-            if (rrBlock_ >= nb) {
-                rrBlock_ = 0;
-                rrWarp_ = 0;
-            }
-            size_t totalWarps = nb * warpsPerBlock_;
-            for (size_t k = 0; k < totalWarps; ++k) {
-                Block& b = *resident_[rrBlock_];
-                if (b.readyWarps == 0) {   // nothing to issue here: move to the next block
-                    k += warpsPerBlock_ - rrWarp_ - 1;
-                    rrWarp_ = 0;
-                    rrBlock_ = (rrBlock_ + 1) % nb;
-                    continue;
-                }
-                uint32_t wi = rrWarp_;
-                if (++rrWarp_ >= warpsPerBlock_) {
-                    rrWarp_ = 0;
-                    rrBlock_ = (rrBlock_ + 1) % nb;
-                }
-                Warp& w = b.warps[wi];
-                if (w.state != WarpState::Ready) continue;
-                issue(b, w);
-                if (w.state == WarpState::Done) retireIfDone(b);
-                return true;
-            }
-            // Nobody could issue: every live warp of every resident block waits at a barrier
-            // that cannot complete.
-            Block& b = *resident_.front();
-            for (auto& w : b.warps) {
-                if (w.state == WarpState::AtBarrier) {
-                    const Instr* in = w.barrierPc >= 0 ? &prog_.code[static_cast<size_t>(w.barrierPc)] : nullptr;
-                    std::ostringstream os;
-                    os << "Deadlock: every warp of block (" << b.idx.x << "," << b.idx.y << "," << b.idx.z
-                       << ") still running waits at a barrier that can never complete. Warp " << w.indexInBlock
-                       << " waits at barrier " << w.barrierId;
-                    if (w.barrierCount) os << " for " << w.barrierCount << " threads";
-                    int arrived = 0, live = 0;
-                    for (auto& o : b.warps) {
-                        if (o.state != WarpState::Done) ++live;
-                        if (o.state == WarpState::AtBarrier && o.barrierId == w.barrierId) ++arrived;
-                    }
-                    os << "; " << arrived << " of " << live << " live warps arrived there";
-                    for (auto& o : b.warps)
-                        if (o.state == WarpState::AtBarrier && o.barrierId != w.barrierId) {
-                            os << ", warp " << o.indexInBlock << " waits at barrier " << o.barrierId << " instead";
-                            break;
-                        }
-                    // A count mismatch where the smaller count arrived first: that instance
-                    // completed early, and the warps expecting more now wait for nobody.
-                    const Block::LastRelease& last = b.lastRelease[w.barrierId & 15];
-                    if (last.pc >= 0 && last.count != w.barrierCount) {
-                        const Instr& li = prog_.code[static_cast<size_t>(last.pc)];
-                        os << ". Barrier " << w.barrierId << " last completed with a count of "
-                           << (last.count ? std::to_string(last.count) + " threads" : std::string("all threads of the block"))
-                           << " (warp " << last.warp << ", ";
-                        if (li.line) os << "source line " << li.line << ", ";
-                        os << "PTX line " << li.ptxLine << ": " << li.text
-                           << "); if those warps were meant to meet this one, the warps disagree on the barrier's thread count";
-                    }
-                    raise(Error::Kind::Deadlock, os.str() + ".", b, w, std::countr_zero(w.validMask & ~w.exited), in);
-                }
-            }
-            state_ = LaunchState::Finished;
-            return false;
-        }
+        return issueNext();
     } catch (const Error& e) {
         recordFault(e);
         return false;
     }
 }
 
+// The next warp in round-robin order issues one instruction; false (launch finished) when no
+// block is left. Throws the Error of a fault, a deadlock, an exceeded budget or a cancel.
+bool Gpu::issueNext() {
+    for (;;) {
+        if (resident_.empty()) {
+            state_ = LaunchState::Finished;
+            return false;
+        }
+        // Round-robin over (block, warp) from the cursor.
+        size_t nb = resident_.size();
+        if (rrBlock_ >= nb) {
+            rrBlock_ = 0;
+            rrWarp_ = 0;
+        }
+        size_t totalWarps = nb * warpsPerBlock_;
+        for (size_t k = 0; k < totalWarps; ++k) {
+            Block& b = *resident_[rrBlock_];
+            if (b.readyWarps == 0) {   // nothing to issue here: move to the next block
+                k += warpsPerBlock_ - rrWarp_ - 1;
+                rrWarp_ = 0;
+                rrBlock_ = (rrBlock_ + 1) % nb;
+                continue;
+            }
+            uint32_t wi = rrWarp_;
+            if (++rrWarp_ >= warpsPerBlock_) {
+                rrWarp_ = 0;
+                rrBlock_ = (rrBlock_ + 1) % nb;
+            }
+            Warp& w = b.warps[wi];
+            if (w.state != WarpState::Ready) continue;
+            issue(b, w);
+            if (w.state == WarpState::Done) retireIfDone(b);
+            return true;
+        }
+        // Nobody could issue: every live warp of every resident block waits at a barrier
+        // that cannot complete.
+        Block& b = *resident_.front();
+        for (auto& w : b.warps) {
+            if (w.state == WarpState::AtBarrier) {
+                const Instr* in = w.barrierPc >= 0 ? &prog_.code[static_cast<size_t>(w.barrierPc)] : nullptr;
+                std::ostringstream os;
+                os << "Deadlock: every warp of block (" << b.idx.x << "," << b.idx.y << "," << b.idx.z
+                   << ") still running waits at a barrier that can never complete. Warp " << w.indexInBlock
+                   << " waits at barrier " << w.barrierId;
+                if (w.barrierCount) os << " for " << w.barrierCount << " threads";
+                int arrived = 0, live = 0;
+                for (auto& o : b.warps) {
+                    if (o.state != WarpState::Done) ++live;
+                    if (o.state == WarpState::AtBarrier && o.barrierId == w.barrierId) ++arrived;
+                }
+                os << "; " << arrived << " of " << live << " live warps arrived there";
+                for (auto& o : b.warps)
+                    if (o.state == WarpState::AtBarrier && o.barrierId != w.barrierId) {
+                        os << ", warp " << o.indexInBlock << " waits at barrier " << o.barrierId << " instead";
+                        break;
+                    }
+                // A count mismatch where the smaller count arrived first: that instance
+                // completed early, and the warps expecting more now wait for nobody.
+                const Block::LastRelease& last = b.lastRelease[w.barrierId & 15];
+                if (last.pc >= 0 && last.count != w.barrierCount) {
+                    const Instr& li = prog_.code[static_cast<size_t>(last.pc)];
+                    os << ". Barrier " << w.barrierId << " last completed with a count of "
+                       << (last.count ? std::to_string(last.count) + " threads" : std::string("all threads of the block"))
+                       << " (warp " << last.warp << ", ";
+                    if (li.line) os << "source line " << li.line << ", ";
+                    os << "PTX line " << li.ptxLine << ": " << li.text
+                       << "); if those warps were meant to meet this one, the warps disagree on the barrier's thread count";
+                }
+                raise(Error::Kind::Deadlock, os.str() + ".", b, w, std::countr_zero(w.validMask & ~w.exited), in);
+            }
+        }
+        state_ = LaunchState::Finished;
+        return false;
+    }
+}
+
 bool Gpu::step() { return pickAndIssue(-1, -1); }
+
+void Gpu::runLoop() {
+    // step() in a loop, with one try block for the whole run instead of one per instruction.
+    if (state_ != LaunchState::Running) return;
+    // A sums-only listener (the per-line statistics) gets per-pc sums at the end instead of a
+    // Step per instruction; the guard hands them over and restores it however the loop ends.
+    struct PcSums {
+        Gpu& g;
+        StepListener* listener = nullptr;
+        explicit PcSums(Gpu& gpu) : g(gpu) {
+            if (!g.listener_ || !g.listener_->sumsOnly()) return;
+            listener = g.listener_;
+            g.pcCounts_.assign(g.prog_.code.size(), PcCounts{});
+            g.listener_ = nullptr;
+            g.countByPc_ = true;
+        }
+        ~PcSums() {
+            if (!listener) return;
+            g.listener_ = listener;
+            g.countByPc_ = false;
+            listener->addCounts(g.prog_.code.data(), g.pcCounts_.data(), g.pcCounts_.size());
+        }
+    } sums(*this);
+    try {
+        while (issueNext()) {
+        }
+    } catch (const Error& e) {
+        recordFault(e);
+    }
+}
 
 bool Gpu::stepWarp(uint32_t slot, uint32_t warp) {
     return pickAndIssue(static_cast<int>(slot), static_cast<int>(warp));
@@ -344,8 +386,7 @@ uint64_t Gpu::runFor(uint64_t maxSteps) {
 }
 
 void Gpu::run() {
-    while (step()) {
-    }
+    runLoop();
     if (fault_) throw *fault_;
 }
 
@@ -389,10 +430,7 @@ void Gpu::runToEnd(uint32_t threads) {
     {
         std::vector<std::jthread> pool;
         for (auto& p : parts)
-            pool.emplace_back([g = p.get()] {
-                while (g->step()) {
-                }
-            });
+            pool.emplace_back([g = p.get()] { g->runLoop(); });
     }
     bool redo = false;
     LaunchStats sum;
@@ -608,6 +646,55 @@ void Gpu::report(const std::string& tool, const std::string& hazard, const std::
 }
 
 // ---------------------------------------------------------------- 5. Exec: operands and memory
+namespace {
+// The smallest and largest of a warp's 32 addresses and the OR of all of them (alignment), for
+// the whole-warp bounds check of a memory access. Baseline x86-64 has no 64-bit vector min/max,
+// so an AVX2 variant is chosen once at run time; both give the same three values.
+struct Span {
+    uint64_t lo, hi, any;
+};
+Span spanScalar(const uint64_t* a) {
+    Span s{~0ull, 0, 0};
+    for (int l = 0; l < 32; ++l) {
+        s.lo = std::min(s.lo, a[l]);
+        s.hi = std::max(s.hi, a[l]);
+        s.any |= a[l];
+    }
+    return s;
+}
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+__attribute__((target("avx2"))) Span spanAvx2(const uint64_t* a) {
+    const __m256i flip = _mm256_set1_epi64x(INT64_MIN);   // unsigned order via signed compares
+    __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a));
+    __m256i any = v, mn = _mm256_xor_si256(v, flip), mx = mn;
+    for (int l = 4; l < 32; l += 4) {
+        v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + l));
+        any = _mm256_or_si256(any, v);
+        const __m256i x = _mm256_xor_si256(v, flip);
+        mn = _mm256_blendv_epi8(mn, x, _mm256_cmpgt_epi64(mn, x));
+        mx = _mm256_blendv_epi8(mx, x, _mm256_cmpgt_epi64(x, mx));
+    }
+    // Across the four 64-bit lanes in registers: swap the 128-bit halves, then the 64-bit halves.
+    for (int imm = 0; imm < 2; ++imm) {
+        const __m256i m2 = imm == 0 ? _mm256_permute4x64_epi64(mn, 0x4e) : _mm256_shuffle_epi32(mn, 0x4e);
+        const __m256i x2 = imm == 0 ? _mm256_permute4x64_epi64(mx, 0x4e) : _mm256_shuffle_epi32(mx, 0x4e);
+        const __m256i o2 = imm == 0 ? _mm256_permute4x64_epi64(any, 0x4e) : _mm256_shuffle_epi32(any, 0x4e);
+        mn = _mm256_blendv_epi8(mn, m2, _mm256_cmpgt_epi64(mn, m2));
+        mx = _mm256_blendv_epi8(mx, x2, _mm256_cmpgt_epi64(x2, mx));
+        any = _mm256_or_si256(any, o2);
+    }
+    return {uint64_t(_mm256_extract_epi64(mn, 0)) ^ (1ull << 63), uint64_t(_mm256_extract_epi64(mx, 0)) ^ (1ull << 63),
+            uint64_t(_mm256_extract_epi64(any, 0))};
+}
+Span laneSpan(const uint64_t* a) {
+    static const bool hasAvx2 = __builtin_cpu_supports("avx2");
+    return hasAvx2 ? spanAvx2(a) : spanScalar(a);
+}
+#else
+Span laneSpan(const uint64_t* a) { return spanScalar(a); }
+#endif
+} // namespace
+
 struct Exec {
     // The scratch arrays are deliberately left uninitialised: this object is built for every
     // issued instruction, and every lane an instruction reads was written first.
@@ -699,12 +786,14 @@ struct Exec {
             }
             return;
         }
-        for (int l = 0; l < 32; ++l) {
+        // Lane-independent registers: one value for the warp.
+        switch (s) {
+        case Sreg::TidY: case Sreg::TidZ: case Sreg::LanemaskEq: case Sreg::LanemaskLe:
+        case Sreg::LanemaskLt: case Sreg::LanemaskGe: case Sreg::LanemaskGt:
+            break;
+        default: {
             uint64_t v = 0;
             switch (s) {
-            case Sreg::TidX: v = tidComp(l, 0); break;
-            case Sreg::TidY: v = tidComp(l, 1); break;
-            case Sreg::TidZ: v = tidComp(l, 2); break;
             case Sreg::NtidX: v = cfg.block.x; break;
             case Sreg::NtidY: v = cfg.block.y; break;
             case Sreg::NtidZ: v = cfg.block.z; break;
@@ -714,23 +803,34 @@ struct Exec {
             case Sreg::NctaidX: v = cfg.grid.x; break;
             case Sreg::NctaidY: v = cfg.grid.y; break;
             case Sreg::NctaidZ: v = cfg.grid.z; break;
-            case Sreg::LaneId: v = static_cast<uint64_t>(l); break;
             case Sreg::WarpId: v = w.indexInBlock; break;
             case Sreg::NWarpId: v = 64; break;
             case Sreg::SmId: v = b.sm; break;
             case Sreg::NSmId: v = g.opt_.numSMs; break;
             case Sreg::GridId: v = 1; break;
-            case Sreg::LanemaskEq: v = 1u << l; break;
-            case Sreg::LanemaskLe: v = l == 31 ? kFull : ((2u << l) - 1); break;
-            case Sreg::LanemaskLt: v = (1u << l) - 1; break;
-            case Sreg::LanemaskGe: v = ~((1u << l) - 1); break;
-            case Sreg::LanemaskGt: v = l == 31 ? 0u : ~((2u << l) - 1); break;
             // Deterministic "clocks": instructions this warp has issued (x4, a rough cycle count).
             case Sreg::Clock: v = (w.issued * 4) & 0xffffffffu; break;
             case Sreg::Clock64: v = w.issued * 4; break;
             case Sreg::GlobalTimer: v = g.stats_.warpInstructions * 4; break;
             case Sreg::DynamicSmemSize: v = g.cfg_.dynamicSharedBytes; break;
             case Sreg::TotalSmemSize: v = g.sharedBytes_; break;
+            default: break;
+            }
+            for (int l = 0; l < 32; ++l) out[l] = v;
+            return;
+        }
+        }
+        for (int l = 0; l < 32; ++l) {   // the lane-dependent ones
+            uint64_t v = 0;
+            switch (s) {
+            case Sreg::TidY: v = tidComp(l, 1); break;
+            case Sreg::TidZ: v = tidComp(l, 2); break;
+            case Sreg::LanemaskEq: v = 1u << l; break;
+            case Sreg::LanemaskLe: v = l == 31 ? kFull : ((2u << l) - 1); break;
+            case Sreg::LanemaskLt: v = (1u << l) - 1; break;
+            case Sreg::LanemaskGe: v = ~((1u << l) - 1); break;
+            case Sreg::LanemaskGt: v = l == 31 ? 0u : ~((2u << l) - 1); break;
+            default: break;   // TidX and LaneId above, the rest lane-independent
             }
             out[l] = v;
         }
@@ -863,10 +963,53 @@ struct Exec {
         forLanes(slow, [&](int l) { ptr[l] = pointerFor(l, bytes, isStore, resolved); });
     }
 
+    // Whole-warp fast path of pointersFor for an explicit state space: when every lane's access
+    // is aligned and inside one region, lane l's bytes start at base + l * stride + (addrs[l] - bias)
+    // and no lane needs its own checks. False sends the access down the per-lane path.
+    bool warpRegion(uint32_t bytes, bool isStore, uint8_t*& base, size_t& stride, uint64_t& bias) const {
+        if (exec != kFull) return false;
+        const auto [lo, hi, any] = laneSpan(addrs);
+        if (any & (bytes - 1)) return false;
+        stride = 0;
+        switch (I.space) {
+        case StateSpace::Shared:
+            if (hi + bytes > b.shared.size()) return false;
+            base = b.shared.data() + lo;
+            bias = lo;
+            return true;
+        case StateSpace::Global: {
+            if (hi - lo >= (1ull << 40)) return false;
+            mem::Allocation* al = g.mem_.find(lo, hi - lo + bytes, g.allocCache_);
+            if (!al || (isStore && al->readOnly)) return false;
+            base = al->data.get() + (lo - al->base);
+            bias = lo;
+            return true;
+        }
+        case StateSpace::Param: {
+            const uint32_t pb = g.prog_.functions[f.func].paramBytes;
+            if (hi > pb || hi + bytes > pb) return false;   // (the first test keeps a huge address from wrapping)
+            base = f.params.data() + lo;
+            stride = pb;
+            bias = lo;
+            return true;
+        }
+        default: return false;
+        }
+    }
+
     void computeAddresses() {
         const uint64_t* base = nullptr;
         if (I.addr.base.kind == Operand::Kind::Reg) base = f.regs.data() + size_t(I.addr.base.index) * 32;
         uint64_t extra = I.addr.base.kind == Operand::Kind::Special ? f.localBase : 0;
+        if (exec == kFull) {   // the same arithmetic with the per-instruction tests hoisted out of the lane loop
+            const uint64_t off = extra + static_cast<uint64_t>(I.addr.offset);
+            const uint64_t m = I.space == StateSpace::Shared || (I.space == StateSpace::Local && base) ? 0xffffffffull : ~0ull;
+            if (base)
+                for (int l = 0; l < 32; ++l) addrs[l] = (base[l] + off) & m;
+            else
+                for (int l = 0; l < 32; ++l) addrs[l] = off & m;
+            return;
+        }
         forLanes(exec, [&](int l) {
             uint64_t a = (base ? base[l] : 0) + extra + static_cast<uint64_t>(I.addr.offset);
             if (I.space == StateSpace::Shared || (I.space == StateSpace::Local && base)) a &= 0xffffffffull;
@@ -987,8 +1130,9 @@ void execArith(Exec& x) {
                     x.carry()[l] = cr.carry;
                 });
             } else {
-                const uint64_t m = mask(bits);
-                map2(x, [&](uint64_t a, uint64_t b) { return (sub ? a - b : a + b) & m; });
+                const uint64_t m = mask(bits);   // captured by value: the lane loops vectorise
+                if (sub) map2(x, [m](uint64_t a, uint64_t b) { return (a - b) & m; });
+                else map2(x, [m](uint64_t a, uint64_t b) { return (a + b) & m; });
             }
         } else {
             unsupportedType(x);
@@ -1242,6 +1386,53 @@ void execBits(Exec& x) {
     }
 }
 
+// One 32-bit integer comparison over all 32 lanes, as a lane mask.
+template <class T, class C>
+uint32_t laneBits(const uint64_t* a, const uint64_t* b, C cmp) {
+    uint32_t p = 0;
+    for (int l = 0; l < 32; ++l) p |= uint32_t(cmp(T(a[l]), T(b[l]))) << l;
+    return p;
+}
+#if defined(__SSE2__)
+// The same with SSE2 (baseline x86-64): four lanes per compare, their low 32 bits packed from
+// two 64-bit register slots each; unsigned order by flipping the sign bits.
+template <bool kSigned>
+uint32_t compareLanes32Sse2(CmpOp op, const uint64_t* a, const uint64_t* b) {
+    const __m128i flip = _mm_set1_epi32(kSigned ? 0 : int32_t(0x80000000u));
+    auto low4 = [&](const uint64_t* p) {
+        const __m128 x = _mm_castsi128_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+        const __m128 y = _mm_castsi128_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 2)));
+        return _mm_xor_si128(_mm_castps_si128(_mm_shuffle_ps(x, y, _MM_SHUFFLE(2, 0, 2, 0))), flip);
+    };
+    // Lt and Ge compare (b > a), Gt and Le (a > b); Ne, Le and Ge invert.
+    const bool swap = op == CmpOp::Lt || op == CmpOp::Lo || op == CmpOp::Ge || op == CmpOp::Hs;
+    const bool eq = op == CmpOp::Eq || op == CmpOp::Ne;
+    const bool invert = op == CmpOp::Ne || op == CmpOp::Le || op == CmpOp::Ls || op == CmpOp::Ge || op == CmpOp::Hs;
+    uint32_t p = 0;
+    for (int q = 0; q < 8; ++q) {
+        const __m128i x = low4(a + 4 * q), y = low4(b + 4 * q);
+        const __m128i c = eq ? _mm_cmpeq_epi32(x, y) : swap ? _mm_cmpgt_epi32(y, x) : _mm_cmpgt_epi32(x, y);
+        p |= uint32_t(_mm_movemask_ps(_mm_castsi128_ps(c))) << (4 * q);
+    }
+    return invert ? ~p : p;
+}
+#endif
+
+template <class T>
+uint32_t compareLanes32(CmpOp op, const uint64_t* a, const uint64_t* b) {
+#if defined(__SSE2__)
+    return compareLanes32Sse2<std::is_signed_v<T>>(op, a, b);
+#endif
+    switch (op) {
+    case CmpOp::Eq: return laneBits<T>(a, b, [](T u, T v) { return u == v; });
+    case CmpOp::Ne: return laneBits<T>(a, b, [](T u, T v) { return u != v; });
+    case CmpOp::Lt: case CmpOp::Lo: return laneBits<T>(a, b, [](T u, T v) { return u < v; });
+    case CmpOp::Le: case CmpOp::Ls: return laneBits<T>(a, b, [](T u, T v) { return u <= v; });
+    case CmpOp::Gt: case CmpOp::Hi: return laneBits<T>(a, b, [](T u, T v) { return u > v; });
+    default: return laneBits<T>(a, b, [](T u, T v) { return u >= v; });
+    }
+}
+
 bool compareLane(const Instr& I, Type t, uint64_t a, uint64_t b) {
     using namespace arith;
     if (t == Type::F32) return compareF32(I.cmp, asF32(a), asF32(b), I.ftz);
@@ -1264,21 +1455,9 @@ void execCompare(Exec& x) {
             (I.cmp <= CmpOp::Ge || (I.cmp >= CmpOp::Lo && I.cmp <= CmpOp::Hs))) {
             // The common integer comparisons, inline (loop counters, bounds checks).
             const bool sgn = t == Type::S32 && I.cmp <= CmpOp::Ge;
-            auto cmp = [&](int64_t u, int64_t v) {
-                switch (I.cmp) {
-                case CmpOp::Eq: return u == v;
-                case CmpOp::Ne: return u != v;
-                case CmpOp::Lt: case CmpOp::Lo: return u < v;
-                case CmpOp::Le: case CmpOp::Ls: return u <= v;
-                case CmpOp::Gt: case CmpOp::Hi: return u > v;
-                default: return u >= v;
-                }
-            };
-            forLanes(x.exec, [&](int l) {
-                int64_t u = sgn ? int64_t(int32_t(a[l])) : int64_t(uint32_t(a[l]));
-                int64_t v = sgn ? int64_t(int32_t(b[l])) : int64_t(uint32_t(b[l]));
-                if (cmp(u, v)) p |= 1u << l;
-            });
+            // Every lane is compared (registers of inactive lanes hold plain data) and the
+            // result masked: no per-lane test of the mask or of the comparison.
+            p = (sgn ? compareLanes32<int32_t>(I.cmp, a, b) : compareLanes32<uint32_t>(I.cmp, a, b)) & x.exec;
         } else {
             forLanes(x.exec, [&](int l) {
                 if (compareLane(I, t, a[l], b[l])) p |= 1u << l;
@@ -1555,6 +1734,58 @@ void checkAccess(Exec& x, uint32_t bytes, bool before) {
     });
 }
 
+// Whole-warp loads and stores once warpRegion has checked the lanes: a plain copy per lane,
+// specialised by element type, vector width, sign fill and lane stride (only .param has one) so
+// no test is left in the lane loop. Lane l's bytes are at origin + l * stride + addrs[l], with
+// origin = base - bias computed in integers. Signed 8- and 16-bit loads are kept sign-extended
+// to 32 bits (as the per-lane path does; for 32 bits that is the value itself).
+struct WarpRegion {
+    uintptr_t origin;
+    size_t stride;
+};
+template <class E, int kVec, bool kSignFill, bool kStrided>
+void loadWarp(WarpRegion r, const uint64_t* addrs, uint64_t* const* outs) {
+    uint64_t* o[kVec];
+    for (int k = 0; k < kVec; ++k) o[k] = outs[k];
+#pragma GCC unroll 8
+    for (int l = 0; l < 32; ++l) {
+        const uint8_t* p = reinterpret_cast<const uint8_t*>(r.origin + (kStrided ? size_t(l) * r.stride : 0) + addrs[l]);
+        for (int k = 0; k < kVec; ++k) {
+            E e;
+            std::memcpy(&e, p + k * sizeof(E), sizeof(E));
+            if constexpr (kSignFill) o[k][l] = uint32_t(int32_t(std::make_signed_t<E>(e)));
+            else o[k][l] = e;
+        }
+    }
+}
+template <class E, int kVec, bool kStrided>
+void storeWarp(WarpRegion r, const uint64_t* addrs, const uint64_t* const* vals) {
+    const uint64_t* v[kVec];
+    for (int k = 0; k < kVec; ++k) v[k] = vals[k];
+#pragma GCC unroll 8
+    for (int l = 0; l < 32; ++l) {
+        uint8_t* p = reinterpret_cast<uint8_t*>(r.origin + (kStrided ? size_t(l) * r.stride : 0) + addrs[l]);
+        for (int k = 0; k < kVec; ++k) {
+            const E e = static_cast<E>(v[k][l]);
+            std::memcpy(p + k * sizeof(E), &e, sizeof(E));
+        }
+    }
+}
+template <class E, bool kSignFill>
+void loadWarpAny(int vec, WarpRegion r, const uint64_t* addrs, uint64_t* const* outs) {
+    const bool strided = r.stride != 0;
+    if (vec == 1) strided ? loadWarp<E, 1, kSignFill, true>(r, addrs, outs) : loadWarp<E, 1, kSignFill, false>(r, addrs, outs);
+    else if (vec == 2) strided ? loadWarp<E, 2, kSignFill, true>(r, addrs, outs) : loadWarp<E, 2, kSignFill, false>(r, addrs, outs);
+    else strided ? loadWarp<E, 4, kSignFill, true>(r, addrs, outs) : loadWarp<E, 4, kSignFill, false>(r, addrs, outs);
+}
+template <class E>
+void storeWarpAny(int vec, WarpRegion r, const uint64_t* addrs, const uint64_t* const* vals) {
+    const bool strided = r.stride != 0;
+    if (vec == 1) strided ? storeWarp<E, 1, true>(r, addrs, vals) : storeWarp<E, 1, false>(r, addrs, vals);
+    else if (vec == 2) strided ? storeWarp<E, 2, true>(r, addrs, vals) : storeWarp<E, 2, false>(r, addrs, vals);
+    else strided ? storeWarp<E, 4, true>(r, addrs, vals) : storeWarp<E, 4, false>(r, addrs, vals);
+}
+
 void execMemory(Exec& x, sim::Step* st) {
     const Instr& I = x.I;
     const int es = ptx::sizeOf(I.type);
@@ -1571,10 +1802,23 @@ void execMemory(Exec& x, sim::Step* st) {
         }
     } after{x, bytes, checking};
     StateSpace resolved = I.space;
+    uint8_t* wbase = nullptr;
+    size_t wstride = 0;
+    uint64_t wbias = 0;
     if (I.op == Op::Ld) {
         const bool signFill = ptx::isSigned(I.type) && es < 8;
         uint64_t* outs[4];
         for (int k = 0; k < I.vec; ++k) outs[k] = I.vec > 1 ? x.regOut(I.vecRegs[k]) : x.dst();
+        if (!checking && x.warpRegion(bytes, false, wbase, wstride, wbias)) {
+            const WarpRegion r{reinterpret_cast<uintptr_t>(wbase) - wbias, wstride};
+            switch (es) {
+            case 1: signFill ? loadWarpAny<uint8_t, true>(I.vec, r, x.addrs, outs) : loadWarpAny<uint8_t, false>(I.vec, r, x.addrs, outs); break;
+            case 2: signFill ? loadWarpAny<uint16_t, true>(I.vec, r, x.addrs, outs) : loadWarpAny<uint16_t, false>(I.vec, r, x.addrs, outs); break;
+            case 4: loadWarpAny<uint32_t, false>(I.vec, r, x.addrs, outs); break;
+            default: loadWarpAny<uint64_t, false>(I.vec, r, x.addrs, outs); break;
+            }
+            goto done;
+        }
         // Fixed-size copies per element width, so the compiler emits plain moves, not memcpy calls.
         uint8_t* ptr[32];
         x.pointersFor(bytes, false, &resolved, ptr);
@@ -1604,6 +1848,16 @@ void execMemory(Exec& x, sim::Step* st) {
             for (int k = 0; k < I.vec; ++k) vals[k] = x.value(I.vecRegs[k], s[k]);
         else
             vals[0] = x.src(0);
+        if (!checking && x.warpRegion(bytes, true, wbase, wstride, wbias)) {
+            const WarpRegion r{reinterpret_cast<uintptr_t>(wbase) - wbias, wstride};
+            switch (es) {
+            case 1: storeWarpAny<uint8_t>(I.vec, r, x.addrs, vals); break;
+            case 2: storeWarpAny<uint16_t>(I.vec, r, x.addrs, vals); break;
+            case 4: storeWarpAny<uint32_t>(I.vec, r, x.addrs, vals); break;
+            default: storeWarpAny<uint64_t>(I.vec, r, x.addrs, vals); break;
+            }
+            goto done;
+        }
         uint8_t* ptr[32];
         x.pointersFor(bytes, true, &resolved, ptr);
         auto storeAll = [&](auto elem) {
@@ -1665,6 +1919,7 @@ void execMemory(Exec& x, sim::Step* st) {
             d[l] = old;
         });
     }
+done:
     if (st) {
         st->space = resolved;
         st->accessBytes = static_cast<uint8_t>(std::min<uint32_t>(bytes, 255));
@@ -1798,6 +2053,7 @@ void Gpu::issue(Block& b, Warp& w) {
     Exec x(*this, b, w, f, I, active, execMask);
     int32_t nextPc = pc + 1;
     bool control = false;
+    bool divergent = false;
 
     switch (I.op) {
     case Op::Add: case Op::Sub: case Op::Addc: case Op::Subc: case Op::Mul: case Op::Mad: case Op::Madc: case Op::Mul24:
@@ -1843,6 +2099,7 @@ void Gpu::issue(Block& b, Warp& w) {
             top.pc = I.target;
         } else {
             ++stats_.divergentBranches;
+            divergent = true;
             if (st) st->divergent = true;
             const int32_t rpc = I.reconv;
             if (top.rpc == rpc) {
@@ -1993,6 +2250,15 @@ void Gpu::issue(Block& b, Warp& w) {
     if (st) {
         step.maskAfter = w.state == WarpState::Done ? 0 : w.activeMask();
         listener_->onStep(step);
+    } else if (countByPc_) {
+        PcCounts& c = pcCounts_[static_cast<size_t>(pc)];
+        ++c.warpInstructions;
+        c.threadInstructions += laneCount(execMask);
+        c.activeLanes += laneCount(active);
+        if (I.op == Op::Bra) {
+            ++c.branches;
+            c.divergentBranches += divergent;
+        }
     }
 }
 

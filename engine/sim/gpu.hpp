@@ -188,6 +188,8 @@ private:
     friend struct Exec;
     void admitBlocks();
     bool pickAndIssue(int onlySlot, int onlyWarp);
+    bool issueNext();
+    void runLoop();   // to completion or the first fault (recorded, not thrown)
     void issue(Block& b, Warp& w);
     void stopLaunch(Block& b, Warp& w, uint32_t active, const Instr& I);   // throws when over budget or cancelled
     void checkMemberMask(Block& b, Warp& w, const Instr& I, uint32_t exec, const uint64_t* masks);   // synccheck, *.sync
@@ -219,6 +221,9 @@ private:
     std::optional<Error> fault_;
     LaunchStats stats_;
     sim::StepListener* listener_ = nullptr;
+    // runLoop with a sums-only listener: per-pc sums kept here instead of Steps (see StepListener::sumsOnly).
+    bool countByPc_ = false;
+    std::vector<PcCounts> pcCounts_;
     bool barrierReleased_ = false;
     std::vector<CheckReport> reports_;
     std::set<std::string> reportKeys_;   // one report per (tool, hazard, PTX line)

@@ -5,6 +5,7 @@
 #pragma once
 #include "ptx/ast.hpp"
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -16,6 +17,7 @@ struct Instr;
 // Lanes in a 32-bit mask. std::popcount is a libgcc call on baseline x86-64 (no POPCNT), and it
 // runs several times per issued instruction; this is a handful of inline operations.
 inline uint32_t laneCount(uint32_t m) {
+    if (m == 0xffffffffu) return 32;   // the common case: a converged, unpredicated warp
     m = m - ((m >> 1) & 0x55555555u);
     m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
     return (((m + (m >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
@@ -41,10 +43,26 @@ struct Step {
     const uint64_t* addresses = nullptr;   // 32 entries; valid for lanes in execMask
 };
 
+// Per-instruction sums of the Steps that issued one instruction (what LineStatsCollector adds up).
+struct PcCounts {
+    uint64_t warpInstructions = 0;
+    uint64_t threadInstructions = 0;   // lanes in execMask, summed
+    uint64_t activeLanes = 0;          // lanes in activeMask, summed
+    uint64_t branches = 0;
+    uint64_t divergentBranches = 0;
+};
+
 class StepListener {
 public:
     virtual ~StepListener() = default;
     virtual void onStep(const Step& step) = 0;
+    // A listener that only sums Steps per instruction may say so: Gpu::run (and runToEnd) then
+    // keep those sums by pc itself and hand them over once, at the end of the run (also after a
+    // fault), instead of building a Step for every instruction. Stepping still calls onStep.
+    virtual bool sumsOnly() const { return false; }
+    // `counts` has one entry per pc of `code` (Program::code); entries of instructions that never
+    // issued are zero.
+    virtual void addCounts(const Instr* /*code*/, const PcCounts* /*counts*/, size_t /*n*/) {}
     // Parallel runs (Gpu::runToEnd with threads): a fresh listener of the same kind for one
     // thread's share of the blocks, or nullptr when this listener's result depends on the issue
     // order of all blocks (a cache model): the launch then runs on one thread. Steps a fork sees

@@ -26,7 +26,7 @@ public:
     void onStep(const sim::Step& s) override {
         // Indexed by line number: this runs for every issued instruction.
         const uint32_t line = s.instr->line;
-        if (line >= lines_.size()) lines_.resize(line + 1);
+        if (line >= lines_.size()) grow(line);
         LineStats& ls = lines_[line];
         ++ls.warpInstructions;
         ls.threadInstructions += sim::laneCount(s.execMask);
@@ -34,6 +34,22 @@ public:
         if (s.branch) {
             ++ls.branches;
             if (s.divergent) ++ls.divergentBranches;
+        }
+    }
+    // Gpu::run hands over sums by pc instead of Steps (the same totals, far cheaper).
+    bool sumsOnly() const override { return true; }
+    void addCounts(const sim::Instr* code, const sim::PcCounts* counts, size_t n) override {
+        for (size_t pc = 0; pc < n; ++pc) {
+            const sim::PcCounts& c = counts[pc];
+            if (c.warpInstructions == 0) continue;
+            const uint32_t line = code[pc].line;
+            if (line >= lines_.size()) grow(line);
+            LineStats& ls = lines_[line];
+            ls.warpInstructions += c.warpInstructions;
+            ls.threadInstructions += c.threadInstructions;
+            ls.activeLanes += c.activeLanes;
+            ls.branches += c.branches;
+            ls.divergentBranches += c.divergentBranches;
         }
     }
     // Source line (0 = unknown) -> stats, for the lines that ran.
@@ -59,6 +75,8 @@ public:
     }
 
 private:
+    // Out of line, so onStep stays a small leaf function (it runs for every issued instruction).
+    [[gnu::noinline]] void grow(uint32_t line) { lines_.resize(line + 1); }
     std::vector<LineStats> lines_;
 };
 

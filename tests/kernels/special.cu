@@ -82,3 +82,27 @@ extern "C" __global__ void early_exit(int* out, int keep)
         asm volatile("exit;");
     out[i] = i + 1000;
 }
+
+// 32-bit integer comparisons, signed and unsigned, one bit each; threads at or above `active`
+// skip them, so a partial warp compares too.
+extern "C" __global__ void int_compares(const int* a, const int* b, unsigned* out, int active)
+{
+    int i = threadIdx.x;
+    if (i >= active)
+        return;
+    int x = a[i], y = b[i];
+    unsigned ux = x, uy = y;
+    out[i] = unsigned(x < y) | unsigned(x <= y) << 1 | unsigned(x > y) << 2 | unsigned(x >= y) << 3 | unsigned(x == y) << 4 |
+             unsigned(x != y) << 5 | unsigned(ux < uy) << 6 | unsigned(ux <= uy) << 7 | unsigned(ux > uy) << 8 |
+             unsigned(ux >= uy) << 9;
+}
+
+// 8- and 16-bit loads, signed and unsigned, widened to int (sign fill on the signed ones).
+extern "C" __global__ void narrow_loads(const signed char* c, const short* s, const unsigned char* uc, const unsigned short* us, int* out)
+{
+    int i = threadIdx.x;
+    out[4 * i] = c[i];
+    out[4 * i + 1] = s[i];
+    out[4 * i + 2] = uc[i];
+    out[4 * i + 3] = us[i];
+}

@@ -25,16 +25,20 @@ struct Outcome {
     std::vector<std::string> serialReasons;
 };
 
-Outcome runOn(const fs::path& spec, uint32_t threads) {
+// viaSteps: the collector sits behind a FanOut, so it sees every Step (onStep) instead of the
+// per-pc sums Gpu::run hands a sums-only listener at the end.
+Outcome runOn(const fs::path& spec, uint32_t threads, bool viaSteps = false) {
     runtime::Lesson l = runtime::loadLesson(spec);
     sim::LaunchOptions opt;
     opt.threads = threads;
     opt.instructionBudget = 20'000'000;
     runtime::SimDevice dev(opt);
     trace::LineStatsCollector lines;
+    sim::FanOut fan;
+    fan.add(&lines);
     Outcome o;
     dev.onLaunch = [&](sim::Gpu& g) {
-        g.setListener(&lines);
+        g.setListener(viaSteps ? static_cast<sim::StepListener*>(&fan) : &lines);
         o.serialReasons.push_back(g.serialReason());
     };
     try {
@@ -50,14 +54,31 @@ Outcome runOn(const fs::path& spec, uint32_t threads) {
     return o;
 }
 
-} // namespace
-
-TEST_CASE("a parallel run to the end gives the serial run's results, statistics and faults", "[sim][parallel]") {
+// Every lesson and every planted-bug case.
+std::vector<fs::path> allCases() {
     std::vector<fs::path> specs;
     for (auto& e : fs::directory_iterator(wst::sourcePath("lessons")))
         if (fs::exists(e.path() / "lesson.json")) specs.push_back(e.path());
     for (auto& e : fs::directory_iterator(wst::sourcePath("tests/bugs")))
         if (e.path().extension() == ".json") specs.push_back(e.path());
+    return specs;
+}
+
+void checkSameLines(const Outcome& want, Outcome& got) {
+    REQUIRE(want.lines.size() == got.lines.size());
+    for (auto& [line, st] : want.lines) {
+        CHECK(got.lines[line].warpInstructions == st.warpInstructions);
+        CHECK(got.lines[line].threadInstructions == st.threadInstructions);
+        CHECK(got.lines[line].activeLanes == st.activeLanes);
+        CHECK(got.lines[line].branches == st.branches);
+        CHECK(got.lines[line].divergentBranches == st.divergentBranches);
+    }
+}
+
+} // namespace
+
+TEST_CASE("a parallel run to the end gives the serial run's results, statistics and faults", "[sim][parallel]") {
+    const std::vector<fs::path> specs = allCases();
     int parallel = 0, serial = 0;
     for (auto& p : specs) {
         INFO("case " << p.string());
@@ -66,13 +87,7 @@ TEST_CASE("a parallel run to the end gives the serial run's results, statistics 
         // Blocks racing on global words (planted race bugs) may leave other winners in parallel.
         if (p.filename().string().find("-race") == std::string::npos) CHECK(one.memory == four.memory);
         CHECK(one.stats == four.stats);
-        REQUIRE(one.lines.size() == four.lines.size());
-        for (auto& [line, st] : one.lines) {
-            CHECK(four.lines[line].warpInstructions == st.warpInstructions);
-            CHECK(four.lines[line].threadInstructions == st.threadInstructions);
-            CHECK(four.lines[line].activeLanes == st.activeLanes);
-            CHECK(four.lines[line].divergentBranches == st.divergentBranches);
-        }
+        checkSameLines(one, four);
         for (auto& r : four.serialReasons) (r.empty() ? parallel : serial)++;
     }
     CHECK(parallel >= 5);   // most lessons' launches run in parallel
@@ -88,4 +103,15 @@ TEST_CASE("kernels whose blocks may communicate run serially", "[sim][parallel]"
     INFO("error: " << m.error);
     REQUIRE_FALSE(m.serialReasons.empty());
     CHECK(m.serialReasons[0].empty());
+}
+
+TEST_CASE("per-line statistics summed by pc in a run equal the ones summed from every Step", "[sim][parallel]") {
+    for (auto& p : allCases()) {
+        INFO("case " << p.string());
+        Outcome sums = runOn(p, 1), steps = runOn(p, 1, true);
+        CHECK(sums.error == steps.error);
+        CHECK(sums.memory == steps.memory);
+        CHECK(sums.stats == steps.stats);
+        checkSameLines(steps, sums);
+    }
 }

@@ -107,3 +107,56 @@ TEST_CASE("exit: the lanes that leave write nothing, the others carry on", "[sim
     auto out = sim.download<int>(dout, n);
     for (int i = 0; i < n; ++i) CHECK(out[size_t(i)] == (i < keep ? i + 1000 : -1));
 }
+
+TEST_CASE("setp on 32-bit integers: every comparison, signed and unsigned, full and partial warps", "[sim]") {
+    wst::Sim sim(kSpecial);
+    const int n = 64, active = 45;   // warp 0 full, warp 1 with 13 lanes comparing
+    const int values[] = {0, 1, -1, 7, -7, std::numeric_limits<int>::min(), std::numeric_limits<int>::max(), 0x40000000};
+    std::vector<int> a(n), b(n);
+    for (int i = 0; i < n; ++i) {
+        a[size_t(i)] = values[i % 8];
+        b[size_t(i)] = values[(i / 8 + i) % 8];
+    }
+    auto da = sim.upload(a), db = sim.upload(b), dout = sim.upload(std::vector<uint32_t>(n, 0xdeadbeef));
+    sim.launch("int_compares", 1, n, {arg(da), arg(db), arg(dout), arg(active)});
+    auto out = sim.download<uint32_t>(dout, n);
+    for (int i = 0; i < n; ++i) {
+        INFO("thread " << i << ": " << a[size_t(i)] << " vs " << b[size_t(i)]);
+        if (i >= active) {
+            CHECK(out[size_t(i)] == 0xdeadbeef);
+            continue;
+        }
+        const int x = a[size_t(i)], y = b[size_t(i)];
+        const unsigned ux = unsigned(x), uy = unsigned(y);
+        const unsigned want = unsigned(x < y) | unsigned(x <= y) << 1 | unsigned(x > y) << 2 | unsigned(x >= y) << 3 |
+                              unsigned(x == y) << 4 | unsigned(x != y) << 5 | unsigned(ux < uy) << 6 | unsigned(ux <= uy) << 7 |
+                              unsigned(ux > uy) << 8 | unsigned(ux >= uy) << 9;
+        CHECK(out[size_t(i)] == want);
+    }
+}
+
+TEST_CASE("8- and 16-bit loads: signed ones are sign-extended, unsigned ones zero-extended", "[sim]") {
+    wst::Sim sim(kSpecial);
+    const int n = 64;
+    std::vector<int8_t> c(n);
+    std::vector<int16_t> s(n);
+    std::vector<uint8_t> uc(n);
+    std::vector<uint16_t> us(n);
+    for (int i = 0; i < n; ++i) {
+        c[size_t(i)] = int8_t(i * 37 - 128);
+        s[size_t(i)] = int16_t(i * 1031 - 32768);
+        uc[size_t(i)] = uint8_t(255 - i * 3);
+        us[size_t(i)] = uint16_t(65535 - i * 997);
+    }
+    auto dc = sim.upload(c), ds = sim.upload(s), duc = sim.upload(uc), dus = sim.upload(us);
+    auto dout = sim.upload(std::vector<int>(4 * n, 0));
+    sim.launch("narrow_loads", 1, n, {arg(dc), arg(ds), arg(duc), arg(dus), arg(dout)});
+    auto out = sim.download<int>(dout, 4 * n);
+    for (int i = 0; i < n; ++i) {
+        INFO("thread " << i);
+        CHECK(out[size_t(4 * i)] == int(c[size_t(i)]));
+        CHECK(out[size_t(4 * i + 1)] == int(s[size_t(i)]));
+        CHECK(out[size_t(4 * i + 2)] == int(uc[size_t(i)]));
+        CHECK(out[size_t(4 * i + 3)] == int(us[size_t(i)]));
+    }
+}
