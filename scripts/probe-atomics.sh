@@ -22,6 +22,6 @@ if command -v ncu >/dev/null; then
     sectors="${out%.csv}-sectors.txt"
     ncu -k atomRed --launch-count 48 --csv \
         --metrics l1tex__t_requests_pipe_lsu_mem_global_op_red.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum \
-        "$tmp/probe" 2>/dev/null | grep '"atomRed' | awk -F'","' '{print $(NF-3), $NF}' | tr -d '"' > "$sectors"
+        "$tmp/probe" 2>/dev/null | grep '"atomRed' | awk -F'","' '{print $(NF-2), $NF}' | tr -d '"' > "$sectors"
     echo "wrote $sectors (launches in order: k = 1, 2, 4, 8, 16, 32, eight launches each)" >&2
 fi
