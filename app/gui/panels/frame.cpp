@@ -55,7 +55,8 @@ void presenterFractions(const AppContext& app, std::map<std::string, ImVec4>& ou
     float lx = 1 - srcW;
     out["lessons"] = ImVec4(0, 0, lx, 1);
     const auto& slot = app.ui.presenterPanels;
-    float srcH = slot.empty() ? 1.0f : 0.58f;
+    // A short work area (1280x720 at scale 1.5: about 15 text lines) gives Source more of its height.
+    float srcH = slot.empty() ? 1.0f : app.workSize.y < ImGui::GetTextLineHeightWithSpacing() * 24 ? 0.70f : 0.58f;
     out["source"] = ImVec4(lx, 0, srcW, srcH);
     float w = srcW / static_cast<float>(std::max<size_t>(1, slot.size()));
     for (size_t i = 0; i < slot.size(); ++i) out[slot[i]] = ImVec4(lx + w * static_cast<float>(i), srcH, w, 1 - srcH);
@@ -313,7 +314,7 @@ void drawFrame(AppContext& app, GLFWwindow* window, FrameState& fs) {
     auto record = [&](const char* id) {
         ImVec2 p = ImGui::GetWindowPos(), s = ImGui::GetWindowSize();
         float fx = io.DisplayFramebufferScale.x, fy = io.DisplayFramebufferScale.y;
-        app.drawn.push_back({id, p.x * fx, p.y * fy, s.x * fx, s.y * fy});
+        app.drawn.push_back({id, p.x * fx, p.y * fy, s.x * fx, s.y * fy, {}});
     };
 
     ImGui::SetNextWindowPos(ImVec2(0, menuH));
