@@ -166,11 +166,12 @@ void drawComparePanel(AppContext& app) {
             auto rows = counterRows(L.simMetrics, res->estimated, row, ncu ? &ncu->report.units : nullptr);
             // The numbers keep their width; the Nsight name takes the rest and wraps at its '_' and '.'.
             ImGuiTableFlags tf = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit;
+            ImGui::PushTextWrapPos(-1.0f);   // the number columns fit their text: no wrapping there
             if (ImGui::BeginTable("ctr", 4, tf)) {
-                ImGui::TableSetupColumn("counter", ImGuiTableColumnFlags_WidthStretch);
+                ImGui::TableSetupColumn("counter", ImGuiTableColumnFlags_WidthStretch, 3.0f);
                 ImGui::TableSetupColumn("hardware");
                 ImGui::TableSetupColumn("simulator");
-                ImGui::TableSetupColumn("note");
+                ImGui::TableSetupColumn("note", ImGuiTableColumnFlags_WidthStretch, 1.0f);
                 ImGui::TableHeadersRow();
                 for (auto& r : rows) {
                     ImGui::TableNextRow();
@@ -184,6 +185,7 @@ void drawComparePanel(AppContext& app) {
                     if (same) ImGui::TextColored(colv(okabe_ito::BluishGreen), "%s", num(r.sim).c_str());
                     else ImGui::TextUnformatted(num(r.sim).c_str());
                     ImGui::TableNextColumn();
+                    ImGui::PushTextWrapPos(0);   // the note wraps at its words in a narrow column
                     if (r.sassVsPtx) {
                         ImGui::TextDisabled("SASS vs PTX");
                         if (ImGui::IsItemHovered())
@@ -196,9 +198,11 @@ void drawComparePanel(AppContext& app) {
                     } else if (r.hw && *r.hw != 0) {
                         ImGui::TextDisabled("x%.2f", r.sim / *r.hw);
                     }
+                    ImGui::PopTextWrapPos();
                 }
                 ImGui::EndTable();
             }
+            ImGui::PopTextWrapPos();
         }
         ImGui::PopID();
     }
