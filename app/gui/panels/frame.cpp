@@ -351,7 +351,8 @@ void drawFrame(AppContext& app, GLFWwindow* window, FrameState& fs) {
         ImGuiCond cond = ImGuiCond_FirstUseEver;
         if (reset) cond = ImGuiCond_Always;
         else if (resized) {
-            if (auto it = fs.fractions.find(p.id); it != fs.fractions.end()) f = clampFraction(it->second);
+            // Presenter's places depend on the size and scale (Source's width and height): computed anew.
+            if (auto it = fs.fractions.find(p.id); it != fs.fractions.end() && !isPresenter(app)) f = clampFraction(it->second);
             cond = ImGuiCond_Always;
         }
         ImGui::SetNextWindowPos(ImVec2(app.workPos.x + f.x * app.workSize.x, app.workPos.y + f.y * app.workSize.y), cond);
