@@ -131,9 +131,10 @@ void recordCutOff(AppContext& app, const char* id) {
             scrollTables.insert(t->InnerWindow);
             continue;
         }
+        if (t->IsInitializing) continue;   // a table's first frame: its columns are not sized yet
         for (int c = 0; c < t->ColumnsCount; ++c) {
             const ImGuiTableColumn& col = t->Columns[c];
-            if (!col.IsEnabled || !col.IsVisibleX) continue;
+            if (!col.IsEnabled || !col.IsVisibleX || col.AutoFitQueue) continue;   // still fitting to its content
             float content = std::max(col.ContentMaxXFrozen, col.ContentMaxXUnfrozen);
             if (content > col.ClipRect.Max.x + tol) {
                 const char* name = ImGui::TableGetColumnName(t, c);
