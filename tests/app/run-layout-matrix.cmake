@@ -3,7 +3,8 @@
 # --geometry: panels inside the window and not overlapping, every toolbar item visible) and, with
 # FIT, that the named panels cut none of their content off (--fit).
 #   cmake -DGUI=... -DCHECK=... -DLESSONS=... -DSIZE=WxH -DOUT=dir [-DLESSON=id] [-DLAYOUTS=a,b]
-#         [-DSCALES=1,1.5,2] [-DSTEPS=40] [-DFIT=panel@layout,...] -P run-layout-matrix.cmake
+#         [-DSCALES=1,1.5,2] [-DSTEPS=40] [-DFIT=panel@layout,...] [-DARGS=--gpu,h100] -P run-layout-matrix.cmake
+# ARGS: more warpscope-gui arguments, comma-separated (Timed mode for the stall tables).
 find_program(XVFB_RUN xvfb-run)
 if(NOT XVFB_RUN)
   message("screenshot test skipped: xvfb-run not installed")
@@ -17,6 +18,10 @@ if(NOT SCALES)
 endif()
 if(NOT STEPS)
   set(STEPS 40)
+endif()
+set(extra_args "")
+if(ARGS)
+  string(REPLACE "," ";" extra_args "${ARGS}")
 endif()
 set(layout_args "")
 set(layout_count 9)   # every layout (panels.cpp)
@@ -34,7 +39,7 @@ set(ENV{WARPSCOPE_LESSONS} "${LESSONS}")
 set(ENV{WARPSCOPE_NO_SETTINGS} "1")
 set(ENV{LIBGL_ALWAYS_SOFTWARE} "1")
 execute_process(
-  COMMAND "${XVFB_RUN}" -a -s "-screen 0 1920x1080x24" "${GUI}" --lesson ${LESSON} --steps ${STEPS}
+  COMMAND "${XVFB_RUN}" -a -s "-screen 0 1920x1080x24" "${GUI}" --lesson ${LESSON} --steps ${STEPS} ${extra_args}
           --screenshot-matrix "${OUT}" --matrix-sizes "${SIZE}" --matrix-scales ${SCALES} ${layout_args}
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 150)
 message("${out}${err}")

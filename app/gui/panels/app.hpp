@@ -111,6 +111,7 @@ struct UiState {
 struct PanelRect {
     std::string id;
     float x = 0, y = 0, w = 0, h = 0;
+    std::string in;   // a toolbar item reached through another (the layout drop-down): that item's id
 };
 
 // Content that needs `need` pixels of width where its panel gives it `have` (the screenshot
@@ -170,7 +171,7 @@ void helpMarker(const char* text);
 // line (a table's stretch column), continuation rows indented; dimmed when `dim`.
 void drawMetricName(ImFont* mono, const std::string& name, bool dim);
 // SameLine() when an item `width` wide still fits on the current line, else the item starts a new line.
-void sameLineIfFits(float width);
+void sameLineIfFits(float width, float gap = -1);   // gap: ItemSpacing.x when negative
 // ImGui::SetTooltip, but wrapped at about 36 characters' width (never wider than half the window),
 // so a long tooltip stays on screen.
 void tooltip(const char* fmt, ...) IM_FMTARGS(1);

@@ -55,7 +55,8 @@ void presenterFractions(const AppContext& app, std::map<std::string, ImVec4>& ou
     float lx = 1 - srcW;
     out["lessons"] = ImVec4(0, 0, lx, 1);
     const auto& slot = app.ui.presenterPanels;
-    float srcH = slot.empty() ? 1.0f : 0.58f;
+    // A short work area (1280x720 at scale 1.5: about 15 text lines) gives Source more of its height.
+    float srcH = slot.empty() ? 1.0f : app.workSize.y < ImGui::GetTextLineHeightWithSpacing() * 24 ? 0.70f : 0.58f;
     out["source"] = ImVec4(lx, 0, srcW, srcH);
     float w = srcW / static_cast<float>(std::max<size_t>(1, slot.size()));
     for (size_t i = 0; i < slot.size(); ++i) out[slot[i]] = ImVec4(lx + w * static_cast<float>(i), srcH, w, 1 - srcH);
@@ -141,9 +142,10 @@ void recordCutOff(AppContext& app, const char* id) {
             scrollTables.insert(t->InnerWindow);
             continue;
         }
+        if (t->IsInitializing) continue;   // a table's first frame: its columns are not sized yet
         for (int c = 0; c < t->ColumnsCount; ++c) {
             const ImGuiTableColumn& col = t->Columns[c];
-            if (!col.IsEnabled || !col.IsVisibleX) continue;
+            if (!col.IsEnabled || !col.IsVisibleX || col.AutoFitQueue) continue;   // still fitting to its content
             float content = std::max(col.ContentMaxXFrozen, col.ContentMaxXUnfrozen);
             if (content > col.ClipRect.Max.x + tol) {
                 const char* name = ImGui::TableGetColumnName(t, c);
@@ -324,7 +326,7 @@ void drawFrame(AppContext& app, GLFWwindow* window, FrameState& fs) {
     auto record = [&](const char* id) {
         ImVec2 p = ImGui::GetWindowPos(), s = ImGui::GetWindowSize();
         float fx = io.DisplayFramebufferScale.x, fy = io.DisplayFramebufferScale.y;
-        app.drawn.push_back({id, p.x * fx, p.y * fy, s.x * fx, s.y * fy});
+        app.drawn.push_back({id, p.x * fx, p.y * fy, s.x * fx, s.y * fy, {}});
     };
 
     ImGui::SetNextWindowPos(ImVec2(0, menuH));
@@ -361,7 +363,8 @@ void drawFrame(AppContext& app, GLFWwindow* window, FrameState& fs) {
         ImGuiCond cond = ImGuiCond_FirstUseEver;
         if (reset) cond = ImGuiCond_Always;
         else if (resized) {
-            if (auto it = fs.fractions.find(p.id); it != fs.fractions.end()) f = clampFraction(it->second);
+            // Presenter's places depend on the size and scale (Source's width and height): computed anew.
+            if (auto it = fs.fractions.find(p.id); it != fs.fractions.end() && !isPresenter(app)) f = clampFraction(it->second);
             cond = ImGuiCond_Always;
         }
         ImGui::SetNextWindowPos(ImVec2(app.workPos.x + f.x * app.workSize.x, app.workPos.y + f.y * app.workSize.y), cond);

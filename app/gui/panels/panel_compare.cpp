@@ -18,11 +18,11 @@ std::string num(double v) {
 }
 } // namespace
 
-void drawGpuToggle(AppContext& app) {
+void drawGpuToggle(AppContext& app, const char* label) {
     GpuToggle t = gpuToggle();
     bool on = app.ui.runOnGpu && t.enabled;
     ImGui::BeginDisabled(!t.enabled);
-    if (ImGui::Checkbox("Run on GPU", &on)) {
+    if (ImGui::Checkbox((std::string(label) + "###rungpu").c_str(), &on)) {
         app.ui.runOnGpu = on;
         app.startCompare();
     }
@@ -65,11 +65,12 @@ void drawComparePanel(AppContext& app) {
     if (!running && app.ui.compareRequestedFor != s.lesson->lesson.id) app.startCompare();
 
     drawGpuToggle(app);
-    ImGui::SameLine();
+    auto btnW = [](const char* t) { return ImGui::CalcTextSize(t).x + ImGui::GetStyle().FramePadding.x * 2; };
+    sameLineIfFits(btnW("Run comparison"));
     ImGui::BeginDisabled(running);
     if (ImGui::Button(running ? "Running..." : "Run comparison")) app.startCompare();
     ImGui::EndDisabled();
-    ImGui::SameLine();
+    sameLineIfFits(btnW("Import Nsight Compute CSV..."));
     if (ImGui::Button("Import Nsight Compute CSV...")) app.ui.showNcuDialog = true;
     GpuToggle gt = gpuToggle();
 
@@ -88,6 +89,8 @@ void drawComparePanel(AppContext& app) {
         ImGui::TextDisabled(running ? "Running the lesson..." : "No comparison yet.");
         return;
     }
+    // Every line below wraps in a narrow panel (scale 2) rather than running past its edge.
+    ImGui::PushTextWrapPos(0);
     if (res->lessonId != s.lesson->lesson.id) ImGui::TextDisabled("(showing %s; running the new lesson...)", res->lessonId.c_str());
     if (!res->simOk) ImGui::TextColored(colv(faultColor()), "Simulator: %s", res->simError.c_str());
     if (ncu) {
@@ -124,11 +127,9 @@ void drawComparePanel(AppContext& app) {
             }
         } else {
             ImGui::TextWrapped("Outputs are compared when the lesson also runs on a GPU. Hardware run: %s", res->hwError.c_str());
-            ImGui::TextDisabled("Simulator: checks %s (%zu buffers: ", res->simChecksPassed ? "pass" : "FAIL", res->bufferNames.size());
-            for (auto& n : res->bufferNames) {
-                ImGui::SameLine(0, 0);
-                ImGui::TextDisabled("%s%s", n.c_str(), &n == &res->bufferNames.back() ? ")" : ", ");
-            }
+            std::string names;
+            for (auto& n : res->bufferNames) names += (names.empty() ? "" : ", ") + n;
+            ImGui::TextDisabled("Simulator: checks %s (%zu buffers: %s)", res->simChecksPassed ? "pass" : "FAIL", res->bufferNames.size(), names.c_str());
         }
     }
 
@@ -157,28 +158,25 @@ void drawComparePanel(AppContext& app) {
             if (L.predictedMs > 0) {
                 ImGui::Text("Predicted: %.4f ms (cycle model, %s preset, with the gap between queued kernels)", L.predictedMs,
                             L.predictedPreset.c_str());
-                if (L.hwMs && *L.hwMs > 0) {
-                    ImGui::SameLine();
-                    ImGui::TextDisabled("predicted / measured %.2f", L.predictedMs / *L.hwMs);
-                }
+                if (L.hwMs && *L.hwMs > 0) ImGui::TextDisabled("predicted / measured %.2f", L.predictedMs / *L.hwMs);
             } else {
                 ImGui::TextDisabled("Predicted: the launch does not fit the preset");
             }
             ImGui::Text("Simulator: %llu warp-instructions", static_cast<unsigned long long>(L.simWarpInstructions));
             auto rows = counterRows(L.simMetrics, res->estimated, row, ncu ? &ncu->report.units : nullptr);
-            ImGuiTableFlags tf = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingStretchProp;
+            // The numbers keep their width; the Nsight name takes the rest and wraps at its '_' and '.'.
+            ImGuiTableFlags tf = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit;
+            ImGui::PushTextWrapPos(-1.0f);   // the number columns fit their text: no wrapping there
             if (ImGui::BeginTable("ctr", 4, tf)) {
-                ImGui::TableSetupColumn("counter", ImGuiTableColumnFlags_WidthStretch, 4.0f);
-                ImGui::TableSetupColumn("hardware", ImGuiTableColumnFlags_WidthStretch, 1.0f);
-                ImGui::TableSetupColumn("simulator", ImGuiTableColumnFlags_WidthStretch, 1.0f);
-                ImGui::TableSetupColumn("note", ImGuiTableColumnFlags_WidthStretch, 1.3f);
+                ImGui::TableSetupColumn("counter", ImGuiTableColumnFlags_WidthStretch, 3.0f);
+                ImGui::TableSetupColumn("hardware");
+                ImGui::TableSetupColumn("simulator");
+                ImGui::TableSetupColumn("note", ImGuiTableColumnFlags_WidthStretch, 1.0f);
                 ImGui::TableHeadersRow();
                 for (auto& r : rows) {
                     ImGui::TableNextRow();
                     ImGui::TableNextColumn();
-                    ImGui::PushFont(app.fonts.mono);
-                    ImGui::TextUnformatted(r.metric.c_str());
-                    ImGui::PopFont();
+                    drawMetricName(app.fonts.mono, r.metric, false);
                     ImGui::TableNextColumn();
                     if (r.hw) ImGui::TextUnformatted(num(*r.hw).c_str());
                     else ImGui::TextDisabled("-");
@@ -187,6 +185,7 @@ void drawComparePanel(AppContext& app) {
                     if (same) ImGui::TextColored(colv(okabe_ito::BluishGreen), "%s", num(r.sim).c_str());
                     else ImGui::TextUnformatted(num(r.sim).c_str());
                     ImGui::TableNextColumn();
+                    ImGui::PushTextWrapPos(0);   // the note wraps at its words in a narrow column
                     if (r.sassVsPtx) {
                         ImGui::TextDisabled("SASS vs PTX");
                         if (ImGui::IsItemHovered())
@@ -199,12 +198,15 @@ void drawComparePanel(AppContext& app) {
                     } else if (r.hw && *r.hw != 0) {
                         ImGui::TextDisabled("x%.2f", r.sim / *r.hw);
                     }
+                    ImGui::PopTextWrapPos();
                 }
                 ImGui::EndTable();
             }
+            ImGui::PopTextWrapPos();
         }
         ImGui::PopID();
     }
+    ImGui::PopTextWrapPos();
 }
 
 } // namespace warpscope::gui

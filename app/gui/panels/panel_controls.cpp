@@ -71,7 +71,7 @@ public:
         widths_[id] = mx.x - mn.x;
         bottom_ = std::max(bottom_, mx.y);
         ImVec2 fb = ImGui::GetIO().DisplayFramebufferScale;
-        app_.toolbarItems.push_back({id, mn.x * fb.x, mn.y * fb.y, (mx.x - mn.x) * fb.x, (mx.y - mn.y) * fb.y});
+        app_.toolbarItems.push_back({id, mn.x * fb.x, mn.y * fb.y, (mx.x - mn.x) * fb.x, (mx.y - mn.y) * fb.y, {}});
     }
     float right() const { return right_; }
 
@@ -93,38 +93,45 @@ void drawControlsPanel(AppContext& app) {
     bool running = s.state == RunState::Running;
     Session& ses = app.session;
     // Narrow windows (or big UI scales) drop the key hints from the labels; tooltips keep them.
+    // Narrower still (a projector at 1280 px and scale 2) the labels shrink to a word or a symbol
+    // and the layouts become one drop-down of fixed width, so the toolbar keeps to two rows.
     const float em = ImGui::GetFontSize();
-    const bool compact = ImGui::GetContentRegionAvail().x < em * 112;
+    const float availW = ImGui::GetContentRegionAvail().x;
+    const bool compact = availW < em * 112;
+    const bool tight = availW < em * 75;
     ToolbarFlow flow(app);
-    auto tb = [&](const char* id, const char* full, const char* shortLabel, const char* key, const std::string& tip, bool enabled) {
-        std::string label = compact ? std::string(shortLabel) : std::string(full);
+    auto tb = [&](const char* id, const char* full, const char* shortLabel, const char* tightLabel, const char* key, const std::string& tip,
+                  bool enabled) {
+        std::string label = tight ? std::string(tightLabel) : compact ? std::string(shortLabel) : std::string(full);
         bool clicked = false;
         flow.item(id, buttonWidth(label.c_str()), [&] {
-            clicked = button((label + "###" + id).c_str(), (compact ? tip + " (" + key + ")" : tip).c_str(), enabled);
+            std::string full = tight ? std::string(shortLabel) + ": " + tip : tip;
+            clicked = button((label + "###" + id).c_str(), (compact ? full + " (" + key + ")" : full).c_str(), enabled);
         });
         return clicked;
     };
     bool timed = s.timed;
-    if (tb("restart", "Restart (R)", "Restart", "R", "Run the lesson again from the beginning", loaded)) ses.restart();
-    if (tb("back", "\xE2\x97\x80 Back (Bksp)", "\xE2\x97\x80 Back", "Backspace",
+    if (tb("restart", "Restart (R)", "Restart", "Restart", "R", "Run the lesson again from the beginning", loaded)) ses.restart();
+    if (tb("back", "\xE2\x97\x80 Back (Bksp)", "\xE2\x97\x80 Back", "\xE2\x97\x80", "Backspace",
            timed ? "Step back one cycle (replays the run up to the previous cycle)" : "Step back one warp-instruction (replays the run up to the previous step)",
            loaded && !running))
         ses.stepBack();
-    if (timed ? tb("step", "Step cycle (F10)", "Step cycle", "F10", "One cycle of the cycle model: every warp scheduler may issue one instruction", inLaunch || running)
-              : tb("step", "Step (F10)", "Step", "F10", "One warp-instruction: the next warp in the scheduler's round-robin order", inLaunch || running))
+    if (timed ? tb("step", "Step cycle (F10)", "Step cycle", "Cycle", "F10", "One cycle of the cycle model: every warp scheduler may issue one instruction", inLaunch || running)
+              : tb("step", "Step (F10)", "Step", "Step", "F10", "One warp-instruction: the next warp in the scheduler's round-robin order", inLaunch || running))
         ses.step();
-    if (tb("step-warp", "Step warp (Shift+F10)", "Step warp", "Shift+F10",
+    if (tb("step-warp", "Step warp (Shift+F10)", "Step warp", "Warp", "Shift+F10",
            timed ? "Not in Timed mode: the cycle model decides which warp issues" : "One instruction of the selected warp", inLaunch && !timed))
         ses.stepWarp();
-    if (tb("step-line", "Step line (F11)", "Step line", "F11", "Run the selected warp until it reaches another source line (other warps run when it waits)", inLaunch))
+    if (tb("step-line", "Step line (F11)", "Step line", "Line", "F11", "Run the selected warp until it reaches another source line (other warps run when it waits)", inLaunch))
         ses.stepLine();
-    if (tb("to-barrier", "To barrier (B)", "To barrier", "B", "Run until a barrier (__syncthreads) releases, or the launch ends", inLaunch)) ses.runToBarrier();
-    if (tb("to-end", "To end (E)", "To end", "E", "Run to the end of the current launch", inLaunch)) ses.runToEnd();
+    if (tb("to-barrier", "To barrier (B)", "To barrier", "Barrier", "B", "Run until a barrier (__syncthreads) releases, or the launch ends", inLaunch)) ses.runToBarrier();
+    if (tb("to-end", "To end (E)", "To end", "End", "E", "Run to the end of the current launch", inLaunch)) ses.runToEnd();
     // Run and Pause share one place of the width of the wider label, so the row does not reflow while running.
     {
-        const char* label = running ? (compact ? "\xE2\x9D\x9A\xE2\x9D\x9A Pause" : "\xE2\x9D\x9A\xE2\x9D\x9A Pause (F5)") : (compact ? "\xE2\x96\xB6 Run" : "\xE2\x96\xB6 Run (F5)");
-        float w = std::max(buttonWidth(compact ? "\xE2\x9D\x9A\xE2\x9D\x9A Pause" : "\xE2\x9D\x9A\xE2\x9D\x9A Pause (F5)"),
-                           buttonWidth(compact ? "\xE2\x96\xB6 Run" : "\xE2\x96\xB6 Run (F5)"));
+        const char* pauseL = tight ? "\xE2\x9D\x9A\xE2\x9D\x9A" : compact ? "\xE2\x9D\x9A\xE2\x9D\x9A Pause" : "\xE2\x9D\x9A\xE2\x9D\x9A Pause (F5)";
+        const char* runL = tight ? "\xE2\x96\xB6 Run" : compact ? "\xE2\x96\xB6 Run" : "\xE2\x96\xB6 Run (F5)";
+        const char* label = running ? pauseL : runL;
+        float w = std::max(buttonWidth(pauseL), buttonWidth(runL));
         flow.item("run", w, [&] {
             ImGui::BeginDisabled(!running && !inLaunch);
             bool clicked = ImGui::Button((std::string(label) + "###run").c_str(), ImVec2(w, 0));
@@ -140,11 +147,11 @@ void drawControlsPanel(AppContext& app) {
     // Cancel ends the run (the engine stops within a few thousand instructions); for a run that
     // "To end" or a step back's replay keeps busy, where Pause does not apply.
     bool cancellable = running || s.state == RunState::Loading || ses.busy();
-    if (tb("cancel", "Cancel (Esc)", "Cancel", "Esc", "Stop this run: the lesson ends here, as cancelled (restart or step back afterwards)",
+    if (tb("cancel", "Cancel (Esc)", "Cancel", "\xC3\x97", "Esc", "Stop this run: the lesson ends here, as cancelled (restart or step back afterwards)",
            loaded && cancellable))
         ses.cancel();
     // Speed: log scale from 1 to 10^7 warp-instructions per second, right end = unlimited.
-    float speedW = em * (compact ? 8.5f : 11.0f);
+    float speedW = em * (tight ? 7.0f : compact ? 8.5f : 11.0f);
     flow.item("speed", speedW, [&] {
         float sp = app.settings.speed <= 0 ? 7.5f : static_cast<float>(std::log10(std::max(1.0, app.settings.speed)));
         char label[48];
@@ -165,14 +172,14 @@ void drawControlsPanel(AppContext& app) {
         if (ImGui::IsItemHovered()) tooltip("Keyboard shortcuts (F1)");
     });
     const ImGuiStyle& st = ImGui::GetStyle();
-    if (app.ui.layout == "presenter") {
-        // Presenter keeps the toolbar to the stepping controls (fewer rows at a projector's scale):
-        // Run on GPU and Timed are in the Compare and Occupancy panels, and the layouts are one
-        // drop-down of fixed width (it never turns into buttons while running).
+    // The layouts as one drop-down of fixed width (it never changes while running); each layout is
+    // still named in the sidecar's toolbar list, at the drop-down's rectangle ("in": "layout").
+    auto layoutCombo = [&] {
         float cw = em * 9;
+        const LayoutDef* cur = findLayout(app.ui.layout);
         flow.item("layout", cw, [&] {
             ImGui::SetNextItemWidth(cw);
-            if (ImGui::BeginCombo("##layout", "Presenter")) {
+            if (ImGui::BeginCombo("##layout", cur ? cur->title : "Layout")) {
                 for (auto& l : layouts()) {
                     if (ImGui::Selectable(l.title, app.ui.layout == l.id)) app.ui.pendingLayout = l.id;
                     if (ImGui::IsItemHovered()) tooltip("%s", l.tip);
@@ -181,12 +188,28 @@ void drawControlsPanel(AppContext& app) {
             }
             if (ImGui::IsItemHovered()) tooltip("Layout");
         }, em, cw);
+        PanelRect combo = app.toolbarItems.back();
+        for (auto& l : layouts()) {
+            PanelRect r = combo;
+            r.id = std::string("layout-") + l.id;
+            r.in = "layout";
+            app.toolbarItems.push_back(r);
+        }
+    };
+    if (app.ui.layout == "presenter") {
+        // Presenter keeps the toolbar to the stepping controls (fewer rows at a projector's scale):
+        // Run on GPU and Timed are in the Compare and Occupancy panels.
+        layoutCombo();
         return;
     }
-    flow.item("gpu", em * 8, [&] { drawGpuToggle(app); }, em * 1.5f);
-    flow.item("timed", em * 16, [&] { drawTimingToggle(app); }, em);
+    flow.item("gpu", em * 8, [&] { drawGpuToggle(app, tight ? "GPU" : "Run on GPU"); }, em * (tight ? 0.5f : 1.5f));
+    flow.item("timed", em * 16, [&] { drawTimingToggle(app); }, tight ? -1.0f : em);
+    if (tight) {
+        layoutCombo();
+        return;
+    }
     // Layouts: one button each, at the right end of the row when they all fit there; otherwise
-    // they continue on the next row(s). Never a drop-down, so they do not change while running.
+    // they continue on the next row(s).
     float all = 0;
     for (auto& l : layouts()) all += buttonWidth(l.title) + st.ItemSpacing.x;
     all -= st.ItemSpacing.x;

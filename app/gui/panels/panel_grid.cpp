@@ -43,17 +43,22 @@ void drawGridPanel(AppContext& app) {
         if (!s.lesson) return;
     }
     uint64_t done = s.blocksLaunched - std::min<uint64_t>(s.blocksLaunched, s.resident.size());
-    ImGui::Text("grid (%u,%u,%u) x block (%u,%u,%u): %llu %s of %u %s", s.grid[0], s.grid[1], s.grid[2], s.block[0], s.block[1],
+    // Wrapped, not cut, in a narrow panel.
+    ImGui::TextWrapped("grid (%u,%u,%u) x block (%u,%u,%u): %llu %s of %u %s", s.grid[0], s.grid[1], s.grid[2], s.block[0], s.block[1],
                 s.block[2], static_cast<unsigned long long>(s.blockCount), s.blockCount == 1 ? "block" : "blocks", s.warpsPerBlock,
                 s.warpsPerBlock == 1 ? "warp" : "warps");
-    ImGui::TextDisabled("%zu resident, %llu done, %llu pending", s.resident.size(), static_cast<unsigned long long>(done),
-                        static_cast<unsigned long long>(s.blockCount - std::min<uint64_t>(s.blockCount, s.blocksLaunched)));
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%zu resident, %llu done, %llu pending", s.resident.size(), static_cast<unsigned long long>(done),
+                       static_cast<unsigned long long>(s.blockCount - std::min<uint64_t>(s.blockCount, s.blocksLaunched)));
+    ImGui::PopStyleColor();
     bool follow = app.settings.followIssuing;
-    if (ImGui::Checkbox("Follow the issuing warp", &follow)) {
+    if (ImGui::Checkbox("##follow", &follow)) {
         app.settings.followIssuing = follow;
         app.session.setFollow(follow);
     }
-    ImGui::SameLine();
+    ImGui::SameLine(0, ImGui::GetStyle().ItemInnerSpacing.x);
+    ImGui::TextWrapped("Follow the issuing warp");   // wraps in a narrow panel
+    sameLineIfFits(ImGui::GetFontSize() * 6 + ImGui::CalcTextSize("zoom").x + ImGui::GetStyle().ItemInnerSpacing.x);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
     ImGui::SliderFloat("zoom", &app.ui.gridZoom, 0.5f, 4.0f, "%.1fx");
     drawLegend(true);
@@ -65,7 +70,7 @@ void drawGridPanel(AppContext& app) {
         ImGui::Dummy(ImVec2(sz, sz));
         ImGui::SameLine();
         ImGui::TextUnformatted("block pending");
-        ImGui::SameLine(0, ImGui::GetStyle().ItemSpacing.x * 2);
+        sameLineIfFits(sz + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize("block done").x, ImGui::GetStyle().ItemSpacing.x * 2);
         p = ImGui::GetCursorScreenPos();
         dl->AddRectFilled(p, ImVec2(p.x + sz, p.y + sz), col(blockDoneColor()));
         ImGui::Dummy(ImVec2(sz, sz));

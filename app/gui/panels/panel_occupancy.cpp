@@ -111,10 +111,13 @@ void drawOccupancyPanel(AppContext& app) {
     }
     // While a timed launch runs, its own preset is the one shown.
     const timing::GpuSpec& spec = s.timing ? s.timing->spec : *specp;
-    ImGui::SameLine();
+    // Every line of this panel wraps in a narrow one (1280 px at scale 2) rather than being cut.
+    ImGui::PushTextWrapPos(0);
+    sameLineIfFits(std::min(ImGui::CalcTextSize(spec.description.c_str()).x, ImGui::GetContentRegionAvail().x * 0.5f));
     ImGui::TextDisabled("%s", spec.description.c_str());
     if (!s.program) {
         ImGui::TextWrapped("No launch yet: load a lesson and step into its first launch.");
+        ImGui::PopTextWrapPos();
         return;
     }
     const char* regSource = "estimated";
@@ -136,7 +139,7 @@ void drawOccupancyPanel(AppContext& app) {
                 std::string(regSource) == "lesson.json" ? "lesson.json" : std::string(regSource) == "override" ? "your value" : "estimated: ptxas decides");
     if (ImGui::IsItemHovered())
         tooltip("The real count comes from `nvcc -Xptxas -v`; a lesson gives it in lesson.json \"registers\".\nOverride it to see how occupancy reacts.");
-    ImGui::SameLine();
+    sameLineIfFits(ImGui::GetFrameHeight() + ImGui::CalcTextSize("override").x + ImGui::GetStyle().ItemInnerSpacing.x);
     bool changed = ImGui::Checkbox("override", &app.ui.registersOverride);
     if (app.ui.registersOverride) {
         ImGui::SameLine();
@@ -152,6 +155,7 @@ void drawOccupancyPanel(AppContext& app) {
         ImGui::PushStyleColor(ImGuiCol_Text, colv(faultColor()));
         ImGui::TextWrapped("This block cannot run on the %s preset: %s.", spec.name.c_str(), o.problem.c_str());
         ImGui::PopStyleColor();
+        ImGui::PopTextWrapPos();
         return;
     }
     // The headline, as the occupancy calculator states it.
@@ -163,7 +167,6 @@ void drawOccupancyPanel(AppContext& app) {
     if (s.timing && s.timing->launch) {
         const timing::Occupancy& ro = s.timing->launch->result.occupancy;
         if (ro.activeBlocksPerSM != o.activeBlocksPerSM) {
-            ImGui::SameLine();
             ImGui::TextColored(colv(okabe_ito::Orange), "(the timed run uses %u blocks per SM; restart to apply)", ro.activeBlocksPerSM);
         }
     }
@@ -181,14 +184,14 @@ void drawOccupancyPanel(AppContext& app) {
             if (l == o.limiter) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, col(okabe_ito::Orange, 70));
             ImGui::TableNextColumn();
             if (l == o.limiter) ImGui::PushFont(app.fonts.bold);
-            ImGui::TextUnformatted(name);
+            ImGui::TextWrapped("%s", name);
             if (l == o.limiter) ImGui::PopFont();
             ImGui::TableNextColumn();
-            ImGui::TextUnformatted(perSm.c_str());
+            ImGui::TextWrapped("%s", perSm.c_str());
             ImGui::TableNextColumn();
-            ImGui::TextUnformatted(use.c_str());
+            ImGui::TextWrapped("%s", use.c_str());
             ImGui::TableNextColumn();
-            ImGui::TextUnformatted(blocksText(blocks).c_str());
+            ImGui::TextWrapped("%s", blocksText(blocks).c_str());
         };
         row(Limiter::Warps, "warps", std::to_string(spec.maxWarpsPerSM) + " warps", std::to_string(o.warpsPerBlock) + " warps", o.blocksByWarps);
         row(Limiter::Registers, "registers", std::to_string(spec.registersPerSM),
@@ -231,6 +234,7 @@ void drawOccupancyPanel(AppContext& app) {
         if (wide) ImGui::EndGroup();
     };
     ImGui::TextDisabled("Resident warps per SM as one input changes (orange: this launch):");
+    ImGui::PopTextWrapPos();
     hLeft = ImGui::GetContentRegionAvail().y;
     h = wide ? std::max(ImGui::GetFontSize() * 6, hLeft - ImGui::GetTextLineHeightWithSpacing() - 4)
              : std::max(ImGui::GetFontSize() * 6, (hLeft - 3 * ImGui::GetTextLineHeightWithSpacing()) / 3 - spacing);

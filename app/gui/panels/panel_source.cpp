@@ -159,7 +159,8 @@ void drawSourcePanel(AppContext& app) {
     ImGui::PushFont(app.fonts.mono);
     // Rows touch (no item spacing between them), so a wrapped line's rows form one band and the
     // clipper's row height is the true pitch; the text sits mid-row.
-    const float gap = ImGui::GetStyle().ItemSpacing.y;
+    // Presenter packs the rows closer (half the gap): more of the kernel at a projector's scale.
+    const float gap = ImGui::GetStyle().ItemSpacing.y * (app.ui.layout == "presenter" ? 0.5f : 1.0f);
     float lh = ImGui::GetTextLineHeight() + 2 * gap;
     ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, 0));
     float charW = ImGui::GetFont()->GetCharAdvance('0');   // CalcTextSize rounds up; glyphs advance exactly this

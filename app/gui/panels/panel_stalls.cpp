@@ -3,6 +3,8 @@
 #include "gui/panels/panels.hpp"
 #include "gui/panels/timing_ui.hpp"
 
+#include <imgui_internal.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <numeric>
@@ -21,7 +23,7 @@ std::string sourceText(const Snapshot& s, uint32_t line) {
 void sectionTitle(AppContext& app, const char* t) {
     ImGui::Spacing();
     ImGui::PushFont(app.fonts.bold);
-    ImGui::TextUnformatted(t);
+    ImGui::TextWrapped("%s", t);   // wraps in a narrow panel
     ImGui::PopFont();
     ImGui::Separator();
 }
@@ -49,7 +51,7 @@ void drawStallsPanel(AppContext& app) {
     int pick = app.ui.stallsLaunch;
     if (pick < 0 || pick >= static_cast<int>(launches.size())) pick = static_cast<int>(launches.size()) - 1;
     if (launches.size() > 1) {
-        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
+        ImGui::SetNextItemWidth(std::min(ImGui::GetFontSize() * 14, ImGui::GetContentRegionAvail().x));
         char cur[96];
         std::snprintf(cur, sizeof cur, "launch %d: %s", launches[static_cast<size_t>(pick)]->launchIndex + 1,
                       launches[static_cast<size_t>(pick)]->kernel.c_str());
@@ -69,7 +71,7 @@ void drawStallsPanel(AppContext& app) {
 
     // Header: the prediction.
     ImGui::PushFont(app.fonts.bold);
-    ImGui::Text("%s on %s: %s%llu cycles = %.2f us", L.kernel.c_str(), preset.c_str(), L.complete ? "" : "so far ",
+    ImGui::TextWrapped("%s on %s: %s%llu cycles = %.2f us", L.kernel.c_str(), preset.c_str(), L.complete ? "" : "so far ",
                 static_cast<unsigned long long>(r.cycles), r.microseconds);
     ImGui::PopFont();
     char info[160];
@@ -85,10 +87,11 @@ void drawStallsPanel(AppContext& app) {
     sectionTitle(app, "Warp-cycles by reason");
     if (total == 0) {
         ImGui::TextDisabled("Nothing yet: step a few cycles.");
-    } else if (ImGui::BeginTable("reasons", 3, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg)) {
-        ImGui::TableSetupColumn("reason");
-        ImGui::TableSetupColumn("bar", ImGuiTableColumnFlags_WidthStretch);
-        ImGui::TableSetupColumn("warp-cycles");
+    } else if (ImGui::BeginTable("reasons", 3, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) {
+        // Proportional columns: the table never grows past a narrow panel (names wrap).
+        ImGui::TableSetupColumn("reason", ImGuiTableColumnFlags_WidthStretch, 1.3f);
+        ImGui::TableSetupColumn("bar", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+        ImGui::TableSetupColumn("warp-cycles", ImGuiTableColumnFlags_WidthStretch, 1.3f);
         std::vector<int> order(timing::kStallReasonCount);
         std::iota(order.begin(), order.end(), 0);
         std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return r.stalls[size_t(a)] > r.stalls[size_t(b)]; });
@@ -97,7 +100,7 @@ void drawStallsPanel(AppContext& app) {
             auto reason = static_cast<StallReason>(k);
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
-            ImGui::TextUnformatted(std::string(timing::stallShortName(reason)).c_str());
+            ImGui::TextWrapped("%s", std::string(timing::stallShortName(reason)).c_str());
             if (ImGui::IsItemHovered()) tooltip("%s\n%s", timing::stallMetricName(reason).c_str(), stallExplanation(reason));
             ImGui::TableNextColumn();
             double frac = double(v) / double(total);
@@ -154,17 +157,21 @@ void drawStallsPanel(AppContext& app) {
             std::vector<int> order(timing::kStallReasonCount);
             std::iota(order.begin(), order.end(), 0);
             std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return (*row.c)[size_t(a)] > (*row.c)[size_t(b)]; });
+            // Each piece goes on the line while it fits in the column, else on the next one; the source text wraps.
             for (int k = 0; k < 3; ++k) {
                 uint64_t v = (*row.c)[size_t(order[size_t(k)])];
                 if (!v) break;
                 auto reason = static_cast<StallReason>(order[size_t(k)]);
-                if (k) ImGui::SameLine();
-                ImGui::TextColored(colv(stallColor(reason)), "%s %.0f%%", std::string(timing::stallShortName(reason)).c_str(),
-                                   100.0 * double(v) / double(row.total));
+                char part[64];
+                std::snprintf(part, sizeof part, "%s %.0f%%", std::string(timing::stallShortName(reason)).c_str(), 100.0 * double(v) / double(row.total));
+                if (k) sameLineIfFits(ImGui::CalcTextSize(part).x);
+                ImGui::TextColored(colv(stallColor(reason)), "%s", part);
             }
             if (!src.empty()) {
-                ImGui::SameLine();
-                ImGui::TextDisabled(" %s", src.c_str());
+                sameLineIfFits(std::min(ImGui::CalcTextSize(src.c_str()).x, (ImGui::GetContentRegionMaxAbs().x - ImGui::GetCursorScreenPos().x) * 0.5f));
+                ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
+                ImGui::TextWrapped("%s", src.c_str());
+                ImGui::PopStyleColor();
             }
         }
         ImGui::EndTable();

@@ -80,7 +80,9 @@ void variablesTable(AppContext& app, const Snapshot& s) {
     ImGui::PopFont();
     bool anyUnset = false;
     for (auto& r : rows) anyUnset = anyUnset || !r.set;
-    ImGui::TextDisabled(anyUnset ? "'-': the warp has not reached the line that sets it yet" : "dim = lane not active now");
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", anyUnset ? "'-': the warp has not reached the line that sets it yet" : "dim = lane not active now");
+    ImGui::PopStyleColor();
 }
 
 } // namespace
@@ -120,10 +122,10 @@ void drawWarpPanel(AppContext& app) {
     }
     variablesTable(app, s);
     const char* state = w.masks.done ? "finished" : w.masks.atBarrier ? "waiting at a barrier" : "ready";
-    ImGui::Text("PC %s   state: %s", pcText(prog, w.pc).c_str(), state);
+    ImGui::TextWrapped("PC %s   state: %s", pcText(prog, w.pc).c_str(), state);
     if (prog && w.pc >= 0) {
         ImGui::PushFont(app.fonts.mono);
-        ImGui::TextUnformatted(("\xE2\x96\xB6 " + prog->code[static_cast<size_t>(w.pc)].text).c_str());
+        ImGui::TextWrapped("%s", ("\xE2\x96\xB6 " + prog->code[static_cast<size_t>(w.pc)].text).c_str());
         ImGui::PopFont();
     }
     // lanes
@@ -146,36 +148,49 @@ void drawWarpPanel(AppContext& app) {
         int lane = std::clamp(static_cast<int>((ImGui::GetIO().MousePos.x - p.x) / laneW), 0, 31);
         ImGui::SetTooltip("lane %d (thread %u): %s", lane, t0 + lane, laneStateName(w.lanes[static_cast<size_t>(lane)]));
     }
-    ImGui::Text("active %s   exited %s", maskText(w.masks.active).c_str(), maskText(w.masks.exited).c_str());
-    if (w.masks.hasLast)
-        ImGui::TextDisabled("last instruction: %d lanes active, %d executed", std::popcount(w.masks.lastActive), std::popcount(w.masks.lastExec));
+    // Narrow panels (scale 2) wrap these lines rather than cut them.
+    ImGui::TextWrapped("active %s   exited %s", maskText(w.masks.active).c_str(), maskText(w.masks.exited).c_str());
+    if (w.masks.hasLast) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
+        ImGui::TextWrapped("last instruction: %d lanes active, %d executed", std::popcount(w.masks.lastActive), std::popcount(w.masks.lastExec));
+        ImGui::PopStyleColor();
+    }
 
     // SIMT stack
-    if (ImGui::CollapsingHeader("Reconvergence stack", ImGuiTreeNodeFlags_DefaultOpen)) {
-        helpMarker("When lanes of a warp disagree about a branch, the warp runs one path at a time. Each entry is a path "
+    // The explanation is the header's tooltip: a "(?)" after a full-width header would sit past the panel's edge.
+    // A narrow panel gets the short title (ImGui counts a header's label as content).
+    const char* stackTitle = ImGui::CalcTextSize("Reconvergence stack (?)").x + ImGui::GetFontSize() * 2 < ImGui::GetContentRegionAvail().x
+                                 ? "Reconvergence stack (?)###stack" : "SIMT stack (?)###stack";
+    bool stackOpen = ImGui::CollapsingHeader(stackTitle, ImGuiTreeNodeFlags_DefaultOpen);
+    if (ImGui::IsItemHovered())
+        tooltip("%s", "When lanes of a warp disagree about a branch, the warp runs one path at a time. Each entry is a path "
                    "still to run: its PC, the PC where it rejoins the entry below (reconvergence point), and its lanes. "
                    "The top entry runs now.");
+    if (stackOpen) {
         for (size_t fi = d.frames.size(); fi-- > 0;) {
             const FrameView& f = d.frames[fi];
             if (d.frames.size() > 1)
                 ImGui::TextDisabled("frame %zu: %s", fi, prog && f.func < prog->functions.size() ? prog->functions[f.func].name.c_str() : "?");
-            if (ImGui::BeginTable(("simt" + std::to_string(fi)).c_str(), 4, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
-                ImGui::TableSetupColumn("");
-                ImGui::TableSetupColumn("PC");
-                ImGui::TableSetupColumn("reconverges at");
-                ImGui::TableSetupColumn("lanes", ImGuiTableColumnFlags_WidthStretch);
+            // Proportional columns whose cells wrap: the table never grows past a narrow panel.
+            if (ImGui::BeginTable(("simt" + std::to_string(fi)).c_str(), 4, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
+                ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthStretch, 0.6f);
+                ImGui::TableSetupColumn("PC", ImGuiTableColumnFlags_WidthStretch, 1.2f);
+                ImGui::TableSetupColumn("rejoins at", ImGuiTableColumnFlags_WidthStretch, 1.2f);
+                ImGui::TableSetupColumn("lanes", ImGuiTableColumnFlags_WidthStretch, 1.6f);
                 ImGui::TableHeadersRow();
                 for (size_t e = f.stack.size(); e-- > 0;) {
                     const SimtEntryView& en = f.stack[e];
                     ImGui::TableNextRow();
                     ImGui::TableNextColumn();
-                    ImGui::TextUnformatted(e + 1 == f.stack.size() ? "top" : "");
+                    ImGui::TextWrapped("%s", e + 1 == f.stack.size() ? "top" : "");
                     ImGui::TableNextColumn();
-                    ImGui::TextUnformatted(pcText(prog, en.pc).c_str());
+                    ImGui::TextWrapped("%s", pcText(prog, en.pc).c_str());
                     ImGui::TableNextColumn();
-                    ImGui::TextUnformatted(pcText(prog, en.rpc).c_str());
+                    ImGui::TextWrapped("%s", pcText(prog, en.rpc).c_str());
                     ImGui::TableNextColumn();
-                    float mw = std::min(ImGui::GetContentRegionAvail().x * 0.5f, 32 * 5.0f);
+                    // The lane count keeps its room beside the mask in a narrow column.
+                    float countW = ImGui::CalcTextSize("32").x + ImGui::GetStyle().ItemSpacing.x;
+                    float mw = std::clamp(ImGui::GetContentRegionAvail().x - countW, 0.0f, 32 * 5.0f);
                     miniMask(en.mask, mw, ImGui::GetTextLineHeight() * 0.8f);
                     ImGui::SameLine();
                     ImGui::Text("%d", std::popcount(en.mask));
@@ -191,8 +206,11 @@ void drawWarpPanel(AppContext& app) {
         // Integers in decimal, floats as numbers, unless the student asks for the bits in hex.
         bool hexOn = app.settings.registerFormat == kRegHex;
         if (ImGui::Checkbox("hex", &hexOn)) app.settings.registerFormat = hexOn ? kRegHex : kRegByType;
-        ImGui::SameLine();
-        ImGui::TextDisabled(hexOn ? "dim = lane not active" : "integers in decimal; dim = lane not active");
+        const char* note = hexOn ? "dim = lane not active" : "integers in decimal; dim = lane not active";
+        sameLineIfFits(ImGui::CalcTextSize(note).x);
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
+        ImGui::TextWrapped("%s", note);
+        ImGui::PopStyleColor();
         if (!prog || d.func >= prog->functions.size()) return;
         const FunctionInfo& fn = prog->functions[d.func];
         size_t nregs = std::min(fn.regNames.size(), d.regs.size() / 32);

@@ -72,7 +72,7 @@ bool requestTimelineRun(AppContext& app, bool force, double debounceSeconds);
 void drawTimingToggle(AppContext& app);    // "Timed" checkbox and GPU preset picker (toolbar, occupancy panel)
 // The memory panels' instruction chooser (panel_global.cpp).
 const MemAccess* memoryPicker(AppContext& app, bool shared, uint64_t& pick);
-void drawGpuToggle(AppContext& app);       // the "Run on GPU" checkbox (toolbar and compare panel)
+void drawGpuToggle(AppContext& app, const char* label = "Run on GPU");   // the "Run on GPU" checkbox (toolbar, compare and timeline panels)
 void drawControlsPanel(AppContext& app);   // toolbar (fixed, drawn by main)
 void drawStatusBar(AppContext& app);        // status bar (fixed, drawn by main)
 void handleShortcuts(AppContext& app);

@@ -113,7 +113,7 @@ void drawTimingToggle(AppContext& app) {
     if (ImGui::IsItemHovered())
         tooltip("Run launches on the cycle model of the chosen GPU: warp schedulers, latencies, stall reasons.\n"
                           "Each step is then one cycle. Results stay those of the functional run.");
-    ImGui::SameLine();
+    sameLineIfFits(ImGui::GetFontSize() * 7);   // the preset picker's width (drawPresetCombo)
     const timing::GpuSpec* cur = app.presetSpec();
     drawPresetCombo(app, "##gpupreset", "(no presets)", true, [](const timing::GpuSpec& p) {
         tooltip("%s\n%u SMs, %u warps and %u blocks per SM, %.0f MHz, compute capability %s", p.description.c_str(), p.smCount,

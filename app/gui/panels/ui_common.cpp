@@ -2,6 +2,8 @@
 #include "gui/panels/app.hpp"
 #include "gui/model/text_fit.hpp"
 
+#include <imgui_internal.h>   // GetContentRegionMaxAbs: a table column's edge
+
 #include <algorithm>
 #include <bit>
 #include <cstdarg>
@@ -85,18 +87,15 @@ void drawLegend(bool compact) {
     float sz = ImGui::GetTextLineHeight() * 0.8f;
     bool first = true;
     for (LaneState s : states) {
-        if (!first && compact) {   // same line while it fits, else wrap
-            float need = sz + ImGui::GetStyle().ItemSpacing.x * 3 + ImGui::CalcTextSize(laneStateName(s)).x;
-            ImGui::SameLine(0, ImGui::GetStyle().ItemSpacing.x * 2);
-            if (ImGui::GetContentRegionAvail().x < need) ImGui::NewLine();
-        }
+        if (!first && compact)   // same line while it fits, else the next line
+            sameLineIfFits(sz + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(laneStateName(s)).x, ImGui::GetStyle().ItemSpacing.x * 2);
         first = false;
         ImVec2 p = ImGui::GetCursorScreenPos();
         float yoff = (ImGui::GetTextLineHeight() - sz) * 0.5f;
         ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + yoff), ImVec2(p.x + sz, p.y + yoff + sz), col(laneColor(s)));
         ImGui::Dummy(ImVec2(sz, sz));
         ImGui::SameLine();
-        ImGui::TextUnformatted(laneStateName(s));
+        ImGui::TextWrapped("%s", laneStateName(s));   // a label wider than a narrow panel wraps
     }
 }
 
@@ -132,9 +131,12 @@ void drawMetricName(ImFont* mono, const std::string& name, bool dim) {
     ImGui::PopFont();
 }
 
-void sameLineIfFits(float width) {
-    float x = ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x;
-    if (x + width <= ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x) ImGui::SameLine();
+void sameLineIfFits(float width, float gap) {
+    // Decided before SameLine: a NewLine after it would count the gap as content past the edge.
+    // GetContentRegionMaxAbs is the table column's edge inside a table, else the window's.
+    if (gap < 0) gap = ImGui::GetStyle().ItemSpacing.x;
+    float x = ImGui::GetItemRectMax().x + gap;
+    if (x + width <= ImGui::GetContentRegionMaxAbs().x) ImGui::SameLine(0, gap);
 }
 
 void helpMarker(const char* text) {

@@ -45,7 +45,11 @@ bool writeScreenshot(const std::string& path, int w, int h, const AppContext& ap
     for (const PanelRect& r : app.drawn) j["panels"].push_back({{"id", r.id}, {"x", r.x}, {"y", r.y}, {"w", r.w}, {"h", r.h}});
     // Every toolbar item (buttons, slider, toggles, layout buttons): the layout check wants each in view.
     j["toolbar"] = nlohmann::json::array();
-    for (const PanelRect& r : app.toolbarItems) j["toolbar"].push_back({{"id", r.id}, {"x", r.x}, {"y", r.y}, {"w", r.w}, {"h", r.h}});
+    for (const PanelRect& r : app.toolbarItems) {
+        nlohmann::json t = {{"id", r.id}, {"x", r.x}, {"y", r.y}, {"w", r.w}, {"h", r.h}};
+        if (!r.in.empty()) t["in"] = r.in;
+        j["toolbar"].push_back(t);
+    }
     // Widths: content a panel measured against its room, and content wider than its window (cut off).
     j["fits"] = nlohmann::json::array();
     for (const FitRecord& f : app.fits) j["fits"].push_back({{"panel", f.panel}, {"what", f.what}, {"need", f.need}, {"have", f.have}});
