@@ -214,7 +214,7 @@ void drawSchedulerPanel(AppContext& app) {
     uint64_t first = last + 1 >= static_cast<uint64_t>(N) ? last + 1 - static_cast<uint64_t>(N) : 0;
     float x0 = p0.x + labelW;
     for (size_t k = 0; k < nsched; ++k) {
-        char nm[16];
+        char nm[32];
         std::snprintf(nm, sizeof nm, "sched %zu", k);
         float y = p0.y + k * rowH;
         dl->AddText(ImVec2(p0.x, y + (rowH - ImGui::GetTextLineHeight()) * 0.5f), ImGui::GetColorU32(ImGuiCol_Text), nm);
