@@ -257,3 +257,49 @@ TEST_CASE("global atomics: repeated addresses in a request cost a pass each at t
     CHECK(same > 2048 * 32 * 1.46);
     CHECK(same / spread > 4.0);
 }
+
+namespace {
+// DRAM sectors of one launch of a realistic.cu kernel over `n` threads (256 per block) on `spec`.
+uint64_t dramSectorsOf(const GpuSpec& spec, const char* kernel, uint32_t n, uint32_t inWords, uint32_t outWords,
+                       std::vector<runtime::ParamBytes> extra = {}) {
+    wst::Sim s("tests/validation/realistic.ptx");
+    auto in = s.upload(std::vector<float>(inWords, 1.0f));
+    auto out = s.upload(std::vector<float>(outWords, 0.0f));
+    uint64_t sectors = 0;
+    s.dev.onLaunch = [&](sim::Gpu& g) { sectors = runTimed(g, spec).dramSectors; };
+    std::vector<runtime::ParamBytes> args = {wst::arg(in)};
+    if (outWords) args.push_back(wst::arg(out));
+    for (auto& a : extra) args.push_back(a);
+    s.launch(kernel, n / 256, 256, args);
+    return sectors;
+}
+} // namespace
+
+TEST_CASE("write-back: dirty data stays in L2 up to l2DirtyBytes, beyond it costs DRAM writes", "[timing]") {
+    // copy_scalar over 1 MB: 32768 sectors read. The h100 preset keeps up to 8 MiB dirty, so the
+    // 32768 output sectors cost no DRAM during the kernel; with a 512 KiB budget the 16384 beyond
+    // it are written at once; with none (the other presets' rule) every dirtied sector is.
+    const uint32_t n = 1u << 18;
+    GpuSpec h = preset("h100");
+    REQUIRE(h.l2DirtyBytes >= 2u << 20);
+    CHECK(dramSectorsOf(h, "copy_scalar", n, n, n) == 32768);
+    h.l2DirtyBytes = 512 * 1024;
+    CHECK(dramSectorsOf(h, "copy_scalar", n, n, n) == 32768 + 16384);
+    h.l2DirtyBytes = 0;
+    CHECK(dramSectorsOf(h, "copy_scalar", n, n, n) == 65536);
+}
+
+TEST_CASE("write-back: a store to part of a sector the L2 lacks reads it first; in place it does not", "[timing]") {
+    const uint32_t n = 1u << 16;
+    GpuSpec h = preset("h100");
+    REQUIRE(h.l2PartialWriteFill == 1);
+    // copy_stride(2): the input's 16384 sectors, and each output sector half written: 16384 fills.
+    CHECK(dramSectorsOf(h, "copy_stride", n, 2 * n, 2 * n, {wst::arg(int32_t(2))}) == 32768);
+    // copy_stride(1) writes whole sectors: no fill.
+    CHECK(dramSectorsOf(h, "copy_stride", n, n, n, {wst::arg(int32_t(1))}) == 8192);
+    // aos_scale_x scales x of 16-byte particles in place: its partial stores find the sectors its
+    // loads brought (32768 sectors of 1 MB), so nothing more is read.
+    CHECK(dramSectorsOf(h, "aos_scale_x", n, 4 * n, 0, {wst::arg(2.0f)}) == 32768);
+    h.l2PartialWriteFill = 0;
+    CHECK(dramSectorsOf(h, "copy_stride", n, 2 * n, 2 * n, {wst::arg(int32_t(2))}) == 16384);
+}
