@@ -551,11 +551,17 @@ uint64_t TimedRun::writeBackModel(Sm& sm, bool store, bool atomic, const mem::Gl
     const bool partialCheck = store && !atomic && spec_.l2PartialWriteFill;
     if (partialCheck) {
         std::fill(cover, cover + g.sectors, 0u);
+        const uint32_t bytesMask = uint32_t((uint64_t(1) << std::min<uint32_t>(last_.bytes, 32)) - 1);
+        uint32_t k = 0;   // lanes usually ascend: walk the sorted sectors, search only when they do not
         for (uint32_t m = last_.execMask; m; m &= m - 1) {
             const uint64_t addr = last_.addresses[std::countr_zero(m)];
-            const uint64_t* at = std::lower_bound(g.sectorAddr, g.sectorAddr + g.sectors, addr & ~uint64_t(31));
-            const uint32_t bytes = std::min<uint32_t>(last_.bytes, 32);
-            cover[at - g.sectorAddr] |= uint32_t((uint64_t(1) << bytes) - 1) << (addr & 31);
+            const uint64_t sector = addr & ~uint64_t(31);
+            if (g.sectorAddr[k] != sector) {
+                while (k + 1 < g.sectors && g.sectorAddr[k] < sector) ++k;
+                if (g.sectorAddr[k] != sector)
+                    k = uint32_t(std::lower_bound(g.sectorAddr, g.sectorAddr + g.sectors, sector) - g.sectorAddr);
+            }
+            cover[k] |= bytesMask << (addr & 31);
         }
     }
     const uint64_t dirtyBudget = spec_.l2DirtyBytes / 32;
