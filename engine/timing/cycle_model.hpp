@@ -8,7 +8,9 @@
 // scoreboard holds an instruction until its source (and destination) registers are written;
 // latencies come from the GpuSpec and the instruction table; pipes (ALU, FMA, FP64, SFU) accept a
 // warp-instruction every `interval` cycles per scheduler; memory goes through an L1/shared data
-// pipe per SM and GPU-wide L2 and DRAM bandwidth queues, with sector caches deciding hit levels.
+// pipe per SM and GPU-wide L2 and DRAM bandwidth queues, with sector caches deciding hit levels;
+// on presets with l2DirtyBytes, DRAM writes follow the L2's evictions and a dirty budget, partial
+// stores fill their sector, and the DRAM latency grows with its load (writeBackModel).
 // Every warp-cycle is attributed to one stall reason named as Nsight Compute names them.
 //
 // Sections: 1. stall reasons  2. options and results  3. per-cycle view  4. TimedRun
