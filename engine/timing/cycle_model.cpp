@@ -537,9 +537,10 @@ uint64_t TimedRun::memoryCompletion(Sm& sm, bool shared, bool store, bool atomic
 
 // The write-back model (l2DirtyBytes > 0; measurements in docs/timing-validation.md, "Write-back"):
 // - a load or atomic that misses in L2 reads its sector from DRAM;
-// - a store that writes only part of a sector the L2 does not hold reads the sector first
-//   (l2PartialWriteFill: the H100's strided copies, whose every store is partial, read their output
-//   as well as their input; in place, the sector is already there and costs nothing more);
+// - a store that writes only part of a sector the L2 does not hold leaves it dirty but not whole
+//   (l2PartialWriteFill); when it is written to DRAM the sector is completed by a DRAM read first
+//   (ECC covers the whole sector). The H100 reads nothing more for small strided copies (their
+//   output stays in L2) and twice the input for 16-32 MB ones; in place the sector is whole;
 // - the L2 keeps up to l2DirtyBytes dirty and writes a dirty sector to DRAM when it is evicted;
 //   past that budget a newly dirtied sector is written at once and held clean (a 16 MB copy writes
 //   part of its output during the kernel, a 4 MB one none of it);
@@ -578,12 +579,18 @@ uint64_t TimedRun::writeBackModel(Sm& sm, bool store, bool atomic, const mem::Gl
         ++n2;
         const bool write = store || atomic;
         const bool overBudget = write && l2_->dirtySectors() >= dirtyBudget;
+        const bool partial = partialCheck && cover[k] != 0xFFFFFFFFu;
         bool dirtied = false;
-        uint32_t evicted = 0;
-        if (l2_->access(a, write, &dirtied, &evicted, overBudget)) ++l2Hits_;
-        else if (!store || atomic || (partialCheck && cover[k] != 0xFFFFFFFFu)) ++reads;
-        if (dirtied && overBudget) ++writes;
+        uint32_t evicted = 0, evictedPartial = 0;
+        const bool hit = l2_->access(a, write, &dirtied, &evicted, overBudget, partial, &evictedPartial);
+        if (hit) ++l2Hits_;
+        else if (!store || atomic) ++reads;
+        if (dirtied && overBudget) {
+            ++writes;
+            if (partial && !hit) ++reads;   // written through: completed from DRAM first
+        }
         writes += evicted;
+        reads += evictedPartial;            // an evicted partial sector is completed from DRAM first
     }
     if (!n2) return static_cast<uint64_t>(std::ceil(done));
     const double xfer = n2 * 32.0 / spec_.l2BytesPerCycle;

@@ -66,8 +66,8 @@ struct GpuSpec {
     // L2 write-back and DRAM under load (docs/timing-validation.md, "Write-back"). l2DirtyBytes > 0:
     // the L2 keeps up to this many dirty bytes and writes a dirty sector to DRAM when it is evicted;
     // beyond it, a newly dirtied sector is written at once (and held clean). 0: every sector a
-    // kernel first dirties is written once, at once. l2PartialWriteFill: a store that writes part
-    // of a sector the L2 does not hold reads the sector from DRAM first (ECC is kept per sector).
+    // kernel first dirties is written once, at once. l2PartialWriteFill: a sector a store wrote in
+    // part, never held whole, is completed by a DRAM read when it is written back (ECC per sector).
     // dramWriteCost: DRAM time of a written sector in reads' time (0: 1).
     uint64_t l2DirtyBytes = 0;
     uint32_t l2PartialWriteFill = 0;
