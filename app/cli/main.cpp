@@ -62,7 +62,7 @@ usage:
                                       grade a learner's file: correctness on several sizes, checkers,
                                       performance goals; exit 0 pass, 1 fail, 2 bad input
   warpscope gpus [--json]             list the GPU presets for --timed (built-in and JSON files)
-  warpscope bench [--quick] [--threads T]
+  warpscope bench [--quick] [--threads T] [--only sim,all-cores,timed]
                                       interpreter speed in thread-instructions per second (one
                                       core, and blocks over T threads: default every core)
   warpscope compare <lesson|spec> [--param N=V] [--gpu h100] [--ncu hw.csv] [--json]
