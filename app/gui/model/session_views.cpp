@@ -78,14 +78,6 @@ std::shared_ptr<Snapshot> Session::Worker::build(const sim::Gpu* gpu, RunState s
         heatPublished = Clock::now();
     }
     s->heat = heatView;
-    if (gpu && memByWarp.size() > 8192) {   // forget warps of blocks that retired
-        for (auto it = memByWarp.begin(); it != memByWarp.end();) {
-            uint32_t blk = it->first / std::max(1u, wpb);
-            bool resident = false;
-            for (auto& r : gpu->residentBlocks()) resident = resident || r->linear == blk;
-            it = resident ? std::next(it) : memByWarp.erase(it);
-        }
-    }
     {
         uint32_t gw = sb * std::max(1u, wpb) + sw;
         auto it = memByWarp.find(gw);
@@ -182,10 +174,10 @@ std::shared_ptr<Snapshot> Session::Worker::build(const sim::Gpu* gpu, RunState s
 }
 
 // ---------------------------------------------------------------- 8. memory, counters, reports
-void Session::Worker::recordMem(const sim::Step& s) {
+MemAccess session_detail::memAccessOf(const sim::Step& s, int launchIndex, std::vector<BufferHeat>& heat, size_t& heatHit) {
     MemAccess m;
     m.stepIndex = s.index;
-    m.launchIndex = launchIdx;
+    m.launchIndex = launchIndex;
     m.block = s.block;
     m.warpInBlock = s.warpInBlock;
     m.pc = s.pc;
@@ -200,18 +192,26 @@ void Session::Worker::recordMem(const sim::Step& s) {
         if ((s.execMask >> l) & 1) m.addr[static_cast<size_t>(l)] = s.addresses[l];
     if (!m.shared) {
         int first = std::countr_zero(s.execMask);
-        if (BufferHeat* b = heatFind(s.addresses[first])) {
+        if (BufferHeat* b = heatFindIn(heat, heatHit, s.addresses[first])) {
             m.buffer = b->name;
             m.bufferBase = b->base;
         }
-        heatAccount(s);
+    }
+    return m;
+}
+
+void Session::Worker::recordMem(const sim::Step& s) {
+    MemAccess m = memAccessOf(s, launchIdx, heat, heatHit);
+    if (!m.shared && !heat.empty()) {
+        heatAccountIn(heat, heatHit, s, true);
+        heatDirty = true;
     }
     auto& dq = memByWarp[s.warp];
     if (dq.size() >= kMemHistory) dq.pop_front();
     dq.push_back(std::move(m));
 }
 
-BufferHeat* Session::Worker::heatFind(uint64_t addr) {
+BufferHeat* session_detail::heatFindIn(std::vector<BufferHeat>& heat, size_t& heatHit, uint64_t addr) {
     if (heatHit < heat.size() && addr >= heat[heatHit].base && addr < heat[heatHit].base + heat[heatHit].bytes) return &heat[heatHit];
     for (size_t i = 0; i < heat.size(); ++i)
         if (addr >= heat[i].base && addr < heat[i].base + heat[i].bytes) {
@@ -223,7 +223,7 @@ BufferHeat* Session::Worker::heatFind(uint64_t addr) {
 
 // Accesses: each lane-element touched. Wasted: bytes a fetched sector carried that no lane asked
 // for, charged to the elements those bytes belong to.
-void Session::Worker::heatAccount(const sim::Step& s) {
+void session_detail::heatAccountIn(std::vector<BufferHeat>& heat, size_t& heatHit, const sim::Step& s, bool runToo) {
     if (heat.empty()) return;
     struct Sec {
         uint64_t addr;
@@ -235,10 +235,10 @@ void Session::Worker::heatAccount(const sim::Step& s) {
     for (int l = 0; l < 32; ++l) {
         if (!((s.execMask >> l) & 1)) continue;
         uint64_t a = s.addresses[l];
-        if (BufferHeat* b = heatFind(a)) {
+        if (BufferHeat* b = heatFindIn(heat, heatHit, a)) {
             uint64_t e0 = (a - b->base) / b->elemBytes, e1 = (a + bytes - 1 - b->base) / b->elemBytes;
             for (uint64_t e = e0; e <= e1 && e < b->count; ++e) {
-                ++b->runAccesses[e];
+                if (runToo) ++b->runAccesses[e];
                 ++b->launchAccesses[e];
             }
         }
@@ -258,16 +258,15 @@ void Session::Worker::heatAccount(const sim::Step& s) {
         for (uint32_t x = 0; x < 32; ++x) {
             if ((secs[k].used >> x) & 1) continue;
             uint64_t a = secs[k].addr + x;
-            BufferHeat* b = heatFind(a);
+            BufferHeat* b = heatFindIn(heat, heatHit, a);
             if (!b) continue;
             uint64_t e = (a - b->base) / b->elemBytes;
             if (e < b->count) {
-                ++b->runWasted[e];
+                if (runToo) ++b->runWasted[e];
                 ++b->launchWasted[e];
             }
         }
     }
-    heatDirty = true;
 }
 
 // The device buffers at the start of a launch: keeps counts of buffers that still exist, adds

@@ -288,6 +288,8 @@ void Session::Worker::onLaunch(sim::Gpu& gpu) {
     fanout->add(counters.get());
     gpu.setListener(fanout.get());
     memByWarp.clear();
+    doneInBlock.clear();
+    dropRetiredMem = gpu.blockCount() * wpb > kMemHistoryWarps;
     syncHeatBuffers();
     LaunchLog& log = logs.back();
     log.timed = timingCfg.timed;
