@@ -10,7 +10,11 @@
 
 #include <cstring>
 #include <filesystem>
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
 #include <functional>
+#include <thread>
 
 using namespace warpscope;
 using namespace warpscope::gui;
@@ -234,4 +238,42 @@ TEST_CASE("parallel To end: a restart stops it and the session stays usable", "[
     s.runToEnd();
     snap = settle(s);
     CHECK(snap->state == RunState::LaunchDone);
+}
+
+// Not run by ctest (hidden tag): wall time of To end on the 1024-block vector add (N=262144) or
+// another size (WARPSCOPE_BENCH_N), on 1 thread and on 2, 4, ... up to the machine's cores (or
+// WARPSCOPE_BENCH_THREADS), median of 5 (WARPSCOPE_BENCH_REPS) each; the panels must still match
+// the serial run. WARPSCOPE_BENCH_ONLY=T runs only T threads (for callgrind).
+TEST_CASE("parallel To end: timing on the 1024-block vector add", "[.parallel-bench]") {
+    const char* nEnv = std::getenv("WARPSCOPE_BENCH_N");
+    const char* tEnv = std::getenv("WARPSCOPE_BENCH_THREADS");
+    const char* rEnv = std::getenv("WARPSCOPE_BENCH_REPS");
+    const int reps = rEnv ? std::max(1, std::atoi(rEnv)) : 5;
+    const std::string n = nEnv ? nEnv : "262144";
+    const uint32_t maxThreads = tEnv ? static_cast<uint32_t>(std::stoul(tEnv)) : std::max(2u, std::thread::hardware_concurrency());
+    auto L = lessonAt("lessons/vector-add");
+    auto p = runtime::resolveParams(L, {{"N", n}});
+    std::shared_ptr<const Snapshot> reference;
+    const char* only = std::getenv("WARPSCOPE_BENCH_ONLY");   // one thread count (for callgrind)
+    for (uint32_t t = only ? static_cast<uint32_t>(std::stoul(only)) : 1; t <= maxThreads; t = t == 1 ? 2 : t * 2) {
+        std::vector<double> ms;
+        std::shared_ptr<const Snapshot> last;
+        for (int rep = 0; rep < reps; ++rep) {
+            Session s(withThreads(t));
+            s.load(L, p);
+            settle(s);
+            auto t0 = std::chrono::steady_clock::now();
+            s.runToEnd();
+            last = settle(s);
+            ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+        }
+        std::sort(ms.begin(), ms.end());
+        WARN("To end, vector-add N=" << n << ", " << t << " thread(s): median " << ms[ms.size() / 2] << " ms (min " << ms.front() << ", max " << ms.back()
+                                     << "), " << last->stepInLaunch << " warp-instructions");
+        if (only) break;
+        if (!reference) reference = last;
+        std::string why;
+        CHECK(samePanels(*reference, *last, why));
+        INFO(why);
+    }
 }

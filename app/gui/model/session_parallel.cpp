@@ -36,10 +36,22 @@ struct session_detail::ShareRecorder : sim::StepListener {
             b.elemBytes = h.elemBytes;
             b.count = h.count;
             b.width = h.width;
-            b.launchAccesses.assign(h.count, 0);
-            b.launchWasted.assign(h.count, 0);
             heat.push_back(std::move(b));
         }
+        chunks.resize(heat.size());
+    }
+    // A share touches a part of each buffer: its counts live in chunks allocated on first touch
+    // (full-size arrays per share would cost threads x the heat map's memory).
+    static constexpr uint64_t kChunk = 4096;   // elements
+    struct Chunk {
+        uint32_t accesses[kChunk] = {}, wasted[kChunk] = {};
+    };
+    void count(size_t buffer, uint64_t e, bool wasted) {
+        auto& cs = chunks[buffer];
+        const uint64_t c = e / kChunk;
+        if (c >= cs.size()) cs.resize(c + 1);
+        if (!cs[c]) cs[c] = std::make_unique<Chunk>();
+        ++(wasted ? cs[c]->wasted : cs[c]->accesses)[e % kChunk];
     }
 
     void onStep(const sim::Step& s) override {
@@ -63,13 +75,11 @@ struct session_detail::ShareRecorder : sim::StepListener {
         else t[(ordinal - 1) % kRecent] = ts;
         if ((s.isLoad || s.isStore || s.isAtomic) && s.addresses && s.execMask &&
             (s.space == ptx::StateSpace::Global || s.space == ptx::StateSpace::Shared)) {
-            if (!keepMem) {   // a large launch keeps no history once its blocks retired
-                if (s.space == ptx::StateSpace::Global) heatAccountIn(heat, heatHit, s, false);
-                return;
-            }
+            if (s.space == ptx::StateSpace::Global)
+                heatAccountWith(heat, heatHit, s, [this](BufferHeat&, size_t b, uint64_t e, bool wasted) { count(b, e, wasted); });
+            if (!keepMem) return;   // a large launch keeps no history once its blocks retired
             MemAccess m = memAccessOf(s, launch, heat, heatHit);
             m.stepIndex = ordinal;   // the serial index replaces it (finishParallel)
-            if (!m.shared) heatAccountIn(heat, heatHit, s, false);
             auto& dq = mem[s.warp];
             if (dq.size() >= kMemHistory) dq.pop_front();
             dq.push_back(std::move(m));
@@ -83,7 +93,8 @@ struct session_detail::ShareRecorder : sim::StepListener {
     std::vector<std::vector<TailStep>> tails;     // per warp from schedule.base()
     std::unordered_map<uint32_t, std::deque<MemAccess>> mem;
     bool keepMem = true;
-    std::vector<BufferHeat> heat;
+    std::vector<BufferHeat> heat;   // the buffers' places (no counts: see chunks)
+    std::vector<std::vector<std::unique_ptr<Chunk>>> chunks;   // per buffer
     size_t heatHit = 0;
 };
 
@@ -114,14 +125,22 @@ void Session::Worker::join(sim::StepListener& f) {
     // Memory histories: warps are disjoint between shares.
     for (auto& [w, dq] : r.mem) memByWarp[w] = std::move(dq);
     // Heat: this launch's counts, added to the launch's and the run's.
-    for (size_t b = 0; b < heat.size() && b < r.heat.size(); ++b) {
+    for (size_t b = 0; b < heat.size() && b < r.chunks.size(); ++b) {
         BufferHeat& h = heat[b];
-        const BufferHeat& o = r.heat[b];
-        for (size_t e = 0; e < o.launchAccesses.size() && e < h.launchAccesses.size(); ++e) {
-            h.launchAccesses[e] += o.launchAccesses[e];
-            h.runAccesses[e] += o.launchAccesses[e];
-            h.launchWasted[e] += o.launchWasted[e];
-            h.runWasted[e] += o.launchWasted[e];
+        for (size_t c = 0; c < r.chunks[b].size(); ++c) {
+            const ShareRecorder::Chunk* ch = r.chunks[b][c].get();
+            if (!ch) continue;
+            const uint64_t e0 = c * ShareRecorder::kChunk, n = std::min<uint64_t>(ShareRecorder::kChunk, h.count - e0);
+            uint32_t *la = h.launchAccesses.data() + e0, *ra = h.runAccesses.data() + e0;
+            uint32_t *lw = h.launchWasted.data() + e0, *rw = h.runWasted.data() + e0;
+            for (uint64_t i = 0; i < n; ++i) {   // plain loops the compiler vectorises
+                la[i] += ch->accesses[i];
+                ra[i] += ch->accesses[i];
+            }
+            for (uint64_t i = 0; i < n; ++i) {
+                lw[i] += ch->wasted[i];
+                rw[i] += ch->wasted[i];
+            }
         }
     }
     heatDirty = true;

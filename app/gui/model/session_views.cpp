@@ -221,52 +221,16 @@ BufferHeat* session_detail::heatFindIn(std::vector<BufferHeat>& heat, size_t& he
     return nullptr;
 }
 
-// Accesses: each lane-element touched. Wasted: bytes a fetched sector carried that no lane asked
-// for, charged to the elements those bytes belong to.
 void session_detail::heatAccountIn(std::vector<BufferHeat>& heat, size_t& heatHit, const sim::Step& s, bool runToo) {
-    if (heat.empty()) return;
-    struct Sec {
-        uint64_t addr;
-        uint32_t used;
-    };
-    Sec secs[128];
-    int n = 0;
-    uint32_t bytes = std::max<uint32_t>(s.accessBytes, 1);
-    for (int l = 0; l < 32; ++l) {
-        if (!((s.execMask >> l) & 1)) continue;
-        uint64_t a = s.addresses[l];
-        if (BufferHeat* b = heatFindIn(heat, heatHit, a)) {
-            uint64_t e0 = (a - b->base) / b->elemBytes, e1 = (a + bytes - 1 - b->base) / b->elemBytes;
-            for (uint64_t e = e0; e <= e1 && e < b->count; ++e) {
-                if (runToo) ++b->runAccesses[e];
-                ++b->launchAccesses[e];
-            }
+    heatAccountWith(heat, heatHit, s, [runToo](BufferHeat& b, size_t, uint64_t e, bool wasted) {
+        if (wasted) {
+            if (runToo) ++b.runWasted[e];
+            ++b.launchWasted[e];
+        } else {
+            if (runToo) ++b.runAccesses[e];
+            ++b.launchAccesses[e];
         }
-        for (uint64_t x = a; x < a + bytes; ++x) {
-            uint64_t sa = x & ~uint64_t(31);
-            int k = 0;
-            while (k < n && secs[k].addr != sa) ++k;
-            if (k == n) {
-                if (n == 128) continue;
-                secs[n++] = {sa, 0};
-            }
-            secs[k].used |= 1u << (x & 31);
-        }
-    }
-    for (int k = 0; k < n; ++k) {
-        if (secs[k].used == 0xffffffffu) continue;
-        for (uint32_t x = 0; x < 32; ++x) {
-            if ((secs[k].used >> x) & 1) continue;
-            uint64_t a = secs[k].addr + x;
-            BufferHeat* b = heatFindIn(heat, heatHit, a);
-            if (!b) continue;
-            uint64_t e = (a - b->base) / b->elemBytes;
-            if (e < b->count) {
-                if (runToo) ++b->runWasted[e];
-                ++b->launchWasted[e];
-            }
-        }
-    }
+    });
 }
 
 // The device buffers at the start of a launch: keeps counts of buffers that still exist, adds

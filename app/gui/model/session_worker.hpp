@@ -69,6 +69,49 @@ MemAccess memAccessOf(const sim::Step& s, int launchIndex, std::vector<BufferHea
 BufferHeat* heatFindIn(std::vector<BufferHeat>& heat, size_t& heatHit, uint64_t addr);
 // Counts the Step's element accesses and wasted sector bytes; `runToo` also adds to the run totals.
 void heatAccountIn(std::vector<BufferHeat>& heat, size_t& heatHit, const sim::Step& s, bool runToo);
+// The heat map's accounting of one Step: count(buffer, buffer index, element, wasted) for each
+// element a lane touched (wasted = false) and for each element whose bytes a fetched sector
+// carried that no lane asked for (wasted = true).
+template <class Count>
+void heatAccountWith(std::vector<BufferHeat>& heat, size_t& heatHit, const sim::Step& s, Count&& count) {
+    if (heat.empty()) return;
+    struct Sec {
+        uint64_t addr;
+        uint32_t used;
+    };
+    Sec secs[128];
+    int n = 0;
+    uint32_t bytes = std::max<uint32_t>(s.accessBytes, 1);
+    for (int l = 0; l < 32; ++l) {
+        if (!((s.execMask >> l) & 1)) continue;
+        uint64_t a = s.addresses[l];
+        if (BufferHeat* b = heatFindIn(heat, heatHit, a)) {
+            uint64_t e0 = (a - b->base) / b->elemBytes, e1 = (a + bytes - 1 - b->base) / b->elemBytes;
+            for (uint64_t e = e0; e <= e1 && e < b->count; ++e) count(*b, static_cast<size_t>(b - heat.data()), e, false);
+        }
+        for (uint64_t x = a; x < a + bytes; ++x) {
+            uint64_t sa = x & ~uint64_t(31);
+            int k = 0;
+            while (k < n && secs[k].addr != sa) ++k;
+            if (k == n) {
+                if (n == 128) continue;
+                secs[n++] = {sa, 0};
+            }
+            secs[k].used |= 1u << (x & 31);
+        }
+    }
+    for (int k = 0; k < n; ++k) {
+        if (secs[k].used == 0xffffffffu) continue;
+        for (uint32_t x = 0; x < 32; ++x) {
+            if ((secs[k].used >> x) & 1) continue;
+            uint64_t a = secs[k].addr + x;
+            BufferHeat* b = heatFindIn(heat, heatHit, a);
+            if (!b) continue;
+            uint64_t e = (a - b->base) / b->elemBytes;
+            if (e < b->count) count(*b, static_cast<size_t>(b - heat.data()), e, true);
+        }
+    }
+}
 // In a launch with more warps than this, the recorder forgets a block's memory history when the
 // block retires (memory stays bounded, and what is kept depends only on the issue order).
 constexpr size_t kMemHistoryWarps = 8192;
