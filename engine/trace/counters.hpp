@@ -55,6 +55,9 @@ public:
     void enableParallel(const LaunchShape& shape, const sim::Program& program);
     std::unique_ptr<sim::StepListener> fork() const override;
     void join(sim::StepListener& fork) override;
+    // Replays the joined shares' sectors through the caches now (any read does it otherwise), e.g.
+    // on another thread while the caller rebuilds its own serial-order state.
+    void resolvePending() { resolveOrder(); }
     // Sector words a share may record before it gives up (the launch then re-runs on one thread).
     static constexpr size_t kShareWordBudget = size_t(32) << 20;
 

@@ -242,6 +242,12 @@ bool Session::Worker::runToEndParallel(sim::Gpu& gpu) {
         // The fault (the serial re-run's, or a cancel) is in gpu.fault(); serve shows it.
     }
     if (joinedShares && gpu.state() == sim::LaunchState::Finished) {
+        // The counters' cache replay and this recorder's are independent: run them side by side.
+        std::thread cacheReplay([c = counters.get()] { c->resolvePending(); });
+        struct Join {
+            std::thread& t;
+            ~Join() { t.join(); }
+        } joinReplay{cacheReplay};
         finishParallel(gpu, shape);
         note = "To end ran on " + std::to_string(std::min<uint64_t>(threads, shape.endBlock - shape.firstBlock)) + " threads.";
     }

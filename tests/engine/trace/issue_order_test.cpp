@@ -7,11 +7,16 @@
 
 #include "runtime/lesson.hpp"
 #include "trace/counters.hpp"
+#include "trace/line_stats.hpp"
 #include "trace/issue_order.hpp"
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
 #include <filesystem>
+#include <thread>
 
 using namespace warpscope;
 using wst::arg;
@@ -228,4 +233,60 @@ TEST_CASE("issue order: barriers with register operands are not rebuilt", "[trac
     runtime::SimDevice plain;
     plain.loadModule(kSchedPtx, "sched.ptx");
     CHECK(trace::issueOrderUnsupported(plain.program("sched")).empty());
+}
+
+// Not run by ctest (hidden tag): wall time of a lesson's launches with the counters (cache model
+// included) and per-line statistics attached, serially and on 2, 4, ... threads (up to the cores,
+// or WARPSCOPE_BENCH_THREADS), median of 3 (WARPSCOPE_BENCH_REPS); the counters must match. The
+// engine half of the app's parallel To end, for machines without the GUI's packages.
+// WARPSCOPE_BENCH_LESSON (default vector-add) and WARPSCOPE_BENCH_PARAMS ("N=4194304,...").
+TEST_CASE("issue order: timing of counters on every core", "[.order-bench]") {
+    auto env = [](const char* k, const char* d) { const char* v = std::getenv(k); return std::string(v ? v : d); };
+    const std::string id = env("WARPSCOPE_BENCH_LESSON", "vector-add");
+    std::map<std::string, std::string> overrides;
+    std::string list = env("WARPSCOPE_BENCH_PARAMS", id == "vector-add" ? "N=262144" : "");
+    for (size_t at = 0; at < list.size();) {
+        size_t comma = list.find(',', at), eq = list.find('=', at);
+        if (comma == std::string::npos) comma = list.size();
+        if (eq < comma) overrides[list.substr(at, eq - at)] = list.substr(eq + 1, comma - eq - 1);
+        at = comma + 1;
+    }
+    const uint32_t maxThreads = static_cast<uint32_t>(std::stoul(env("WARPSCOPE_BENCH_THREADS", std::to_string(std::max(2u, std::thread::hardware_concurrency())).c_str())));
+    const int reps = std::max(1, std::stoi(env("WARPSCOPE_BENCH_REPS", "3")));
+    runtime::Lesson L = runtime::loadLesson(std::filesystem::path(wst::sourcePath("lessons")) / id);
+    runtime::ParamValues p = runtime::resolveParams(L, overrides);
+    std::vector<std::map<std::string, double>> reference;
+    for (uint32_t t = 1; t <= maxThreads; t = t == 1 ? 2 : t * 2) {
+        std::vector<double> ms;
+        std::vector<std::map<std::string, double>> metrics;
+        uint64_t instructions = 0;
+        for (int rep = 0; rep < reps; ++rep) {
+            runtime::SimDevice dev;
+            double total = 0;
+            metrics.clear();
+            instructions = 0;
+            dev.onLaunch = [&](sim::Gpu& g) {
+                trace::CounterCollector cc;
+                trace::LineStatsCollector ls;
+                if (t > 1) cc.enableParallel(trace::LaunchShape::of(g), g.program());
+                sim::FanOut fan;
+                fan.add(&cc);
+                fan.add(&ls);
+                g.setListener(&fan);
+                auto t0 = std::chrono::steady_clock::now();
+                g.runToEnd(t);
+                metrics.push_back(cc.metrics());   // the cache replay happens here
+                total += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+                g.setListener(nullptr);
+                instructions += g.stats().warpInstructions;
+            };
+            runtime::runLesson(L, p, dev);
+            ms.push_back(total);
+        }
+        std::sort(ms.begin(), ms.end());
+        WARN(id << " " << list << ", counters + line stats, " << t << " thread(s): median " << ms[ms.size() / 2] << " ms (min " << ms.front()
+                << ", max " << ms.back() << "), " << instructions << " warp-instructions");
+        if (reference.empty()) reference = metrics;
+        CHECK(metrics == reference);
+    }
 }
