@@ -47,12 +47,20 @@ struct session_detail::ShareRecorder : sim::StepListener {
         uint32_t accesses[kChunk] = {}, wasted[kChunk] = {};
     };
     void count(size_t buffer, uint64_t e, bool wasted) {
-        auto& cs = chunks[buffer];
         const uint64_t c = e / kChunk;
-        if (c >= cs.size()) cs.resize(c + 1);
-        if (!cs[c]) cs[c] = std::make_unique<Chunk>();
-        ++(wasted ? cs[c]->wasted : cs[c]->accesses)[e % kChunk];
+        if (buffer != lastBuffer || c != lastChunkIndex) {   // neighbouring lanes hit the same chunk
+            auto& cs = chunks[buffer];
+            if (c >= cs.size()) cs.resize(c + 1);
+            if (!cs[c]) cs[c] = std::make_unique<Chunk>();
+            lastBuffer = buffer;
+            lastChunkIndex = c;
+            lastChunk = cs[c].get();
+        }
+        ++(wasted ? lastChunk->wasted : lastChunk->accesses)[e % kChunk];
     }
+    size_t lastBuffer = ~size_t(0);
+    uint64_t lastChunkIndex = 0;
+    Chunk* lastChunk = nullptr;
 
     void onStep(const sim::Step& s) override {
         const uint32_t ordinal = schedule.record(s);
