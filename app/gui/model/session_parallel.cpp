@@ -16,6 +16,7 @@
 // Sections: 1. a share's recorder  2. fork and join  3. To end
 #include "gui/model/session_worker.hpp"
 
+#include <exception>
 #include <thread>
 
 namespace warpscope::gui {
@@ -189,8 +190,11 @@ void Session::Worker::finishParallel(sim::Gpu& gpu, const trace::LaunchShape& sh
     recent.clear();
     for (const trace::OrderedStep& o : tail) {
         const uint64_t i = o.warp - joinedSchedule.base();
-        const auto& t = joinedTails[i];
-        const TailStep& ts = t[t.size() < kRecent ? o.ordinal - 1 : (o.ordinal - 1) % kRecent];
+        const size_t at = i < joinedTails.size() && joinedTails[i].size() < kRecent ? o.ordinal - 1 : (o.ordinal - 1) % kRecent;
+        if (i >= joinedTails.size() || at >= joinedTails[i].size())
+            throw Error(Error::Kind::Unsupported, "To end on several threads: warp " + std::to_string(o.warp) + " has no record of its step " +
+                                                      std::to_string(o.ordinal) + ".");
+        const TailStep& ts = joinedTails[i][at];
         StepRecord r;
         r.index = o.index;
         r.block = static_cast<uint32_t>(o.warp / shape.warpsPerBlock);
@@ -251,12 +255,22 @@ bool Session::Worker::runToEndParallel(sim::Gpu& gpu) {
     }
     if (joinedShares && gpu.state() == sim::LaunchState::Finished) {
         // The counters' cache replay and this recorder's are independent: run them side by side.
-        std::thread cacheReplay([c = counters.get()] { c->resolvePending(); });
-        struct Join {
-            std::thread& t;
-            ~Join() { t.join(); }
-        } joinReplay{cacheReplay};
-        finishParallel(gpu, shape);
+        std::exception_ptr cacheError;
+        {
+            std::thread cacheReplay([c = counters.get(), &cacheError] {
+                try {
+                    c->resolvePending();
+                } catch (...) {
+                    cacheError = std::current_exception();
+                }
+            });
+            struct Join {
+                std::thread& t;
+                ~Join() { t.join(); }
+            } joinReplay{cacheReplay};
+            finishParallel(gpu, shape);
+        }
+        if (cacheError) std::rethrow_exception(cacheError);
         note = "To end ran on " + std::to_string(std::min<uint64_t>(threads, shape.endBlock - shape.firstBlock)) + " threads.";
     }
     joinedShares = false;
