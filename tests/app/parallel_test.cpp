@@ -240,6 +240,30 @@ TEST_CASE("parallel To end: a restart stops it and the session stays usable", "[
     CHECK(snap->state == RunState::LaunchDone);
 }
 
+TEST_CASE("parallel To end: cancel stops it promptly", "[parallel]") {
+    auto L = lessonAt("lessons/vector-add");
+    Session s(withThreads(2));
+    s.setSpeed(0);
+    s.load(L, runtime::resolveParams(L, {{"N", "4194304"}}));   // about two seconds of To end here, on several threads
+    settle(s);
+    s.runToEnd();
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    CHECK(s.busy());
+    auto t0 = std::chrono::steady_clock::now();
+    s.cancel();
+    REQUIRE(s.waitIdle(30));
+    const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    CHECK(took < 2.0);
+    auto snap = s.snapshot();
+    CHECK(snap->state == RunState::Faulted);
+    REQUIRE(snap->error);
+    CHECK(snap->error->kind == Error::Kind::Cancelled);
+    s.restart();
+    snap = settle(s);
+    CHECK(snap->state == RunState::Paused);
+    CHECK(snap->totalSteps == 0);
+}
+
 // Not run by ctest (hidden tag): wall time of To end on the 1024-block vector add (N=262144) or
 // another size (WARPSCOPE_BENCH_N), on 1 thread and on 2, 4, ... up to the machine's cores (or
 // WARPSCOPE_BENCH_THREADS), median of 5 (WARPSCOPE_BENCH_REPS) each; the panels must still match
