@@ -223,6 +223,36 @@ TEST_CASE("parallel To end: step back afterwards lands where the serial one does
     CHECK(why.empty());
 }
 
+TEST_CASE("parallel To end: step back replays earlier whole launches on every core, to the same state", "[parallel]") {
+    auto L = lessonAt("lessons/matmul");
+    auto p = runtime::resolveParams(L, {});
+    Session serial(withThreads(1)), two(withThreads(2));
+    for (Session* s : {&serial, &two}) {
+        s->setSpeed(0);
+        s->load(L, p);
+        s->runToEnd();
+        settle(*s);
+        s->step();   // into the second launch
+        settle(*s);
+        s->runSteps(5);
+        settle(*s);
+        s->stepBack();   // replays launch 1 (on 2 threads in `two`), then 4 steps of launch 2
+    }
+    auto a = settle(serial), b = settle(two);
+    CHECK(a->launchIndex == 1);
+    CHECK(a->stepInLaunch == 4);
+    std::string why;
+    CHECK(samePanels(*a, *b, why));
+    INFO(why);
+    CHECK(why.empty());
+    for (Session* s : {&serial, &two}) s->runToEnd();
+    a = settle(serial);
+    b = settle(two);
+    CHECK(samePanels(*a, *b, why));
+    INFO(why);
+    CHECK(why.empty());
+}
+
 TEST_CASE("parallel To end: a restart stops it and the session stays usable", "[parallel]") {
     auto L = lessonAt("lessons/vector-add");
     Session s(withThreads(2));

@@ -216,7 +216,7 @@ void Session::Worker::finishParallel(sim::Gpu& gpu, const trace::LaunchShape& sh
 // ---------------------------------------------------------------- 3. To end
 // Runs the launch to its end on options.threads threads when that gives what a serial run gives
 // (see the top of this file). Returns false when To end must run serially instead.
-bool Session::Worker::runToEndParallel(sim::Gpu& gpu) {
+bool Session::Worker::runToEndParallel(sim::Gpu& gpu, bool replaying) {
     const uint32_t threads = options.threads;
     if (threads <= 1 || timed || !counters || gpu.stepCount() != 0 || gpu.state() != sim::LaunchState::Running) return false;
     std::string why = trace::issueOrderUnsupported(gpu.program());
@@ -238,14 +238,14 @@ bool Session::Worker::runToEndParallel(sim::Gpu& gpu) {
     } disarm{*this};
     if (why.empty()) why = gpu.serialReason();
     if (!why.empty()) {
-        note = "To end ran on one thread: " + why + ".";
+        if (!replaying) note = "To end ran on one thread: " + why + ".";
         return false;
     }
     {
         std::lock_guard lk(m);
         parallelRun = true;
     }
-    publishGpu(gpu);   // "Running ..." while the threads work (nothing to show until they finish)
+    if (!replaying) publishGpu(gpu);   // "Running ..." while the threads work (nothing to show until they finish)
     joinedShares = false;
     const uint64_t before = records;
     try {
@@ -271,7 +271,7 @@ bool Session::Worker::runToEndParallel(sim::Gpu& gpu) {
             finishParallel(gpu, shape);
         }
         if (cacheError) std::rethrow_exception(cacheError);
-        note = "To end ran on " + std::to_string(std::min<uint64_t>(threads, shape.endBlock - shape.firstBlock)) + " threads.";
+        if (!replaying) note = "To end ran on " + std::to_string(std::min<uint64_t>(threads, shape.endBlock - shape.firstBlock)) + " threads.";
     }
     joinedShares = false;
     // One logged primitive per instruction, as the serial To end logs them (step back replays it).

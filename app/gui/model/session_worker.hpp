@@ -237,7 +237,8 @@ struct Session::Worker : sim::StepListener {
     std::vector<std::vector<TailStep>> joinedTails;   // per warp from joinedSchedule.base(): ring by ordinal
     std::unique_ptr<sim::StepListener> fork() const override;
     void join(sim::StepListener& fork) override;
-    bool runToEndParallel(sim::Gpu& gpu);
+    // `replaying`: step back's replay of an earlier launch (no snapshot, no status note).
+    bool runToEndParallel(sim::Gpu& gpu, bool replaying = false);
     void finishParallel(sim::Gpu& gpu, const trace::LaunchShape& shape);
 
     // memory, counters, reports
