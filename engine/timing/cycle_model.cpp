@@ -66,6 +66,10 @@ struct TimedRun::TWarp {
     int32_t fusedLeader = -1;                    // the fused shared-load group in flight
     uint32_t fusedMask = 0;
     uint64_t fusedReady = 0;
+    // Scheduler queues (see Scheduler): the ticket of its entry in `waiting` (0: none), and
+    // whether it is in `ready`.
+    uint64_t wakeTicket = 0;
+    bool inReady = false;
 };
 
 struct TimedRun::TBlock {
@@ -74,8 +78,22 @@ struct TimedRun::TBlock {
     std::vector<TWarp*> warps;
 };
 
+// A scheduler keeps its Active warps in two queues instead of scanning every slot each cycle:
+// `waiting` (operands not ready: readyAt > the cycle it last looked), a min-heap on readyAt, and
+// `ready` (readyAt reached; eligible unless throttled). A warp enters `waiting` whenever readyAt
+// is set (evaluateNext, placeBlock) and moves to `ready` in the first cycle the scheduler looks
+// at or after readyAt; it leaves `ready` when it issues. Heap entries of warps that left
+// otherwise (finished, at a barrier, record recycled) are stale: their ticket no longer matches.
+struct TimedRun::Wake {
+    uint64_t at;
+    uint64_t ticket;
+    TWarp* warp;
+};
+
 struct TimedRun::Scheduler {
     std::vector<uint32_t> slots;                 // warp slots it owns
+    std::vector<Wake> waiting;                   // min-heap on `at`
+    std::vector<TWarp*> ready;                   // any order (the pick does not depend on it)
     uint64_t nextCheck = kNever;
     uint64_t pipeFreeAt[PipeCount] = {};
     int32_t lastIssued = -1;                     // slot
@@ -88,6 +106,7 @@ struct TimedRun::Sm {
     std::vector<std::unique_ptr<TWarp>> slots;
     std::vector<Scheduler> schedulers;
     std::vector<uint32_t> blocks;                // linear indices
+    uint64_t nextCheck = kNever;                 // the minimum of its schedulers' nextCheck
     std::unique_ptr<mem::SectorCache> l1;
     double l1FreeAt = 0;                         // L1/shared data pipe
 };
@@ -194,7 +213,8 @@ void TimedRun::placeBlock(const sim::Block& b, uint32_t gpuSlot) {
         cacheNext(*w);
         tb->warps.push_back(w.get());
         Scheduler& sc = sm.schedulers[w->sched];
-        sc.nextCheck = std::min(sc.nextCheck, start);
+        if (w->phase == WarpPhase::Active) enqueueWaiting(sc, *w);
+        lowerCheck(sm, sc, start);
         sm.slots[slot] = std::move(w);
     }
     blocks_[b.linear] = std::move(tb);
@@ -318,19 +338,25 @@ uint64_t TimedRun::sharedLoadReady(Sm& sm, TWarp& w, int32_t pc) {
 void TimedRun::processCycle() {
     for (auto& smp : sms_) {
         Sm& sm = *smp;
+        if (sm.nextCheck > now_) continue;   // no scheduler of this SM looks this cycle
         for (auto& sc : sm.schedulers) {
             if (finished_) return;
             if (sc.nextCheck > now_) continue;
-            uint64_t next = kNever;
+            // Wake-ups: warps whose operands are ready by now join `ready`.
+            while (!sc.waiting.empty()) {
+                const Wake top = sc.waiting.front();
+                if (top.warp->wakeTicket == top.ticket && top.at > now_) break;
+                std::pop_heap(sc.waiting.begin(), sc.waiting.end(), wakeLater);
+                sc.waiting.pop_back();
+                if (top.warp->wakeTicket != top.ticket) continue;   // stale entry
+                top.warp->wakeTicket = 0;
+                top.warp->inReady = true;
+                sc.ready.push_back(top.warp);
+            }
+            uint64_t next = sc.waiting.empty() ? kNever : sc.waiting.front().at;
             TWarp* eligible[64];
             int ne = 0;
-            for (uint32_t slot : sc.slots) {
-                TWarp* w = sm.slots[slot].get();
-                if (!w || w->phase != WarpPhase::Active) continue;
-                if (w->readyAt > now_) {
-                    next = std::min(next, w->readyAt);
-                    continue;
-                }
+            for (TWarp* w : sc.ready) {
                 const Instr* in = w->next;
                 if (!in) continue;
                 // Structural hazards: a busy pipe or a full memory queue. The scheduler looks
@@ -382,15 +408,56 @@ void TimedRun::processCycle() {
             }
             sc.nextCheck = next;
             if (pick) {
-                issueOne(sm, sc, *pick);
+                removeReady(sc, *pick);
+                // A warp the Gpu did not issue (not expected) stays ready, as it was.
+                if (!issueOne(sm, sc, *pick) && !finished_ && pick->phase == WarpPhase::Active && !pick->inReady &&
+                    pick->wakeTicket == 0 && pick->readyAt <= now_) {
+                    pick->inReady = true;
+                    sc.ready.push_back(pick);
+                }
                 sc.nextCheck = std::max(std::min(sc.nextCheck, now_ + 1), sc.busyUntil);
             }
         }
+        // Block placement and barrier releases may have lowered a scheduler's check meanwhile.
+        uint64_t smNext = kNever;
+        for (const auto& sc : sm.schedulers) smNext = std::min(smNext, sc.nextCheck);
+        sm.nextCheck = smNext;
     }
     if (!finished_ && gpu_.state() == sim::LaunchState::Running && gpu_.residentBlocks().empty()) {
         gpu_.step();   // marks the launch finished
     }
     if (gpu_.state() != sim::LaunchState::Running) finished_ = true;
+}
+
+// Scheduler queues (see Scheduler).
+bool TimedRun::wakeLater(const Wake& a, const Wake& b) {
+    return a.at > b.at;
+}
+
+void TimedRun::enqueueWaiting(Scheduler& sc, TWarp& w) {
+    w.wakeTicket = ++wakeTickets_;
+    sc.waiting.push_back(Wake{w.readyAt, w.wakeTicket, &w});
+    std::push_heap(sc.waiting.begin(), sc.waiting.end(), wakeLater);
+}
+
+void TimedRun::removeReady(Scheduler& sc, TWarp& w) {
+    if (!w.inReady) return;
+    w.inReady = false;
+    auto it = std::find(sc.ready.begin(), sc.ready.end(), &w);
+    if (it == sc.ready.end()) return;
+    *it = sc.ready.back();
+    sc.ready.pop_back();
+}
+
+// A warp that stops being Active (finished, at a barrier) leaves both queues.
+void TimedRun::leaveQueues(TWarp& w) {
+    w.wakeTicket = 0;
+    removeReady(sms_[w.block->sm]->schedulers[w.sched], w);
+}
+
+void TimedRun::lowerCheck(Sm& sm, Scheduler& sc, uint64_t at) {
+    sc.nextCheck = std::min(sc.nextCheck, at);
+    sm.nextCheck = std::min(sm.nextCheck, at);
 }
 
 // The first cycle after now_ in which the SM's L1/shared queue holds no more than mioQueueCycles
@@ -418,8 +485,7 @@ void TimedRun::run() {
         processCycle();
         if (finished_) break;
         uint64_t next = kNever;
-        for (auto& sm : sms_)
-            for (auto& sc : sm->schedulers) next = std::min(next, sc.nextCheck);
+        for (auto& sm : sms_) next = std::min(next, sm->nextCheck);
         if (next == kNever) {
             // Nobody can ever issue again: let the functional engine diagnose it (deadlock).
             while (gpu_.step()) {
@@ -703,6 +769,7 @@ void TimedRun::finishWarp(TWarp& w) {
     if (w.phase == WarpPhase::Done) return;
     setReason(w, w.reason, std::max(w.since, now_ + 1));
     w.phase = WarpPhase::Done;
+    leaveQueues(w);
 }
 
 void TimedRun::evaluateNext(TWarp& w, uint64_t earliest) {
@@ -745,8 +812,10 @@ void TimedRun::evaluateNext(TWarp& w, uint64_t earliest) {
     w.pending = why;
     cacheNext(w);
     setReason(w, why, earliest);
-    Scheduler& sc = sms_[w.block->sm]->schedulers[w.sched];
-    sc.nextCheck = std::min(sc.nextCheck, ready);
+    Sm& sm = *sms_[w.block->sm];
+    Scheduler& sc = sm.schedulers[w.sched];
+    enqueueWaiting(sc, w);
+    lowerCheck(sm, sc, ready);
 }
 
 void TimedRun::rescanBlock(TBlock& tb, TWarp* issued) {
@@ -758,6 +827,7 @@ void TimedRun::rescanBlock(TBlock& tb, TWarp* issued) {
         } else if (gw.state == sim::WarpState::AtBarrier) {
             if (w->phase != WarpPhase::AtBarrier) {
                 w->phase = WarpPhase::AtBarrier;
+                leaveQueues(*w);
                 w->readyAt = kNever;
                 w->pending = StallReason::Barrier;
                 cacheNext(*w);

@@ -133,6 +133,7 @@ private:
     struct TBlock;
     struct Scheduler;
     struct Sm;
+    struct Wake;
     void onStep(const sim::Step& s) override;
     void processCycle();
     bool issueOne(Sm& sm, Scheduler& sc, TWarp& w);
@@ -143,6 +144,11 @@ private:
     void rescanBlock(TBlock& tb, TWarp* issued);
     void setReason(TWarp& w, StallReason r, uint64_t at);
     void markReason(TWarp& w, StallReason r);
+    static bool wakeLater(const Wake& a, const Wake& b);
+    void enqueueWaiting(Scheduler& sc, TWarp& w);
+    void removeReady(Scheduler& sc, TWarp& w);
+    void leaveQueues(TWarp& w);
+    void lowerCheck(Sm& sm, Scheduler& sc, uint64_t at);
     uint64_t lsuQueueOpens(const Sm& sm) const;
     void finishWarp(TWarp& w);
     uint64_t memoryCompletion(Sm& sm, bool shared, bool store, bool atomic, uint64_t issueAt, uint32_t sharedBytes = 0);
@@ -170,6 +176,7 @@ private:
     std::vector<std::unique_ptr<TWarp>> spareWarps_;   // records of retired warps, for reuse
     uint64_t blocksCompletedSeen_ = 0;
     uint64_t ageCounter_ = 0;
+    uint64_t wakeTickets_ = 0;         // last ticket given to a scheduler's waiting entry
     uint32_t numRegs_ = 0, numPreds_ = 0;
     // ptxas merges runs of 32-bit shared loads from one base register at offsets o, o+4, o+8,
     // o+12 (o a multiple of 16) into one LDS.128 (or two into an LDS.64) when it can prove the
