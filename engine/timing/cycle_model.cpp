@@ -12,6 +12,7 @@
 #include <bit>
 #include <climits>
 #include <cmath>
+#include <cstring>
 
 namespace warpscope::timing {
 
@@ -46,7 +47,34 @@ std::string stallMetricName(StallReason r) {
 namespace {
 constexpr uint64_t kNever = UINT64_MAX;
 enum Pipe : int { PipeAlu, PipeFma, PipeFp64, PipeSfu, PipeOther, PipeCount };
+// What can hold a ready warp back, by its next instruction: its math pipe (the Pipe values), the
+// MIO queue (shared-space memory), the LSU queue (other memory), or nothing.
+enum ThrottleClass : int { ClassMio = PipeOther, ClassLsu, ClassFree, ClassCount };
+constexpr StallReason kNoMark = StallReason::Count_;   // a class not marked yet
 } // namespace
+
+// What the cycle model needs of one instruction, decoded once per launch (by pc): the scheduler
+// loop and the scoreboard read this instead of the Instr, the op table and the spec each time.
+struct TimedRun::PcInfo {
+    uint32_t line = 0;
+    int pipe = PipeOther;
+    int throttleClass = ClassFree;
+    uint32_t interval = 1;                       // cycles its pipe is busy (pipe != PipeOther)
+    uint32_t divideSlots = 0;                    // issue slots of an expanded integer division
+    uint64_t latency = 1;                        // result latency when it is not a memory access
+    StallReason kind = StallReason::Wait;        // (idem) the stall a consumer of the result sees
+    bool waitAll = false;                        // membar, fence, call, ret, exit: waits for every register
+    bool fence = false;                          // membar, fence (the stall is Membar)
+    bool sync = false;                           // bar, barrier, exit, ret: the block is looked at again
+    uint32_t needs = 0, needCount = 0;           // operandSlots_[needs, +needCount): readiness read
+    uint32_t writes = 0, writeCount = 0;         // operandSlots_[writes, +writeCount): readiness written
+};
+
+// Readiness of one register or predicate of a warp (the scoreboard).
+struct TimedRun::OperandReady {
+    uint64_t at = 0;
+    StallReason kind = StallReason::Wait;
+};
 
 struct TimedRun::TWarp {
     TBlock* block = nullptr;
@@ -59,17 +87,16 @@ struct TimedRun::TWarp {
     uint64_t since = 0;
     uint32_t line = 0;                           // source line the current stall is charged to
     const Instr* next = nullptr;                 // the instruction it issues next (cached)
-    int nextPipe = 0;
-    bool nextLsu = false;
-    std::vector<uint64_t> regReady, predReady;
-    std::vector<StallReason> regKind, predKind;
+    const PcInfo* nextInfo = nullptr;            // and its decoded form
+    int32_t nextPc = -1;
+    std::vector<OperandReady> ops;               // registers, then predicates (operandSlot)
     int32_t fusedLeader = -1;                    // the fused shared-load group in flight
     uint32_t fusedMask = 0;
     uint64_t fusedReady = 0;
     // Scheduler queues (see Scheduler): the ticket of its entry in `waiting` (0: none), and
-    // whether it is in `ready`.
+    // the throttle class whose ready list holds it (-1: none).
     uint64_t wakeTicket = 0;
-    bool inReady = false;
+    int readyClass = -1;
 };
 
 struct TimedRun::TBlock {
@@ -78,12 +105,17 @@ struct TimedRun::TBlock {
     std::vector<TWarp*> warps;
 };
 
-// A scheduler keeps its Active warps in two queues instead of scanning every slot each cycle:
+// A scheduler keeps its Active warps in queues instead of scanning every slot each cycle:
 // `waiting` (operands not ready: readyAt > the cycle it last looked), a min-heap on readyAt, and
-// `ready` (readyAt reached; eligible unless throttled). A warp enters `waiting` whenever readyAt
-// is set (evaluateNext, placeBlock) and moves to `ready` in the first cycle the scheduler looks
-// at or after readyAt; it leaves `ready` when it issues. Heap entries of warps that left
-// otherwise (finished, at a barrier, record recycled) are stale: their ticket no longer matches.
+// `ready` (readyAt reached; eligible unless throttled), one list per throttle class, oldest
+// first. A warp enters `waiting` whenever readyAt is set (evaluateNext, placeBlock) and moves to
+// `ready` in the first cycle the scheduler looks at or after readyAt; it leaves `ready` when it
+// issues. Heap entries of warps that left otherwise (finished, at a barrier, record recycled) are
+// stale: their ticket no longer matches.
+// Every look marks each ready warp with what held it this cycle: its class's throttle, or "not
+// selected". All warps of a class get the same mark, and a mark that does not change charges
+// nothing, so a look marks only the warps of classes whose mark changed since the last look and
+// the warps that joined since (`fresh`): the same sums as marking every warp every look.
 struct TimedRun::Wake {
     uint64_t at;
     uint64_t ticket;
@@ -93,7 +125,9 @@ struct TimedRun::Wake {
 struct TimedRun::Scheduler {
     std::vector<uint32_t> slots;                 // warp slots it owns
     std::vector<Wake> waiting;                   // min-heap on `at`
-    std::vector<TWarp*> ready;                   // any order (the pick does not depend on it)
+    std::vector<TWarp*> ready[ClassCount];       // by throttle class, ascending age
+    StallReason classMark[ClassCount] = {kNoMark, kNoMark, kNoMark, kNoMark, kNoMark, kNoMark, kNoMark};
+    std::vector<TWarp*> fresh;                   // joined `ready` since the last look: not marked yet
     uint64_t nextCheck = kNever;
     uint64_t pipeFreeAt[PipeCount] = {};
     int32_t lastIssued = -1;                     // slot
@@ -152,6 +186,7 @@ TimedRun::TimedRun(sim::Gpu& gpu, const GpuSpec& spec, TimingOptions options, si
     for (auto& i : gpu_.program().code) maxLine = std::max(maxLine, i.line);
     lineStalls_.assign(size_t(maxLine) + 1, StallCounts{});
     findFusedSharedLoads();
+    decodeProgram();
     blocksCompletedSeen_ = gpu_.stats().blocksCompleted;
     syncResidency();
 }
@@ -161,20 +196,106 @@ TimedRun::~TimedRun() {
 }
 
 void TimedRun::cacheNext(TWarp& w) const {
-    w.next = nextInstr(w);
-    if (!w.next) return;
-    w.line = w.next->line;
-    w.nextPipe = pipeOf(*w.next);
-    w.nextLsu = sim::opInfo(w.next->op).cls == ExecClass::Lsu;
+    setNext(w, gpuWarp(w).pc());
+}
+
+// The instruction at `pc` is the warp's next (none when pc < 0: the line stays as it was).
+void TimedRun::setNext(TWarp& w, int32_t pc) const {
+    if (pc < 0) {
+        w.next = nullptr;
+        w.nextInfo = nullptr;
+        w.nextPc = -1;
+        return;
+    }
+    w.next = &gpu_.program().code[static_cast<size_t>(pc)];
+    w.nextInfo = &pcInfo_[static_cast<size_t>(pc)];
+    w.nextPc = pc;
+    w.line = w.nextInfo->line;
+}
+
+void TimedRun::decodeProgram() {
+    const auto& code = gpu_.program().code;
+    pcInfo_.assign(code.size(), PcInfo{});
+    operandSlots_.clear();
+    auto slotOf = [&](const Operand& o) -> int64_t {
+        if (o.kind == Operand::Kind::Reg && o.index < numRegs_) return int64_t(o.index);
+        if (o.kind == Operand::Kind::Pred && o.index < numPreds_) return int64_t(numRegs_) + o.index;
+        return -1;
+    };
+    auto add = [&](const Operand& o) {
+        const int64_t k = slotOf(o);
+        if (k >= 0) operandSlots_.push_back(static_cast<uint32_t>(k));
+    };
+    for (size_t pc = 0; pc < code.size(); ++pc) {
+        const Instr& in = code[pc];
+        PcInfo& p = pcInfo_[pc];
+        const auto& info = sim::opInfo(in.op);
+        p.line = in.line;
+        p.pipe = pipeOf(in);
+        p.throttleClass = p.pipe != PipeOther           ? p.pipe
+                          : info.cls != ExecClass::Lsu ? ClassFree
+                          : in.space == ptx::StateSpace::Shared ? ClassMio
+                                                                : ClassLsu;
+        switch (p.pipe) {
+        case PipeAlu: p.interval = spec_.aluInterval; break;
+        case PipeFma: p.interval = spec_.fmaInterval; break;
+        case PipeFp64: p.interval = spec_.fp64Interval(); break;
+        case PipeSfu: p.interval = spec_.sfuInterval; break;
+        default: break;
+        }
+        // Latency of the result and the kind of stall a consumer would see (memory accesses
+        // replace both in issueOne).
+        p.latency = static_cast<uint64_t>(std::max(1, info.latency));
+        // Integer division and remainder by a register have no machine instruction: ptxas expands a
+        // 32-bit one into about 18 instructions (a reciprocal on the SFU, conversions, multiply-highs
+        // and corrections; see the SASS of lessons/reduction's reduce_divergent), 64-bit ones into a
+        // call of a longer routine. They take that many of the scheduler's issue slots.
+        const bool intDivide = (in.op == Op::Div || in.op == Op::Rem) && !ptx::isFloat(in.type) && in.nsrc >= 2 &&
+                               in.src[1].kind != Operand::Kind::Imm;
+        if (intDivide) {
+            const bool wide = ptx::sizeOf(in.type) == 8;
+            p.divideSlots = wide ? 4 * spec_.intDivideSlots : spec_.intDivideSlots;
+            p.latency = uint64_t(p.divideSlots) * spec_.aluLatency + spec_.sfuLatency;
+        }
+        switch (info.cls) {
+        case ExecClass::Alu:
+        case ExecClass::Fma:
+            if (p.pipe == PipeFp64) p.latency = spec_.fp64Latency;
+            break;
+        case ExecClass::Fp64: p.latency = spec_.fp64Latency; break;
+        case ExecClass::Sfu:
+            p.latency = p.pipe == PipeFp64 ? spec_.fp64Latency * 4 : uint64_t(info.latency) * spec_.sfuLatency / 20;
+            p.kind = StallReason::ShortScoreboard;
+            break;
+        case ExecClass::Warp: p.kind = StallReason::ShortScoreboard; break;
+        default: break;
+        }
+        p.fence = in.op == Op::Membar || in.op == Op::Fence;
+        p.waitAll = p.fence || in.op == Op::Call || in.op == Op::Ret || in.op == Op::Exit;
+        p.sync = in.op == Op::Bar || in.op == Op::Barrier || in.op == Op::Exit || in.op == Op::Ret;
+        // Operands read, in the order that decides the stall reason on a tie (the first one
+        // that is latest): sources, guard, address base, destinations (write after write).
+        p.needs = static_cast<uint32_t>(operandSlots_.size());
+        for (int k = 0; k < in.nsrc && k < 4; ++k) add(in.src[k]);
+        add(in.guard);
+        add(in.addr.base);
+        add(in.dst);
+        add(in.dst2);
+        for (int k = 0; k < in.vec && k < 4; ++k) add(in.vecRegs[k]);
+        p.needCount = static_cast<uint32_t>(operandSlots_.size()) - p.needs;
+        p.writes = static_cast<uint32_t>(operandSlots_.size());
+        if (in.op != Op::St && in.op != Op::Red) {
+            add(in.dst);
+            add(in.dst2);
+            if (in.op == Op::Ld || in.op == Op::Ldu || in.op == Op::Mov)
+                for (int k = 0; k < in.vec && k < 4; ++k) add(in.vecRegs[k]);
+        }
+        p.writeCount = static_cast<uint32_t>(operandSlots_.size()) - p.writes;
+    }
 }
 
 sim::Warp& TimedRun::gpuWarp(const TWarp& w) const {
     return const_cast<sim::Block*>(w.block->blk)->warps[w.warpInBlock];
-}
-
-const Instr* TimedRun::nextInstr(const TWarp& w) const {
-    int32_t pc = gpuWarp(w).pc();
-    return pc >= 0 ? &gpu_.program().code[static_cast<size_t>(pc)] : nullptr;
 }
 
 void TimedRun::placeBlock(const sim::Block& b, uint32_t gpuSlot) {
@@ -202,10 +323,7 @@ void TimedRun::placeBlock(const sim::Block& b, uint32_t gpuSlot) {
         w->slot = slot;
         w->sched = slot % spec_.schedulersPerSM;
         w->age = ageCounter_++;
-        w->regReady.assign(numRegs_, 0);
-        w->predReady.assign(numPreds_, 0);
-        w->regKind.assign(numRegs_, StallReason::Wait);
-        w->predKind.assign(numPreds_, StallReason::Wait);
+        w->ops.assign(size_t(numRegs_) + numPreds_, OperandReady{});
         w->readyAt = start;
         w->since = start;
         w->reason = StallReason::NotSelected;
@@ -225,13 +343,9 @@ std::unique_ptr<TimedRun::TWarp> TimedRun::newWarp() {
     if (spareWarps_.empty()) return std::make_unique<TWarp>();
     std::unique_ptr<TWarp> w = std::move(spareWarps_.back());
     spareWarps_.pop_back();
-    auto regReady = std::move(w->regReady), predReady = std::move(w->predReady);
-    auto regKind = std::move(w->regKind), predKind = std::move(w->predKind);
+    auto ops = std::move(w->ops);
     *w = TWarp{};
-    w->regReady = std::move(regReady);
-    w->predReady = std::move(predReady);
-    w->regKind = std::move(regKind);
-    w->predKind = std::move(predKind);
+    w->ops = std::move(ops);
     return w;
 }
 
@@ -350,70 +464,80 @@ void TimedRun::processCycle() {
                 sc.waiting.pop_back();
                 if (top.warp->wakeTicket != top.ticket) continue;   // stale entry
                 top.warp->wakeTicket = 0;
-                top.warp->inReady = true;
-                sc.ready.push_back(top.warp);
+                // A warp with no next instruction never issues (nor is it marked).
+                if (top.warp->nextInfo) addReady(sc, *top.warp);
             }
             uint64_t next = sc.waiting.empty() ? kNever : sc.waiting.front().at;
-            TWarp* eligible[64];
-            int ne = 0;
-            for (TWarp* w : sc.ready) {
-                const Instr* in = w->next;
-                if (!in) continue;
-                // Structural hazards: a busy pipe or a full memory queue. The scheduler looks
-                // again when the hazard can first be over: the pipe frees at a known cycle, and
-                // the queue's backlog only shrinks between issues of this scheduler (other
-                // schedulers can only make it longer, and a later look finds that).
-                StallReason throttle = StallReason::Selected;
-                uint64_t over = now_ + 1;
-                int pipe = w->nextPipe;
-                if (pipe != PipeOther && sc.pipeFreeAt[pipe] > now_) {
-                    throttle = StallReason::MathPipeThrottle;
-                    over = sc.pipeFreeAt[pipe];
-                } else if (w->nextLsu && sm.l1FreeAt - double(now_) > spec_.mioQueueCycles) {
-                    throttle = in->space == ptx::StateSpace::Shared ? StallReason::MioThrottle : StallReason::LgThrottle;
-                    over = lsuQueueOpens(sm);
+            // Structural hazards, by class: a busy pipe or a full memory queue. The scheduler
+            // looks again when the hazard can first be over: the pipe frees at a known cycle, and
+            // the queue's backlog only shrinks between issues of this scheduler (other
+            // schedulers can only make it longer, and a later look finds that).
+            StallReason mark[ClassCount];
+            bool anyEligible = false;
+            for (int c = 0; c < ClassCount; ++c) {
+                if (sc.ready[c].empty()) continue;
+                StallReason throttle = StallReason::NotSelected;   // eligible
+                if (c < PipeOther) {
+                    if (sc.pipeFreeAt[c] > now_) {
+                        throttle = StallReason::MathPipeThrottle;
+                        next = std::min(next, sc.pipeFreeAt[c]);
+                    }
+                } else if (c != ClassFree && sm.l1FreeAt - double(now_) > spec_.mioQueueCycles) {
+                    throttle = c == ClassMio ? StallReason::MioThrottle : StallReason::LgThrottle;
+                    next = std::min(next, lsuQueueOpens(sm));
                 }
-                if (throttle != StallReason::Selected) {
-                    markReason(*w, throttle);
-                    next = std::min(next, over);
-                    continue;
+                mark[c] = throttle;
+                anyEligible |= throttle == StallReason::NotSelected;
+                if (sc.classMark[c] != throttle) {
+                    for (TWarp* w : sc.ready[c]) markReason(*w, throttle);
+                    sc.classMark[c] = throttle;
                 }
-                if (ne < 64) eligible[ne++] = w;
             }
+            // Warps that joined since the last look (their class's mark may not have changed).
+            for (TWarp* w : sc.fresh)
+                if (w->readyClass >= 0) markReason(*w, mark[w->readyClass]);
+            sc.fresh.clear();
+            // The pick among the eligible warps. Marking it "not selected" above charges nothing
+            // extra: issueOne charges from the same cycle.
             TWarp* pick = nullptr;
-            if (ne > 0) {
+            if (anyEligible) {
                 if (opt_.policy == SchedulerPolicy::GreedyThenOldest) {
-                    for (int k = 0; k < ne; ++k)
-                        if (static_cast<int32_t>(eligible[k]->slot) == sc.lastIssued) pick = eligible[k];
-                    if (!pick) {
-                        pick = eligible[0];
-                        for (int k = 1; k < ne; ++k)
-                            if (eligible[k]->age < pick->age) pick = eligible[k];
+                    // The warp that issued last, if eligible; else the oldest eligible one.
+                    TWarp* last = sc.lastIssued >= 0 ? sm.slots[size_t(sc.lastIssued)].get() : nullptr;
+                    if (last && last->readyClass >= 0 && mark[last->readyClass] == StallReason::NotSelected) {
+                        pick = last;
+                    } else {
+                        for (int c = 0; c < ClassCount; ++c)
+                            if (!sc.ready[c].empty() && mark[c] == StallReason::NotSelected &&
+                                (!pick || sc.ready[c].front()->age < pick->age))
+                                pick = sc.ready[c].front();
                     }
                 } else {
                     // Loose round-robin: the first eligible warp after the last one issued.
                     uint32_t bestDist = UINT32_MAX;
                     uint32_t n = static_cast<uint32_t>(sm.slots.size());
-                    for (int k = 0; k < ne; ++k) {
-                        uint32_t d = (eligible[k]->slot + n - static_cast<uint32_t>(sc.lastIssued + 1)) % n;
-                        if (d < bestDist) {
-                            bestDist = d;
-                            pick = eligible[k];
+                    for (int c = 0; c < ClassCount; ++c) {
+                        if (sc.ready[c].empty() || mark[c] != StallReason::NotSelected) continue;
+                        for (TWarp* w : sc.ready[c]) {
+                            uint32_t d = (w->slot + n - static_cast<uint32_t>(sc.lastIssued + 1)) % n;
+                            if (d < bestDist) {
+                                bestDist = d;
+                                pick = w;
+                            }
                         }
                     }
                 }
-                for (int k = 0; k < ne; ++k)
-                    if (eligible[k] != pick) markReason(*eligible[k], StallReason::NotSelected);
                 next = std::min(next, now_ + 1);
             }
             sc.nextCheck = next;
             if (pick) {
                 removeReady(sc, *pick);
                 // A warp the Gpu did not issue (not expected) stays ready, as it was.
-                if (!issueOne(sm, sc, *pick) && !finished_ && pick->phase == WarpPhase::Active && !pick->inReady &&
-                    pick->wakeTicket == 0 && pick->readyAt <= now_) {
-                    pick->inReady = true;
-                    sc.ready.push_back(pick);
+                if (!issueOne(sm, sc, *pick) && !finished_ && pick->phase == WarpPhase::Active && pick->readyClass < 0 &&
+                    pick->wakeTicket == 0 && pick->readyAt <= now_ && pick->nextInfo) {
+                    addReady(sc, *pick);
+                    sc.fresh.clear();
+                    sc.classMark[pick->readyClass] = kNoMark;   // the next look marks its class again
                 }
                 sc.nextCheck = std::max(std::min(sc.nextCheck, now_ + 1), sc.busyUntil);
             }
@@ -440,13 +564,23 @@ void TimedRun::enqueueWaiting(Scheduler& sc, TWarp& w) {
     std::push_heap(sc.waiting.begin(), sc.waiting.end(), wakeLater);
 }
 
+// Into its class's ready list, in age order (the oldest eligible warp is a list's front).
+void TimedRun::addReady(Scheduler& sc, TWarp& w) {
+    const int c = w.nextInfo->throttleClass;
+    auto& list = sc.ready[c];
+    auto it = list.end();
+    while (it != list.begin() && (*(it - 1))->age > w.age) --it;
+    list.insert(it, &w);
+    w.readyClass = c;
+    sc.fresh.push_back(&w);
+}
+
 void TimedRun::removeReady(Scheduler& sc, TWarp& w) {
-    if (!w.inReady) return;
-    w.inReady = false;
-    auto it = std::find(sc.ready.begin(), sc.ready.end(), &w);
-    if (it == sc.ready.end()) return;
-    *it = sc.ready.back();
-    sc.ready.pop_back();
+    if (w.readyClass < 0) return;
+    auto& list = sc.ready[w.readyClass];
+    w.readyClass = -1;
+    auto it = std::find(list.begin(), list.end(), &w);
+    if (it != list.end()) list.erase(it);
 }
 
 // A warp that stops being Active (finished, at a barrier) leaves both queues.
@@ -524,11 +658,9 @@ void TimedRun::onStep(const sim::Step& s) {
     last_.aggregated = s.isAtomic && s.instr && s.instr->aggregated;
     last_.floatAdd = s.isAtomic && s.instr && s.instr->atom == sim::AtomOp::Add && ptx::isFloat(s.instr->type);
     last_.execMask = s.addresses ? s.execMask : 0;
-    if (s.addresses)
-        for (uint32_t m = last_.execMask; m; m &= m - 1) {
-            int l = std::countr_zero(m);
-            last_.addresses[l] = s.addresses[l];
-        }
+    // All 32 entries in one block copy (readers look only at lanes in execMask): cheaper than
+    // a per-lane loop.
+    if (s.addresses) std::memcpy(last_.addresses, s.addresses, sizeof last_.addresses);
 }
 
 uint64_t TimedRun::memoryCompletion(Sm& sm, bool shared, bool store, bool atomic, uint64_t t, uint32_t sharedBytes) {
@@ -637,8 +769,9 @@ double TimedRun::l2AtomicTurn(double arrive) {
 }
 
 bool TimedRun::issueOne(Sm& sm, Scheduler& sc, TWarp& w) {
-    const Instr* in = nextInstr(w);
     const int32_t pc = gpuWarp(w).pc();
+    const Instr* in = &gpu_.program().code[static_cast<size_t>(pc)];
+    const PcInfo& pi = pcInfo_[static_cast<size_t>(pc)];
     // Accounting: whatever it waited for until now, then one cycle "selected".
     setReason(w, StallReason::Selected, now_);
     setReason(w, StallReason::NotSelected, now_ + 1);   // placeholder, replaced below
@@ -653,34 +786,15 @@ bool TimedRun::issueOne(Sm& sm, Scheduler& sc, TWarp& w) {
         finished_ = gpu_.state() != sim::LaunchState::Running;
         return false;
     }
-    // Latency of the result and the kind of stall a consumer would see.
-    const auto& info = sim::opInfo(in->op);
-    int pipe = pipeOf(*in);
-    uint32_t interval = 1;
-    switch (pipe) {
-    case PipeAlu: interval = spec_.aluInterval; break;
-    case PipeFma: interval = spec_.fmaInterval; break;
-    case PipeFp64: interval = spec_.fp64Interval(); break;
-    case PipeSfu: interval = spec_.sfuInterval; break;
-    default: break;
-    }
-    if (pipe != PipeOther) sc.pipeFreeAt[pipe] = now_ + interval;
-    uint64_t ready = now_ + static_cast<uint64_t>(std::max(1, info.latency));
-    StallReason kind = StallReason::Wait;
-    // Integer division and remainder by a register have no machine instruction: ptxas expands a
-    // 32-bit one into about 18 instructions (a reciprocal on the SFU, conversions, multiply-highs
-    // and corrections; see the SASS of lessons/reduction's reduce_divergent), 64-bit ones into a
-    // call of a longer routine. They take that many of the scheduler's issue slots.
-    const bool intDivide = (in->op == Op::Div || in->op == Op::Rem) && !ptx::isFloat(in->type) &&
-                           in->nsrc >= 2 && in->src[1].kind != Operand::Kind::Imm;
-    if (intDivide) {
-        const bool wide = ptx::sizeOf(in->type) == 8;
-        const uint32_t slots = wide ? 4 * spec_.intDivideSlots : spec_.intDivideSlots;
-        sc.busyUntil = now_ + slots;
-        ready = now_ + uint64_t(slots) * spec_.aluLatency + spec_.sfuLatency;
-    }
+    // Latency of the result and the kind of stall a consumer would see (decodeProgram; an
+    // expanded integer division also takes the scheduler's issue slots).
+    if (pi.pipe != PipeOther) sc.pipeFreeAt[pi.pipe] = now_ + pi.interval;
+    if (pi.divideSlots) sc.busyUntil = now_ + pi.divideSlots;
+    uint64_t ready = now_ + pi.latency;
+    StallReason kind = pi.kind;
     if (last_.valid) {
         const auto sp = last_.space;
+        kind = StallReason::Wait;
         if (sp == ptx::StateSpace::Param) {
             ready = now_ + spec_.aluLatency;
         } else if (sp == ptx::StateSpace::Const) {
@@ -693,37 +807,9 @@ bool TimedRun::issueOne(Sm& sm, Scheduler& sc, TWarp& w) {
             ready = memoryCompletion(sm, false, last_.isStore, last_.isAtomic, now_);
             kind = StallReason::LongScoreboard;
         }
-    } else {
-        switch (info.cls) {
-        case ExecClass::Alu:
-        case ExecClass::Fma:
-            if (pipe == PipeFp64) ready = now_ + spec_.fp64Latency;
-            break;
-        case ExecClass::Fp64: ready = now_ + spec_.fp64Latency; break;
-        case ExecClass::Sfu:
-            ready = now_ + (pipe == PipeFp64 ? spec_.fp64Latency * 4 : uint64_t(info.latency) * spec_.sfuLatency / 20);
-            kind = StallReason::ShortScoreboard;
-            break;
-        case ExecClass::Warp: kind = StallReason::ShortScoreboard; break;
-        default: break;
-        }
     }
     lastActivity_ = std::max(lastActivity_, ready);
-    auto writeReg = [&](const Operand& o) {
-        if (o.kind == Operand::Kind::Reg && o.index < w.regReady.size()) {
-            w.regReady[o.index] = ready;
-            w.regKind[o.index] = kind;
-        } else if (o.kind == Operand::Kind::Pred && o.index < w.predReady.size()) {
-            w.predReady[o.index] = ready;
-            w.predKind[o.index] = kind;
-        }
-    };
-    if (in->op != Op::St && in->op != Op::Red) {
-        writeReg(in->dst);
-        writeReg(in->dst2);
-        if (in->op == Op::Ld || in->op == Op::Ldu || in->op == Op::Mov)
-            for (int k = 0; k < in->vec && k < 4; ++k) writeReg(in->vecRegs[k]);
-    }
+    for (uint32_t k = pi.writes, e = pi.writes + pi.writeCount; k < e; ++k) w.ops[operandSlots_[k]] = OperandReady{ready, kind};
 
     // Did the block retire (the Gpu recycles its Block object at once)?
     if (gpu_.stats().blocksCompleted != blocksCompletedSeen_) {
@@ -740,8 +826,7 @@ bool TimedRun::issueOne(Sm& sm, Scheduler& sc, TWarp& w) {
         syncResidency();
         return true;
     }
-    const bool sync = in->op == Op::Bar || in->op == Op::Barrier || in->op == Op::Exit || in->op == Op::Ret ||
-                      gpuWarp(w).state != sim::WarpState::Ready;
+    const bool sync = pi.sync || gpuWarp(w).state != sim::WarpState::Ready;
     if (sync) rescanBlock(*tb, &w);
     else evaluateNext(w, now_ + 1);
     return true;
@@ -773,44 +858,34 @@ void TimedRun::finishWarp(TWarp& w) {
 }
 
 void TimedRun::evaluateNext(TWarp& w, uint64_t earliest) {
-    const Instr* in = nextInstr(w);
-    if (!in) {
+    const int32_t pc = gpuWarp(w).pc();
+    if (pc < 0) {
         finishWarp(w);
         return;
     }
+    const PcInfo& pi = pcInfo_[static_cast<size_t>(pc)];
+    // The latest of its operands (the first one on a tie decides the reason).
     uint64_t ready = earliest;
     StallReason why = StallReason::Wait;
-    auto need = [&](const Operand& o) {
-        if (o.kind == Operand::Kind::Reg && o.index < w.regReady.size()) {
-            if (w.regReady[o.index] > ready) {
-                ready = w.regReady[o.index];
-                why = w.regKind[o.index];
-            }
-        } else if (o.kind == Operand::Kind::Pred && o.index < w.predReady.size()) {
-            if (w.predReady[o.index] > ready) {
-                ready = w.predReady[o.index];
-                why = w.predKind[o.index];
-            }
+    for (uint32_t k = pi.needs, e = pi.needs + pi.needCount; k < e; ++k) {
+        const OperandReady& o = w.ops[operandSlots_[k]];
+        if (o.at > ready) {
+            ready = o.at;
+            why = o.kind;
         }
-    };
-    for (int k = 0; k < in->nsrc && k < 4; ++k) need(in->src[k]);
-    need(in->guard);
-    need(in->addr.base);
-    need(in->dst);   // write-after-write on the scoreboard
-    need(in->dst2);
-    for (int k = 0; k < in->vec && k < 4; ++k) need(in->vecRegs[k]);
-    if (in->op == Op::Membar || in->op == Op::Fence || in->op == Op::Call || in->op == Op::Ret || in->op == Op::Exit) {
+    }
+    if (pi.waitAll) {
         // Fences wait for every outstanding result; calls and returns switch register frames,
         // so they wait too (conservative).
-        for (size_t r = 0; r < w.regReady.size(); ++r)
-            if (w.regReady[r] > ready) {
-                ready = w.regReady[r];
-                why = in->op == Op::Membar || in->op == Op::Fence ? StallReason::Membar : w.regKind[r];
+        for (uint32_t r = 0; r < numRegs_; ++r)
+            if (w.ops[r].at > ready) {
+                ready = w.ops[r].at;
+                why = pi.fence ? StallReason::Membar : w.ops[r].kind;
             }
     }
     w.readyAt = ready;
     w.pending = why;
-    cacheNext(w);
+    setNext(w, pc);
     setReason(w, why, earliest);
     Sm& sm = *sms_[w.block->sm];
     Scheduler& sc = sm.schedulers[w.sched];
