@@ -138,6 +138,25 @@ uint32_t phaseCostGeneral(const uint64_t* addresses, uint32_t lanes, uint32_t wo
 // each mask's banks in ascending order visits the words in the order the general form does.
 // Few rows is the common case (1 without conflicts); beyond 16 rows the general form is used.
 uint32_t phaseCostFast(const uint64_t* addresses, uint32_t lanes, uint32_t words, uint32_t* worstBank) {
+    if (lanes == 0) return 0;
+    const uint32_t wordBits = words >= 32 ? 0xffffffffu : (1u << words) - 1;
+    {
+        // The most common case first: every lane's words in one 128-byte row (no conflict, or a
+        // broadcast), so no bank delivers more than one word; the worst bank is the lowest used.
+        const uint64_t row0 = addresses[std::countr_zero(lanes)] >> 7;
+        uint64_t otherRow = 0;
+        uint32_t spill = 0, used = 0;
+        for (uint32_t m = lanes; m; m &= m - 1) {
+            const uint64_t w0 = addresses[std::countr_zero(m)] >> 2;
+            otherRow |= (w0 >> 5) ^ row0;
+            spill |= static_cast<uint32_t>((w0 & 31) + words > 32);
+            used |= wordBits << (w0 & 31);
+        }
+        if (!otherRow && !spill) {
+            if (worstBank) *worstBank = static_cast<uint32_t>(std::countr_zero(used));
+            return 1;
+        }
+    }
     constexpr uint32_t kMaxRows = 16;
     uint64_t rows[kMaxRows];
     uint32_t banks[kMaxRows];
@@ -161,7 +180,6 @@ uint32_t phaseCostFast(const uint64_t* addresses, uint32_t lanes, uint32_t words
         for (uint32_t m = lanes; m; m &= m - 1)
             if (!add(addresses[std::countr_zero(m)] >> 2, 1u)) return phaseCostGeneral(addresses, lanes, words, worstBank);
     } else {
-        const uint32_t wordBits = words >= 32 ? 0xffffffffu : (1u << words) - 1;
         for (uint32_t m = lanes; m; m &= m - 1) {
             const uint64_t w0 = addresses[std::countr_zero(m)] >> 2;
             bool fits = true;

@@ -122,10 +122,16 @@ struct TimedRun::Wake {
     TWarp* warp;
 };
 
+// The heap order of `waiting` (a functor, so that the heap operations inline it).
+struct WakeLater {
+    bool operator()(const TimedRun::Wake& a, const TimedRun::Wake& b) const { return a.at > b.at; }
+};
+
 struct TimedRun::Scheduler {
     std::vector<uint32_t> slots;                 // warp slots it owns
     std::vector<Wake> waiting;                   // min-heap on `at`
     std::vector<TWarp*> ready[ClassCount];       // by throttle class, ascending age
+    uint32_t readyClasses = 0;                   // bit c: ready[c] is not empty
     StallReason classMark[ClassCount] = {kNoMark, kNoMark, kNoMark, kNoMark, kNoMark, kNoMark, kNoMark};
     std::vector<TWarp*> fresh;                   // joined `ready` since the last look: not marked yet
     uint64_t nextCheck = kNever;
@@ -460,7 +466,7 @@ void TimedRun::processCycle() {
             while (!sc.waiting.empty()) {
                 const Wake top = sc.waiting.front();
                 if (top.warp->wakeTicket == top.ticket && top.at > now_) break;
-                std::pop_heap(sc.waiting.begin(), sc.waiting.end(), wakeLater);
+                std::pop_heap(sc.waiting.begin(), sc.waiting.end(), WakeLater{});
                 sc.waiting.pop_back();
                 if (top.warp->wakeTicket != top.ticket) continue;   // stale entry
                 top.warp->wakeTicket = 0;
@@ -474,8 +480,8 @@ void TimedRun::processCycle() {
             // schedulers can only make it longer, and a later look finds that).
             StallReason mark[ClassCount];
             bool anyEligible = false;
-            for (int c = 0; c < ClassCount; ++c) {
-                if (sc.ready[c].empty()) continue;
+            for (uint32_t cm = sc.readyClasses; cm; cm &= cm - 1) {
+                const int c = std::countr_zero(cm);
                 StallReason throttle = StallReason::NotSelected;   // eligible
                 if (c < PipeOther) {
                     if (sc.pipeFreeAt[c] > now_) {
@@ -507,17 +513,19 @@ void TimedRun::processCycle() {
                     if (last && last->readyClass >= 0 && mark[last->readyClass] == StallReason::NotSelected) {
                         pick = last;
                     } else {
-                        for (int c = 0; c < ClassCount; ++c)
-                            if (!sc.ready[c].empty() && mark[c] == StallReason::NotSelected &&
-                                (!pick || sc.ready[c].front()->age < pick->age))
+                        for (uint32_t cm = sc.readyClasses; cm; cm &= cm - 1) {
+                            const int c = std::countr_zero(cm);
+                            if (mark[c] == StallReason::NotSelected && (!pick || sc.ready[c].front()->age < pick->age))
                                 pick = sc.ready[c].front();
+                        }
                     }
                 } else {
                     // Loose round-robin: the first eligible warp after the last one issued.
                     uint32_t bestDist = UINT32_MAX;
                     uint32_t n = static_cast<uint32_t>(sm.slots.size());
-                    for (int c = 0; c < ClassCount; ++c) {
-                        if (sc.ready[c].empty() || mark[c] != StallReason::NotSelected) continue;
+                    for (uint32_t cm = sc.readyClasses; cm; cm &= cm - 1) {
+                        const int c = std::countr_zero(cm);
+                        if (mark[c] != StallReason::NotSelected) continue;
                         for (TWarp* w : sc.ready[c]) {
                             uint32_t d = (w->slot + n - static_cast<uint32_t>(sc.lastIssued + 1)) % n;
                             if (d < bestDist) {
@@ -554,33 +562,33 @@ void TimedRun::processCycle() {
 }
 
 // Scheduler queues (see Scheduler).
-bool TimedRun::wakeLater(const Wake& a, const Wake& b) {
-    return a.at > b.at;
-}
 
 void TimedRun::enqueueWaiting(Scheduler& sc, TWarp& w) {
     w.wakeTicket = ++wakeTickets_;
     sc.waiting.push_back(Wake{w.readyAt, w.wakeTicket, &w});
-    std::push_heap(sc.waiting.begin(), sc.waiting.end(), wakeLater);
+    std::push_heap(sc.waiting.begin(), sc.waiting.end(), WakeLater{});
 }
 
 // Into its class's ready list, in age order (the oldest eligible warp is a list's front).
 void TimedRun::addReady(Scheduler& sc, TWarp& w) {
     const int c = w.nextInfo->throttleClass;
     auto& list = sc.ready[c];
-    auto it = list.end();
-    while (it != list.begin() && (*(it - 1))->age > w.age) --it;
+    // From the front: the warp that issued last under greedy-then-oldest is usually the oldest.
+    auto it = list.begin();
+    while (it != list.end() && (*it)->age < w.age) ++it;
     list.insert(it, &w);
     w.readyClass = c;
+    sc.readyClasses |= 1u << c;
     sc.fresh.push_back(&w);
 }
 
 void TimedRun::removeReady(Scheduler& sc, TWarp& w) {
     if (w.readyClass < 0) return;
     auto& list = sc.ready[w.readyClass];
-    w.readyClass = -1;
     auto it = std::find(list.begin(), list.end(), &w);
     if (it != list.end()) list.erase(it);
+    if (list.empty()) sc.readyClasses &= ~(1u << w.readyClass);
+    w.readyClass = -1;
 }
 
 // A warp that stops being Active (finished, at a barrier) leaves both queues.

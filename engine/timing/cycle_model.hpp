@@ -133,7 +133,9 @@ private:
     struct TBlock;
     struct Scheduler;
     struct Sm;
-    struct Wake;
+public:
+    struct Wake;   // (public only so that the heap's order functor can name it)
+private:
     struct PcInfo;
     struct OperandReady;
     void onStep(const sim::Step& s) override;
@@ -146,7 +148,6 @@ private:
     void rescanBlock(TBlock& tb, TWarp* issued);
     void setReason(TWarp& w, StallReason r, uint64_t at);
     void markReason(TWarp& w, StallReason r);
-    static bool wakeLater(const Wake& a, const Wake& b);
     void enqueueWaiting(Scheduler& sc, TWarp& w);
     void addReady(Scheduler& sc, TWarp& w);
     void removeReady(Scheduler& sc, TWarp& w);
