@@ -142,18 +142,24 @@ uint32_t phaseCostFast(const uint64_t* addresses, uint32_t lanes, uint32_t words
     const uint32_t wordBits = words >= 32 ? 0xffffffffu : (1u << words) - 1;
     {
         // The most common case first: every lane's words in one 128-byte row (no conflict, or a
-        // broadcast), so no bank delivers more than one word; the worst bank is the lowest used.
-        const uint64_t row0 = addresses[std::countr_zero(lanes)] >> 7;
-        uint64_t otherRow = 0;
-        uint32_t spill = 0, used = 0;
-        for (uint32_t m = lanes; m; m &= m - 1) {
-            const uint64_t w0 = addresses[std::countr_zero(m)] >> 2;
-            otherRow |= (w0 >> 5) ^ row0;
-            spill |= static_cast<uint32_t>((w0 & 31) + words > 32);
-            used |= wordBits << (w0 & 31);
+        // broadcast), so no bank delivers more than one word. That holds when the lowest and the
+        // highest address share a row and the highest lane's words do not run past the row's
+        // end; the worst bank is then the lowest one used, the lowest address's bank.
+        uint64_t lo = UINT64_MAX, hi = 0;
+        const int first = std::countr_zero(lanes), last = 31 - std::countl_zero(lanes);
+        if ((lanes >> first) == (2ull << (last - first)) - 1) {
+            for (int l = first; l <= last; ++l) {   // a run of lanes (a whole warp or phase)
+                lo = std::min(lo, addresses[l]);
+                hi = std::max(hi, addresses[l]);
+            }
+        } else {
+            for (uint32_t m = lanes; m; m &= m - 1) {
+                lo = std::min(lo, addresses[std::countr_zero(m)]);
+                hi = std::max(hi, addresses[std::countr_zero(m)]);
+            }
         }
-        if (!otherRow && !spill) {
-            if (worstBank) *worstBank = static_cast<uint32_t>(std::countr_zero(used));
+        if ((lo >> 7) == (hi >> 7) && ((hi >> 2) & 31) + words <= 32) {
+            if (worstBank) *worstBank = static_cast<uint32_t>((lo >> 2) & 31);
             return 1;
         }
     }

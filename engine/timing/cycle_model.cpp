@@ -51,6 +51,7 @@ enum Pipe : int { PipeAlu, PipeFma, PipeFp64, PipeSfu, PipeOther, PipeCount };
 // MIO queue (shared-space memory), the LSU queue (other memory), or nothing.
 enum ThrottleClass : int { ClassMio = PipeOther, ClassLsu, ClassFree, ClassCount };
 constexpr StallReason kNoMark = StallReason::Count_;   // a class not marked yet
+constexpr uint32_t kMaxWarpsPerScheduler = 64;         // the waiting set is a 64-bit mask
 } // namespace
 
 // What the cycle model needs of one instruction, decoded once per launch (by pc): the scheduler
@@ -93,9 +94,9 @@ struct TimedRun::TWarp {
     int32_t fusedLeader = -1;                    // the fused shared-load group in flight
     uint32_t fusedMask = 0;
     uint64_t fusedReady = 0;
-    // Scheduler queues (see Scheduler): the ticket of its entry in `waiting` (0: none), and
-    // the throttle class whose ready list holds it (-1: none).
-    uint64_t wakeTicket = 0;
+    // Scheduler queues (see Scheduler): its index among the scheduler's warp slots, and the
+    // throttle class whose ready list holds it (-1: none).
+    uint32_t local = 0;
     int readyClass = -1;
 };
 
@@ -106,30 +107,22 @@ struct TimedRun::TBlock {
 };
 
 // A scheduler keeps its Active warps in queues instead of scanning every slot each cycle:
-// `waiting` (operands not ready: readyAt > the cycle it last looked), a min-heap on readyAt, and
-// `ready` (readyAt reached; eligible unless throttled), one list per throttle class, oldest
-// first. A warp enters `waiting` whenever readyAt is set (evaluateNext, placeBlock) and moves to
-// `ready` in the first cycle the scheduler looks at or after readyAt; it leaves `ready` when it
-// issues. Heap entries of warps that left otherwise (finished, at a barrier, record recycled) are
-// stale: their ticket no longer matches.
+// waiting (operands not ready: readyAt > the cycle it last looked; a bit per warp slot, the
+// wake-up cycles and their exact minimum) and `ready` (readyAt reached; eligible unless
+// throttled), one list per throttle class, oldest first. A warp starts waiting whenever readyAt
+// is set (evaluateNext, placeBlock) and moves to `ready` in the first cycle the scheduler looks at
+// or after readyAt (only looks with a wake-up due walk the waiting warps); it leaves `ready` when
+// it issues, and both when it finishes or reaches a barrier.
 // Every look marks each ready warp with what held it this cycle: its class's throttle, or "not
 // selected". All warps of a class get the same mark, and a mark that does not change charges
 // nothing, so a look marks only the warps of classes whose mark changed since the last look and
 // the warps that joined since (`fresh`): the same sums as marking every warp every look.
-struct TimedRun::Wake {
-    uint64_t at;
-    uint64_t ticket;
-    TWarp* warp;
-};
-
-// The heap order of `waiting` (a functor, so that the heap operations inline it).
-struct WakeLater {
-    bool operator()(const TimedRun::Wake& a, const TimedRun::Wake& b) const { return a.at > b.at; }
-};
-
 struct TimedRun::Scheduler {
     std::vector<uint32_t> slots;                 // warp slots it owns
-    std::vector<Wake> waiting;                   // min-heap on `at`
+    uint64_t waitMask = 0;                       // bit i: local warp i is waiting
+    uint64_t minWake = kNever;                   // the earliest wakeAt of a waiting warp
+    uint64_t wakeAt[kMaxWarpsPerScheduler] = {};
+    TWarp* waiter[kMaxWarpsPerScheduler] = {};
     std::vector<TWarp*> ready[ClassCount];       // by throttle class, ascending age
     uint32_t readyClasses = 0;                   // bit c: ready[c] is not empty
     StallReason classMark[ClassCount] = {kNoMark, kNoMark, kNoMark, kNoMark, kNoMark, kNoMark, kNoMark};
@@ -167,6 +160,12 @@ TimedRun::TimedRun(sim::Gpu& gpu, const GpuSpec& spec, TimingOptions options, si
         occ_.activeWarpsPerSM = occ_.activeBlocksPerSM * occ_.warpsPerBlock;
         occ_.occupancy = double(occ_.activeWarpsPerSM) / spec_.maxWarpsPerSM;
     }
+    // (Checked before the Gpu is touched.)
+    if ((spec_.maxWarpsPerSM + spec_.schedulersPerSM - 1) / spec_.schedulersPerSM > kMaxWarpsPerScheduler)
+        throw Error(Error::Kind::Input, "The cycle model handles at most " + std::to_string(kMaxWarpsPerScheduler) +
+                                            " warp slots per scheduler; the " + spec_.name + " preset has " +
+                                            std::to_string(spec_.maxWarpsPerSM) + " warps per SM on " +
+                                            std::to_string(spec_.schedulersPerSM) + " scheduler(s).");
     if (gpu_.stepCount() != 0) throw Error(Error::Kind::Input, "TimedRun must be attached before the launch issues its first instruction.");
     gpu_.setResidency(spec_.smCount * occ_.activeBlocksPerSM, spec_.smCount);
     previousListener_ = gpu_.listener();
@@ -328,6 +327,7 @@ void TimedRun::placeBlock(const sim::Block& b, uint32_t gpuSlot) {
         w->warpInBlock = wi;
         w->slot = slot;
         w->sched = slot % spec_.schedulersPerSM;
+        w->local = slot / spec_.schedulersPerSM;
         w->age = ageCounter_++;
         w->ops.assign(size_t(numRegs_) + numPreds_, OperandReady{});
         w->readyAt = start;
@@ -463,17 +463,21 @@ void TimedRun::processCycle() {
             if (finished_) return;
             if (sc.nextCheck > now_) continue;
             // Wake-ups: warps whose operands are ready by now join `ready`.
-            while (!sc.waiting.empty()) {
-                const Wake top = sc.waiting.front();
-                if (top.warp->wakeTicket == top.ticket && top.at > now_) break;
-                std::pop_heap(sc.waiting.begin(), sc.waiting.end(), WakeLater{});
-                sc.waiting.pop_back();
-                if (top.warp->wakeTicket != top.ticket) continue;   // stale entry
-                top.warp->wakeTicket = 0;
-                // A warp with no next instruction never issues (nor is it marked).
-                if (top.warp->nextInfo) addReady(sc, *top.warp);
+            if (sc.minWake <= now_) {
+                uint64_t later = kNever;
+                for (uint64_t m = sc.waitMask; m; m &= m - 1) {
+                    const int i = std::countr_zero(m);
+                    if (sc.wakeAt[i] > now_) {
+                        later = std::min(later, sc.wakeAt[i]);
+                        continue;
+                    }
+                    sc.waitMask &= ~(uint64_t(1) << i);
+                    // A warp with no next instruction never issues (nor is it marked).
+                    if (sc.waiter[i]->nextInfo) addReady(sc, *sc.waiter[i]);
+                }
+                sc.minWake = later;
             }
-            uint64_t next = sc.waiting.empty() ? kNever : sc.waiting.front().at;
+            uint64_t next = sc.minWake;
             // Structural hazards, by class: a busy pipe or a full memory queue. The scheduler
             // looks again when the hazard can first be over: the pipe frees at a known cycle, and
             // the queue's backlog only shrinks between issues of this scheduler (other
@@ -542,7 +546,7 @@ void TimedRun::processCycle() {
                 removeReady(sc, *pick);
                 // A warp the Gpu did not issue (not expected) stays ready, as it was.
                 if (!issueOne(sm, sc, *pick) && !finished_ && pick->phase == WarpPhase::Active && pick->readyClass < 0 &&
-                    pick->wakeTicket == 0 && pick->readyAt <= now_ && pick->nextInfo) {
+                    !(sc.waitMask >> pick->local & 1) && pick->readyAt <= now_ && pick->nextInfo) {
                     addReady(sc, *pick);
                     sc.fresh.clear();
                     sc.classMark[pick->readyClass] = kNoMark;   // the next look marks its class again
@@ -564,9 +568,18 @@ void TimedRun::processCycle() {
 // Scheduler queues (see Scheduler).
 
 void TimedRun::enqueueWaiting(Scheduler& sc, TWarp& w) {
-    w.wakeTicket = ++wakeTickets_;
-    sc.waiting.push_back(Wake{w.readyAt, w.wakeTicket, &w});
-    std::push_heap(sc.waiting.begin(), sc.waiting.end(), WakeLater{});
+    const uint64_t bit = uint64_t(1) << w.local;
+    const bool again = sc.waitMask & bit;   // (not expected) a new wake-up cycle for a waiting warp
+    sc.waitMask |= bit;
+    sc.wakeAt[w.local] = w.readyAt;
+    sc.waiter[w.local] = &w;
+    if (again) recomputeMinWake(sc);
+    else sc.minWake = std::min(sc.minWake, w.readyAt);
+}
+
+void TimedRun::recomputeMinWake(Scheduler& sc) {
+    sc.minWake = kNever;
+    for (uint64_t m = sc.waitMask; m; m &= m - 1) sc.minWake = std::min(sc.minWake, sc.wakeAt[std::countr_zero(m)]);
 }
 
 // Into its class's ready list, in age order (the oldest eligible warp is a list's front).
@@ -593,8 +606,13 @@ void TimedRun::removeReady(Scheduler& sc, TWarp& w) {
 
 // A warp that stops being Active (finished, at a barrier) leaves both queues.
 void TimedRun::leaveQueues(TWarp& w) {
-    w.wakeTicket = 0;
-    removeReady(sms_[w.block->sm]->schedulers[w.sched], w);
+    Scheduler& sc = sms_[w.block->sm]->schedulers[w.sched];
+    const uint64_t bit = uint64_t(1) << w.local;
+    if ((sc.waitMask & bit) && sc.waiter[w.local] == &w) {
+        sc.waitMask &= ~bit;
+        recomputeMinWake(sc);
+    }
+    removeReady(sc, w);
 }
 
 void TimedRun::lowerCheck(Sm& sm, Scheduler& sc, uint64_t at) {

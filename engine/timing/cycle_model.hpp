@@ -133,9 +133,6 @@ private:
     struct TBlock;
     struct Scheduler;
     struct Sm;
-public:
-    struct Wake;   // (public only so that the heap's order functor can name it)
-private:
     struct PcInfo;
     struct OperandReady;
     void onStep(const sim::Step& s) override;
@@ -149,6 +146,7 @@ private:
     void setReason(TWarp& w, StallReason r, uint64_t at);
     void markReason(TWarp& w, StallReason r);
     void enqueueWaiting(Scheduler& sc, TWarp& w);
+    void recomputeMinWake(Scheduler& sc);
     void addReady(Scheduler& sc, TWarp& w);
     void removeReady(Scheduler& sc, TWarp& w);
     void leaveQueues(TWarp& w);
@@ -181,7 +179,6 @@ private:
     std::vector<std::unique_ptr<TWarp>> spareWarps_;   // records of retired warps, for reuse
     uint64_t blocksCompletedSeen_ = 0;
     uint64_t ageCounter_ = 0;
-    uint64_t wakeTickets_ = 0;         // last ticket given to a scheduler's waiting entry
     uint32_t numRegs_ = 0, numPreds_ = 0;
     // ptxas merges runs of 32-bit shared loads from one base register at offsets o, o+4, o+8,
     // o+12 (o a multiple of 16) into one LDS.128 (or two into an LDS.64) when it can prove the
