@@ -62,13 +62,17 @@ void coalesce(const uint64_t* addresses, uint32_t mask, uint32_t bytesPerLane, G
     uint32_t n = 0;
     bool sorted = true, contiguous = true;   // contiguous: each active lane starts where the previous one ends
     uint64_t prev = addresses[std::countr_zero(mask)], high = 0;
-    for (uint32_t m = mask; m; m &= m - 1) {
-        const uint64_t x = addresses[std::countr_zero(m)];
+    auto gather = [&](uint64_t x) {
         sorted &= x >= prev;
         contiguous &= x == prev + (n ? bytesPerLane : 0);
         high |= x;
         prev = x;
         a[n++] = x;
+    };
+    if (mask == 0xffffffffu) {
+        for (int l = 0; l < 32; ++l) gather(addresses[l]);   // a whole warp: no lane search
+    } else {
+        for (uint32_t m = mask; m; m &= m - 1) gather(addresses[std::countr_zero(m)]);
     }
     if (high >> 63) return coalesceGeneral(addresses, mask, bytesPerLane, out);
     out.requests = 1;
@@ -222,11 +226,12 @@ uint32_t phaseCostFast(const uint64_t* addresses, uint32_t lanes, uint32_t words
 }
 
 // True when every active lane n has the same address as lane n^step (when that lane is active).
+// Each pair is compared once, from its lane with the `step` bit clear.
 bool pairsShare(const uint64_t* addresses, uint32_t mask, int step) {
     for (int l = 0; l < 32; ++l) {
-        if (!((mask >> l) & 1)) continue;
-        int p = l ^ step;
-        if (((mask >> p) & 1) && addresses[p] != addresses[l]) return false;
+        if (l & step) continue;
+        const int p = l ^ step;
+        if (((mask >> l) & 1) && ((mask >> p) & 1) && addresses[p] != addresses[l]) return false;
     }
     return true;
 }

@@ -442,8 +442,10 @@ uint64_t TimedRun::sharedLoadReady(Sm& sm, TWarp& w, int32_t pc) {
     if (leader == pc) {
         // The hardware's wide load needs every lane's address aligned to its width.
         const uint32_t bytes = fuseBytes_[size_t(pc)];
-        bool aligned = true;
-        for (uint32_t m = last_.execMask; m && aligned; m &= m - 1) aligned = last_.addresses[std::countr_zero(m)] % bytes == 0;
+        // (bytes is 8 or 16: every address is aligned when their OR is)
+        uint64_t any = 0;
+        for (uint32_t m = last_.execMask; m; m &= m - 1) any |= last_.addresses[std::countr_zero(m)];
+        const bool aligned = any % bytes == 0;
         if (aligned) {
             w.fusedLeader = leader;
             w.fusedMask = last_.execMask;
