@@ -87,9 +87,7 @@ struct TimedRun::TWarp {
     StallReason reason = StallReason::NotSelected;   // reason being accounted since `since`
     uint64_t since = 0;
     uint32_t line = 0;                           // source line the current stall is charged to
-    const Instr* next = nullptr;                 // the instruction it issues next (cached)
-    const PcInfo* nextInfo = nullptr;            // and its decoded form
-    int32_t nextPc = -1;
+    const PcInfo* nextInfo = nullptr;            // the instruction it issues next, decoded (cached)
     std::vector<OperandReady> ops;               // registers, then predicates (operandSlot)
     int32_t fusedLeader = -1;                    // the fused shared-load group in flight
     uint32_t fusedMask = 0;
@@ -207,14 +205,10 @@ void TimedRun::cacheNext(TWarp& w) const {
 // The instruction at `pc` is the warp's next (none when pc < 0: the line stays as it was).
 void TimedRun::setNext(TWarp& w, int32_t pc) const {
     if (pc < 0) {
-        w.next = nullptr;
         w.nextInfo = nullptr;
-        w.nextPc = -1;
         return;
     }
-    w.next = &gpu_.program().code[static_cast<size_t>(pc)];
     w.nextInfo = &pcInfo_[static_cast<size_t>(pc)];
-    w.nextPc = pc;
     w.line = w.nextInfo->line;
 }
 
