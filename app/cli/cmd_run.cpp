@@ -267,6 +267,9 @@ int cmdRun(int argc, char** argv, const fs::path& lessonsDir) {
                     trace::CacheConfig cc = timing::cacheConfigFor(gpuSpec, g, timingOpt.registersPerThread);
                     if (!timed) cc.numSMs = sim->options().numSMs;   // blocks spread over the simulator's SMs
                     counters.push_back(std::make_unique<trace::CounterCollector>(cc));
+                    // Untimed, the collector may fork: the blocks spread over the threads and its
+                    // caches replay the serial issue order afterwards (same numbers as one thread).
+                    if (!timed) counters.back()->enableParallel(trace::LaunchShape::of(g), g.program());
                     fanOut.add(counters.back().get());
                 }
                 if (timed) {

@@ -30,8 +30,9 @@ usage:
       --save-all DIR       write every buffer to DIR/<name>.bin
       --budget N           runaway-loop budget in warp-instructions (default 500000000)
       --threads T          spread each launch's blocks over T threads (default: every core); a
-                           launch runs on one thread with --metrics, --timed, initcheck/racecheck,
-                           or a kernel with global atomics, fences or volatile global accesses
+                           launch runs on one thread with --timed, initcheck/racecheck, or a
+                           kernel with global atomics, fences or volatile global accesses
+                           (--metrics spreads too: its caches replay the one-thread order)
       --check LIST         checkers, comma-separated: memcheck, synccheck (always on), initcheck,
                            racecheck (shared and global memory); reports make the exit code 3
       --race-track-mb N    racecheck: global memory covered by the race shadow (default 64; the
