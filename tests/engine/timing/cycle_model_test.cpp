@@ -308,6 +308,7 @@ TEST_CASE("write-back: a sector stored in part is completed from DRAM when writt
     CHECK(dramSectorsOf(h, "copy_stride", n, n, n, {wst::arg(int32_t(1))}) == 8192);
     h.l2PartialWriteFill = 0;
     CHECK(dramSectorsOf(h, "copy_stride", n, 2 * n, 2 * n, {wst::arg(int32_t(2))}) == 16384 + 8192);
+}
 
 TEST_CASE("a preset with more than 64 warp slots per scheduler is refused before the launch is touched", "[timing]") {
     // The schedulers keep their waiting warps in a 64-bit mask (cycle_model.cpp, Scheduler).
