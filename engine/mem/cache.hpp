@@ -14,11 +14,18 @@ public:
     // sector (allocating the line, evicting the least recently used one). `write` marks it dirty;
     // the dirty sectors of an evicted line are counted in writebacks(). `dirtied`, when given, is
     // set when this write made a clean (or absent) sector dirty: a sector DRAM will be written once.
-    bool access(uint64_t sectorAddr, bool write, bool* dirtied = nullptr);
+    // `evictedDirty`, when given, receives the dirty sectors of the line this miss evicted (the
+    // DRAM writes the eviction causes); `evictedPartial` those of them never held whole (see
+    // `partial`). `keepClean` writes the sector through: it is held valid and clean, `dirtied` says
+    // it would have become dirty (the caller charges that write at once). `partial`: the write
+    // covers only part of the sector; if the sector is absent it is held dirty but not valid (its
+    // other bytes are not here) until a load brings it whole.
+    bool access(uint64_t sectorAddr, bool write, bool* dirtied = nullptr, uint32_t* evictedDirty = nullptr,
+                bool keepClean = false, bool partial = false, uint32_t* evictedPartial = nullptr);
     uint64_t hits() const { return hits_; }
     uint64_t misses() const { return misses_; }
     uint64_t writebacks() const { return writebacks_; }   // dirty sectors evicted
-    uint64_t dirtySectors() const;                        // dirty sectors still held
+    uint64_t dirtySectors() const { return dirty_; }      // dirty sectors still held
     uint64_t capacity() const { return uint64_t(sets_) * ways_ * 128; }
 
 private:
@@ -29,7 +36,7 @@ private:
     };
     uint32_t sets_, ways_;
     std::vector<Line> lines_;
-    uint64_t clock_ = 0, hits_ = 0, misses_ = 0, writebacks_ = 0;
+    uint64_t clock_ = 0, hits_ = 0, misses_ = 0, writebacks_ = 0, dirty_ = 0;
 };
 
 } // namespace warpscope::mem

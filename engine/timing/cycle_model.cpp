@@ -718,10 +718,10 @@ uint64_t TimedRun::memoryCompletion(Sm& sm, bool shared, bool store, bool atomic
     sm.l1FreeAt = start1 + cycles;
     double leave = start1 + cycles;
     double done = leave - 1 + spec_.l1HitLatency;
-    // DRAM sectors: a load or atomic that misses in L2 reads its sector; a write that first dirties
-    // a sector will write it back once (the L2 keeps byte masks, so a store miss reads nothing; the
-    // H100's cold in-place updates, aos_scale_x and soa_scale_x, take the time of reading and
-    // writing their data).
+    // DRAM sectors. Without l2DirtyBytes: a load or atomic that misses in L2 reads its sector; a
+    // write that first dirties a sector will write it back once, charged at once (the L2 keeps byte
+    // masks, so a store miss reads nothing). With it, see writeBackModel below.
+    if (spec_.l2DirtyBytes > 0) return writeBackModel(sm, store, atomic, g, leave, done);
     uint32_t n2 = 0, nd = 0;
     for (uint32_t k = 0; k < g.sectors; ++k) {
         uint64_t a = g.sectorAddr[k];
@@ -743,24 +743,7 @@ uint64_t TimedRun::memoryCompletion(Sm& sm, bool shared, bool store, bool atomic
         double s2 = std::max(leave, l2FreeAt_);
         l2FreeAt_ = s2 + xfer;
         done = std::max(done, s2 + xfer + spec_.l2HitLatency);
-        if (atomic && spec_.l2AtomicOpCycles > 0) {
-            done = std::max(done, l2AtomicTurn(s2 + xfer));
-        } else if (atomic && spec_.l2AtomicCycles > 0) {
-            // Atomics on one address are applied one warp request at a time at the L2 (the lanes of
-            // a request that share the address are combined there): a counter every thread bumps is
-            // a queue, however the lanes are spread.
-            uint64_t seen[32];
-            int ns = 0;
-            for (uint32_t m = last_.execMask; m; m &= m - 1) {
-                uint64_t word = last_.addresses[std::countr_zero(m)] >> 2;
-                if (std::find(seen, seen + ns, word) != seen + ns) continue;
-                seen[ns++] = word;
-                double& freeAt = atomicFreeAt_[word];
-                double sa = std::max(s2 + xfer, freeAt);
-                freeAt = sa + spec_.l2AtomicCycles;
-                done = std::max(done, sa + spec_.l2AtomicCycles + spec_.l2HitLatency);
-            }
-        }
+        if (atomic) done = std::max(done, l2AtomicsDone(s2 + xfer));
         if (nd) {
             dramSectors_ += nd;
             double xd = nd * 32.0 / spec_.dramBytesPerCycle();
@@ -770,6 +753,127 @@ uint64_t TimedRun::memoryCompletion(Sm& sm, bool shared, bool store, bool atomic
         }
     }
     return static_cast<uint64_t>(std::ceil(done));
+}
+
+// The write-back model (l2DirtyBytes > 0; measurements in docs/timing-validation.md, "Write-back"):
+// - a load or atomic that misses in L2 reads its sector from DRAM;
+// - a store that writes only part of a sector the L2 does not hold leaves it dirty but not whole
+//   (l2PartialWriteFill); when it is written to DRAM the sector is completed by a DRAM read first
+//   (ECC covers the whole sector). The H100 reads nothing more for small strided copies (their
+//   output stays in L2) and twice the input for 16-32 MB ones; in place the sector is whole;
+// - the L2 keeps up to l2DirtyBytes dirty and writes a dirty sector to DRAM when it is evicted;
+//   past that budget a newly dirtied sector is written at once and held clean (a 16 MB copy writes
+//   part of its output during the kernel, a 4 MB one none of it);
+// - DRAM reads and writes share one queue, a write costing dramWriteCost reads; the warp waits
+//   for its reads only (the L2 absorbs the writes).
+uint64_t TimedRun::writeBackModel(Sm& sm, bool store, bool atomic, const mem::GlobalAccess& g, double leave, double done) {
+    // Bytes of each sector this store writes (lanes' accesses are naturally aligned: one sector each).
+    uint32_t cover[128];
+    const bool partialCheck = store && !atomic && spec_.l2PartialWriteFill;
+    if (partialCheck) {
+        std::fill(cover, cover + g.sectors, 0u);
+        const uint32_t bytesMask = uint32_t((uint64_t(1) << std::min<uint32_t>(last_.bytes, 32)) - 1);
+        uint32_t k = 0;   // lanes usually ascend: walk the sorted sectors, search only when they do not
+        for (uint32_t m = last_.execMask; m; m &= m - 1) {
+            const uint64_t addr = last_.addresses[std::countr_zero(m)];
+            const uint64_t sector = addr & ~uint64_t(31);
+            if (g.sectorAddr[k] != sector) {
+                while (k + 1 < g.sectors && g.sectorAddr[k] < sector) ++k;
+                if (g.sectorAddr[k] != sector)
+                    k = uint32_t(std::lower_bound(g.sectorAddr, g.sectorAddr + g.sectors, sector) - g.sectorAddr);
+            }
+            cover[k] |= bytesMask << (addr & 31);
+        }
+    }
+    const uint64_t dirtyBudget = spec_.l2DirtyBytes / 32;
+    uint32_t n2 = 0, reads = 0, writes = 0;
+    for (uint32_t k = 0; k < g.sectors; ++k) {
+        const uint64_t a = g.sectorAddr[k];
+        bool l1hit = false;
+        if (last_.isLoad && !atomic) {   // stores and atomics go through to L2 (L1 is write-through)
+            ++l1Lookups_;
+            l1hit = sm.l1->access(a, false);
+            if (l1hit) ++l1Hits_;
+        }
+        if (l1hit) continue;
+        ++n2;
+        const bool write = store || atomic;
+        const bool overBudget = write && l2_->dirtySectors() >= dirtyBudget;
+        const bool partial = partialCheck && cover[k] != 0xFFFFFFFFu;
+        bool dirtied = false;
+        uint32_t evicted = 0, evictedPartial = 0;
+        const bool hit = l2_->access(a, write, &dirtied, &evicted, overBudget, partial, &evictedPartial);
+        if (hit) ++l2Hits_;
+        else if (!store || atomic) ++reads;
+        if (dirtied && overBudget) {
+            ++writes;
+            if (partial && !hit) ++reads;   // written through: completed from DRAM first
+        }
+        writes += evicted;
+        reads += evictedPartial;            // an evicted partial sector is completed from DRAM first
+    }
+    if (!n2) return static_cast<uint64_t>(std::ceil(done));
+    const double xfer = n2 * 32.0 / spec_.l2BytesPerCycle;
+    const double s2 = std::max(leave, l2FreeAt_);
+    l2FreeAt_ = s2 + xfer;
+    done = std::max(done, s2 + xfer + spec_.l2HitLatency);
+    if (atomic) done = std::max(done, l2AtomicsDone(s2 + xfer));
+    if (reads || writes) {
+        dramSectors_ += reads + writes;
+        const double readsDone = dramTurn(s2, leave, reads, writes);
+        if (reads) done = std::max(done, readsDone);
+    }
+    return static_cast<uint64_t>(std::ceil(done));
+}
+
+// One request's DRAM sectors join the DRAM queue at `arrive` (reads first); returns when its reads
+// are back: the queue, then the loaded latency. `now` ages the DRAM's recent load.
+double TimedRun::dramTurn(double arrive, double now, uint32_t reads, uint32_t writes) {
+    const double perSector = 32.0 / spec_.dramBytesPerCycle();
+    const double writeCost = spec_.dramWriteCost > 0 ? spec_.dramWriteCost : 1.0;
+    const double xr = reads * perSector, xw = writes * perSector * writeCost;
+    const double sd = std::max(arrive, dramFreeAt_);
+    dramFreeAt_ = sd + xr + xw;
+    if (spec_.dramQueueCycles > 0) {
+        dramBusy_ = dramBusy_ * std::exp(-(std::max(now, dramBusyAt_) - dramBusyAt_) / spec_.dramLoadWindow) + xr + xw;
+        dramBusyAt_ = std::max(now, dramBusyAt_);
+    }
+    // The wait is the backlog ahead of it, or what random arrivals at the recent load make one
+    // wait on average, whichever is longer (a burst is its own backlog; they are not added).
+    return std::max(sd, arrive + dramRandomWait()) + xr + spec_.dramLatency;
+}
+
+// The mean wait of a queue with random arrivals at the DRAM's recent load u (busy share over the
+// last dramLoadWindow cycles, at most dramMaxLoad): dramQueueCycles * u / (1 - u). The probe's
+// loaded latency: 394 ns with one warp per SM, about 1 us at 86 % of the copies' peak.
+double TimedRun::dramRandomWait() const {
+    if (spec_.dramQueueCycles <= 0) return 0;
+    const double u = std::min(dramBusy_ / spec_.dramLoadWindow, spec_.dramMaxLoad);
+    return spec_.dramQueueCycles * u / (1.0 - u);
+}
+
+// When a global atomic's L2 work is done (the per-region sector-op queues, or the older per-word
+// queue); `arrive` when none applies.
+double TimedRun::l2AtomicsDone(double arrive) {
+    if (spec_.l2AtomicOpCycles > 0) return l2AtomicTurn(arrive);
+    double done = arrive;
+    if (spec_.l2AtomicCycles > 0) {
+        // Atomics on one address are applied one warp request at a time at the L2 (the lanes of
+        // a request that share the address are combined there): a counter every thread bumps is
+        // a queue, however the lanes are spread.
+        uint64_t seen[32];
+        int ns = 0;
+        for (uint32_t m = last_.execMask; m; m &= m - 1) {
+            uint64_t word = last_.addresses[std::countr_zero(m)] >> 2;
+            if (std::find(seen, seen + ns, word) != seen + ns) continue;
+            seen[ns++] = word;
+            double& freeAt = atomicFreeAt_[word];
+            double sa = std::max(arrive, freeAt);
+            freeAt = sa + spec_.l2AtomicCycles;
+            done = std::max(done, sa + spec_.l2AtomicCycles + spec_.l2HitLatency);
+        }
+    }
+    return done;
 }
 
 // Global atomics by sector-op (mem/atomics.hpp; probe: tests/validation/timing/probes): the

@@ -8,11 +8,14 @@
 // scoreboard holds an instruction until its source (and destination) registers are written;
 // latencies come from the GpuSpec and the instruction table; pipes (ALU, FMA, FP64, SFU) accept a
 // warp-instruction every `interval` cycles per scheduler; memory goes through an L1/shared data
-// pipe per SM and GPU-wide L2 and DRAM bandwidth queues, with sector caches deciding hit levels.
+// pipe per SM and GPU-wide L2 and DRAM bandwidth queues, with sector caches deciding hit levels;
+// on presets with l2DirtyBytes, DRAM writes follow the L2's evictions and a dirty budget, partial
+// stores fill their sector, and the DRAM latency grows with its load (writeBackModel).
 // Every warp-cycle is attributed to one stall reason named as Nsight Compute names them.
 //
 // Sections: 1. stall reasons  2. options and results  3. per-cycle view  4. TimedRun
 #pragma once
+#include "mem/access.hpp"
 #include "mem/cache.hpp"
 #include "sim/gpu.hpp"
 #include "timing/gpu_spec.hpp"
@@ -155,6 +158,10 @@ private:
     void finishWarp(TWarp& w);
     uint64_t memoryCompletion(Sm& sm, bool shared, bool store, bool atomic, uint64_t issueAt, uint32_t sharedBytes = 0);
     double l2AtomicTurn(double arrive);
+    uint64_t writeBackModel(Sm& sm, bool store, bool atomic, const mem::GlobalAccess& g, double leave, double done);
+    double l2AtomicsDone(double arrive);
+    double dramTurn(double arrive, double now, uint32_t reads, uint32_t writes);
+    double dramRandomWait() const;
     void findFusedSharedLoads();
     uint64_t sharedLoadReady(Sm& sm, TWarp& w, int32_t pc);
     int pipeOf(const sim::Instr& in) const;
@@ -201,6 +208,7 @@ private:
     // Memory system
     std::shared_ptr<mem::SectorCache> l2_;
     double l2FreeAt_ = 0, dramFreeAt_ = 0;
+    double dramBusy_ = 0, dramBusyAt_ = 0;   // DRAM busy cycles, decayed over dramLoadWindow (its load)
     std::unordered_map<uint64_t, double> atomicFreeAt_;   // by 4-byte word (or region, with l2AtomicOpCycles):
                                                           // when its L2 atomic unit is free
     uint64_t l1Hits_ = 0, l1Lookups_ = 0, l2Hits_ = 0, dramSectors_ = 0;

@@ -125,6 +125,8 @@ const std::vector<GpuSpec>& builtinPresets() { return shipped().presets; }
     X(l1DataLinesPerCycle, "l1DataLinesPerCycle") X(l2AtomicCycles, "l2AtomicCycles") X(l1StoreLineCycles, "l1StoreLineCycles") \
     X(l2AtomicOpCycles, "l2AtomicOpCycles") X(l2AtomicF32OpCycles, "l2AtomicF32OpCycles") X(l2AtomicRegionBytes, "l2AtomicRegionBytes") \
     X(l2AtomicLatency, "l2AtomicLatency") X(copyEngines, "copyEngines") X(pcieGBs, "pcieGBs")         \
+    X(l2DirtyBytes, "l2DirtyBytes") X(l2PartialWriteFill, "l2PartialWriteFill") X(dramWriteCost, "dramWriteCost") \
+    X(dramQueueCycles, "dramQueueCycles") X(dramLoadWindow, "dramLoadWindow") X(dramMaxLoad, "dramMaxLoad") \
     X(pageableGBs, "pageableGBs") X(copyLatencyUs, "copyLatencyUs")                                    \
     X(pageableLatencyUs, "pageableLatencyUs") X(pageableDtoHGBs, "pageableDtoHGBs")                    \
     X(pageableDtoHLatencyUs, "pageableDtoHLatencyUs") X(launchHostUs, "launchHostUs")                          \
@@ -245,6 +247,8 @@ GpuSpec parsePreset(const std::string& text, const std::string& origin, bool bun
                                                  "L1 rates and bandwidths must be greater than 0.");
     if (s.l2AtomicOpCycles > 0 && (s.l2AtomicRegionBytes < 32 || (s.l2AtomicRegionBytes & (s.l2AtomicRegionBytes - 1)) != 0))
         throw Error(Error::Kind::Input, origin + ": \"l2AtomicRegionBytes\" must be a power of two of at least 32 when \"l2AtomicOpCycles\" is set.");
+    if (s.dramQueueCycles > 0 && (s.dramLoadWindow <= 0 || s.dramMaxLoad <= 0 || s.dramMaxLoad >= 1))
+        throw Error(Error::Kind::Input, origin + ": \"dramQueueCycles\" needs \"dramLoadWindow\" > 0 and 0 < \"dramMaxLoad\" < 1.");
     return s;
 }
 

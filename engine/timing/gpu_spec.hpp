@@ -63,6 +63,21 @@ struct GpuSpec {
     double l2AtomicF32OpCycles = 0;
     uint32_t l2AtomicRegionBytes = 0;
     double l2AtomicLatency = 0;
+    // L2 write-back and DRAM under load (docs/timing-validation.md, "Write-back"). l2DirtyBytes > 0:
+    // the L2 keeps up to this many dirty bytes and writes a dirty sector to DRAM when it is evicted;
+    // beyond it, a newly dirtied sector is written at once (and held clean). 0: every sector a
+    // kernel first dirties is written once, at once. l2PartialWriteFill: a sector a store wrote in
+    // part, never held whole, is completed by a DRAM read when it is written back (ECC per sector).
+    // dramWriteCost: DRAM time of a written sector in reads' time (0: 1).
+    uint64_t l2DirtyBytes = 0;
+    uint32_t l2PartialWriteFill = 0;
+    double dramWriteCost = 0;
+    // dramQueueCycles > 0: the loaded DRAM latency grows as in a queue with random arrivals,
+    // dramLatency + dramQueueCycles * u / (1 - u), u the DRAM's busy share over the last
+    // dramLoadWindow SM cycles (at most dramMaxLoad).
+    double dramQueueCycles = 0;
+    double dramLoadWindow = 0;
+    double dramMaxLoad = 0;
     double globalRequestCycles = 0;        // per SM: the fewest L1 data-pipe cycles one global request
                                            // takes, however few lines and sectors it touches
     uint32_t copyEngines = 0;

@@ -258,6 +258,58 @@ TEST_CASE("global atomics: repeated addresses in a request cost a pass each at t
     CHECK(same / spread > 4.0);
 }
 
+namespace {
+// DRAM sectors of one launch of a realistic.cu kernel over `n` threads (256 per block) on `spec`.
+uint64_t dramSectorsOf(const GpuSpec& spec, const char* kernel, uint32_t n, uint32_t inWords, uint32_t outWords,
+                       std::vector<runtime::ParamBytes> extra = {}) {
+    wst::Sim s("tests/validation/realistic.ptx");
+    auto in = s.upload(std::vector<float>(inWords, 1.0f));
+    auto out = s.upload(std::vector<float>(outWords, 0.0f));
+    uint64_t sectors = 0;
+    s.dev.onLaunch = [&](sim::Gpu& g) { sectors = runTimed(g, spec).dramSectors; };
+    std::vector<runtime::ParamBytes> args = {wst::arg(in)};
+    if (outWords) args.push_back(wst::arg(out));
+    for (auto& a : extra) args.push_back(a);
+    s.launch(kernel, n / 256, 256, args);
+    return sectors;
+}
+} // namespace
+
+TEST_CASE("write-back: dirty data stays in L2 up to l2DirtyBytes, beyond it costs DRAM writes", "[timing]") {
+    // copy_scalar over 1 MB: 32768 sectors read. The h100 preset keeps up to 8 MiB dirty, so the
+    // 32768 output sectors cost no DRAM during the kernel; with a 512 KiB budget the 16384 beyond
+    // it are written at once; with none (the other presets' rule) every dirtied sector is.
+    const uint32_t n = 1u << 18;
+    GpuSpec h = preset("h100");
+    REQUIRE(h.l2DirtyBytes >= 2u << 20);
+    CHECK(dramSectorsOf(h, "copy_scalar", n, n, n) == 32768);
+    h.l2DirtyBytes = 512 * 1024;
+    CHECK(dramSectorsOf(h, "copy_scalar", n, n, n) == 32768 + 16384);
+    h.l2DirtyBytes = 0;
+    CHECK(dramSectorsOf(h, "copy_scalar", n, n, n) == 65536);
+}
+
+TEST_CASE("write-back: a sector stored in part is completed from DRAM when written back; in place it is whole", "[timing]") {
+    const uint32_t n = 1u << 16;
+    GpuSpec h = preset("h100");
+    REQUIRE(h.l2PartialWriteFill == 1);
+    // copy_stride(2): the input's 16384 sectors; each output sector half written. Under the h100's
+    // dirty budget the 16384 half sectors stay in L2: nothing more (the H100's small strided copies
+    // read only their input, docs/validation.md).
+    CHECK(dramSectorsOf(h, "copy_stride", n, 2 * n, 2 * n, {wst::arg(int32_t(2))}) == 16384);
+    // With a 256 KiB budget (8192 sectors) the other 8192 are written at once, each completed by a
+    // read first: 8192 reads and 8192 writes more.
+    h.l2DirtyBytes = 256 * 1024;
+    CHECK(dramSectorsOf(h, "copy_stride", n, 2 * n, 2 * n, {wst::arg(int32_t(2))}) == 16384 + 2 * 8192);
+    // aos_scale_x scales x of 16-byte particles in place: its partial stores find the sectors its
+    // loads brought (32768 of 1 MB), so the 24576 written beyond the budget need no read.
+    CHECK(dramSectorsOf(h, "aos_scale_x", n, 4 * n, 0, {wst::arg(2.0f)}) == 32768 + 24576);
+    // Whole-sector stores (copy_stride(1), 8192 sectors: just the budget) never need one.
+    CHECK(dramSectorsOf(h, "copy_stride", n, n, n, {wst::arg(int32_t(1))}) == 8192);
+    h.l2PartialWriteFill = 0;
+    CHECK(dramSectorsOf(h, "copy_stride", n, 2 * n, 2 * n, {wst::arg(int32_t(2))}) == 16384 + 8192);
+}
+
 TEST_CASE("a preset with more than 64 warp slots per scheduler is refused before the launch is touched", "[timing]") {
     // The schedulers keep their waiting warps in a 64-bit mask (cycle_model.cpp, Scheduler).
     GpuSpec wide = preset("h100");
