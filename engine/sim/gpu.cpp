@@ -91,6 +91,9 @@ Gpu::Gpu(const Program& program, mem::GlobalMemory& memory, const base::LaunchCo
     opt_.firstBlock = std::min(opt_.firstBlock, opt_.endBlock);
     nextBlock_ = static_cast<uint32_t>(opt_.firstBlock);
     if (opt_.racecheck) race_ = std::make_unique<GlobalRaceCheck>(opt_.raceTrackBytes);
+    zeroRegs_ = registersReadBeforeWritten(prog_, 0);
+    fast_ = predecode(prog_);
+    fastOk_ = !opt_.initcheck && !opt_.racecheck;   // the checkers look at every access on the general path
     checkAt_ = opt_.cancel ? std::min<uint64_t>(opt_.instructionBudget, kCancelPoll) : opt_.instructionBudget;
     admitBlocks();
 }
@@ -151,7 +154,11 @@ void Gpu::admitBlocks() {
             w.frames.resize(1);
             Frame& f = w.frames[0];
             f.func = 0;
-            f.regs.assign(size_t(kf.numRegs) * 32, 0);
+            if (unwatched_ && f.regs.size() == size_t(kf.numRegs) * 32) {
+                for (uint32_t r : zeroRegs_) std::memset(f.regs.data() + size_t(r) * 32, 0, 32 * sizeof(uint64_t));
+            } else {
+                f.regs.assign(size_t(kf.numRegs) * 32, 0);
+            }
             f.preds.assign(kf.numPreds, 0);
             f.params.resize(size_t(kf.paramBytes) * 32);
             if (kf.paramBytes) {
@@ -325,6 +332,12 @@ void Gpu::runLoop() {
             listener->addCounts(g.prog_.code.data(), g.pcCounts_.data(), g.pcCounts_.size());
         }
     } sums(*this);
+    // With no Step listener nobody sees a register file until the run ends (see zeroRegs_).
+    struct Unwatched {
+        Gpu& g;
+        explicit Unwatched(Gpu& gpu) : g(gpu) { g.unwatched_ = g.listener_ == nullptr; }
+        ~Unwatched() { g.unwatched_ = false; }
+    } unwatched(*this);
     try {
         while (issueNext()) {
         }
@@ -2055,7 +2068,9 @@ void Gpu::issue(Block& b, Warp& w) {
     bool control = false;
     bool divergent = false;
 
-    switch (I.op) {
+    // A converged warp (and a guard true in every lane) takes the pre-decoded handler if there is one.
+    const bool fastDone = execMask == kFull && fastOk_ && execFast(fast_[static_cast<size_t>(pc)], b, w, f, st != nullptr);
+    if (!fastDone) switch (I.op) {
     case Op::Add: case Op::Sub: case Op::Addc: case Op::Subc: case Op::Mul: case Op::Mad: case Op::Madc: case Op::Mul24:
     case Op::Mad24: case Op::Sad: case Op::Div: case Op::Rem: case Op::Abs: case Op::Neg: case Op::Min:
     case Op::Max: case Op::Fma: case Op::Rcp: case Op::Sqrt: case Op::Rsqrt: case Op::Sin: case Op::Cos:

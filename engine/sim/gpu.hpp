@@ -5,6 +5,7 @@
 #include "mem/memory.hpp"
 #include "base/launch.hpp"
 #include "base/error.hpp"
+#include "sim/predecode.hpp"
 #include "sim/program.hpp"
 #include "sim/step.hpp"
 
@@ -229,6 +230,18 @@ private:
     std::set<std::string> reportKeys_;   // one report per (tool, hazard, PTX line)
     std::unique_ptr<GlobalRaceCheck> race_;   // only with racecheck
     uint64_t checkAt_ = 0;                // next instruction count at which to look at the budget and cancel flag
+    // Block admission inside runLoop with no Step listener (nobody can look at a register file
+    // mid-run) clears only these kernel registers of a recycled register file: the others are
+    // always written before they are read (registersReadBeforeWritten). Elsewhere (stepping, the
+    // app, the cycle model) register files start all zero, as the register display expects.
+    std::vector<uint32_t> zeroRegs_;
+    bool unwatched_ = false;
+    // The pre-decoded form (predecode.hpp), used for whole-warp issues when no checker is on.
+    std::vector<FastOp> fast_;
+    bool fastOk_ = false;
+    // Runs `op` for all 32 lanes (fast_exec.cpp); false when the general path must run it
+    // (nothing has changed then). `withStep`: a listener wants this instruction's Step.
+    bool execFast(const FastOp& op, Block& b, Warp& w, Frame& f, bool withStep);
 public:
     ~Gpu();
     GlobalRaceCheck& globalRace() { return *race_; }   // only when options().racecheck
