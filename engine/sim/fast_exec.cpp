@@ -30,70 +30,91 @@ inline uint64_t storeF32(float v) { return v != v ? uint64_t(arith::kCanonicalNa
 
 enum class F32Op : uint8_t { Add, Sub, Mul, Fma };
 
-void f32LanesScalar(F32Op op, const uint64_t* a, const uint64_t* b, const uint64_t* c, uint64_t* d) {
+template <F32Op kOp>
+void f32LanesScalar(const uint64_t* a, const uint64_t* b, const uint64_t* c, uint64_t* d) {
     for (uint32_t l = 0; l < kLanes; ++l) {
         const float x = lowF32(a[l]), y = lowF32(b[l]);
         float v;
-        switch (op) {
-        case F32Op::Add: v = x + y; break;
-        case F32Op::Sub: v = x - y; break;
-        case F32Op::Mul: v = x * y; break;
-        default: v = std::fma(x, y, lowF32(c[l])); break;
-        }
+        if constexpr (kOp == F32Op::Add) v = x + y;
+        else if constexpr (kOp == F32Op::Sub) v = x - y;
+        else if constexpr (kOp == F32Op::Mul) v = x * y;
+        else v = std::fma(x, y, lowF32(c[l]));
         d[l] = storeF32(v);
     }
 }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define WARPSCOPE_FAST_AVX2 1
 // Four lanes per operation on the 64-bit register slots as they are: the packed single-precision
 // operation also runs on the slots' upper halves, whose results are then cleared, so each lane's
 // low half gets exactly the scalar IEEE result (same rounding, same MXCSR) and NaNs the
 // interpreter's canonical encoding.
-__attribute__((target("avx2,fma"))) void f32LanesAvx2(F32Op op, const uint64_t* a, const uint64_t* b, const uint64_t* c, uint64_t* d) {
+template <F32Op kOp>
+__attribute__((target("avx2,fma"))) void f32LanesAvx2(const uint64_t* a, const uint64_t* b, const uint64_t* c, uint64_t* d) {
     const __m256i low = _mm256_set1_epi64x(0xffffffffll);
     const __m256i canon = _mm256_set1_epi64x(arith::kCanonicalNaNF32);
     for (uint32_t l = 0; l < kLanes; l += 4) {
         const __m256 x = _mm256_castsi256_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + l)));
         const __m256 y = _mm256_castsi256_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + l)));
         __m256 v;
-        switch (op) {
-        case F32Op::Add: v = _mm256_add_ps(x, y); break;
-        case F32Op::Sub: v = _mm256_sub_ps(x, y); break;
-        case F32Op::Mul: v = _mm256_mul_ps(x, y); break;
-        default: v = _mm256_fmadd_ps(x, y, _mm256_castsi256_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(c + l)))); break;
-        }
+        if constexpr (kOp == F32Op::Add) v = _mm256_add_ps(x, y);
+        else if constexpr (kOp == F32Op::Sub) v = _mm256_sub_ps(x, y);
+        else if constexpr (kOp == F32Op::Mul) v = _mm256_mul_ps(x, y);
+        else v = _mm256_fmadd_ps(x, y, _mm256_castsi256_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(c + l))));
         const __m256i nan = _mm256_castps_si256(_mm256_cmp_ps(v, v, _CMP_UNORD_Q));
         const __m256i r = _mm256_and_si256(_mm256_blendv_epi8(_mm256_castps_si256(v), canon, nan), low);
         _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + l), r);
     }
 }
-void f32Lanes(F32Op op, const uint64_t* a, const uint64_t* b, const uint64_t* c, uint64_t* d) {
-    static const bool hasAvx2Fma = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-    if (hasAvx2Fma) f32LanesAvx2(op, a, b, c, d);
-    else f32LanesScalar(op, a, b, c, d);
+
+// setp on the low 32 bits of the slots, four lanes per compare: shifted into the upper half, a
+// 64-bit signed compare orders them as int32 (as uint32 with the sign bit flipped).
+template <FastCmp kCmp, bool kSigned>
+__attribute__((target("avx2"))) uint32_t compareLanesAvx2(const uint64_t* a, const uint64_t* b) {
+    const __m256i flip = _mm256_set1_epi64x(kSigned ? 0 : INT64_MIN);
+    uint32_t p = 0;
+    for (uint32_t l = 0; l < kLanes; l += 4) {
+        const __m256i x = _mm256_xor_si256(_mm256_slli_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + l)), 32), flip);
+        const __m256i y = _mm256_xor_si256(_mm256_slli_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + l)), 32), flip);
+        __m256i c;
+        if constexpr (kCmp == FastCmp::Eq || kCmp == FastCmp::Ne) c = _mm256_cmpeq_epi64(x, y);
+        else if constexpr (kCmp == FastCmp::Lt || kCmp == FastCmp::Ge) c = _mm256_cmpgt_epi64(y, x);
+        else c = _mm256_cmpgt_epi64(x, y);
+        p |= uint32_t(_mm256_movemask_pd(_mm256_castsi256_pd(c))) << l;
+    }
+    if constexpr (kCmp == FastCmp::Ne || kCmp == FastCmp::Ge || kCmp == FastCmp::Le) p = ~p;
+    return p;
 }
-#else
-void f32Lanes(F32Op op, const uint64_t* a, const uint64_t* b, const uint64_t* c, uint64_t* d) { f32LanesScalar(op, a, b, c, d); }
+template <bool kSigned>
+__attribute__((target("avx2"))) uint32_t compareLanesAvx2(FastCmp op, const uint64_t* a, const uint64_t* b) {
+    switch (op) {
+    case FastCmp::Eq: return compareLanesAvx2<FastCmp::Eq, kSigned>(a, b);
+    case FastCmp::Ne: return compareLanesAvx2<FastCmp::Ne, kSigned>(a, b);
+    case FastCmp::Lt: return compareLanesAvx2<FastCmp::Lt, kSigned>(a, b);
+    case FastCmp::Le: return compareLanesAvx2<FastCmp::Le, kSigned>(a, b);
+    case FastCmp::Gt: return compareLanesAvx2<FastCmp::Gt, kSigned>(a, b);
+    default: return compareLanesAvx2<FastCmp::Ge, kSigned>(a, b);
+    }
+}
 #endif
 
 // One 32-bit integer comparison over the 32 lanes, as a lane mask.
-template <class T>
-uint32_t compareLanes(FastCmp op, const uint64_t* a, const uint64_t* b) {
+template <class T, class C>
+uint32_t laneBits(const uint64_t* a, const uint64_t* b, C cmp) {
     uint32_t p = 0;
-    for (uint32_t l = 0; l < kLanes; ++l) {
-        const T x = static_cast<T>(a[l]), y = static_cast<T>(b[l]);
-        bool v;
-        switch (op) {
-        case FastCmp::Eq: v = x == y; break;
-        case FastCmp::Ne: v = x != y; break;
-        case FastCmp::Lt: v = x < y; break;
-        case FastCmp::Le: v = x <= y; break;
-        case FastCmp::Gt: v = x > y; break;
-        default: v = x >= y; break;
-        }
-        p |= uint32_t(v) << l;
-    }
+    for (uint32_t l = 0; l < kLanes; ++l) p |= uint32_t(cmp(static_cast<T>(a[l]), static_cast<T>(b[l]))) << l;
     return p;
+}
+template <class T>
+uint32_t compareLanesScalar(FastCmp op, const uint64_t* a, const uint64_t* b) {
+    switch (op) {
+    case FastCmp::Eq: return laneBits<T>(a, b, [](T x, T y) { return x == y; });
+    case FastCmp::Ne: return laneBits<T>(a, b, [](T x, T y) { return x != y; });
+    case FastCmp::Lt: return laneBits<T>(a, b, [](T x, T y) { return x < y; });
+    case FastCmp::Le: return laneBits<T>(a, b, [](T x, T y) { return x <= y; });
+    case FastCmp::Gt: return laneBits<T>(a, b, [](T x, T y) { return x > y; });
+    default: return laneBits<T>(a, b, [](T x, T y) { return x >= y; });
+    }
 }
 
 // A warp's addresses (base + offset, cut to 32 bits for shared memory) and their span: the
@@ -173,20 +194,30 @@ __attribute__((target("avx2"))) void gatherAvx2(const uint8_t* origin, const uin
         _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + l), v);
     }
 }
-bool hasAvx2() {
-    static const bool has = __builtin_cpu_supports("avx2");   // (not at namespace scope: cpu_init must run first)
-    return has;
+// Lane l's element at p + l * stride (.param: one copy of the area per lane).
+__attribute__((target("avx2"))) void gatherStridedAvx2(const uint8_t* p, uint64_t stride, uint32_t bytes, uint64_t* d) {
+    const long long* o = reinterpret_cast<const long long*>(p);
+    const __m256i step = _mm256_set1_epi64x(static_cast<long long>(4 * stride));
+    __m256i idx = _mm256_set_epi64x(static_cast<long long>(3 * stride), static_cast<long long>(2 * stride), static_cast<long long>(stride), 0);
+    for (uint32_t l = 0; l < kLanes; l += 4) {
+        __m256i v;
+        if (bytes == 4) v = _mm256_cvtepu32_epi64(_mm256_i64gather_epi32(reinterpret_cast<const int*>(o), idx, 1));
+        else v = _mm256_i64gather_epi64(o, idx, 1);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + l), v);
+        idx = _mm256_add_epi64(idx, step);
+    }
 }
-Span warpAddresses(const uint64_t* base, uint64_t off, bool shared, uint64_t* addrs) {
-    return hasAvx2() ? addressesAvx2(base, off, shared, addrs) : addressesScalar(base, off, shared, addrs);
-}
-void gather(const uint8_t* origin, const uint64_t* addrs, uint32_t bytes, uint64_t* d) {
-    hasAvx2() ? gatherAvx2(origin, addrs, bytes, d) : gatherScalar(origin, addrs, bytes, d);
-}
-#else
-Span warpAddresses(const uint64_t* base, uint64_t off, bool shared, uint64_t* addrs) { return addressesScalar(base, off, shared, addrs); }
-void gather(const uint8_t* origin, const uint64_t* addrs, uint32_t bytes, uint64_t* d) { gatherScalar(origin, addrs, bytes, d); }
 #endif
+void gatherStridedScalar(const uint8_t* p, uint64_t stride, uint32_t bytes, uint64_t* d) {
+    if (bytes == 4)
+        for (uint32_t l = 0; l < kLanes; ++l) {
+            uint32_t e;
+            std::memcpy(&e, p + l * stride, 4);
+            d[l] = e;
+        }
+    else
+        for (uint32_t l = 0; l < kLanes; ++l) std::memcpy(&d[l], p + l * stride, 8);
+}
 
 template <class E>
 inline E loadAt(const uint8_t* p) {
@@ -201,7 +232,15 @@ inline void storeAt(uint8_t* p, E e) {
 } // namespace
 
 // ---------------------------------------------------------------- 2. Gpu::execFast
-bool Gpu::execFast(const FastOp& op, Block& b, Warp& w, Frame& f, bool withStep) {
+// The handlers, compiled twice: for baseline x86-64 and with AVX2+FMA (chosen once per Gpu,
+// fastFn_), so the plain lane loops vectorise four lanes wide where the CPU allows it.
+struct FastExec {
+    template <bool kAvx2>
+    [[gnu::always_inline]] static inline bool run(Gpu& g, const FastOp& op, Block& b, Warp& w, Frame& f, bool withStep);
+};
+
+template <bool kAvx2>
+[[gnu::always_inline]] inline bool FastExec::run(Gpu& g, const FastOp& op, Block& b, Warp& w, Frame& f, bool withStep) {
     uint64_t* R = f.regs.data();
     // Source k: a register's 32 lanes, or the immediate spread over `scratch`.
     uint64_t scratch[3][kLanes];
@@ -210,13 +249,20 @@ bool Gpu::execFast(const FastOp& op, Block& b, Warp& w, Frame& f, bool withStep)
         for (uint32_t l = 0; l < kLanes; ++l) scratch[k][l] = op.imm[k];
         return scratch[k];
     };
+    auto f32 = [&]<F32Op kOp>(const uint64_t* x, const uint64_t* y, const uint64_t* z, uint64_t* dd) {
+#ifdef WARPSCOPE_FAST_AVX2
+        if constexpr (kAvx2) return f32LanesAvx2<kOp>(x, y, z, dd);
+#endif
+        f32LanesScalar<kOp>(x, y, z, dd);
+    };
+    const auto& cfg_ = g.cfg_;
     uint64_t* d = R + op.dst;
     switch (op.kind) {
     case FastKind::Generic: return false;
-    case FastKind::AddF32: f32Lanes(F32Op::Add, src(0), src(1), nullptr, d); return true;
-    case FastKind::SubF32: f32Lanes(F32Op::Sub, src(0), src(1), nullptr, d); return true;
-    case FastKind::MulF32: f32Lanes(F32Op::Mul, src(0), src(1), nullptr, d); return true;
-    case FastKind::FmaF32: f32Lanes(F32Op::Fma, src(0), src(1), src(2), d); return true;
+    case FastKind::AddF32: f32.template operator()<F32Op::Add>(src(0), src(1), nullptr, d); return true;
+    case FastKind::SubF32: f32.template operator()<F32Op::Sub>(src(0), src(1), nullptr, d); return true;
+    case FastKind::MulF32: f32.template operator()<F32Op::Mul>(src(0), src(1), nullptr, d); return true;
+    case FastKind::FmaF32: f32.template operator()<F32Op::Fma>(src(0), src(1), src(2), d); return true;
     case FastKind::AddI32:
     case FastKind::SubI32:
     case FastKind::AddI64:
@@ -333,7 +379,12 @@ bool Gpu::execFast(const FastOp& op, Block& b, Warp& w, Frame& f, bool withStep)
     case FastKind::SetpI32: {
         const uint64_t* x = src(0);
         const uint64_t* y = src(1);
-        const uint32_t p = op.sgn ? compareLanes<int32_t>(op.cmp, x, y) : compareLanes<uint32_t>(op.cmp, x, y);
+        uint32_t p;
+#ifdef WARPSCOPE_FAST_AVX2
+        if constexpr (kAvx2) p = op.sgn ? compareLanesAvx2<true>(op.cmp, x, y) : compareLanesAvx2<false>(op.cmp, x, y);
+        else
+#endif
+            p = op.sgn ? compareLanesScalar<int32_t>(op.cmp, x, y) : compareLanesScalar<uint32_t>(op.cmp, x, y);
         f.preds[op.dst] = p;
         if (op.dst2 >= 0) f.preds[static_cast<size_t>(op.dst2)] = ~p;
         return true;
@@ -346,7 +397,12 @@ bool Gpu::execFast(const FastOp& op, Block& b, Warp& w, Frame& f, bool withStep)
         const bool shared = op.kind == FastKind::LdShared || op.kind == FastKind::StShared;
         const bool load = op.kind == FastKind::LdShared || op.kind == FastKind::LdGlobal;
         uint64_t addrs[kLanes];
-        const auto [lo, hi, any] = warpAddresses(R + op.src[1], op.offset, shared, addrs);
+#ifdef WARPSCOPE_FAST_AVX2
+        const auto [lo, hi, any] = kAvx2 ? addressesAvx2(R + op.src[1], op.offset, shared, addrs)
+                                         : addressesScalar(R + op.src[1], op.offset, shared, addrs);
+#else
+        const auto [lo, hi, any] = addressesScalar(R + op.src[1], op.offset, shared, addrs);
+#endif
         const uint64_t bytes = op.size;
         if (any & (bytes - 1)) return false;
         uint8_t* origin;   // lane l's bytes are at origin + addrs[l]
@@ -355,12 +411,16 @@ bool Gpu::execFast(const FastOp& op, Block& b, Warp& w, Frame& f, bool withStep)
             origin = b.shared.data();
         } else {
             if (hi - lo >= (1ull << 40)) return false;
-            mem::Allocation* al = mem_.find(lo, hi - lo + bytes, allocCache_);
+            mem::Allocation* al = g.mem_.find(lo, hi - lo + bytes, g.allocCache_);
             if (!al || (!load && al->readOnly)) return false;
             origin = al->data.get() - al->base;
         }
         if (load) {
-            gather(origin, addrs, uint32_t(bytes), d);
+#ifdef WARPSCOPE_FAST_AVX2
+            if constexpr (kAvx2) gatherAvx2(origin, addrs, uint32_t(bytes), d);
+            else
+#endif
+                gatherScalar(origin, addrs, uint32_t(bytes), d);
         } else {
             const uint64_t* v = src(0);
             if (bytes == 4)
@@ -372,16 +432,35 @@ bool Gpu::execFast(const FastOp& op, Block& b, Warp& w, Frame& f, bool withStep)
     }
     case FastKind::LdParam: {
         if (withStep) return false;
-        const size_t pb = prog_.functions[f.func].paramBytes;
+        const uint64_t pb = g.prog_.functions[f.func].paramBytes;
         const uint8_t* p = f.params.data() + op.offset;
-        if (op.size == 4)
-            for (uint32_t l = 0; l < kLanes; ++l) d[l] = loadAt<uint32_t>(p + l * pb);
+#ifdef WARPSCOPE_FAST_AVX2
+        if constexpr (kAvx2) gatherStridedAvx2(p, pb, op.size, d);
         else
-            for (uint32_t l = 0; l < kLanes; ++l) d[l] = loadAt<uint64_t>(p + l * pb);
+#endif
+            gatherStridedScalar(p, pb, op.size, d);
         return true;
     }
     }
     return false;
+}
+
+namespace {
+#ifdef WARPSCOPE_FAST_AVX2
+__attribute__((target("avx2,fma"))) bool execFastAvx2(Gpu& g, const FastOp& op, Block& b, Warp& w, Frame& f, bool withStep) {
+    return FastExec::run<true>(g, op, b, w, f, withStep);
+}
+#endif
+bool execFastBase(Gpu& g, const FastOp& op, Block& b, Warp& w, Frame& f, bool withStep) {
+    return FastExec::run<false>(g, op, b, w, f, withStep);
+}
+} // namespace
+
+Gpu::FastFn Gpu::chooseFastFn() {
+#ifdef WARPSCOPE_FAST_AVX2
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return execFastAvx2;
+#endif
+    return execFastBase;
 }
 
 } // namespace warpscope::sim

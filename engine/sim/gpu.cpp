@@ -93,6 +93,7 @@ Gpu::Gpu(const Program& program, mem::GlobalMemory& memory, const base::LaunchCo
     if (opt_.racecheck) race_ = std::make_unique<GlobalRaceCheck>(opt_.raceTrackBytes);
     zeroRegs_ = registersReadBeforeWritten(prog_, 0);
     fast_ = predecode(prog_);
+    fastFn_ = chooseFastFn();
     fastOk_ = !opt_.initcheck && !opt_.racecheck;   // the checkers look at every access on the general path
     checkAt_ = opt_.cancel ? std::min<uint64_t>(opt_.instructionBudget, kCancelPoll) : opt_.instructionBudget;
     admitBlocks();
@@ -2049,6 +2050,37 @@ void Gpu::checkMemberMask(Block& b, Warp& w, const Instr& I, uint32_t exec, cons
 void Gpu::issue(Block& b, Warp& w) {
     // Every issue ends with settle(), so a Ready warp always has a live SIMT entry on top.
     Frame& f = w.frames.back();
+    // The lean path: a converged warp, no Step listener, no checker, and a pre-decoded handler
+    // for the instruction. It does what the general path below does for such an instruction
+    // (counts, handler, next pc, settle, per-pc sums), without the Step and the decoding.
+    if (listener_ == nullptr && fastOk_) {
+        SimtEntry& top = f.stack.back();
+        const int32_t pc = top.pc;
+        const FastOp& fo = fast_[static_cast<size_t>(pc)];
+        if (top.mask == kFull && fo.kind != FastKind::Generic && stats_.warpInstructions < checkAt_) {
+            const Operand& g = prog_.code[static_cast<size_t>(pc)].guard;
+            if ((g.kind != Operand::Kind::Pred || (f.preds[g.index] ^ (g.negate ? kFull : 0u)) == kFull) &&
+                fastFn_(*this, fo, b, w, f, false)) {
+                ++stats_.warpInstructions;
+                stats_.threadInstructions += 32;
+                ++w.issued;
+                if (countByPc_) {
+                    PcCounts& c = pcCounts_[static_cast<size_t>(pc)];
+                    ++c.warpInstructions;
+                    c.threadInstructions += 32;
+                    c.activeLanes += 32;
+                }
+                if (++top.pc == top.rpc) {   // reconverged: as the general path's tail
+                    settle(prog_, w);
+                    if (w.state == WarpState::Done) {
+                        --b.readyWarps;
+                        tryReleaseBarrier(b);
+                    }
+                }
+                return;
+            }
+        }
+    }
     const size_t topIndex = f.stack.size() - 1;
     const int32_t pc = f.stack[topIndex].pc;
     const Instr& I = prog_.code[static_cast<size_t>(pc)];
@@ -2069,7 +2101,7 @@ void Gpu::issue(Block& b, Warp& w) {
     bool divergent = false;
 
     // A converged warp (and a guard true in every lane) takes the pre-decoded handler if there is one.
-    const bool fastDone = execMask == kFull && fastOk_ && execFast(fast_[static_cast<size_t>(pc)], b, w, f, st != nullptr);
+    const bool fastDone = execMask == kFull && fastOk_ && fastFn_(*this, fast_[static_cast<size_t>(pc)], b, w, f, st != nullptr);
     if (!fastDone) switch (I.op) {
     case Op::Add: case Op::Sub: case Op::Addc: case Op::Subc: case Op::Mul: case Op::Mad: case Op::Madc: case Op::Mul24:
     case Op::Mad24: case Op::Sad: case Op::Div: case Op::Rem: case Op::Abs: case Op::Neg: case Op::Min:

@@ -241,7 +241,10 @@ private:
     bool fastOk_ = false;
     // Runs `op` for all 32 lanes (fast_exec.cpp); false when the general path must run it
     // (nothing has changed then). `withStep`: a listener wants this instruction's Step.
-    bool execFast(const FastOp& op, Block& b, Warp& w, Frame& f, bool withStep);
+    using FastFn = bool (*)(Gpu&, const FastOp&, Block&, Warp&, Frame&, bool withStep);
+    static FastFn chooseFastFn();   // the AVX2+FMA build of the handlers where the CPU has them
+    FastFn fastFn_ = nullptr;
+    friend struct FastExec;
 public:
     ~Gpu();
     GlobalRaceCheck& globalRace() { return *race_; }   // only when options().racecheck
