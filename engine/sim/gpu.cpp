@@ -269,6 +269,14 @@ bool Gpu::issueNext() {
         }
         // Nobody could issue: every live warp of every resident block waits at a barrier
         // that cannot complete.
+        reportDeadlock();
+        state_ = LaunchState::Finished;
+        return false;
+    }
+}
+
+[[gnu::noinline]] void Gpu::reportDeadlock() {
+    {
         Block& b = *resident_.front();
         for (auto& w : b.warps) {
             if (w.state == WarpState::AtBarrier) {
@@ -304,8 +312,6 @@ bool Gpu::issueNext() {
                 raise(Error::Kind::Deadlock, os.str() + ".", b, w, std::countr_zero(w.validMask & ~w.exited), in);
             }
         }
-        state_ = LaunchState::Finished;
-        return false;
     }
 }
 
@@ -2081,6 +2087,11 @@ void Gpu::issue(Block& b, Warp& w) {
             }
         }
     }
+    issueGeneral(b, w);
+}
+
+[[gnu::noinline]] void Gpu::issueGeneral(Block& b, Warp& w) {
+    Frame& f = w.frames.back();
     const size_t topIndex = f.stack.size() - 1;
     const int32_t pc = f.stack[topIndex].pc;
     const Instr& I = prog_.code[static_cast<size_t>(pc)];

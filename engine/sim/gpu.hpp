@@ -191,7 +191,9 @@ private:
     bool pickAndIssue(int onlySlot, int onlyWarp);
     bool issueNext();
     void runLoop();   // to completion or the first fault (recorded, not thrown)
-    void issue(Block& b, Warp& w);
+    void issue(Block& b, Warp& w);          // the lean path for pre-decoded whole-warp instructions, else issueGeneral
+    void issueGeneral(Block& b, Warp& w);
+    void reportDeadlock();                  // throws the deadlock fault when a warp waits at a barrier (kept out of issueNext's frame)
     void stopLaunch(Block& b, Warp& w, uint32_t active, const Instr& I);   // throws when over budget or cancelled
     void checkMemberMask(Block& b, Warp& w, const Instr& I, uint32_t exec, const uint64_t* masks);   // synccheck, *.sync
     void tryReleaseBarrier(Block& b);
