@@ -2065,24 +2065,36 @@ void Gpu::issue(Block& b, Warp& w) {
         const FastOp& fo = fast_[static_cast<size_t>(pc)];
         if (top.mask == kFull && fo.kind != FastKind::Generic && stats_.warpInstructions < checkAt_) {
             const Operand& g = prog_.code[static_cast<size_t>(pc)].guard;
-            if ((g.kind != Operand::Kind::Pred || (f.preds[g.index] ^ (g.negate ? kFull : 0u)) == kFull) &&
-                fastFn_(*this, fo, b, w, f, false)) {
+            const uint32_t exec = g.kind != Operand::Kind::Pred ? kFull : f.preds[g.index] ^ (g.negate ? kFull : 0u);
+            // The general path's bookkeeping for an instruction that keeps the warp converged.
+            auto done = [&](uint32_t lanes, bool branch, int32_t nextPc) __attribute__((always_inline)) {
                 ++stats_.warpInstructions;
-                stats_.threadInstructions += 32;
+                stats_.threadInstructions += lanes;
                 ++w.issued;
+                stats_.branches += branch;
                 if (countByPc_) {
                     PcCounts& c = pcCounts_[static_cast<size_t>(pc)];
                     ++c.warpInstructions;
-                    c.threadInstructions += 32;
+                    c.threadInstructions += lanes;
                     c.activeLanes += 32;
+                    c.branches += branch;
                 }
-                if (++top.pc == top.rpc) {   // reconverged: as the general path's tail
+                top.pc = nextPc;
+                if (nextPc == top.rpc) {   // reconverged: as the general path's tail
                     settle(prog_, w);
                     if (w.state == WarpState::Done) {
                         --b.readyWarps;
                         tryReleaseBarrier(b);
                     }
                 }
+            };
+            if (exec == kFull && fastFn_(*this, fo, b, w, f, false)) {
+                done(32, false, pc + 1);
+                return;
+            }
+            // A branch every lane takes or no lane takes: the warp stays converged (no SIMT entry).
+            if (fo.kind == FastKind::Bra && (exec == 0 || exec == kFull)) {
+                done(exec ? 32 : 0, true, exec ? static_cast<int32_t>(fo.offset) : pc + 1);
                 return;
             }
         }

@@ -267,6 +267,11 @@ FastOp decodeOne(const Program& prog, const Instr& I) {
         else return generic;
         return f;
     }
+    case Op::Bra:
+        if (I.target < 0) return generic;
+        f.kind = FastKind::Bra;
+        f.offset = static_cast<uint64_t>(I.target);
+        return f;
     default: return generic;
     }
 }

@@ -39,6 +39,7 @@ enum class FastKind : uint8_t {
     LdShared, StShared,                        // 4 or 8 bytes, [reg + imm] (32-bit offsets)
     LdGlobal, StGlobal,                        // 4 or 8 bytes, [reg + imm]
     LdParam,                                   // 4 or 8 bytes at a constant, in-range, aligned offset
+    Bra,                                       // offset = target; Gpu::issue takes it when the warp does not split
 };
 
 // Comparisons of SetpI32, normalised (Lo = Lt unsigned, ...).
