@@ -1,7 +1,8 @@
 // warpscope bench: how fast the interpreter runs, as simulated thread-instructions per second
 // (one core, counting on: a per-line statistics listener sees every Step), next to the same
 // computation written as a plain C++ loop, so the interpretive overhead is a ratio; and the same
-// launches with the blocks spread over --threads T threads (default: every core).
+// launches with the blocks spread over --threads T threads (default: every core). --only picks
+// groups of lines (sim, all-cores, timed), so a scaling run need not repeat the one-core lines.
 // Not a timed test: it prints numbers (medians of several runs).
 #include "cli.hpp"
 #include "base/error.hpp"
@@ -81,6 +82,7 @@ SimRun simLaunch(const std::string& ptx, const std::string& kernel, const runtim
 
 int runBench(int argc, char** argv, const fs::path& lessonsDir) {
     bool quick = false;
+    bool doSim = true, doAll = true, doTimed = true;
     uint32_t threads = std::max(1u, std::thread::hardware_concurrency());
     for (int i = 0; i < argc; ++i) {
         if (std::strcmp(argv[i], "--quick") == 0) {
@@ -91,8 +93,18 @@ int runBench(int argc, char** argv, const fs::path& lessonsDir) {
             if (t < 1 || t > 1024 || !end || *end) throw Error(Error::Kind::Input, "bench: --threads needs a number from 1 to 1024.");
             threads = static_cast<uint32_t>(t);
             ++i;
+        } else if (std::strcmp(argv[i], "--only") == 0) {
+            std::string groups = i + 1 < argc ? argv[++i] : "";
+            doSim = doAll = doTimed = false;
+            std::stringstream ss(groups);
+            for (std::string g; std::getline(ss, g, ',');) {
+                if (g == "sim") doSim = true;
+                else if (g == "all-cores") doAll = true;
+                else if (g == "timed") doTimed = true;
+                else throw Error(Error::Kind::Input, "bench: --only takes sim, all-cores and timed, separated by commas; got '" + groups + "'.");
+            }
         } else {
-            throw Error(Error::Kind::Input, std::string("bench: unknown option '") + argv[i] + "' (use --quick, --threads T).");
+            throw Error(Error::Kind::Input, std::string("bench: unknown option '") + argv[i] + "' (use --quick, --threads T, --only GROUPS).");
         }
     }
     if (lessonsDir.empty()) throw Error(Error::Kind::Input, "bench: no lessons folder found (set WARPSCOPE_LESSONS).");
@@ -112,14 +124,18 @@ int runBench(int argc, char** argv, const fs::path& lessonsDir) {
         runtime::LaunchConfig cfg;
         cfg.block.x = 256;
         cfg.grid.x = static_cast<uint32_t>((vaddN + 255) / 256);
-        auto s = simLaunch(vaddPtx, "vadd", cfg, {{vaddN, 1.0f}, {vaddN, 2.0f}, {vaddN, 0.0f}}, {arg(int32_t(vaddN))}, true);
-        simT.push_back(s.seconds);
-        vaddInsts = s.threadInstructions;
-        simNoCountT.push_back(simLaunch(vaddPtx, "vadd", cfg, {{vaddN, 1.0f}, {vaddN, 2.0f}, {vaddN, 0.0f}}, {arg(int32_t(vaddN))}, false).seconds);
-        vAllT.push_back(simLaunch(vaddPtx, "vadd", cfg, {{vaddN, 1.0f}, {vaddN, 2.0f}, {vaddN, 0.0f}}, {arg(int32_t(vaddN))}, true, nullptr,
-                                  threads)
-                            .seconds);
-        vTimedT.push_back(simLaunch(vaddPtx, "vadd", cfg, {{vaddN, 1.0f}, {vaddN, 2.0f}, {vaddN, 0.0f}}, {arg(int32_t(vaddN))}, true, &timedGpu).seconds);
+        auto vadd = [&](bool counting, const timing::GpuSpec* timedOn, uint32_t t) {
+            SimRun s = simLaunch(vaddPtx, "vadd", cfg, {{vaddN, 1.0f}, {vaddN, 2.0f}, {vaddN, 0.0f}}, {arg(int32_t(vaddN))}, counting, timedOn, t);
+            vaddInsts = s.threadInstructions;
+            return s.seconds;
+        };
+        if (doSim) {
+            simT.push_back(vadd(true, nullptr, 1));
+            simNoCountT.push_back(vadd(false, nullptr, 1));
+        }
+        if (doAll) vAllT.push_back(vadd(true, nullptr, threads));
+        if (doTimed) vTimedT.push_back(vadd(true, &timedGpu, 1));
+        if (!doSim) continue;
         std::vector<float> a(vaddN), b(vaddN), c(vaddN);
         for (int i = 0; i < vaddN; ++i) {
             a[size_t(i)] = 1.0f + float(i % 97) * 0.25f;
@@ -132,9 +148,6 @@ int runBench(int argc, char** argv, const fs::path& lessonsDir) {
         (void)sink;
         nativeT.push_back(std::chrono::duration<double>(t1 - t0).count());
     }
-    double vSim = double(vaddInsts) / median(simT);
-    double vSimNo = double(vaddInsts) / median(simNoCountT);
-    double vNative = double(vaddInsts) / median(nativeT);
 
     // --- tiled matrix multiply ---
     std::vector<double> mSimT, mNativeT;
@@ -144,16 +157,16 @@ int runBench(int argc, char** argv, const fs::path& lessonsDir) {
         cfg.block = {16, 16, 1};
         cfg.grid = {static_cast<uint32_t>(mm / 16), static_cast<uint32_t>(mm / 16), 1};
         size_t n = size_t(mm) * size_t(mm);
-        auto s = simLaunch(mmPtx, "matmul_tiled", cfg, {{n, 1.0f}, {n, 0.5f}, {n, 0.0f}},
-                           {arg(int32_t(mm)), arg(int32_t(mm)), arg(int32_t(mm))}, true);
-        mSimT.push_back(s.seconds);
-        mmInsts = s.threadInstructions;
-        mAllT.push_back(simLaunch(mmPtx, "matmul_tiled", cfg, {{n, 1.0f}, {n, 0.5f}, {n, 0.0f}},
-                                  {arg(int32_t(mm)), arg(int32_t(mm)), arg(int32_t(mm))}, true, nullptr, threads)
-                            .seconds);
-        mTimedT.push_back(simLaunch(mmPtx, "matmul_tiled", cfg, {{n, 1.0f}, {n, 0.5f}, {n, 0.0f}},
-                                    {arg(int32_t(mm)), arg(int32_t(mm)), arg(int32_t(mm))}, true, &timedGpu)
-                              .seconds);
+        auto matmul = [&](const timing::GpuSpec* timedOn, uint32_t t) {
+            SimRun s = simLaunch(mmPtx, "matmul_tiled", cfg, {{n, 1.0f}, {n, 0.5f}, {n, 0.0f}},
+                                 {arg(int32_t(mm)), arg(int32_t(mm)), arg(int32_t(mm))}, true, timedOn, t);
+            mmInsts = s.threadInstructions;
+            return s.seconds;
+        };
+        if (doSim) mSimT.push_back(matmul(nullptr, 1));
+        if (doAll) mAllT.push_back(matmul(nullptr, threads));
+        if (doTimed) mTimedT.push_back(matmul(&timedGpu, 1));
+        if (!doSim) continue;
         std::vector<float> A(n), B(n), C(n, 0.0f);
         for (size_t k = 0; k < n; ++k) {
             A[k] = 1.0f + float(k % 97) * 0.25f;
@@ -171,24 +184,32 @@ int runBench(int argc, char** argv, const fs::path& lessonsDir) {
         (void)sink;
         mNativeT.push_back(std::chrono::duration<double>(t1 - t0).count());
     }
-    double mSim = double(mmInsts) / median(mSimT);
-    double mNative = double(mmInsts) / median(mNativeT);
 
     std::printf("# warpscope bench: %s, median of %d run(s), one core except *_all_cores (blocks spread over threads)\n",
                 quick ? "quick sizes" : "full sizes", reps);
     std::printf("# vector add N=%d: %llu thread-instructions; tiled matmul %dx%d (16x16 tiles): %llu thread-instructions\n", vaddN,
                 static_cast<unsigned long long>(vaddInsts), mm, mm, static_cast<unsigned long long>(mmInsts));
-    std::printf("vector_add_sim: %.0f thread-instructions/s\n", vSim);
-    std::printf("vector_add_sim_no_listener: %.0f thread-instructions/s\n", vSimNo);
-    std::printf("vector_add_native: %.0f thread-instructions/s\n", vNative);
-    std::printf("matmul_tiled_sim: %.0f thread-instructions/s\n", mSim);
-    std::printf("matmul_native: %.0f thread-instructions/s\n", mNative);
-    std::printf("vector_add_sim_all_cores: %.0f thread-instructions/s (%u threads)\n", double(vaddInsts) / median(vAllT), threads);
-    std::printf("matmul_tiled_sim_all_cores: %.0f thread-instructions/s (%u threads)\n", double(mmInsts) / median(mAllT), threads);
-    std::printf("vector_add_timed: %.0f thread-instructions/s\n", double(vaddInsts) / median(vTimedT));
-    std::printf("matmul_tiled_timed: %.0f thread-instructions/s\n", double(mmInsts) / median(mTimedT));
-    std::printf("# timed mode: cycle model on the h100 preset, same listener; slowdown vs functional: vector add %.1fx, matmul %.1fx\n",
-                median(vTimedT) / median(simT), median(mTimedT) / median(mSimT));
-    std::printf("# interpretive overhead (native / simulated): vector add %.1fx, matmul %.1fx\n", vNative / vSim, mNative / mSim);
+    auto rate = [](uint64_t insts, const std::vector<double>& t) { return double(insts) / median(t); };
+    if (doSim) {
+        std::printf("vector_add_sim: %.0f thread-instructions/s\n", rate(vaddInsts, simT));
+        std::printf("vector_add_sim_no_listener: %.0f thread-instructions/s\n", rate(vaddInsts, simNoCountT));
+        std::printf("vector_add_native: %.0f thread-instructions/s\n", rate(vaddInsts, nativeT));
+        std::printf("matmul_tiled_sim: %.0f thread-instructions/s\n", rate(mmInsts, mSimT));
+        std::printf("matmul_native: %.0f thread-instructions/s\n", rate(mmInsts, mNativeT));
+    }
+    if (doAll) {
+        std::printf("vector_add_sim_all_cores: %.0f thread-instructions/s (%u threads)\n", rate(vaddInsts, vAllT), threads);
+        std::printf("matmul_tiled_sim_all_cores: %.0f thread-instructions/s (%u threads)\n", rate(mmInsts, mAllT), threads);
+    }
+    if (doTimed) {
+        std::printf("vector_add_timed: %.0f thread-instructions/s\n", rate(vaddInsts, vTimedT));
+        std::printf("matmul_tiled_timed: %.0f thread-instructions/s\n", rate(mmInsts, mTimedT));
+    }
+    if (doSim && doTimed)
+        std::printf("# timed mode: cycle model on the h100 preset, same listener; slowdown vs functional: vector add %.1fx, matmul %.1fx\n",
+                    median(vTimedT) / median(simT), median(mTimedT) / median(mSimT));
+    if (doSim)
+        std::printf("# interpretive overhead (native / simulated): vector add %.1fx, matmul %.1fx\n", rate(vaddInsts, nativeT) / rate(vaddInsts, simT),
+                    rate(mmInsts, mNativeT) / rate(mmInsts, mSimT));
     return 0;
 }

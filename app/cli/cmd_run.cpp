@@ -27,6 +27,14 @@ using nlohmann::json;
 
 namespace {
 
+// A count stored in 32 bits (registers per thread, blocks per SM): the shared parser, then a range
+// check, so "4294967297" is an error rather than 1.
+uint32_t parseCount32(const std::string& text, const std::string& option) {
+    uint64_t n = parseCount(text, option);
+    if (n > UINT32_MAX) throw Error(Error::Kind::Input, option + " '" + text + "' is too large.");
+    return static_cast<uint32_t>(n);
+}
+
 json errorJson(const Error& e) {
     json j;
     j["kind"] = Error::kindName(e.kind());
@@ -187,20 +195,10 @@ int cmdRun(int argc, char** argv, const fs::path& lessonsDir) {
             gpuName = val("--gpu");
             timed = true;
         } else if (a == "--registers") {
-            std::string v = val("--registers");
-            try {
-                timingOpt.registersPerThread = static_cast<uint32_t>(std::stoul(v));
-            } catch (const std::exception&) {
-                throw Error(Error::Kind::Input, "--registers expects a number, got '" + v + "'.");
-            }
+            timingOpt.registersPerThread = parseCount32(val("--registers"), "--registers");
             timingOpt.registersEstimated = false;
         } else if (a == "--blocks-per-sm") {
-            std::string v = val("--blocks-per-sm");
-            try {
-                timingOpt.forceBlocksPerSM = static_cast<uint32_t>(std::stoul(v));
-            } catch (const std::exception&) {
-                throw Error(Error::Kind::Input, "--blocks-per-sm expects a number, got '" + v + "'.");
-            }
+            timingOpt.forceBlocksPerSM = parseCount32(val("--blocks-per-sm"), "--blocks-per-sm");
         } else if (a == "--policy") {
             std::string v = val("--policy");
             if (v == "gto") timingOpt.policy = timing::SchedulerPolicy::GreedyThenOldest;
@@ -269,6 +267,9 @@ int cmdRun(int argc, char** argv, const fs::path& lessonsDir) {
                     trace::CacheConfig cc = timing::cacheConfigFor(gpuSpec, g, timingOpt.registersPerThread);
                     if (!timed) cc.numSMs = sim->options().numSMs;   // blocks spread over the simulator's SMs
                     counters.push_back(std::make_unique<trace::CounterCollector>(cc));
+                    // Untimed, the collector may fork: the blocks spread over the threads and its
+                    // caches replay the serial issue order afterwards (same numbers as one thread).
+                    if (!timed) counters.back()->enableParallel(trace::LaunchShape::of(g), g.program());
                     fanOut.add(counters.back().get());
                 }
                 if (timed) {

@@ -30,8 +30,9 @@ usage:
       --save-all DIR       write every buffer to DIR/<name>.bin
       --budget N           runaway-loop budget in warp-instructions (default 500000000)
       --threads T          spread each launch's blocks over T threads (default: every core); a
-                           launch runs on one thread with --metrics, --timed, initcheck/racecheck,
-                           or a kernel with global atomics, fences or volatile global accesses
+                           launch runs on one thread with --timed, initcheck/racecheck, or a
+                           kernel with global atomics, fences or volatile global accesses
+                           (--metrics spreads too: its caches replay the one-thread order)
       --check LIST         checkers, comma-separated: memcheck, synccheck (always on), initcheck,
                            racecheck (shared and global memory); reports make the exit code 3
       --race-track-mb N    racecheck: global memory covered by the race shadow (default 64; the
@@ -62,7 +63,7 @@ usage:
                                       grade a learner's file: correctness on several sizes, checkers,
                                       performance goals; exit 0 pass, 1 fail, 2 bad input
   warpscope gpus [--json]             list the GPU presets for --timed (built-in and JSON files)
-  warpscope bench [--quick] [--threads T]
+  warpscope bench [--quick] [--threads T] [--only sim,all-cores,timed]
                                       interpreter speed in thread-instructions per second (one
                                       core, and blocks over T threads: default every core)
   warpscope compare <lesson|spec> [--param N=V] [--gpu h100] [--ncu hw.csv] [--json]

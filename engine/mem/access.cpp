@@ -62,13 +62,17 @@ void coalesce(const uint64_t* addresses, uint32_t mask, uint32_t bytesPerLane, G
     uint32_t n = 0;
     bool sorted = true, contiguous = true;   // contiguous: each active lane starts where the previous one ends
     uint64_t prev = addresses[std::countr_zero(mask)], high = 0;
-    for (uint32_t m = mask; m; m &= m - 1) {
-        const uint64_t x = addresses[std::countr_zero(m)];
+    auto gather = [&](uint64_t x) {
         sorted &= x >= prev;
         contiguous &= x == prev + (n ? bytesPerLane : 0);
         high |= x;
         prev = x;
         a[n++] = x;
+    };
+    if (mask == 0xffffffffu) {
+        for (int l = 0; l < 32; ++l) gather(addresses[l]);   // a whole warp: no lane search
+    } else {
+        for (uint32_t m = mask; m; m &= m - 1) gather(addresses[std::countr_zero(m)]);
     }
     if (high >> 63) return coalesceGeneral(addresses, mask, bytesPerLane, out);
     out.requests = 1;
@@ -138,6 +142,31 @@ uint32_t phaseCostGeneral(const uint64_t* addresses, uint32_t lanes, uint32_t wo
 // each mask's banks in ascending order visits the words in the order the general form does.
 // Few rows is the common case (1 without conflicts); beyond 16 rows the general form is used.
 uint32_t phaseCostFast(const uint64_t* addresses, uint32_t lanes, uint32_t words, uint32_t* worstBank) {
+    if (lanes == 0) return 0;
+    const uint32_t wordBits = words >= 32 ? 0xffffffffu : (1u << words) - 1;
+    {
+        // The most common case first: every lane's words in one 128-byte row (no conflict, or a
+        // broadcast), so no bank delivers more than one word. That holds when the lowest and the
+        // highest address share a row and the highest lane's words do not run past the row's
+        // end; the worst bank is then the lowest one used, the lowest address's bank.
+        uint64_t lo = UINT64_MAX, hi = 0;
+        const int first = std::countr_zero(lanes), last = 31 - std::countl_zero(lanes);
+        if ((lanes >> first) == (2ull << (last - first)) - 1) {
+            for (int l = first; l <= last; ++l) {   // a run of lanes (a whole warp or phase)
+                lo = std::min(lo, addresses[l]);
+                hi = std::max(hi, addresses[l]);
+            }
+        } else {
+            for (uint32_t m = lanes; m; m &= m - 1) {
+                lo = std::min(lo, addresses[std::countr_zero(m)]);
+                hi = std::max(hi, addresses[std::countr_zero(m)]);
+            }
+        }
+        if ((lo >> 7) == (hi >> 7) && ((hi >> 2) & 31) + words <= 32) {
+            if (worstBank) *worstBank = static_cast<uint32_t>((lo >> 2) & 31);
+            return 1;
+        }
+    }
     constexpr uint32_t kMaxRows = 16;
     uint64_t rows[kMaxRows];
     uint32_t banks[kMaxRows];
@@ -161,7 +190,6 @@ uint32_t phaseCostFast(const uint64_t* addresses, uint32_t lanes, uint32_t words
         for (uint32_t m = lanes; m; m &= m - 1)
             if (!add(addresses[std::countr_zero(m)] >> 2, 1u)) return phaseCostGeneral(addresses, lanes, words, worstBank);
     } else {
-        const uint32_t wordBits = words >= 32 ? 0xffffffffu : (1u << words) - 1;
         for (uint32_t m = lanes; m; m &= m - 1) {
             const uint64_t w0 = addresses[std::countr_zero(m)] >> 2;
             bool fits = true;
@@ -198,11 +226,12 @@ uint32_t phaseCostFast(const uint64_t* addresses, uint32_t lanes, uint32_t words
 }
 
 // True when every active lane n has the same address as lane n^step (when that lane is active).
+// Each pair is compared once, from its lane with the `step` bit clear.
 bool pairsShare(const uint64_t* addresses, uint32_t mask, int step) {
     for (int l = 0; l < 32; ++l) {
-        if (!((mask >> l) & 1)) continue;
-        int p = l ^ step;
-        if (((mask >> p) & 1) && addresses[p] != addresses[l]) return false;
+        if (l & step) continue;
+        const int p = l ^ step;
+        if (((mask >> l) & 1) && ((mask >> p) & 1) && addresses[p] != addresses[l]) return false;
     }
     return true;
 }

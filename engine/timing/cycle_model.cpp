@@ -12,6 +12,7 @@
 #include <bit>
 #include <climits>
 #include <cmath>
+#include <cstring>
 
 namespace warpscope::timing {
 
@@ -46,7 +47,35 @@ std::string stallMetricName(StallReason r) {
 namespace {
 constexpr uint64_t kNever = UINT64_MAX;
 enum Pipe : int { PipeAlu, PipeFma, PipeFp64, PipeSfu, PipeOther, PipeCount };
+// What can hold a ready warp back, by its next instruction: its math pipe (the Pipe values), the
+// MIO queue (shared-space memory), the LSU queue (other memory), or nothing.
+enum ThrottleClass : int { ClassMio = PipeOther, ClassLsu, ClassFree, ClassCount };
+constexpr StallReason kNoMark = StallReason::Count_;   // a class not marked yet
+constexpr uint32_t kMaxWarpsPerScheduler = 64;         // the waiting set is a 64-bit mask
 } // namespace
+
+// What the cycle model needs of one instruction, decoded once per launch (by pc): the scheduler
+// loop and the scoreboard read this instead of the Instr, the op table and the spec each time.
+struct TimedRun::PcInfo {
+    uint32_t line = 0;
+    int pipe = PipeOther;
+    int throttleClass = ClassFree;
+    uint32_t interval = 1;                       // cycles its pipe is busy (pipe != PipeOther)
+    uint32_t divideSlots = 0;                    // issue slots of an expanded integer division
+    uint64_t latency = 1;                        // result latency when it is not a memory access
+    StallReason kind = StallReason::Wait;        // (idem) the stall a consumer of the result sees
+    bool waitAll = false;                        // membar, fence, call, ret, exit: waits for every register
+    bool fence = false;                          // membar, fence (the stall is Membar)
+    bool sync = false;                           // bar, barrier, exit, ret: the block is looked at again
+    uint32_t needs = 0, needCount = 0;           // operandSlots_[needs, +needCount): readiness read
+    uint32_t writes = 0, writeCount = 0;         // operandSlots_[writes, +writeCount): readiness written
+};
+
+// Readiness of one register or predicate of a warp (the scoreboard).
+struct TimedRun::OperandReady {
+    uint64_t at = 0;
+    StallReason kind = StallReason::Wait;
+};
 
 struct TimedRun::TWarp {
     TBlock* block = nullptr;
@@ -58,14 +87,15 @@ struct TimedRun::TWarp {
     StallReason reason = StallReason::NotSelected;   // reason being accounted since `since`
     uint64_t since = 0;
     uint32_t line = 0;                           // source line the current stall is charged to
-    const Instr* next = nullptr;                 // the instruction it issues next (cached)
-    int nextPipe = 0;
-    bool nextLsu = false;
-    std::vector<uint64_t> regReady, predReady;
-    std::vector<StallReason> regKind, predKind;
+    const PcInfo* nextInfo = nullptr;            // the instruction it issues next, decoded (cached)
+    std::vector<OperandReady> ops;               // registers, then predicates (operandSlot)
     int32_t fusedLeader = -1;                    // the fused shared-load group in flight
     uint32_t fusedMask = 0;
     uint64_t fusedReady = 0;
+    // Scheduler queues (see Scheduler): its index among the scheduler's warp slots, and the
+    // throttle class whose ready list holds it (-1: none).
+    uint32_t local = 0;
+    int readyClass = -1;
 };
 
 struct TimedRun::TBlock {
@@ -74,8 +104,27 @@ struct TimedRun::TBlock {
     std::vector<TWarp*> warps;
 };
 
+// A scheduler keeps its Active warps in queues instead of scanning every slot each cycle:
+// waiting (operands not ready: readyAt > the cycle it last looked; a bit per warp slot, the
+// wake-up cycles and their exact minimum) and `ready` (readyAt reached; eligible unless
+// throttled), one list per throttle class, oldest first. A warp starts waiting whenever readyAt
+// is set (evaluateNext, placeBlock) and moves to `ready` in the first cycle the scheduler looks at
+// or after readyAt (only looks with a wake-up due walk the waiting warps); it leaves `ready` when
+// it issues, and both when it finishes or reaches a barrier.
+// Every look marks each ready warp with what held it this cycle: its class's throttle, or "not
+// selected". All warps of a class get the same mark, and a mark that does not change charges
+// nothing, so a look marks only the warps of classes whose mark changed since the last look and
+// the warps that joined since (`fresh`): the same sums as marking every warp every look.
 struct TimedRun::Scheduler {
     std::vector<uint32_t> slots;                 // warp slots it owns
+    uint64_t waitMask = 0;                       // bit i: local warp i is waiting
+    uint64_t minWake = kNever;                   // the earliest wakeAt of a waiting warp
+    uint64_t wakeAt[kMaxWarpsPerScheduler] = {};
+    TWarp* waiter[kMaxWarpsPerScheduler] = {};
+    std::vector<TWarp*> ready[ClassCount];       // by throttle class, ascending age
+    uint32_t readyClasses = 0;                   // bit c: ready[c] is not empty
+    StallReason classMark[ClassCount] = {kNoMark, kNoMark, kNoMark, kNoMark, kNoMark, kNoMark, kNoMark};
+    std::vector<TWarp*> fresh;                   // joined `ready` since the last look: not marked yet
     uint64_t nextCheck = kNever;
     uint64_t pipeFreeAt[PipeCount] = {};
     int32_t lastIssued = -1;                     // slot
@@ -88,6 +137,7 @@ struct TimedRun::Sm {
     std::vector<std::unique_ptr<TWarp>> slots;
     std::vector<Scheduler> schedulers;
     std::vector<uint32_t> blocks;                // linear indices
+    uint64_t nextCheck = kNever;                 // the minimum of its schedulers' nextCheck
     std::unique_ptr<mem::SectorCache> l1;
     double l1FreeAt = 0;                         // L1/shared data pipe
 };
@@ -108,6 +158,12 @@ TimedRun::TimedRun(sim::Gpu& gpu, const GpuSpec& spec, TimingOptions options, si
         occ_.activeWarpsPerSM = occ_.activeBlocksPerSM * occ_.warpsPerBlock;
         occ_.occupancy = double(occ_.activeWarpsPerSM) / spec_.maxWarpsPerSM;
     }
+    // (Checked before the Gpu is touched.)
+    if ((spec_.maxWarpsPerSM + spec_.schedulersPerSM - 1) / spec_.schedulersPerSM > kMaxWarpsPerScheduler)
+        throw Error(Error::Kind::Input, "The cycle model handles at most " + std::to_string(kMaxWarpsPerScheduler) +
+                                            " warp slots per scheduler; the " + spec_.name + " preset has " +
+                                            std::to_string(spec_.maxWarpsPerSM) + " warps per SM on " +
+                                            std::to_string(spec_.schedulersPerSM) + " scheduler(s).");
     if (gpu_.stepCount() != 0) throw Error(Error::Kind::Input, "TimedRun must be attached before the launch issues its first instruction.");
     gpu_.setResidency(spec_.smCount * occ_.activeBlocksPerSM, spec_.smCount);
     previousListener_ = gpu_.listener();
@@ -133,6 +189,7 @@ TimedRun::TimedRun(sim::Gpu& gpu, const GpuSpec& spec, TimingOptions options, si
     for (auto& i : gpu_.program().code) maxLine = std::max(maxLine, i.line);
     lineStalls_.assign(size_t(maxLine) + 1, StallCounts{});
     findFusedSharedLoads();
+    decodeProgram();
     blocksCompletedSeen_ = gpu_.stats().blocksCompleted;
     syncResidency();
 }
@@ -142,20 +199,102 @@ TimedRun::~TimedRun() {
 }
 
 void TimedRun::cacheNext(TWarp& w) const {
-    w.next = nextInstr(w);
-    if (!w.next) return;
-    w.line = w.next->line;
-    w.nextPipe = pipeOf(*w.next);
-    w.nextLsu = sim::opInfo(w.next->op).cls == ExecClass::Lsu;
+    setNext(w, gpuWarp(w).pc());
+}
+
+// The instruction at `pc` is the warp's next (none when pc < 0: the line stays as it was).
+void TimedRun::setNext(TWarp& w, int32_t pc) const {
+    if (pc < 0) {
+        w.nextInfo = nullptr;
+        return;
+    }
+    w.nextInfo = &pcInfo_[static_cast<size_t>(pc)];
+    w.line = w.nextInfo->line;
+}
+
+void TimedRun::decodeProgram() {
+    const auto& code = gpu_.program().code;
+    pcInfo_.assign(code.size(), PcInfo{});
+    operandSlots_.clear();
+    auto slotOf = [&](const Operand& o) -> int64_t {
+        if (o.kind == Operand::Kind::Reg && o.index < numRegs_) return int64_t(o.index);
+        if (o.kind == Operand::Kind::Pred && o.index < numPreds_) return int64_t(numRegs_) + o.index;
+        return -1;
+    };
+    auto add = [&](const Operand& o) {
+        const int64_t k = slotOf(o);
+        if (k >= 0) operandSlots_.push_back(static_cast<uint32_t>(k));
+    };
+    for (size_t pc = 0; pc < code.size(); ++pc) {
+        const Instr& in = code[pc];
+        PcInfo& p = pcInfo_[pc];
+        const auto& info = sim::opInfo(in.op);
+        p.line = in.line;
+        p.pipe = pipeOf(in);
+        p.throttleClass = p.pipe != PipeOther           ? p.pipe
+                          : info.cls != ExecClass::Lsu ? ClassFree
+                          : in.space == ptx::StateSpace::Shared ? ClassMio
+                                                                : ClassLsu;
+        switch (p.pipe) {
+        case PipeAlu: p.interval = spec_.aluInterval; break;
+        case PipeFma: p.interval = spec_.fmaInterval; break;
+        case PipeFp64: p.interval = spec_.fp64Interval(); break;
+        case PipeSfu: p.interval = spec_.sfuInterval; break;
+        default: break;
+        }
+        // Latency of the result and the kind of stall a consumer would see (memory accesses
+        // replace both in issueOne).
+        p.latency = static_cast<uint64_t>(std::max(1, info.latency));
+        // Integer division and remainder by a register have no machine instruction: ptxas expands a
+        // 32-bit one into about 18 instructions (a reciprocal on the SFU, conversions, multiply-highs
+        // and corrections; see the SASS of lessons/reduction's reduce_divergent), 64-bit ones into a
+        // call of a longer routine. They take that many of the scheduler's issue slots.
+        const bool intDivide = (in.op == Op::Div || in.op == Op::Rem) && !ptx::isFloat(in.type) && in.nsrc >= 2 &&
+                               in.src[1].kind != Operand::Kind::Imm;
+        if (intDivide) {
+            const bool wide = ptx::sizeOf(in.type) == 8;
+            p.divideSlots = wide ? 4 * spec_.intDivideSlots : spec_.intDivideSlots;
+            p.latency = uint64_t(p.divideSlots) * spec_.aluLatency + spec_.sfuLatency;
+        }
+        switch (info.cls) {
+        case ExecClass::Alu:
+        case ExecClass::Fma:
+            if (p.pipe == PipeFp64) p.latency = spec_.fp64Latency;
+            break;
+        case ExecClass::Fp64: p.latency = spec_.fp64Latency; break;
+        case ExecClass::Sfu:
+            p.latency = p.pipe == PipeFp64 ? spec_.fp64Latency * 4 : uint64_t(info.latency) * spec_.sfuLatency / 20;
+            p.kind = StallReason::ShortScoreboard;
+            break;
+        case ExecClass::Warp: p.kind = StallReason::ShortScoreboard; break;
+        default: break;
+        }
+        p.fence = in.op == Op::Membar || in.op == Op::Fence;
+        p.waitAll = p.fence || in.op == Op::Call || in.op == Op::Ret || in.op == Op::Exit;
+        p.sync = in.op == Op::Bar || in.op == Op::Barrier || in.op == Op::Exit || in.op == Op::Ret;
+        // Operands read, in the order that decides the stall reason on a tie (the first one
+        // that is latest): sources, guard, address base, destinations (write after write).
+        p.needs = static_cast<uint32_t>(operandSlots_.size());
+        for (int k = 0; k < in.nsrc && k < 4; ++k) add(in.src[k]);
+        add(in.guard);
+        add(in.addr.base);
+        add(in.dst);
+        add(in.dst2);
+        for (int k = 0; k < in.vec && k < 4; ++k) add(in.vecRegs[k]);
+        p.needCount = static_cast<uint32_t>(operandSlots_.size()) - p.needs;
+        p.writes = static_cast<uint32_t>(operandSlots_.size());
+        if (in.op != Op::St && in.op != Op::Red) {
+            add(in.dst);
+            add(in.dst2);
+            if (in.op == Op::Ld || in.op == Op::Ldu || in.op == Op::Mov)
+                for (int k = 0; k < in.vec && k < 4; ++k) add(in.vecRegs[k]);
+        }
+        p.writeCount = static_cast<uint32_t>(operandSlots_.size()) - p.writes;
+    }
 }
 
 sim::Warp& TimedRun::gpuWarp(const TWarp& w) const {
     return const_cast<sim::Block*>(w.block->blk)->warps[w.warpInBlock];
-}
-
-const Instr* TimedRun::nextInstr(const TWarp& w) const {
-    int32_t pc = gpuWarp(w).pc();
-    return pc >= 0 ? &gpu_.program().code[static_cast<size_t>(pc)] : nullptr;
 }
 
 void TimedRun::placeBlock(const sim::Block& b, uint32_t gpuSlot) {
@@ -182,11 +321,9 @@ void TimedRun::placeBlock(const sim::Block& b, uint32_t gpuSlot) {
         w->warpInBlock = wi;
         w->slot = slot;
         w->sched = slot % spec_.schedulersPerSM;
+        w->local = slot / spec_.schedulersPerSM;
         w->age = ageCounter_++;
-        w->regReady.assign(numRegs_, 0);
-        w->predReady.assign(numPreds_, 0);
-        w->regKind.assign(numRegs_, StallReason::Wait);
-        w->predKind.assign(numPreds_, StallReason::Wait);
+        w->ops.assign(size_t(numRegs_) + numPreds_, OperandReady{});
         w->readyAt = start;
         w->since = start;
         w->reason = StallReason::NotSelected;
@@ -194,7 +331,8 @@ void TimedRun::placeBlock(const sim::Block& b, uint32_t gpuSlot) {
         cacheNext(*w);
         tb->warps.push_back(w.get());
         Scheduler& sc = sm.schedulers[w->sched];
-        sc.nextCheck = std::min(sc.nextCheck, start);
+        if (w->phase == WarpPhase::Active) enqueueWaiting(sc, *w);
+        lowerCheck(sm, sc, start);
         sm.slots[slot] = std::move(w);
     }
     blocks_[b.linear] = std::move(tb);
@@ -205,13 +343,9 @@ std::unique_ptr<TimedRun::TWarp> TimedRun::newWarp() {
     if (spareWarps_.empty()) return std::make_unique<TWarp>();
     std::unique_ptr<TWarp> w = std::move(spareWarps_.back());
     spareWarps_.pop_back();
-    auto regReady = std::move(w->regReady), predReady = std::move(w->predReady);
-    auto regKind = std::move(w->regKind), predKind = std::move(w->predKind);
+    auto ops = std::move(w->ops);
     *w = TWarp{};
-    w->regReady = std::move(regReady);
-    w->predReady = std::move(predReady);
-    w->regKind = std::move(regKind);
-    w->predKind = std::move(predKind);
+    w->ops = std::move(ops);
     return w;
 }
 
@@ -302,8 +436,10 @@ uint64_t TimedRun::sharedLoadReady(Sm& sm, TWarp& w, int32_t pc) {
     if (leader == pc) {
         // The hardware's wide load needs every lane's address aligned to its width.
         const uint32_t bytes = fuseBytes_[size_t(pc)];
-        bool aligned = true;
-        for (uint32_t m = last_.execMask; m && aligned; m &= m - 1) aligned = last_.addresses[std::countr_zero(m)] % bytes == 0;
+        // (bytes is 8 or 16: every address is aligned when their OR is)
+        uint64_t any = 0;
+        for (uint32_t m = last_.execMask; m; m &= m - 1) any |= last_.addresses[std::countr_zero(m)];
+        const bool aligned = any % bytes == 0;
         if (aligned) {
             w.fusedLeader = leader;
             w.fusedMask = last_.execMask;
@@ -318,79 +454,166 @@ uint64_t TimedRun::sharedLoadReady(Sm& sm, TWarp& w, int32_t pc) {
 void TimedRun::processCycle() {
     for (auto& smp : sms_) {
         Sm& sm = *smp;
+        if (sm.nextCheck > now_) continue;   // no scheduler of this SM looks this cycle
         for (auto& sc : sm.schedulers) {
             if (finished_) return;
             if (sc.nextCheck > now_) continue;
-            uint64_t next = kNever;
-            TWarp* eligible[64];
-            int ne = 0;
-            for (uint32_t slot : sc.slots) {
-                TWarp* w = sm.slots[slot].get();
-                if (!w || w->phase != WarpPhase::Active) continue;
-                if (w->readyAt > now_) {
-                    next = std::min(next, w->readyAt);
-                    continue;
+            // Wake-ups: warps whose operands are ready by now join `ready`.
+            if (sc.minWake <= now_) {
+                uint64_t later = kNever;
+                for (uint64_t m = sc.waitMask; m; m &= m - 1) {
+                    const int i = std::countr_zero(m);
+                    if (sc.wakeAt[i] > now_) {
+                        later = std::min(later, sc.wakeAt[i]);
+                        continue;
+                    }
+                    sc.waitMask &= ~(uint64_t(1) << i);
+                    // A warp with no next instruction never issues (nor is it marked).
+                    if (sc.waiter[i]->nextInfo) addReady(sc, *sc.waiter[i]);
                 }
-                const Instr* in = w->next;
-                if (!in) continue;
-                // Structural hazards: a busy pipe or a full memory queue. The scheduler looks
-                // again when the hazard can first be over: the pipe frees at a known cycle, and
-                // the queue's backlog only shrinks between issues of this scheduler (other
-                // schedulers can only make it longer, and a later look finds that).
-                StallReason throttle = StallReason::Selected;
-                uint64_t over = now_ + 1;
-                int pipe = w->nextPipe;
-                if (pipe != PipeOther && sc.pipeFreeAt[pipe] > now_) {
-                    throttle = StallReason::MathPipeThrottle;
-                    over = sc.pipeFreeAt[pipe];
-                } else if (w->nextLsu && sm.l1FreeAt - double(now_) > spec_.mioQueueCycles) {
-                    throttle = in->space == ptx::StateSpace::Shared ? StallReason::MioThrottle : StallReason::LgThrottle;
-                    over = lsuQueueOpens(sm);
-                }
-                if (throttle != StallReason::Selected) {
-                    markReason(*w, throttle);
-                    next = std::min(next, over);
-                    continue;
-                }
-                if (ne < 64) eligible[ne++] = w;
+                sc.minWake = later;
             }
+            uint64_t next = sc.minWake;
+            // Structural hazards, by class: a busy pipe or a full memory queue. The scheduler
+            // looks again when the hazard can first be over: the pipe frees at a known cycle, and
+            // the queue's backlog only shrinks between issues of this scheduler (other
+            // schedulers can only make it longer, and a later look finds that).
+            StallReason mark[ClassCount];
+            bool anyEligible = false;
+            for (uint32_t cm = sc.readyClasses; cm; cm &= cm - 1) {
+                const int c = std::countr_zero(cm);
+                StallReason throttle = StallReason::NotSelected;   // eligible
+                if (c < PipeOther) {
+                    if (sc.pipeFreeAt[c] > now_) {
+                        throttle = StallReason::MathPipeThrottle;
+                        next = std::min(next, sc.pipeFreeAt[c]);
+                    }
+                } else if (c != ClassFree && sm.l1FreeAt - double(now_) > spec_.mioQueueCycles) {
+                    throttle = c == ClassMio ? StallReason::MioThrottle : StallReason::LgThrottle;
+                    next = std::min(next, lsuQueueOpens(sm));
+                }
+                mark[c] = throttle;
+                anyEligible |= throttle == StallReason::NotSelected;
+                if (sc.classMark[c] != throttle) {
+                    for (TWarp* w : sc.ready[c]) markReason(*w, throttle);
+                    sc.classMark[c] = throttle;
+                }
+            }
+            // Warps that joined since the last look (their class's mark may not have changed).
+            for (TWarp* w : sc.fresh)
+                if (w->readyClass >= 0) markReason(*w, mark[w->readyClass]);
+            sc.fresh.clear();
+            // The pick among the eligible warps. Marking it "not selected" above charges nothing
+            // extra: issueOne charges from the same cycle.
             TWarp* pick = nullptr;
-            if (ne > 0) {
+            if (anyEligible) {
                 if (opt_.policy == SchedulerPolicy::GreedyThenOldest) {
-                    for (int k = 0; k < ne; ++k)
-                        if (static_cast<int32_t>(eligible[k]->slot) == sc.lastIssued) pick = eligible[k];
-                    if (!pick) {
-                        pick = eligible[0];
-                        for (int k = 1; k < ne; ++k)
-                            if (eligible[k]->age < pick->age) pick = eligible[k];
+                    // The warp that issued last, if eligible; else the oldest eligible one.
+                    TWarp* last = sc.lastIssued >= 0 ? sm.slots[size_t(sc.lastIssued)].get() : nullptr;
+                    if (last && last->readyClass >= 0 && mark[last->readyClass] == StallReason::NotSelected) {
+                        pick = last;
+                    } else {
+                        for (uint32_t cm = sc.readyClasses; cm; cm &= cm - 1) {
+                            const int c = std::countr_zero(cm);
+                            if (mark[c] == StallReason::NotSelected && (!pick || sc.ready[c].front()->age < pick->age))
+                                pick = sc.ready[c].front();
+                        }
                     }
                 } else {
                     // Loose round-robin: the first eligible warp after the last one issued.
                     uint32_t bestDist = UINT32_MAX;
                     uint32_t n = static_cast<uint32_t>(sm.slots.size());
-                    for (int k = 0; k < ne; ++k) {
-                        uint32_t d = (eligible[k]->slot + n - static_cast<uint32_t>(sc.lastIssued + 1)) % n;
-                        if (d < bestDist) {
-                            bestDist = d;
-                            pick = eligible[k];
+                    for (uint32_t cm = sc.readyClasses; cm; cm &= cm - 1) {
+                        const int c = std::countr_zero(cm);
+                        if (mark[c] != StallReason::NotSelected) continue;
+                        for (TWarp* w : sc.ready[c]) {
+                            uint32_t d = (w->slot + n - static_cast<uint32_t>(sc.lastIssued + 1)) % n;
+                            if (d < bestDist) {
+                                bestDist = d;
+                                pick = w;
+                            }
                         }
                     }
                 }
-                for (int k = 0; k < ne; ++k)
-                    if (eligible[k] != pick) markReason(*eligible[k], StallReason::NotSelected);
                 next = std::min(next, now_ + 1);
             }
             sc.nextCheck = next;
             if (pick) {
-                issueOne(sm, sc, *pick);
+                removeReady(sc, *pick);
+                // A warp the Gpu did not issue (not expected) stays ready, as it was.
+                if (!issueOne(sm, sc, *pick) && !finished_ && pick->phase == WarpPhase::Active && pick->readyClass < 0 &&
+                    !(sc.waitMask >> pick->local & 1) && pick->readyAt <= now_ && pick->nextInfo) {
+                    addReady(sc, *pick);
+                    sc.fresh.clear();
+                    sc.classMark[pick->readyClass] = kNoMark;   // the next look marks its class again
+                }
                 sc.nextCheck = std::max(std::min(sc.nextCheck, now_ + 1), sc.busyUntil);
             }
         }
+        // Block placement and barrier releases may have lowered a scheduler's check meanwhile.
+        uint64_t smNext = kNever;
+        for (const auto& sc : sm.schedulers) smNext = std::min(smNext, sc.nextCheck);
+        sm.nextCheck = smNext;
     }
     if (!finished_ && gpu_.state() == sim::LaunchState::Running && gpu_.residentBlocks().empty()) {
         gpu_.step();   // marks the launch finished
     }
     if (gpu_.state() != sim::LaunchState::Running) finished_ = true;
+}
+
+// Scheduler queues (see Scheduler).
+
+void TimedRun::enqueueWaiting(Scheduler& sc, TWarp& w) {
+    const uint64_t bit = uint64_t(1) << w.local;
+    const bool again = sc.waitMask & bit;   // (not expected) a new wake-up cycle for a waiting warp
+    sc.waitMask |= bit;
+    sc.wakeAt[w.local] = w.readyAt;
+    sc.waiter[w.local] = &w;
+    if (again) recomputeMinWake(sc);
+    else sc.minWake = std::min(sc.minWake, w.readyAt);
+}
+
+void TimedRun::recomputeMinWake(Scheduler& sc) {
+    sc.minWake = kNever;
+    for (uint64_t m = sc.waitMask; m; m &= m - 1) sc.minWake = std::min(sc.minWake, sc.wakeAt[std::countr_zero(m)]);
+}
+
+// Into its class's ready list, in age order (the oldest eligible warp is a list's front).
+void TimedRun::addReady(Scheduler& sc, TWarp& w) {
+    const int c = w.nextInfo->throttleClass;
+    auto& list = sc.ready[c];
+    // From the front: the warp that issued last under greedy-then-oldest is usually the oldest.
+    auto it = list.begin();
+    while (it != list.end() && (*it)->age < w.age) ++it;
+    list.insert(it, &w);
+    w.readyClass = c;
+    sc.readyClasses |= 1u << c;
+    sc.fresh.push_back(&w);
+}
+
+void TimedRun::removeReady(Scheduler& sc, TWarp& w) {
+    if (w.readyClass < 0) return;
+    auto& list = sc.ready[w.readyClass];
+    auto it = std::find(list.begin(), list.end(), &w);
+    if (it != list.end()) list.erase(it);
+    if (list.empty()) sc.readyClasses &= ~(1u << w.readyClass);
+    w.readyClass = -1;
+}
+
+// A warp that stops being Active (finished, at a barrier) leaves both queues.
+void TimedRun::leaveQueues(TWarp& w) {
+    Scheduler& sc = sms_[w.block->sm]->schedulers[w.sched];
+    const uint64_t bit = uint64_t(1) << w.local;
+    if ((sc.waitMask & bit) && sc.waiter[w.local] == &w) {
+        sc.waitMask &= ~bit;
+        recomputeMinWake(sc);
+    }
+    removeReady(sc, w);
+}
+
+void TimedRun::lowerCheck(Sm& sm, Scheduler& sc, uint64_t at) {
+    sc.nextCheck = std::min(sc.nextCheck, at);
+    sm.nextCheck = std::min(sm.nextCheck, at);
 }
 
 // The first cycle after now_ in which the SM's L1/shared queue holds no more than mioQueueCycles
@@ -418,8 +641,7 @@ void TimedRun::run() {
         processCycle();
         if (finished_) break;
         uint64_t next = kNever;
-        for (auto& sm : sms_)
-            for (auto& sc : sm->schedulers) next = std::min(next, sc.nextCheck);
+        for (auto& sm : sms_) next = std::min(next, sm->nextCheck);
         if (next == kNever) {
             // Nobody can ever issue again: let the functional engine diagnose it (deadlock).
             while (gpu_.step()) {
@@ -458,11 +680,9 @@ void TimedRun::onStep(const sim::Step& s) {
     last_.aggregated = s.isAtomic && s.instr && s.instr->aggregated;
     last_.floatAdd = s.isAtomic && s.instr && s.instr->atom == sim::AtomOp::Add && ptx::isFloat(s.instr->type);
     last_.execMask = s.addresses ? s.execMask : 0;
-    if (s.addresses)
-        for (uint32_t m = last_.execMask; m; m &= m - 1) {
-            int l = std::countr_zero(m);
-            last_.addresses[l] = s.addresses[l];
-        }
+    // All 32 entries in one block copy (readers look only at lanes in execMask): cheaper than
+    // a per-lane loop.
+    if (s.addresses) std::memcpy(last_.addresses, s.addresses, sizeof last_.addresses);
 }
 
 uint64_t TimedRun::memoryCompletion(Sm& sm, bool shared, bool store, bool atomic, uint64_t t, uint32_t sharedBytes) {
@@ -571,8 +791,9 @@ double TimedRun::l2AtomicTurn(double arrive) {
 }
 
 bool TimedRun::issueOne(Sm& sm, Scheduler& sc, TWarp& w) {
-    const Instr* in = nextInstr(w);
     const int32_t pc = gpuWarp(w).pc();
+    const Instr* in = &gpu_.program().code[static_cast<size_t>(pc)];
+    const PcInfo& pi = pcInfo_[static_cast<size_t>(pc)];
     // Accounting: whatever it waited for until now, then one cycle "selected".
     setReason(w, StallReason::Selected, now_);
     setReason(w, StallReason::NotSelected, now_ + 1);   // placeholder, replaced below
@@ -587,34 +808,15 @@ bool TimedRun::issueOne(Sm& sm, Scheduler& sc, TWarp& w) {
         finished_ = gpu_.state() != sim::LaunchState::Running;
         return false;
     }
-    // Latency of the result and the kind of stall a consumer would see.
-    const auto& info = sim::opInfo(in->op);
-    int pipe = pipeOf(*in);
-    uint32_t interval = 1;
-    switch (pipe) {
-    case PipeAlu: interval = spec_.aluInterval; break;
-    case PipeFma: interval = spec_.fmaInterval; break;
-    case PipeFp64: interval = spec_.fp64Interval(); break;
-    case PipeSfu: interval = spec_.sfuInterval; break;
-    default: break;
-    }
-    if (pipe != PipeOther) sc.pipeFreeAt[pipe] = now_ + interval;
-    uint64_t ready = now_ + static_cast<uint64_t>(std::max(1, info.latency));
-    StallReason kind = StallReason::Wait;
-    // Integer division and remainder by a register have no machine instruction: ptxas expands a
-    // 32-bit one into about 18 instructions (a reciprocal on the SFU, conversions, multiply-highs
-    // and corrections; see the SASS of lessons/reduction's reduce_divergent), 64-bit ones into a
-    // call of a longer routine. They take that many of the scheduler's issue slots.
-    const bool intDivide = (in->op == Op::Div || in->op == Op::Rem) && !ptx::isFloat(in->type) &&
-                           in->nsrc >= 2 && in->src[1].kind != Operand::Kind::Imm;
-    if (intDivide) {
-        const bool wide = ptx::sizeOf(in->type) == 8;
-        const uint32_t slots = wide ? 4 * spec_.intDivideSlots : spec_.intDivideSlots;
-        sc.busyUntil = now_ + slots;
-        ready = now_ + uint64_t(slots) * spec_.aluLatency + spec_.sfuLatency;
-    }
+    // Latency of the result and the kind of stall a consumer would see (decodeProgram; an
+    // expanded integer division also takes the scheduler's issue slots).
+    if (pi.pipe != PipeOther) sc.pipeFreeAt[pi.pipe] = now_ + pi.interval;
+    if (pi.divideSlots) sc.busyUntil = now_ + pi.divideSlots;
+    uint64_t ready = now_ + pi.latency;
+    StallReason kind = pi.kind;
     if (last_.valid) {
         const auto sp = last_.space;
+        kind = StallReason::Wait;
         if (sp == ptx::StateSpace::Param) {
             ready = now_ + spec_.aluLatency;
         } else if (sp == ptx::StateSpace::Const) {
@@ -627,37 +829,9 @@ bool TimedRun::issueOne(Sm& sm, Scheduler& sc, TWarp& w) {
             ready = memoryCompletion(sm, false, last_.isStore, last_.isAtomic, now_);
             kind = StallReason::LongScoreboard;
         }
-    } else {
-        switch (info.cls) {
-        case ExecClass::Alu:
-        case ExecClass::Fma:
-            if (pipe == PipeFp64) ready = now_ + spec_.fp64Latency;
-            break;
-        case ExecClass::Fp64: ready = now_ + spec_.fp64Latency; break;
-        case ExecClass::Sfu:
-            ready = now_ + (pipe == PipeFp64 ? spec_.fp64Latency * 4 : uint64_t(info.latency) * spec_.sfuLatency / 20);
-            kind = StallReason::ShortScoreboard;
-            break;
-        case ExecClass::Warp: kind = StallReason::ShortScoreboard; break;
-        default: break;
-        }
     }
     lastActivity_ = std::max(lastActivity_, ready);
-    auto writeReg = [&](const Operand& o) {
-        if (o.kind == Operand::Kind::Reg && o.index < w.regReady.size()) {
-            w.regReady[o.index] = ready;
-            w.regKind[o.index] = kind;
-        } else if (o.kind == Operand::Kind::Pred && o.index < w.predReady.size()) {
-            w.predReady[o.index] = ready;
-            w.predKind[o.index] = kind;
-        }
-    };
-    if (in->op != Op::St && in->op != Op::Red) {
-        writeReg(in->dst);
-        writeReg(in->dst2);
-        if (in->op == Op::Ld || in->op == Op::Ldu || in->op == Op::Mov)
-            for (int k = 0; k < in->vec && k < 4; ++k) writeReg(in->vecRegs[k]);
-    }
+    for (uint32_t k = pi.writes, e = pi.writes + pi.writeCount; k < e; ++k) w.ops[operandSlots_[k]] = OperandReady{ready, kind};
 
     // Did the block retire (the Gpu recycles its Block object at once)?
     if (gpu_.stats().blocksCompleted != blocksCompletedSeen_) {
@@ -674,8 +848,7 @@ bool TimedRun::issueOne(Sm& sm, Scheduler& sc, TWarp& w) {
         syncResidency();
         return true;
     }
-    const bool sync = in->op == Op::Bar || in->op == Op::Barrier || in->op == Op::Exit || in->op == Op::Ret ||
-                      gpuWarp(w).state != sim::WarpState::Ready;
+    const bool sync = pi.sync || gpuWarp(w).state != sim::WarpState::Ready;
     if (sync) rescanBlock(*tb, &w);
     else evaluateNext(w, now_ + 1);
     return true;
@@ -703,50 +876,43 @@ void TimedRun::finishWarp(TWarp& w) {
     if (w.phase == WarpPhase::Done) return;
     setReason(w, w.reason, std::max(w.since, now_ + 1));
     w.phase = WarpPhase::Done;
+    leaveQueues(w);
 }
 
 void TimedRun::evaluateNext(TWarp& w, uint64_t earliest) {
-    const Instr* in = nextInstr(w);
-    if (!in) {
+    const int32_t pc = gpuWarp(w).pc();
+    if (pc < 0) {
         finishWarp(w);
         return;
     }
+    const PcInfo& pi = pcInfo_[static_cast<size_t>(pc)];
+    // The latest of its operands (the first one on a tie decides the reason).
     uint64_t ready = earliest;
     StallReason why = StallReason::Wait;
-    auto need = [&](const Operand& o) {
-        if (o.kind == Operand::Kind::Reg && o.index < w.regReady.size()) {
-            if (w.regReady[o.index] > ready) {
-                ready = w.regReady[o.index];
-                why = w.regKind[o.index];
-            }
-        } else if (o.kind == Operand::Kind::Pred && o.index < w.predReady.size()) {
-            if (w.predReady[o.index] > ready) {
-                ready = w.predReady[o.index];
-                why = w.predKind[o.index];
-            }
+    for (uint32_t k = pi.needs, e = pi.needs + pi.needCount; k < e; ++k) {
+        const OperandReady& o = w.ops[operandSlots_[k]];
+        if (o.at > ready) {
+            ready = o.at;
+            why = o.kind;
         }
-    };
-    for (int k = 0; k < in->nsrc && k < 4; ++k) need(in->src[k]);
-    need(in->guard);
-    need(in->addr.base);
-    need(in->dst);   // write-after-write on the scoreboard
-    need(in->dst2);
-    for (int k = 0; k < in->vec && k < 4; ++k) need(in->vecRegs[k]);
-    if (in->op == Op::Membar || in->op == Op::Fence || in->op == Op::Call || in->op == Op::Ret || in->op == Op::Exit) {
+    }
+    if (pi.waitAll) {
         // Fences wait for every outstanding result; calls and returns switch register frames,
         // so they wait too (conservative).
-        for (size_t r = 0; r < w.regReady.size(); ++r)
-            if (w.regReady[r] > ready) {
-                ready = w.regReady[r];
-                why = in->op == Op::Membar || in->op == Op::Fence ? StallReason::Membar : w.regKind[r];
+        for (uint32_t r = 0; r < numRegs_; ++r)
+            if (w.ops[r].at > ready) {
+                ready = w.ops[r].at;
+                why = pi.fence ? StallReason::Membar : w.ops[r].kind;
             }
     }
     w.readyAt = ready;
     w.pending = why;
-    cacheNext(w);
+    setNext(w, pc);
     setReason(w, why, earliest);
-    Scheduler& sc = sms_[w.block->sm]->schedulers[w.sched];
-    sc.nextCheck = std::min(sc.nextCheck, ready);
+    Sm& sm = *sms_[w.block->sm];
+    Scheduler& sc = sm.schedulers[w.sched];
+    enqueueWaiting(sc, w);
+    lowerCheck(sm, sc, ready);
 }
 
 void TimedRun::rescanBlock(TBlock& tb, TWarp* issued) {
@@ -758,6 +924,7 @@ void TimedRun::rescanBlock(TBlock& tb, TWarp* issued) {
         } else if (gw.state == sim::WarpState::AtBarrier) {
             if (w->phase != WarpPhase::AtBarrier) {
                 w->phase = WarpPhase::AtBarrier;
+                leaveQueues(*w);
                 w->readyAt = kNever;
                 w->pending = StallReason::Barrier;
                 cacheNext(*w);

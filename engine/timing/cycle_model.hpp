@@ -133,6 +133,8 @@ private:
     struct TBlock;
     struct Scheduler;
     struct Sm;
+    struct PcInfo;
+    struct OperandReady;
     void onStep(const sim::Step& s) override;
     void processCycle();
     bool issueOne(Sm& sm, Scheduler& sc, TWarp& w);
@@ -143,6 +145,12 @@ private:
     void rescanBlock(TBlock& tb, TWarp* issued);
     void setReason(TWarp& w, StallReason r, uint64_t at);
     void markReason(TWarp& w, StallReason r);
+    void enqueueWaiting(Scheduler& sc, TWarp& w);
+    void recomputeMinWake(Scheduler& sc);
+    void addReady(Scheduler& sc, TWarp& w);
+    void removeReady(Scheduler& sc, TWarp& w);
+    void leaveQueues(TWarp& w);
+    void lowerCheck(Sm& sm, Scheduler& sc, uint64_t at);
     uint64_t lsuQueueOpens(const Sm& sm) const;
     void finishWarp(TWarp& w);
     uint64_t memoryCompletion(Sm& sm, bool shared, bool store, bool atomic, uint64_t issueAt, uint32_t sharedBytes = 0);
@@ -150,8 +158,9 @@ private:
     void findFusedSharedLoads();
     uint64_t sharedLoadReady(Sm& sm, TWarp& w, int32_t pc);
     int pipeOf(const sim::Instr& in) const;
-    const sim::Instr* nextInstr(const TWarp& w) const;
     void cacheNext(TWarp& w) const;
+    void setNext(TWarp& w, int32_t pc) const;
+    void decodeProgram();
     sim::Warp& gpuWarp(const TWarp& w) const;
 
     sim::Gpu& gpu_;
@@ -177,6 +186,8 @@ private:
     // load, its width in bytes; members point to their leader).
     std::vector<int32_t> fuseLeader_;     // per pc: the leader's pc, or -1
     std::vector<uint8_t> fuseBytes_;      // per leader pc: 8 or 16
+    std::vector<PcInfo> pcInfo_;          // per pc (decodeProgram)
+    std::vector<uint32_t> operandSlots_;  // the PcInfo lists of operands read and written
     // The Step of the instruction being issued (memory details).
     struct LastStep {
         bool valid = false;

@@ -1,5 +1,6 @@
 #include "trace/counters.hpp"
 
+#include "base/error.hpp"
 #include "mem/access.hpp"
 #include "mem/atomics.hpp"
 #include "sim/program.hpp"
@@ -47,6 +48,7 @@ MemCounters& CounterCollector::lineOf(uint32_t line) {
 }
 
 void CounterCollector::onStep(const sim::Step& s) {
+    const uint32_t ordinal = share_ ? schedule_.record(s) : 0;
     MemCounters d;
     d.inst = 1;
     d.threadInst = static_cast<uint64_t>(std::popcount(s.activeMask));
@@ -60,7 +62,6 @@ void CounterCollector::onStep(const sim::Step& s) {
         if (s.space == ptx::StateSpace::Global) {
             mem::GlobalAccess ga;
             mem::coalesce(s.addresses, s.execMask, bytes, ga);
-            mem::SectorCache& l1 = *l1_[s.block % l1_.size()];
             if (s.isAtomic) {
                 // Atomic sectors are counted per pass (mem/atomics.hpp); an atomic ptxas aggregates
                 // is one lane's. red, or an atom whose result is unused, runs (and counts) as RED.
@@ -82,20 +83,19 @@ void CounterCollector::onStep(const sim::Step& s) {
                 d.globalStSectors = ga.sectors;
                 d.globalStBytes = ga.bytesUsed;
             }
-            for (uint32_t i = 0; i < ga.sectors; ++i) {
-                const uint64_t sec = ga.sectorAddr[i];
-                if (s.isLoad) {
-                    ++l1Lookups_;
-                    if (l1.access(sec, false)) {
-                        ++l1Hits_;
-                        continue;
-                    }
-                }
-                // Stores write through to L2; atomics execute at L2; load misses go there too.
-                ++l2Lookups_;
-                const bool write = !s.isLoad;
-                if (l2_->access(sec, write)) ++l2Hits_;
-                else if (!write || s.isAtomic) ++dramReadSectors_;
+            if (!share_) {
+                cacheAccess(s.block, ga.sectorAddr, ga.sectors, s.isLoad, s.isAtomic);
+            } else if (ga.sectors) {
+                // A share cannot know the serial order: keep the sectors for the replay.
+                const uint64_t i = s.warp - schedule_.base();
+                if (i >= streams_.size()) streams_.resize(std::max<uint64_t>(i + 1, streams_.size() + streams_.size() / 2));
+                auto& st = streams_[i];
+                const uint64_t flags = (s.isLoad ? 1u : 0u) | (s.isAtomic ? 2u : 0u);
+                st.push_back(uint64_t(ordinal) << 32 | flags << 8 | ga.sectors);
+                st.insert(st.end(), ga.sectorAddr, ga.sectorAddr + ga.sectors);
+                words_ += 1 + ga.sectors;
+                if (words_ > kShareWordBudget)
+                    throw Error(Error::Kind::Unsupported, "The counters' record of a parallel share outgrew its budget.");
             }
         } else if (s.space == ptx::StateSpace::Shared && !s.isAtomic) {
             mem::SharedAccess sa = mem::sharedWavefronts(s.addresses, s.execMask, bytes, s.isLoad);
@@ -125,6 +125,96 @@ void CounterCollector::onStep(const sim::Step& s) {
     lineOf(s.instr ? s.instr->line : 0).add(d);
 }
 
+void CounterCollector::cacheAccess(uint32_t block, const uint64_t* sectors, uint32_t n, bool isLoad, bool isAtomic) {
+    mem::SectorCache& l1 = *l1_[block % l1_.size()];
+    for (uint32_t i = 0; i < n; ++i) {
+        const uint64_t sec = sectors[i];
+        if (isLoad) {
+            ++l1Lookups_;
+            if (l1.access(sec, false)) {
+                ++l1Hits_;
+                continue;
+            }
+        }
+        // Stores write through to L2; atomics execute at L2; load misses go there too.
+        ++l2Lookups_;
+        const bool write = !isLoad;
+        if (l2_->access(sec, write)) ++l2Hits_;
+        else if (!write || isAtomic) ++dramReadSectors_;
+    }
+}
+
+// ---------------------------------------------------------------- parallel runs
+void CounterCollector::enableParallel(const LaunchShape& shape, const sim::Program& program) {
+    parallel_ = true;
+    shape_ = shape;
+    program_ = &program;
+}
+
+std::unique_ptr<sim::StepListener> CounterCollector::fork() const {
+    if (!parallel_ || share_) return nullptr;
+    auto f = std::make_unique<CounterCollector>(CacheConfig{1, 0, 1, 0, 1});   // a share has no caches of its own
+    f->share_ = true;
+    f->shape_ = shape_;
+    f->program_ = program_;
+    f->schedule_ = ScheduleLog(shape_.warpsPerBlock);
+    return f;
+}
+
+void CounterCollector::join(sim::StepListener& fork) {
+    auto& f = static_cast<CounterCollector&>(fork);
+    total_.add(f.total_);
+    if (f.lines_.size() > lines_.size()) lines_.resize(f.lines_.size());
+    for (size_t l = 0; l < f.lines_.size(); ++l) lines_[l].add(f.lines_[l]);
+    // Streams are indexed from the schedule's base: place the fork's at its warps.
+    const uint64_t forkBase = f.schedule_.base();
+    if (!pending_) {
+        schedule_ = ScheduleLog(shape_.warpsPerBlock);
+        streams_.clear();
+    }
+    schedule_.absorb(f.schedule_);
+    const uint64_t at = forkBase - schedule_.base();
+    if (streams_.size() < at + f.streams_.size()) streams_.resize(at + f.streams_.size());
+    for (size_t i = 0; i < f.streams_.size(); ++i) streams_[at + i] = std::move(f.streams_[i]);
+    pending_ = true;
+}
+
+void CounterCollector::resolveOrder() const {
+    // Reads are const; the replay only completes state that joins left pending.
+    if (pending_) const_cast<CounterCollector*>(this)->resolveOrderNow();
+}
+
+void CounterCollector::resolveOrderNow() {
+    struct Visitor : OrderVisitor {
+        CounterCollector& c;
+        std::vector<size_t> cursor;   // per warp: next header word in its stream
+        explicit Visitor(CounterCollector& cc) : c(cc), cursor(cc.streams_.size(), 0) {}
+        const std::vector<uint64_t>* stream(uint64_t warp) {
+            const uint64_t i = warp - c.schedule_.base();
+            return warp >= c.schedule_.base() && i < c.streams_.size() && !c.streams_[i].empty() ? &c.streams_[i] : nullptr;
+        }
+        uint32_t firstMark(uint64_t warp) override {
+            const auto* st = stream(warp);
+            return st ? static_cast<uint32_t>((*st)[0] >> 32) : kNone;
+        }
+        uint32_t visit(uint64_t warp, uint32_t, uint64_t) override {
+            const auto& st = *stream(warp);
+            size_t& at = cursor[warp - c.schedule_.base()];
+            const uint64_t h = st[at];
+            const uint32_t n = static_cast<uint32_t>(h & 0xff);
+            const uint32_t block = static_cast<uint32_t>(warp / c.shape_.warpsPerBlock);
+            c.cacheAccess(block, st.data() + at + 1, n, (h >> 8) & 1, (h >> 9) & 1);
+            at += 1 + n;
+            return at < st.size() ? static_cast<uint32_t>(st[at] >> 32) : kNone;
+        }
+    } v(*this);
+    pending_ = false;
+    replaySerialOrder(shape_, schedule_, &v);
+    streams_.clear();
+    streams_.shrink_to_fit();
+    schedule_.clear();
+}
+
 std::map<uint32_t, MemCounters> CounterCollector::byLine() const {
     std::map<uint32_t, MemCounters> m;
     for (uint32_t l = 0; l < lines_.size(); ++l)
@@ -139,6 +229,7 @@ const std::vector<std::string>& CounterCollector::estimatedMetrics() {
 }
 
 std::map<std::string, double> CounterCollector::metrics() const {
+    resolveOrder();
     const MemCounters& t = total_;
     auto ratio = [](double a, double b) { return b > 0 ? a / b : 0.0; };
     std::map<std::string, double> m;

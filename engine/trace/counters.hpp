@@ -3,9 +3,17 @@
 // requests and sectors (the coalescer), shared-memory wavefronts and bank conflicts (the bank
 // model), and estimated L1/L2 hit rates and DRAM bytes (sector caches). Attach one collector per
 // launch (SimDevice::onLaunch); it never changes functional results.
+//
+// Parallel runs (Gpu::runToEnd with threads): after enableParallel, fork() gives a collector for
+// one share that adds up everything that does not depend on the issue order and records, per
+// warp, the sectors of its global accesses and its schedule (trace/issue_order.hpp); join()
+// merges them, and the first read afterwards replays the caches in the serial issue order. The
+// numbers are those of a serial run (tests/engine/trace/issue_order_test.cpp).
 #pragma once
+#include "mem/access.hpp"
 #include "mem/cache.hpp"
 #include "sim/step.hpp"
+#include "trace/issue_order.hpp"
 
 #include <cstdint>
 #include <map>
@@ -42,6 +50,17 @@ public:
     explicit CounterCollector(CacheConfig cfg = {});
     void onStep(const sim::Step& s) override;
 
+    // Lets fork() give per-share collectors for a launch of this shape and program (see above).
+    // Without it fork() returns nullptr and a launch with this collector runs on one thread.
+    void enableParallel(const LaunchShape& shape, const sim::Program& program);
+    std::unique_ptr<sim::StepListener> fork() const override;
+    void join(sim::StepListener& fork) override;
+    // Replays the joined shares' sectors through the caches now (any read does it otherwise), e.g.
+    // on another thread while the caller rebuilds its own serial-order state.
+    void resolvePending() { resolveOrder(); }
+    // Sector words a share may record before it gives up (the launch then re-runs on one thread).
+    static constexpr size_t kShareWordBudget = size_t(32) << 20;
+
     const MemCounters& total() const { return total_; }
     std::map<uint32_t, MemCounters> byLine() const;   // source line -> counters (lines that ran)
     // Every metric under its Nsight Compute name, for the whole launch. Estimated cache and DRAM
@@ -51,7 +70,21 @@ public:
 
 private:
     MemCounters& lineOf(uint32_t line);
+    // One global access's sectors through L1 (loads) and L2, as a serial run sees them.
+    void cacheAccess(uint32_t block, const uint64_t* sectors, uint32_t n, bool isLoad, bool isAtomic);
+    // Replays the recorded sectors of joined shares in the serial order (const reads call it).
+    void resolveOrder() const;
+    void resolveOrderNow();
     CacheConfig cfg_;
+    // Parallel runs: set by enableParallel; share_ in a fork. streams_ holds per warp (indexed
+    // from schedule_.base()) its global accesses: a header word (ordinal << 32 | flags << 8 |
+    // sectors) and then the sector addresses.
+    bool parallel_ = false, share_ = false, pending_ = false;
+    LaunchShape shape_;
+    const sim::Program* program_ = nullptr;
+    ScheduleLog schedule_;
+    std::vector<std::vector<uint64_t>> streams_;
+    size_t words_ = 0;
     MemCounters total_;
     std::vector<MemCounters> lines_;
     std::vector<std::unique_ptr<mem::SectorCache>> l1_;

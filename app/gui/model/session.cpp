@@ -93,6 +93,11 @@ Session::~Session() {
 void Session::post(Command c) {
     {
         std::lock_guard lk(w_->m);
+        // To end on several threads cannot look at the queue until it is done: a command that
+        // abandons the run stops it through the engine's cancel flag (the worker then acts on it).
+        const bool abandons = c.kind == CommandKind::Load || c.kind == CommandKind::Restart || c.kind == CommandKind::StepBack ||
+                              c.kind == CommandKind::SetTiming || c.kind == CommandKind::Quit;
+        if (abandons && w_->parallelRun && w_->device) w_->device->requestCancel();
         w_->queue.push_back(std::move(c));
     }
     w_->cv.notify_all();

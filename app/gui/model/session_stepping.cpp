@@ -242,6 +242,7 @@ void Session::Worker::doRunToLine(sim::Gpu& gpu) {
 }
 
 void Session::Worker::doRunToEnd(sim::Gpu& gpu) {
+    if (runToEndParallel(gpu)) return;   // on every core, when that shows the same (session_parallel.cpp)
     auto lastPublish = Clock::now();
     for (uint64_t i = 0; gpu.state() == sim::LaunchState::Running; ++i) {
         if (!prim(gpu, kRoundRobin, 0)) break;

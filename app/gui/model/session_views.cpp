@@ -78,14 +78,6 @@ std::shared_ptr<Snapshot> Session::Worker::build(const sim::Gpu* gpu, RunState s
         heatPublished = Clock::now();
     }
     s->heat = heatView;
-    if (gpu && memByWarp.size() > 8192) {   // forget warps of blocks that retired
-        for (auto it = memByWarp.begin(); it != memByWarp.end();) {
-            uint32_t blk = it->first / std::max(1u, wpb);
-            bool resident = false;
-            for (auto& r : gpu->residentBlocks()) resident = resident || r->linear == blk;
-            it = resident ? std::next(it) : memByWarp.erase(it);
-        }
-    }
     {
         uint32_t gw = sb * std::max(1u, wpb) + sw;
         auto it = memByWarp.find(gw);
@@ -182,10 +174,10 @@ std::shared_ptr<Snapshot> Session::Worker::build(const sim::Gpu* gpu, RunState s
 }
 
 // ---------------------------------------------------------------- 8. memory, counters, reports
-void Session::Worker::recordMem(const sim::Step& s) {
+MemAccess session_detail::memAccessOf(const sim::Step& s, int launchIndex, std::vector<BufferHeat>& heat, size_t& heatHit) {
     MemAccess m;
     m.stepIndex = s.index;
-    m.launchIndex = launchIdx;
+    m.launchIndex = launchIndex;
     m.block = s.block;
     m.warpInBlock = s.warpInBlock;
     m.pc = s.pc;
@@ -200,18 +192,26 @@ void Session::Worker::recordMem(const sim::Step& s) {
         if ((s.execMask >> l) & 1) m.addr[static_cast<size_t>(l)] = s.addresses[l];
     if (!m.shared) {
         int first = std::countr_zero(s.execMask);
-        if (BufferHeat* b = heatFind(s.addresses[first])) {
+        if (BufferHeat* b = heatFindIn(heat, heatHit, s.addresses[first])) {
             m.buffer = b->name;
             m.bufferBase = b->base;
         }
-        heatAccount(s);
+    }
+    return m;
+}
+
+void Session::Worker::recordMem(const sim::Step& s) {
+    MemAccess m = memAccessOf(s, launchIdx, heat, heatHit);
+    if (!m.shared && !heat.empty()) {
+        heatAccountIn(heat, heatHit, s, true);
+        heatDirty = true;
     }
     auto& dq = memByWarp[s.warp];
     if (dq.size() >= kMemHistory) dq.pop_front();
     dq.push_back(std::move(m));
 }
 
-BufferHeat* Session::Worker::heatFind(uint64_t addr) {
+BufferHeat* session_detail::heatFindIn(std::vector<BufferHeat>& heat, size_t& heatHit, uint64_t addr) {
     if (heatHit < heat.size() && addr >= heat[heatHit].base && addr < heat[heatHit].base + heat[heatHit].bytes) return &heat[heatHit];
     for (size_t i = 0; i < heat.size(); ++i)
         if (addr >= heat[i].base && addr < heat[i].base + heat[i].bytes) {
@@ -221,53 +221,16 @@ BufferHeat* Session::Worker::heatFind(uint64_t addr) {
     return nullptr;
 }
 
-// Accesses: each lane-element touched. Wasted: bytes a fetched sector carried that no lane asked
-// for, charged to the elements those bytes belong to.
-void Session::Worker::heatAccount(const sim::Step& s) {
-    if (heat.empty()) return;
-    struct Sec {
-        uint64_t addr;
-        uint32_t used;
-    };
-    Sec secs[128];
-    int n = 0;
-    uint32_t bytes = std::max<uint32_t>(s.accessBytes, 1);
-    for (int l = 0; l < 32; ++l) {
-        if (!((s.execMask >> l) & 1)) continue;
-        uint64_t a = s.addresses[l];
-        if (BufferHeat* b = heatFind(a)) {
-            uint64_t e0 = (a - b->base) / b->elemBytes, e1 = (a + bytes - 1 - b->base) / b->elemBytes;
-            for (uint64_t e = e0; e <= e1 && e < b->count; ++e) {
-                ++b->runAccesses[e];
-                ++b->launchAccesses[e];
-            }
+void session_detail::heatAccountIn(std::vector<BufferHeat>& heat, size_t& heatHit, const sim::Step& s, bool runToo) {
+    heatAccountWith(heat, heatHit, s, [runToo](BufferHeat& b, size_t, uint64_t e, bool wasted) {
+        if (wasted) {
+            if (runToo) ++b.runWasted[e];
+            ++b.launchWasted[e];
+        } else {
+            if (runToo) ++b.runAccesses[e];
+            ++b.launchAccesses[e];
         }
-        for (uint64_t x = a; x < a + bytes; ++x) {
-            uint64_t sa = x & ~uint64_t(31);
-            int k = 0;
-            while (k < n && secs[k].addr != sa) ++k;
-            if (k == n) {
-                if (n == 128) continue;
-                secs[n++] = {sa, 0};
-            }
-            secs[k].used |= 1u << (x & 31);
-        }
-    }
-    for (int k = 0; k < n; ++k) {
-        if (secs[k].used == 0xffffffffu) continue;
-        for (uint32_t x = 0; x < 32; ++x) {
-            if ((secs[k].used >> x) & 1) continue;
-            uint64_t a = secs[k].addr + x;
-            BufferHeat* b = heatFind(a);
-            if (!b) continue;
-            uint64_t e = (a - b->base) / b->elemBytes;
-            if (e < b->count) {
-                ++b->runWasted[e];
-                ++b->launchWasted[e];
-            }
-        }
-    }
-    heatDirty = true;
+    });
 }
 
 // The device buffers at the start of a launch: keeps counts of buffers that still exist, adds

@@ -288,6 +288,8 @@ void Session::Worker::onLaunch(sim::Gpu& gpu) {
     fanout->add(counters.get());
     gpu.setListener(fanout.get());
     memByWarp.clear();
+    doneInBlock.clear();
+    dropRetiredMem = gpu.blockCount() * wpb > kMemHistoryWarps;
     syncHeatBuffers();
     LaunchLog& log = logs.back();
     log.timed = timingCfg.timed;
@@ -334,6 +336,14 @@ void Session::Worker::onLaunch(sim::Gpu& gpu) {
     if (target) {
         const LaunchLog* rl = static_cast<size_t>(launchIdx) < replayLogs.size() ? &replayLogs[static_cast<size_t>(launchIdx)] : nullptr;
         if (launchIdx < target->first) {
+            // A whole launch logged in round-robin order is what To end from its start gives:
+            // replay it on every core (session_parallel.cpp) when that is possible.
+            bool roundRobin = rl && rl->complete && !rl->timed;
+            for (size_t k = 0; roundRobin && k < rl->prims.size(); ++k) roundRobin = rl->prims[k].block == kRoundRobin;
+            if (roundRobin && runToEndParallel(gpu, true)) {
+                finishLaunch();
+                return;
+            }
             if (rl) replay(gpu, *rl, rl->steps);
             while (gpu.state() == sim::LaunchState::Running) {
                 prim(gpu, kRoundRobin, 0);

@@ -4,12 +4,14 @@
 //   session_worker.cpp    the worker thread: outer loop, one run of the host program, a launch
 //   session_stepping.cpp  stepping control: primitives, the primitive log, replay for step back
 //   session_views.cpp     snapshots and what they show: memory, counters, heat map, reports, timing
+//   session_parallel.cpp  To end on every core: the recorder's forks and the serial order rebuilt
 #pragma once
 #include "gui/model/session.hpp"
 
 #include "runtime/sim_device.hpp"
 #include "sim/isa.hpp"
 #include "trace/counters.hpp"
+#include "trace/issue_order.hpp"
 
 #include <chrono>
 #include <condition_variable>
@@ -54,6 +56,67 @@ constexpr size_t kMemHistory = 8;   // memory instructions remembered per warp
 constexpr size_t kCycleRing = 512;   // timeline cycles remembered (Timed mode)
 constexpr uint64_t kIdleLimit = 1u << 20;   // cycles without any issue before looking for a deadlock
 
+// One Step of a warp as the recent-steps ring shows it (a parallel share keeps each warp's last
+// kRecent of these; the line comes from the pc).
+struct TailStep {
+    int32_t pc = 0;
+    uint32_t activeMask = 0, execMask = 0, maskAfter = 0;
+    bool divergent = false;
+};
+// The recorder's record of a memory instruction (global or shared) and its heat-map accounting;
+// shared by the serial recorder and a parallel share's.
+MemAccess memAccessOf(const sim::Step& s, int launchIndex, std::vector<BufferHeat>& heat, size_t& heatHit);
+BufferHeat* heatFindIn(std::vector<BufferHeat>& heat, size_t& heatHit, uint64_t addr);
+// Counts the Step's element accesses and wasted sector bytes; `runToo` also adds to the run totals.
+void heatAccountIn(std::vector<BufferHeat>& heat, size_t& heatHit, const sim::Step& s, bool runToo);
+// The heat map's accounting of one Step: count(buffer, buffer index, element, wasted) for each
+// element a lane touched (wasted = false) and for each element whose bytes a fetched sector
+// carried that no lane asked for (wasted = true).
+template <class Count>
+void heatAccountWith(std::vector<BufferHeat>& heat, size_t& heatHit, const sim::Step& s, Count&& count) {
+    if (heat.empty()) return;
+    struct Sec {
+        uint64_t addr;
+        uint32_t used;
+    };
+    Sec secs[128];
+    int n = 0;
+    uint32_t bytes = std::max<uint32_t>(s.accessBytes, 1);
+    for (int l = 0; l < 32; ++l) {
+        if (!((s.execMask >> l) & 1)) continue;
+        uint64_t a = s.addresses[l];
+        if (BufferHeat* b = heatFindIn(heat, heatHit, a)) {
+            uint64_t e0 = (a - b->base) / b->elemBytes, e1 = (a + bytes - 1 - b->base) / b->elemBytes;
+            for (uint64_t e = e0; e <= e1 && e < b->count; ++e) count(*b, static_cast<size_t>(b - heat.data()), e, false);
+        }
+        for (uint64_t x = a; x < a + bytes; ++x) {
+            uint64_t sa = x & ~uint64_t(31);
+            int k = 0;
+            while (k < n && secs[k].addr != sa) ++k;
+            if (k == n) {
+                if (n == 128) continue;
+                secs[n++] = {sa, 0};
+            }
+            secs[k].used |= 1u << (x & 31);
+        }
+    }
+    for (int k = 0; k < n; ++k) {
+        if (secs[k].used == 0xffffffffu) continue;
+        for (uint32_t x = 0; x < 32; ++x) {
+            if ((secs[k].used >> x) & 1) continue;
+            uint64_t a = secs[k].addr + x;
+            BufferHeat* b = heatFindIn(heat, heatHit, a);
+            if (!b) continue;
+            uint64_t e = (a - b->base) / b->elemBytes;
+            if (e < b->count) count(*b, static_cast<size_t>(b - heat.data()), e, true);
+        }
+    }
+}
+// In a launch with more warps than this, the recorder forgets a block's memory history when the
+// block retires (memory stays bounded, and what is kept depends only on the issue order).
+constexpr size_t kMemHistoryWarps = 8192;
+struct ShareRecorder;
+
 inline uint32_t heatElemBytes(const std::string& type) {
     if (type.empty()) return 4;
     std::string digits;
@@ -74,6 +137,7 @@ struct Session::Worker : sim::StepListener {
     std::shared_ptr<const Snapshot> published = std::make_shared<Snapshot>();
     const std::atomic<double>* speed = nullptr;
     runtime::SimDevice* device = nullptr;   // the running device, for cancel (set by runOnce)
+    bool parallelRun = false;               // To end runs on several threads: a restart cancels it (Session::post)
 
     // --- worker thread only ---
     sim::LaunchOptions options;
@@ -113,6 +177,8 @@ struct Session::Worker : sim::StepListener {
     std::vector<std::shared_ptr<const CounterView>> doneCounters;
     std::vector<ReportView> pastReports;
     std::unordered_map<uint32_t, std::deque<MemAccess>> memByWarp;
+    bool dropRetiredMem = false;                          // this launch has more than kMemHistoryWarps warps
+    std::unordered_map<uint32_t, uint32_t> doneInBlock;   // with dropRetiredMem: finished warps per resident block
     mem::GlobalMemory* memory = nullptr;    // the running SimDevice's memory (runOnce only)
     std::vector<BufferHeat> heat;
     size_t heatHit = 0;
@@ -135,6 +201,12 @@ struct Session::Worker : sim::StepListener {
         if ((s.isLoad || s.isStore || s.isAtomic) && s.addresses && s.execMask &&
             (s.space == ptx::StateSpace::Global || s.space == ptx::StateSpace::Shared))
             recordMem(s);
+        // A warp's last Step leaves no active lanes; when a block's last warp finishes, a large
+        // launch forgets the block's memory history.
+        if (dropRetiredMem && s.maskAfter == 0 && ++doneInBlock[s.block] == wpb) {
+            doneInBlock.erase(s.block);
+            for (uint32_t i = 0; i < wpb; ++i) memByWarp.erase(s.block * wpb + i);
+        }
         ++records;
         if (s.warp >= lastByWarp.size()) lastByWarp.resize(std::max<size_t>(s.warp + 1, lastByWarp.size() * 2));
         LastStep& l = lastByWarp[s.warp];
@@ -156,10 +228,21 @@ struct Session::Worker : sim::StepListener {
         recent.push_back(r);
     }
 
+    // To end on every core (session_parallel.cpp): fork() gives a ShareRecorder while armed; join
+    // merges it; finishParallel rebuilds what depends on the serial order.
+    bool parallelArmed = false;
+    const sim::Program* currentProgram = nullptr;   // the launch being run (fork() builds share recorders for it)
+    bool joinedShares = false;
+    trace::ScheduleLog joinedSchedule;
+    std::vector<std::vector<TailStep>> joinedTails;   // per warp from joinedSchedule.base(): ring by ordinal
+    std::unique_ptr<sim::StepListener> fork() const override;
+    void join(sim::StepListener& fork) override;
+    // `replaying`: step back's replay of an earlier launch (no snapshot, no status note).
+    bool runToEndParallel(sim::Gpu& gpu, bool replaying = false);
+    void finishParallel(sim::Gpu& gpu, const trace::LaunchShape& shape);
+
     // memory, counters, reports
     void recordMem(const sim::Step& s);
-    BufferHeat* heatFind(uint64_t addr);
-    void heatAccount(const sim::Step& s);
     void syncHeatBuffers();
     std::shared_ptr<const CounterView> counterView(const sim::Gpu& gpu, bool complete) const;
     static ReportView reportView(const sim::CheckReport& r, int launch, const sim::Gpu& gpu);

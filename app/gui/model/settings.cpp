@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>
+#include <thread>
 
 namespace warpscope::gui {
 
@@ -36,6 +37,7 @@ sim::LaunchOptions launchOptions(const Settings& s) {
     o.deviceMemoryBytes = s.limits.deviceMemoryBytes;
     o.maxBlocks = std::max<uint64_t>(s.limits.maxBlocks, 1);
     o.instructionBudget = std::max<uint64_t>(s.limits.instructionBudget, 1);
+    o.threads = std::max(1u, std::thread::hardware_concurrency());   // To end spreads blocks over every core
     return o;
 }
 

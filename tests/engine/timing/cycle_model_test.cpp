@@ -257,3 +257,32 @@ TEST_CASE("global atomics: repeated addresses in a request cost a pass each at t
     CHECK(same > 2048 * 32 * 1.46);
     CHECK(same / spread > 4.0);
 }
+
+TEST_CASE("a preset with more than 64 warp slots per scheduler is refused before the launch is touched", "[timing]") {
+    // The schedulers keep their waiting warps in a 64-bit mask (cycle_model.cpp, Scheduler).
+    GpuSpec wide = preset("h100");
+    wide.schedulersPerSM = 1;
+    wide.maxWarpsPerSM = 65;
+    const uint32_t n = 4096;
+    wst::Sim s("lessons/vector-add/kernel.ptx");
+    auto pa = s.upload(std::vector<float>(n, 1.0f)), pb = s.upload(std::vector<float>(n, 2.0f));
+    auto pc = s.upload(std::vector<float>(n, 0.0f));
+    bool refused = false, untouched = false;
+    s.dev.onLaunch = [&](sim::Gpu& g) {
+        try {
+            TimedRun t(g, wide);
+        } catch (const Error& e) {
+            refused = e.kind() == Error::Kind::Input && std::string(e.what()).find("64 warp slots per scheduler") != std::string::npos;
+        }
+        untouched = g.listener() == nullptr && g.stepCount() == 0;
+    };
+    s.launch("vadd", n / 256, 256, {wst::arg(pa), wst::arg(pb), wst::arg(pc), wst::arg(int32_t(n))});
+    CHECK(refused);
+    CHECK(untouched);
+    // The functional launch still ran.
+    CHECK(s.download<float>(pc, n)[n - 1] == 3.0f);
+    // 64 slots on one scheduler are fine.
+    wide.maxWarpsPerSM = 64;
+    s.dev.onLaunch = [&](sim::Gpu& g) { CHECK(runTimed(g, wide).cycles > 0); };
+    s.launch("vadd", n / 256, 256, {wst::arg(pa), wst::arg(pb), wst::arg(pc), wst::arg(int32_t(n))});
+}

@@ -1,0 +1,238 @@
+// Rebuilding the serial issue order from per-warp schedules (see issue_order.hpp).
+//
+// Sections: 1. per-warp schedules  2. the scheduler replay
+#include "trace/issue_order.hpp"
+
+#include "base/error.hpp"
+#include "sim/gpu.hpp"
+
+#include <algorithm>
+
+namespace warpscope::trace {
+
+namespace {
+// A barrier instruction that makes the warp wait (bar.sync / barrier.sync / bar.red; not
+// bar.warp.sync, not bar.arrive).
+bool waitsAtBarrier(const sim::Instr& in) {
+    return (in.op == sim::Op::Bar || in.op == sim::Op::Barrier) && in.type != ptx::Type::B8 && !in.barArrive;
+}
+// The operand that holds the thread count, as sim::Gpu reads it; nullptr when there is none.
+const sim::Operand* countOperand(const sim::Instr& in) {
+    if (in.barRed == 0) return in.nsrc >= 2 ? &in.src[1] : nullptr;
+    return in.src[1].kind != sim::Operand::Kind::None ? &in.src[1] : nullptr;
+}
+[[noreturn]] void inconsistent(const std::string& what) {
+    throw Error(Error::Kind::Unsupported, "The serial issue order could not be rebuilt: " + what + ".");
+}
+} // namespace
+
+// ---------------------------------------------------------------- 1. per-warp schedules
+LaunchShape LaunchShape::of(const sim::Gpu& gpu) {
+    LaunchShape s;
+    s.firstBlock = gpu.options().firstBlock;
+    s.endBlock = std::min<uint64_t>(gpu.options().endBlock, gpu.blockCount());
+    s.warpsPerBlock = std::max(1u, gpu.warpsPerBlock());
+    s.maxResidentBlocks = std::max(1u, gpu.options().maxResidentBlocks);
+    return s;
+}
+
+std::string issueOrderUnsupported(const sim::Program& program) {
+    for (const sim::Instr& in : program.code) {
+        if (!waitsAtBarrier(in)) continue;
+        const sim::Operand* count = countOperand(in);
+        if (in.src[0].kind != sim::Operand::Kind::Imm || (count && count->kind != sim::Operand::Kind::Imm))
+            return "a barrier's id or thread count is a register (PTX line " + std::to_string(in.ptxLine) + ")";
+    }
+    return "";
+}
+
+uint32_t ScheduleLog::record(const sim::Step& s) {
+    if (!started_) {
+        // A share's first Step is warp 0 of its first block (the first block admitted issues first).
+        base_ = uint64_t(s.block) * wpb_;
+        started_ = true;
+    }
+    if (s.warp < base_) inconsistent("a Step of a warp before the share's first block");
+    const uint64_t i = s.warp - base_;
+    if (i >= warps_.size()) warps_.resize(std::max<uint64_t>(i + 1, warps_.size() + warps_.size() / 2));
+    WarpSchedule& w = warps_[i];
+    const uint32_t ordinal = ++w.issued;
+    if (s.instr && s.execMask && waitsAtBarrier(*s.instr)) {
+        const sim::Operand* count = countOperand(*s.instr);
+        w.waits.push_back({ordinal, static_cast<uint32_t>(s.instr->src[0].imm) & 15, count ? static_cast<uint32_t>(count->imm) : 0});
+    }
+    return ordinal;
+}
+
+void ScheduleLog::absorb(ScheduleLog& fork) {
+    if (!fork.started_) return;
+    // Trailing entries past the fork's last warp that issued were only capacity.
+    size_t used = fork.warps_.size();
+    while (used > 0 && fork.warps_[used - 1].issued == 0) --used;
+    if (!started_) {
+        base_ = fork.base_;
+        started_ = true;
+    }
+    if (fork.base_ < base_) inconsistent("forks absorbed out of block order");
+    const uint64_t at = fork.base_ - base_;
+    if (warps_.size() < at + used) warps_.resize(at + used);
+    for (size_t i = 0; i < used; ++i) warps_[at + i] = std::move(fork.warps_[i]);
+    fork.clear();
+}
+
+// ---------------------------------------------------------------- 2. the scheduler replay
+namespace {
+enum class St : uint8_t { Ready, AtBarrier, Done };
+struct RWarp {
+    const WarpSchedule* sched = nullptr;
+    uint64_t global = 0;
+    uint32_t pos = 0;        // instructions issued so far
+    uint32_t nextWait = 0;   // index into sched->waits
+    uint32_t mark = OrderVisitor::kNone;
+    uint32_t barrierId = 0, barrierCount = 0;
+    St state = St::Ready;
+};
+struct RBlock {
+    uint64_t linear = 0;
+    uint32_t ready = 0;
+    std::vector<RWarp> warps;
+};
+
+// sim::Gpu::tryReleaseBarrier without the bar.red results: at most one barrier instance releases.
+void tryRelease(RBlock& b) {
+    for (RWarp& w : b.warps) {
+        if (w.state != St::AtBarrier) continue;
+        const uint32_t id = w.barrierId, expected = w.barrierCount;
+        uint32_t arrived = 0;
+        bool allLive = true;
+        for (const RWarp& o : b.warps) {
+            if (o.state == St::Done) continue;
+            if (o.state == St::AtBarrier && o.barrierId == id) arrived += 32;
+            else allLive = false;
+        }
+        if (!(expected ? arrived >= expected : allLive)) continue;
+        uint32_t released = 0;
+        for (RWarp& o : b.warps) {
+            if (o.state == St::AtBarrier && o.barrierId == id) {
+                o.state = St::Ready;
+                ++b.ready;
+                ++released;
+                if (expected && released * 32 >= expected) break;
+            }
+        }
+        return;
+    }
+}
+} // namespace
+
+uint64_t replaySerialOrder(const LaunchShape& shape, const ScheduleLog& log, OrderVisitor* visitor, size_t tailLength,
+                           std::vector<OrderedStep>* tail) {
+    const uint32_t wpb = std::max(1u, shape.warpsPerBlock);
+    std::vector<std::unique_ptr<RBlock>> resident, spare;
+    uint64_t nextBlock = shape.firstBlock;
+    size_t rrBlock = 0;
+    uint32_t rrWarp = 0;
+    uint64_t index = 0;
+    std::vector<OrderedStep> ring(tail ? tailLength : 0);
+
+    auto admit = [&] {
+        while (resident.size() < std::max(1u, shape.maxResidentBlocks) && nextBlock < shape.endBlock) {
+            std::unique_ptr<RBlock> b;
+            if (!spare.empty()) {
+                b = std::move(spare.back());
+                spare.pop_back();
+            } else {
+                b = std::make_unique<RBlock>();
+            }
+            b->linear = nextBlock++;
+            b->ready = wpb;
+            b->warps.assign(wpb, RWarp{});
+            for (uint32_t wi = 0; wi < wpb; ++wi) {
+                RWarp& w = b->warps[wi];
+                w.global = b->linear * wpb + wi;
+                w.sched = log.find(w.global);
+                if (!w.sched || w.sched->issued == 0) inconsistent("warp " + std::to_string(w.global) + " has no schedule");
+                w.mark = visitor ? visitor->firstMark(w.global) : OrderVisitor::kNone;
+            }
+            resident.push_back(std::move(b));
+        }
+    };
+    auto retireIfDone = [&](RBlock& b) {
+        for (const RWarp& w : b.warps)
+            if (w.state != St::Done) return;
+        for (size_t i = 0; i < resident.size(); ++i) {
+            if (resident[i].get() != &b) continue;
+            spare.push_back(std::move(resident[i]));
+            resident.erase(resident.begin() + static_cast<long>(i));
+            if (rrBlock > i) --rrBlock;
+            if (rrBlock >= resident.size()) {
+                rrBlock = 0;
+                rrWarp = 0;
+            }
+            break;
+        }
+        admit();
+    };
+    // One instruction of warp w (sim::Gpu::issue's effect on the scheduler's state).
+    auto issue = [&](RBlock& b, RWarp& w) {
+        const uint32_t ord = ++w.pos;
+        if (ord == w.mark) w.mark = visitor->visit(w.global, ord, index);
+        if (!ring.empty()) ring[index % ring.size()] = {w.global, ord, index};
+        ++index;
+        const auto& waits = w.sched->waits;
+        if (w.nextWait < waits.size() && waits[w.nextWait].after == ord) {
+            const BarrierWait& bw = waits[w.nextWait++];
+            w.state = St::AtBarrier;
+            --b.ready;
+            w.barrierId = bw.id;
+            w.barrierCount = bw.count;
+            tryRelease(b);
+        }
+        if (ord == w.sched->issued) {
+            if (w.state == St::Ready) --b.ready;
+            w.state = St::Done;
+            tryRelease(b);
+        }
+    };
+
+    admit();
+    for (;;) {
+        if (resident.empty()) break;
+        size_t nb = resident.size();
+        if (rrBlock >= nb) {
+            rrBlock = 0;
+            rrWarp = 0;
+        }
+        const size_t totalWarps = nb * wpb;
+        bool issued = false;
+        for (size_t k = 0; k < totalWarps; ++k) {
+            RBlock& b = *resident[rrBlock];
+            if (b.ready == 0) {
+                k += wpb - rrWarp - 1;
+                rrWarp = 0;
+                rrBlock = (rrBlock + 1) % nb;
+                continue;
+            }
+            const uint32_t wi = rrWarp;
+            if (++rrWarp >= wpb) {
+                rrWarp = 0;
+                rrBlock = (rrBlock + 1) % nb;
+            }
+            RWarp& w = b.warps[wi];
+            if (w.state != St::Ready) continue;
+            issue(b, w);
+            if (w.state == St::Done) retireIfDone(b);
+            issued = true;
+            break;
+        }
+        if (!issued) inconsistent("no warp could issue while " + std::to_string(nb) + " blocks were resident");
+    }
+    if (tail) {
+        tail->clear();
+        const uint64_t n = std::min<uint64_t>(index, ring.size());
+        for (uint64_t i = index - n; i < index; ++i) tail->push_back(ring[i % ring.size()]);
+    }
+    return index;
+}
+
+} // namespace warpscope::trace
