@@ -460,9 +460,11 @@ bool execFastBase(Gpu& g, const FastOp& op, Block& b, Warp& w, Frame& f, bool wi
 }
 } // namespace
 
-Gpu::FastFn Gpu::chooseFastFn() {
+Gpu::FastFn Gpu::chooseFastFn(bool baseline) {
 #ifdef WARPSCOPE_FAST_AVX2
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return execFastAvx2;
+    if (!baseline && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return execFastAvx2;
+#else
+    (void)baseline;
 #endif
     return execFastBase;
 }

@@ -93,7 +93,7 @@ Gpu::Gpu(const Program& program, mem::GlobalMemory& memory, const base::LaunchCo
     if (opt_.racecheck) race_ = std::make_unique<GlobalRaceCheck>(opt_.raceTrackBytes);
     zeroRegs_ = registersReadBeforeWritten(prog_, 0);
     fast_ = predecode(prog_);
-    fastFn_ = chooseFastFn();
+    fastFn_ = chooseFastFn(opt_.baselineHandlers);
     fastOk_ = !opt_.initcheck && !opt_.racecheck;   // the checkers look at every access on the general path
     checkAt_ = opt_.cancel ? std::min<uint64_t>(opt_.instructionBudget, kCancelPoll) : opt_.instructionBudget;
     admitBlocks();

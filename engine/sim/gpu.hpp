@@ -43,6 +43,9 @@ struct LaunchOptions {
     // parallel run; the whole grid otherwise).
     uint64_t firstBlock = 0;
     uint64_t endBlock = ~0ull;
+    // The baseline x86-64 build of the pre-decoded handlers even where the CPU has AVX2+FMA (tests
+    // run both builds; results are the same).
+    bool baselineHandlers = false;
 };
 
 // A problem a checker found that does not stop the launch (initcheck, racecheck).
@@ -244,7 +247,7 @@ private:
     // Runs `op` for all 32 lanes (fast_exec.cpp); false when the general path must run it
     // (nothing has changed then). `withStep`: a listener wants this instruction's Step.
     using FastFn = bool (*)(Gpu&, const FastOp&, Block&, Warp&, Frame&, bool withStep);
-    static FastFn chooseFastFn();   // the AVX2+FMA build of the handlers where the CPU has them
+    static FastFn chooseFastFn(bool baseline);   // the AVX2+FMA build of the handlers where the CPU has them, unless `baseline`
     FastFn fastFn_ = nullptr;
     friend struct FastExec;
 public:

@@ -219,7 +219,8 @@ struct RunResult {
 // Runs `kernel` of kFastOps: `reference` = a Step listener and initcheck (general path, cleared
 // register files); otherwise the lean path with no listener.
 RunResult runKernel(const std::string& kernel, uint32_t grid, uint32_t block, const std::vector<uint32_t>& a,
-                    const std::vector<uint32_t>& b, size_t outBytes, uint32_t n, bool reference, uint32_t resident = 2) {
+                    const std::vector<uint32_t>& b, size_t outBytes, uint32_t n, bool reference, uint32_t resident = 2,
+                    bool baseline = false) {
     ptx::Module m = ptx::parse(kFastOps, "fastops.ptx");
     sim::Program prog = sim::compile(m, kernel, {});
     mem::GlobalMemory mem;
@@ -243,6 +244,7 @@ RunResult runKernel(const std::string& kernel, uint32_t grid, uint32_t block, co
     sim::LaunchOptions opt;
     opt.initcheck = reference;
     opt.maxResidentBlocks = resident;   // few resident blocks: register files are recycled often
+    opt.baselineHandlers = baseline;
     sim::Gpu gpu(prog, mem, cfg, params, opt);
     Watch watch;
     if (reference) gpu.setListener(&watch);
@@ -293,6 +295,8 @@ TEST_CASE("pre-decoded handlers: every kind gives the general interpreter's bits
         const RunResult fast = runKernel("fastops", grid, block, a, b, outBytes, n, false);
         const RunResult ref = runKernel("fastops", grid, block, a, b, outBytes, n, true);
         checkSame(fast, ref);
+        // The baseline x86-64 build of the handlers (what a CPU without AVX2 runs).
+        checkSame(runKernel("fastops", grid, block, a, b, outBytes, n, false, 2, true), ref);
         // A few values known independently of both paths.
         uint32_t v;
         std::memcpy(&v, fast.out.data() + 140, 4);
