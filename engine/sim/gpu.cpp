@@ -91,6 +91,10 @@ Gpu::Gpu(const Program& program, mem::GlobalMemory& memory, const base::LaunchCo
     opt_.firstBlock = std::min(opt_.firstBlock, opt_.endBlock);
     nextBlock_ = static_cast<uint32_t>(opt_.firstBlock);
     if (opt_.racecheck) race_ = std::make_unique<GlobalRaceCheck>(opt_.raceTrackBytes);
+    zeroRegs_ = registersReadBeforeWritten(prog_, 0);
+    fast_ = predecode(prog_);
+    fastFn_ = chooseFastFn(opt_.baselineHandlers);
+    fastOk_ = !opt_.initcheck && !opt_.racecheck;   // the checkers look at every access on the general path
     checkAt_ = opt_.cancel ? std::min<uint64_t>(opt_.instructionBudget, kCancelPoll) : opt_.instructionBudget;
     admitBlocks();
 }
@@ -151,7 +155,11 @@ void Gpu::admitBlocks() {
             w.frames.resize(1);
             Frame& f = w.frames[0];
             f.func = 0;
-            f.regs.assign(size_t(kf.numRegs) * 32, 0);
+            if (unwatched_ && f.regs.size() == size_t(kf.numRegs) * 32) {
+                for (uint32_t r : zeroRegs_) std::memset(f.regs.data() + size_t(r) * 32, 0, 32 * sizeof(uint64_t));
+            } else {
+                f.regs.assign(size_t(kf.numRegs) * 32, 0);
+            }
             f.preds.assign(kf.numPreds, 0);
             f.params.resize(size_t(kf.paramBytes) * 32);
             if (kf.paramBytes) {
@@ -261,6 +269,14 @@ bool Gpu::issueNext() {
         }
         // Nobody could issue: every live warp of every resident block waits at a barrier
         // that cannot complete.
+        reportDeadlock();
+        state_ = LaunchState::Finished;
+        return false;
+    }
+}
+
+[[gnu::noinline]] void Gpu::reportDeadlock() {
+    {
         Block& b = *resident_.front();
         for (auto& w : b.warps) {
             if (w.state == WarpState::AtBarrier) {
@@ -296,8 +312,6 @@ bool Gpu::issueNext() {
                 raise(Error::Kind::Deadlock, os.str() + ".", b, w, std::countr_zero(w.validMask & ~w.exited), in);
             }
         }
-        state_ = LaunchState::Finished;
-        return false;
     }
 }
 
@@ -325,6 +339,12 @@ void Gpu::runLoop() {
             listener->addCounts(g.prog_.code.data(), g.pcCounts_.data(), g.pcCounts_.size());
         }
     } sums(*this);
+    // With no Step listener nobody sees a register file until the run ends (see zeroRegs_).
+    struct Unwatched {
+        Gpu& g;
+        explicit Unwatched(Gpu& gpu) : g(gpu) { g.unwatched_ = g.listener_ == nullptr; }
+        ~Unwatched() { g.unwatched_ = false; }
+    } unwatched(*this);
     try {
         while (issueNext()) {
         }
@@ -2036,6 +2056,54 @@ void Gpu::checkMemberMask(Block& b, Warp& w, const Instr& I, uint32_t exec, cons
 void Gpu::issue(Block& b, Warp& w) {
     // Every issue ends with settle(), so a Ready warp always has a live SIMT entry on top.
     Frame& f = w.frames.back();
+    // The lean path: a converged warp, no Step listener, no checker, and a pre-decoded handler
+    // for the instruction. It does what the general path below does for such an instruction
+    // (counts, handler, next pc, settle, per-pc sums), without the Step and the decoding.
+    if (listener_ == nullptr && fastOk_) {
+        SimtEntry& top = f.stack.back();
+        const int32_t pc = top.pc;
+        const FastOp& fo = fast_[static_cast<size_t>(pc)];
+        if (top.mask == kFull && fo.kind != FastKind::Generic && stats_.warpInstructions < checkAt_) {
+            const Operand& g = prog_.code[static_cast<size_t>(pc)].guard;
+            const uint32_t exec = g.kind != Operand::Kind::Pred ? kFull : f.preds[g.index] ^ (g.negate ? kFull : 0u);
+            // The general path's bookkeeping for an instruction that keeps the warp converged.
+            auto done = [&](uint32_t lanes, bool branch, int32_t nextPc) __attribute__((always_inline)) {
+                ++stats_.warpInstructions;
+                stats_.threadInstructions += lanes;
+                ++w.issued;
+                stats_.branches += branch;
+                if (countByPc_) {
+                    PcCounts& c = pcCounts_[static_cast<size_t>(pc)];
+                    ++c.warpInstructions;
+                    c.threadInstructions += lanes;
+                    c.activeLanes += 32;
+                    c.branches += branch;
+                }
+                top.pc = nextPc;
+                if (nextPc == top.rpc) {   // reconverged: as the general path's tail
+                    settle(prog_, w);
+                    if (w.state == WarpState::Done) {
+                        --b.readyWarps;
+                        tryReleaseBarrier(b);
+                    }
+                }
+            };
+            if (exec == kFull && fastFn_(*this, fo, b, w, f, false)) {
+                done(32, false, pc + 1);
+                return;
+            }
+            // A branch every lane takes or no lane takes: the warp stays converged (no SIMT entry).
+            if (fo.kind == FastKind::Bra && (exec == 0 || exec == kFull)) {
+                done(exec ? 32 : 0, true, exec ? static_cast<int32_t>(fo.offset) : pc + 1);
+                return;
+            }
+        }
+    }
+    issueGeneral(b, w);
+}
+
+[[gnu::noinline]] void Gpu::issueGeneral(Block& b, Warp& w) {
+    Frame& f = w.frames.back();
     const size_t topIndex = f.stack.size() - 1;
     const int32_t pc = f.stack[topIndex].pc;
     const Instr& I = prog_.code[static_cast<size_t>(pc)];
@@ -2055,7 +2123,9 @@ void Gpu::issue(Block& b, Warp& w) {
     bool control = false;
     bool divergent = false;
 
-    switch (I.op) {
+    // A converged warp (and a guard true in every lane) takes the pre-decoded handler if there is one.
+    const bool fastDone = execMask == kFull && fastOk_ && fastFn_(*this, fast_[static_cast<size_t>(pc)], b, w, f, st != nullptr);
+    if (!fastDone) switch (I.op) {
     case Op::Add: case Op::Sub: case Op::Addc: case Op::Subc: case Op::Mul: case Op::Mad: case Op::Madc: case Op::Mul24:
     case Op::Mad24: case Op::Sad: case Op::Div: case Op::Rem: case Op::Abs: case Op::Neg: case Op::Min:
     case Op::Max: case Op::Fma: case Op::Rcp: case Op::Sqrt: case Op::Rsqrt: case Op::Sin: case Op::Cos:

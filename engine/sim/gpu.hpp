@@ -5,6 +5,7 @@
 #include "mem/memory.hpp"
 #include "base/launch.hpp"
 #include "base/error.hpp"
+#include "sim/predecode.hpp"
 #include "sim/program.hpp"
 #include "sim/step.hpp"
 
@@ -42,6 +43,9 @@ struct LaunchOptions {
     // parallel run; the whole grid otherwise).
     uint64_t firstBlock = 0;
     uint64_t endBlock = ~0ull;
+    // The baseline x86-64 build of the pre-decoded handlers even where the CPU has AVX2+FMA (tests
+    // run both builds; results are the same).
+    bool baselineHandlers = false;
 };
 
 // A problem a checker found that does not stop the launch (initcheck, racecheck).
@@ -190,7 +194,9 @@ private:
     bool pickAndIssue(int onlySlot, int onlyWarp);
     bool issueNext();
     void runLoop();   // to completion or the first fault (recorded, not thrown)
-    void issue(Block& b, Warp& w);
+    void issue(Block& b, Warp& w);          // the lean path for pre-decoded whole-warp instructions, else issueGeneral
+    void issueGeneral(Block& b, Warp& w);
+    void reportDeadlock();                  // throws the deadlock fault when a warp waits at a barrier (kept out of issueNext's frame)
     void stopLaunch(Block& b, Warp& w, uint32_t active, const Instr& I);   // throws when over budget or cancelled
     void checkMemberMask(Block& b, Warp& w, const Instr& I, uint32_t exec, const uint64_t* masks);   // synccheck, *.sync
     void tryReleaseBarrier(Block& b);
@@ -229,6 +235,21 @@ private:
     std::set<std::string> reportKeys_;   // one report per (tool, hazard, PTX line)
     std::unique_ptr<GlobalRaceCheck> race_;   // only with racecheck
     uint64_t checkAt_ = 0;                // next instruction count at which to look at the budget and cancel flag
+    // Block admission inside runLoop with no Step listener (nobody can look at a register file
+    // mid-run) clears only these kernel registers of a recycled register file: the others are
+    // always written before they are read (registersReadBeforeWritten). Elsewhere (stepping, the
+    // app, the cycle model) register files start all zero, as the register display expects.
+    std::vector<uint32_t> zeroRegs_;
+    bool unwatched_ = false;
+    // The pre-decoded form (predecode.hpp), used for whole-warp issues when no checker is on.
+    std::vector<FastOp> fast_;
+    bool fastOk_ = false;
+    // Runs `op` for all 32 lanes (fast_exec.cpp); false when the general path must run it
+    // (nothing has changed then). `withStep`: a listener wants this instruction's Step.
+    using FastFn = bool (*)(Gpu&, const FastOp&, Block&, Warp&, Frame&, bool withStep);
+    static FastFn chooseFastFn(bool baseline);   // the AVX2+FMA build of the handlers where the CPU has them, unless `baseline`
+    FastFn fastFn_ = nullptr;
+    friend struct FastExec;
 public:
     ~Gpu();
     GlobalRaceCheck& globalRace() { return *race_; }   // only when options().racecheck

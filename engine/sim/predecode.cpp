@@ -1,0 +1,288 @@
+// Work done once per program instead of once per issued warp-instruction (see predecode.hpp).
+//
+// Sections: 1. Read-before-write registers  2. Pre-decoded form
+#include "sim/predecode.hpp"
+
+#include "mem/memory.hpp"
+
+#include <algorithm>
+
+namespace warpscope::sim {
+
+using ptx::StateSpace;
+using ptx::Type;
+
+// ---------------------------------------------------------------- 1. Read-before-write registers
+namespace {
+
+// Does `I`, executed unguarded, write `dst` for every lane that executes it? Only the families
+// whose handlers write each executing lane's destination count; anything else (bar.red writes
+// at the barrier's release, call, red, ...) is treated as no write, which can only make the
+// analysis clear more registers, never fewer.
+bool writesDstForEveryLane(const Instr& I) {
+    switch (I.op) {
+    case Op::Add: case Op::Sub: case Op::Addc: case Op::Subc: case Op::Mul: case Op::Mad: case Op::Madc:
+    case Op::Mul24: case Op::Mad24: case Op::Sad: case Op::Div: case Op::Rem: case Op::Abs: case Op::Neg:
+    case Op::Min: case Op::Max: case Op::Fma: case Op::Rcp: case Op::Sqrt: case Op::Rsqrt: case Op::Sin:
+    case Op::Cos: case Op::Lg2: case Op::Ex2: case Op::Tanh: case Op::Copysign:
+    case Op::Popc: case Op::Clz: case Op::Bfind: case Op::Fns: case Op::Brev: case Op::Bfe: case Op::Bfi:
+    case Op::Prmt: case Op::And: case Op::Or: case Op::Xor: case Op::Not: case Op::Cnot: case Op::Shl:
+    case Op::Shr: case Op::Shf:
+    case Op::Set: case Op::Selp: case Op::Slct:
+    case Op::Mov: case Op::Cvt: case Op::Cvta:
+    case Op::Ld: case Op::Ldu: case Op::Atom:
+    case Op::Shfl: case Op::Vote: case Op::Activemask: case Op::Match:
+        return true;
+    default: return false;
+    }
+}
+
+} // namespace
+
+std::vector<uint32_t> registersReadBeforeWritten(const Program& prog, uint32_t func) {
+    const Function& fn = prog.functions[func];
+    const uint32_t nregs = fn.numRegs;
+    const int32_t begin = fn.entry, end = fn.end, n = end - begin;
+    if (nregs == 0 || n <= 0) return {};
+    const size_t words = (nregs + 63) / 64;
+    auto at = [&](int32_t pc) -> const Instr& { return prog.code[static_cast<size_t>(pc)]; };
+    // Registers each instruction reads and writes (definitely, for every lane it executes on).
+    std::vector<std::vector<uint32_t>> reads(static_cast<size_t>(n)), writes(static_cast<size_t>(n));
+    std::vector<uint8_t> needZero(nregs, 0);
+    for (int32_t pc = begin; pc < end; ++pc) {
+        const Instr& I = at(pc);
+        auto& r = reads[static_cast<size_t>(pc - begin)];
+        auto& w = writes[static_cast<size_t>(pc - begin)];
+        auto read = [&](const Operand& o) {
+            if (o.kind == Operand::Kind::Reg && o.index < nregs) r.push_back(o.index);
+        };
+        const bool isLoad = I.op == Op::Ld || I.op == Op::Ldu;
+        const bool unpack = I.op == Op::Mov && I.type2 == Type::B8;
+        for (const Operand& o : I.src) read(o);
+        read(I.addr.base);
+        // ld and mov-unpack write their vector elements; st and mov-pack read them.
+        for (int k = 0; k < 4; ++k) {
+            const Operand& o = I.vecRegs[k];
+            if (o.kind != Operand::Kind::Reg || o.index >= nregs) continue;
+            if (isLoad || unpack) {
+                if (I.guard.kind == Operand::Kind::None) w.push_back(o.index);
+            } else {
+                r.push_back(o.index);
+            }
+        }
+        // A guarded write leaves some lanes' old values: it adds nothing to "definitely written".
+        const bool full = I.guard.kind == Operand::Kind::None && writesDstForEveryLane(I);
+        if (I.dst.kind == Operand::Kind::Reg && I.dst.index < nregs) {
+            if (full) w.push_back(I.dst.index);
+        }
+        // shfl reads its source in lanes other than the executing ones.
+        if (I.op == Op::Shfl && I.src[0].kind == Operand::Kind::Reg && I.src[0].index < nregs) needZero[I.src[0].index] = 1;
+    }
+    // in[i]: registers written on every path from the entry to i (bitsets; all ones = unknown yet).
+    std::vector<uint64_t> in(static_cast<size_t>(n) * words, ~0ull);
+    std::fill(in.begin(), in.begin() + static_cast<long>(words), 0ull);   // nothing written at the entry
+    std::vector<uint64_t> out(words);
+    std::vector<uint8_t> queued(static_cast<size_t>(n), 1);
+    std::vector<int32_t> work;
+    for (int32_t i = n - 1; i >= 0; --i) work.push_back(i);
+    auto meet = [&](int32_t succ) {   // in[succ] &= out; requeue when it shrinks
+        if (succ < 0 || succ >= n) return;
+        uint64_t* s = in.data() + size_t(succ) * words;
+        bool changed = false;
+        for (size_t k = 0; k < words; ++k) {
+            const uint64_t v = s[k] & out[k];
+            changed |= v != s[k];
+            s[k] = v;
+        }
+        if (changed && !queued[size_t(succ)]) {
+            queued[size_t(succ)] = 1;
+            work.push_back(succ);
+        }
+    };
+    while (!work.empty()) {
+        const int32_t i = work.back();
+        work.pop_back();
+        queued[size_t(i)] = 0;
+        std::copy_n(in.begin() + long(size_t(i) * words), words, out.begin());
+        for (uint32_t r : writes[size_t(i)]) out[r / 64] |= 1ull << (r % 64);
+        const Instr& I = at(begin + i);
+        // Successors: the next instruction always (an extra edge only makes the result more
+        // conservative) and a branch's target.
+        meet(i + 1);
+        if (I.op == Op::Bra && I.target >= begin && I.target < end) meet(I.target - begin);
+    }
+    for (int32_t i = 0; i < n; ++i) {
+        const uint64_t* s = in.data() + size_t(i) * words;
+        for (uint32_t r : reads[size_t(i)])
+            if (!((s[r / 64] >> (r % 64)) & 1)) needZero[r] = 1;
+    }
+    std::vector<uint32_t> result;
+    for (uint32_t r = 0; r < nregs; ++r)
+        if (needZero[r]) result.push_back(r);
+    return result;
+}
+
+// ---------------------------------------------------------------- 2. Pre-decoded form
+namespace {
+
+// The FastOp of one instruction, or Generic when no specialised handler covers it exactly.
+FastOp decodeOne(const Program& prog, const Instr& I) {
+    FastOp f;
+    const Type t = I.type;
+    const int bits = ptx::bitsOf(t);
+    auto isReg = [](const Operand& o) { return o.kind == Operand::Kind::Reg; };
+    // Register or immediate sources 0..n-1; false when another kind (special, predicate) appears.
+    auto sources = [&](int n) {
+        for (int k = 0; k < n; ++k) {
+            const Operand& o = I.src[k];
+            if (o.kind == Operand::Kind::Reg) {
+                f.src[k] = o.index * 32;
+            } else if (o.kind == Operand::Kind::Imm) {
+                f.imms |= uint8_t(1u << k);
+                f.imm[k] = o.imm;
+            } else {
+                return false;
+            }
+        }
+        return true;
+    };
+    auto generic = FastOp{};
+    const bool plainRound = I.rnd == ptx::Round::None || I.rnd == ptx::Round::RN;
+    const bool dstReg = isReg(I.dst);
+    if (dstReg) f.dst = I.dst.index * 32;
+    switch (I.op) {
+    case Op::Add:
+    case Op::Sub: {
+        if (!dstReg || !sources(2) || I.sat || I.cc) return generic;
+        const bool sub = I.op == Op::Sub;
+        if (t == Type::F32 && plainRound && !I.ftz) f.kind = sub ? FastKind::SubF32 : FastKind::AddF32;
+        else if (ptx::isInteger(t) && bits == 32) f.kind = sub ? FastKind::SubI32 : FastKind::AddI32;
+        else if (ptx::isInteger(t) && bits == 64) f.kind = sub ? FastKind::SubI64 : FastKind::AddI64;
+        return f.kind == FastKind::Generic ? generic : f;
+    }
+    case Op::Mul:
+        if (!dstReg || !sources(2) || I.sat || I.cc) return generic;
+        if (t == Type::F32) {
+            if (plainRound && !I.ftz) f.kind = FastKind::MulF32;
+        } else if (ptx::isInteger(t) && bits == 32) {
+            if (I.mul == MulMode::Lo) f.kind = FastKind::MulLoI32;
+            else if (I.mul == MulMode::Wide) f.kind = t == Type::S32 ? FastKind::MulWideS32 : FastKind::MulWideU32;
+        }
+        return f.kind == FastKind::Generic ? generic : f;
+    case Op::Mad:
+        if (!dstReg || !sources(3) || I.sat || I.cc) return generic;
+        if (ptx::isInteger(t) && bits == 32 && I.mul == MulMode::Lo) f.kind = FastKind::MadLoI32;
+        return f.kind == FastKind::Generic ? generic : f;
+    case Op::Fma:
+        if (!dstReg || !sources(3) || t != Type::F32 || !plainRound || I.ftz || I.sat) return generic;
+        f.kind = FastKind::FmaF32;
+        return f;
+    case Op::Shl:
+    case Op::Shr:
+        if (!dstReg || !sources(2) || bits != 32 || !ptx::isInteger(t)) return generic;
+        if (!(f.imms & 2) || (f.imms & 1) || uint32_t(f.imm[1]) >= 32) return generic;
+        f.kind = I.op == Op::Shl ? FastKind::ShlB32 : ptx::isSigned(t) ? FastKind::ShrS32 : FastKind::ShrU32;
+        return f;
+    case Op::Mov: {
+        if (!dstReg || t == Type::Pred || I.type2 != Type::None || (bits != 32 && bits != 64)) return generic;
+        f.mask = bits == 64 ? ~0ull : 0xffffffffull;
+        const Operand& o = I.src[0];
+        if (o.kind == Operand::Kind::Special && o.index < 255) {
+            const Sreg r = static_cast<Sreg>(o.index);
+            switch (r) {
+            case Sreg::TidX: f.kind = FastKind::MovTidX; break;
+            case Sreg::LaneId: f.kind = FastKind::MovLaneId; break;
+            case Sreg::NtidX: case Sreg::NtidY: case Sreg::NtidZ: case Sreg::CtaidX: case Sreg::CtaidY: case Sreg::CtaidZ:
+            case Sreg::NctaidX: case Sreg::NctaidY: case Sreg::NctaidZ:
+                f.kind = FastKind::MovUniform;
+                f.sreg = static_cast<uint8_t>(r);
+                break;
+            default: return generic;
+            }
+            return f;
+        }
+        if (!sources(1)) return generic;
+        f.kind = bits == 64 ? FastKind::Mov64 : FastKind::Mov32;
+        return f;
+    }
+    case Op::Cvta: {
+        if (!dstReg || !sources(1) || (bits != 32 && bits != 64)) return generic;
+        uint64_t base = 0;
+        if (I.space == StateSpace::Shared) base = mem::kSharedWindow;
+        else if (I.space == StateSpace::Local) base = mem::kLocalWindow;
+        else if (I.space == StateSpace::Param) base = mem::kParamWindow;
+        f.offset = I.toSpace ? 0 - base : base;
+        f.mask = bits == 64 ? ~0ull : 0xffffffffull;
+        f.kind = FastKind::Cvta;
+        return f;
+    }
+    case Op::Cvt: {
+        const Type st = I.type2;
+        if (!dstReg || !sources(1) || I.sat || !ptx::isInteger(t) || !ptx::isInteger(st)) return generic;
+        if (bits != 64 || ptx::bitsOf(st) != 32) return generic;
+        f.kind = ptx::isSigned(st) ? FastKind::CvtS64S32 : FastKind::CvtU64U32;
+        return f;
+    }
+    case Op::Setp: {
+        if (I.dst.kind != Operand::Kind::Pred || I.boolOp != BoolOp::None || !sources(2)) return generic;
+        if (t != Type::S32 && t != Type::U32 && t != Type::B32) return generic;
+        switch (I.cmp) {   // the same normalisation as the interpreter's setp (signed only for .s32 and eq..ge)
+        case CmpOp::Eq: f.cmp = FastCmp::Eq; break;
+        case CmpOp::Ne: f.cmp = FastCmp::Ne; break;
+        case CmpOp::Lt: case CmpOp::Lo: f.cmp = FastCmp::Lt; break;
+        case CmpOp::Le: case CmpOp::Ls: f.cmp = FastCmp::Le; break;
+        case CmpOp::Gt: case CmpOp::Hi: f.cmp = FastCmp::Gt; break;
+        case CmpOp::Ge: case CmpOp::Hs: f.cmp = FastCmp::Ge; break;
+        default: return generic;
+        }
+        f.sgn = t == Type::S32 && I.cmp <= CmpOp::Ge;
+        f.dst = I.dst.index;
+        if (I.dst2.kind == Operand::Kind::Pred) f.dst2 = static_cast<int32_t>(I.dst2.index);
+        else if (I.dst2.kind != Operand::Kind::None && I.dst2.kind != Operand::Kind::Sink) return generic;
+        f.kind = FastKind::SetpI32;
+        return f;
+    }
+    case Op::Ld:
+    case Op::Ldu:
+    case Op::St: {
+        const bool load = I.op != Op::St;
+        const int es = ptx::sizeOf(t);
+        if (I.vec != 1 || (es != 4 && es != 8)) return generic;
+        if (load ? !dstReg : !sources(1)) return generic;
+        f.size = static_cast<uint8_t>(es);
+        f.offset = static_cast<uint64_t>(I.addr.offset);
+        if (I.space == StateSpace::Param) {
+            // A constant address in the function's own parameter area, checked here once.
+            const uint32_t pb = prog.functions[I.func].paramBytes;
+            if (!load || I.addr.base.kind != Operand::Kind::None || I.addr.offset < 0 || I.addr.offset % es != 0 ||
+                uint64_t(I.addr.offset) + uint64_t(es) > pb)
+                return generic;
+            f.kind = FastKind::LdParam;
+            return f;
+        }
+        if (!isReg(I.addr.base)) return generic;
+        f.src[1] = I.addr.base.index * 32;
+        if (I.space == StateSpace::Shared) f.kind = load ? FastKind::LdShared : FastKind::StShared;
+        else if (I.space == StateSpace::Global) f.kind = load ? FastKind::LdGlobal : FastKind::StGlobal;
+        else return generic;
+        return f;
+    }
+    case Op::Bra:
+        if (I.target < 0) return generic;
+        f.kind = FastKind::Bra;
+        f.offset = static_cast<uint64_t>(I.target);
+        return f;
+    default: return generic;
+    }
+}
+
+} // namespace
+
+std::vector<FastOp> predecode(const Program& prog) {
+    std::vector<FastOp> out;
+    out.reserve(prog.code.size());
+    for (const Instr& I : prog.code) out.push_back(decodeOne(prog, I));
+    return out;
+}
+
+} // namespace warpscope::sim

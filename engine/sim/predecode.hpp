@@ -1,0 +1,68 @@
+// Work done once per program instead of once per issued warp-instruction (issue 17).
+//
+// Sections: 1. Registers a function may read before writing them (which parts of a recycled
+//           register file block admission must clear)  2. The pre-decoded form: a fast
+//           handler per instruction, chosen at launch, for whole-warp execution
+#pragma once
+#include "sim/program.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace warpscope::sim {
+
+// ---------------------------------------------------------------- 1. Read-before-write registers
+// The registers of function `func` that some lane may read before that lane has written them on
+// its path through the function (a "definitely written" forward dataflow over the CFG; guarded
+// writes and writes the analysis does not model count as no write), plus every register another
+// lane can read (shfl's source). Only these need to start at zero for the function's results to
+// be the same as with a cleared register file: the others are always written first.
+std::vector<uint32_t> registersReadBeforeWritten(const Program& prog, uint32_t func);
+
+// ---------------------------------------------------------------- 2. Pre-decoded form
+// One entry per pc. `kind` names a specialised whole-warp handler (all 32 lanes execute: the
+// warp is converged and the guard, if any, is true for every lane); Generic means "take the
+// general interpreter path". Register operands are element offsets into Frame::regs
+// (index * 32), so a handler adds them to the register file's base.
+enum class FastKind : uint8_t {
+    Generic,
+    AddF32, SubF32, MulF32, FmaF32,            // .rn (or none), no .ftz/.sat
+    AddI32, SubI32, AddI64, SubI64,            // wrapping integer add/sub (no .sat/.cc)
+    MulLoI32, MadLoI32, MulWideS32, MulWideU32,
+    ShlB32, ShrU32, ShrS32,                    // shift by an immediate below 32
+    Mov32, Mov64,                              // register or immediate source
+    MovTidX, MovLaneId,                        // lane-dependent special registers
+    MovUniform,                                // %ntid, %ctaid, %nctaid: one value for the warp
+    Cvta,                                      // cvta / cvta.to: (a + offset) & mask
+    CvtU64U32, CvtS64S32,
+    SetpI32,                                   // setp on 32-bit integers, no bool op
+    LdShared, StShared,                        // 4 or 8 bytes, [reg + imm] (32-bit offsets)
+    LdGlobal, StGlobal,                        // 4 or 8 bytes, [reg + imm]
+    LdParam,                                   // 4 or 8 bytes at a constant, in-range, aligned offset
+    Bra,                                       // offset = target; Gpu::issue takes it when the warp does not split
+};
+
+// Comparisons of SetpI32, normalised (Lo = Lt unsigned, ...).
+enum class FastCmp : uint8_t { Eq, Ne, Lt, Le, Gt, Ge };
+
+// Operands are either register offsets into Frame::regs (index * 32) or immediates: bit k of
+// `imms` says source k is the immediate imm[k]. Every field a kind does not use stays zero.
+struct FastOp {
+    FastKind kind = FastKind::Generic;
+    FastCmp cmp = FastCmp::Eq;   // SetpI32
+    bool sgn = false;            // SetpI32: signed comparison
+    uint8_t imms = 0;
+    uint8_t size = 0;            // memory: bytes per lane (4 or 8)
+    uint8_t sreg = 0;            // MovUniform: the Sreg
+    uint32_t dst = 0;            // register offset; SetpI32: predicate index
+    int32_t dst2 = -1;           // SetpI32: the second (negated) predicate, -1 if none
+    uint32_t src[3] = {};
+    uint64_t imm[3] = {};
+    uint64_t mask = ~0ull;       // Mov*, MovUniform, Cvta: the result's width
+    uint64_t offset = 0;         // memory: the address's constant offset; Cvta: + or - the window base
+};
+
+// The pre-decoded form of every instruction of `prog`.
+std::vector<FastOp> predecode(const Program& prog);
+
+} // namespace warpscope::sim

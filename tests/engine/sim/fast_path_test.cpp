@@ -1,0 +1,387 @@
+// The pre-decoded whole-warp handlers (sim/predecode.hpp, sim/fast_exec.cpp) and the register
+// files block admission leaves uncleared: results are bit-for-bit those of the general
+// interpreter with every register file cleared.
+//
+// The reference run attaches a Step listener and turns initcheck on: a Step listener makes block
+// admission clear every register file, and a checker keeps every instruction on the general path.
+#include "support.hpp"
+
+#include "base/error.hpp"
+#include "mem/memory.hpp"
+#include "ptx/parser.hpp"
+#include "runtime/lesson.hpp"
+#include "sim/gpu.hpp"
+#include "sim/predecode.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <filesystem>
+#include <limits>
+
+using namespace warpscope;
+namespace fs = std::filesystem;
+
+namespace {
+
+// Every handler kind, with the edge values below: f32 add/sub/mul/fma (NaN, infinities,
+// subnormals, -0), 32/64-bit add/sub, mul.lo/mad.lo/mul.wide, shifts, cvt, cvta, special
+// registers, setp (every comparison, signed and unsigned, register and immediate), shared and
+// global loads/stores of 4 and 8 bytes and .param loads. Threads past n exit at once (partial warps).
+const char* kFastOps = R"PTX(
+.version 7.0
+.target sm_75
+.address_size 64
+
+.visible .entry fastops(
+	.param .u64 fastops_a,
+	.param .u64 fastops_b,
+	.param .u64 fastops_out,
+	.param .u32 fastops_n
+)
+{
+	.reg .pred 	%p<16>;
+	.reg .b32 	%r<64>;
+	.reg .f32 	%f<16>;
+	.reg .b64 	%rd<40>;
+	.shared .align 8 .b8 sh[4096];
+
+	ld.param.u64 	%rd1, [fastops_a];
+	ld.param.u64 	%rd2, [fastops_b];
+	ld.param.u64 	%rd3, [fastops_out];
+	ld.param.u32 	%r60, [fastops_n];
+	cvta.to.global.u64 	%rd4, %rd1;
+	cvta.to.global.u64 	%rd5, %rd2;
+	cvta.to.global.u64 	%rd6, %rd3;
+	mov.u32 	%r1, %ctaid.x;
+	mov.u32 	%r2, %ntid.x;
+	mov.u32 	%r3, %tid.x;
+	mad.lo.s32 	%r4, %r1, %r2, %r3;
+	setp.ge.s32 	%p15, %r4, %r60;
+	@%p15 exit;
+	mul.wide.s32 	%rd7, %r4, 4;
+	add.s64 	%rd8, %rd4, %rd7;
+	add.s64 	%rd9, %rd5, %rd7;
+	ld.global.u32 	%r5, [%rd8];
+	ld.global.u32 	%r6, [%rd9];
+	mov.b32 	%f1, %r5;
+	mov.b32 	%f2, %r6;
+	add.f32 	%f3, %f1, %f2;
+	sub.f32 	%f4, %f1, %f2;
+	mul.f32 	%f5, %f1, %f2;
+	fma.rn.f32 	%f6, %f1, %f2, %f3;
+	add.f32 	%f7, %f1, 0f3F800000;
+	mul.f32 	%f8, %f2, 0fC0000000;
+	add.s32 	%r7, %r5, %r6;
+	sub.s32 	%r8, %r5, %r6;
+	mul.lo.s32 	%r9, %r5, %r6;
+	mad.lo.s32 	%r10, %r5, %r6, %r7;
+	shl.b32 	%r11, %r5, 7;
+	shr.u32 	%r12, %r5, 5;
+	shr.s32 	%r13, %r5, 31;
+	mul.wide.s32 	%rd10, %r5, %r6;
+	mul.wide.u32 	%rd11, %r5, %r6;
+	cvt.u64.u32 	%rd12, %r5;
+	cvt.s64.s32 	%rd13, %r5;
+	add.s64 	%rd14, %rd13, %rd11;
+	sub.s64 	%rd15, %rd12, %rd10;
+	mov.u32 	%r14, %laneid;
+	mov.u32 	%r15, %nctaid.x;
+	add.s32 	%r16, %r5, -7;
+	mov.u64 	%rd16, %rd13;
+	setp.eq.s32 	%p1, %r5, %r6;
+	setp.ne.s32 	%p2, %r5, %r6;
+	setp.lt.s32 	%p3, %r5, %r6;
+	setp.le.s32 	%p4, %r5, %r6;
+	setp.gt.s32 	%p5, %r5, %r6;
+	setp.ge.s32 	%p6, %r5, %r6;
+	setp.lo.u32 	%p7, %r5, %r6;
+	setp.ls.u32 	%p8, %r5, %r6;
+	setp.hi.u32 	%p9, %r5, %r6;
+	setp.hs.u32 	%p10, %r5, %r6;
+	setp.lt.s32 	%p11, %r5, 100;
+	setp.gt.u32 	%p12, %r5, 100;
+	selp.u32 	%r20, 1, 0, %p1;
+	selp.u32 	%r21, 2, 0, %p2;
+	selp.u32 	%r22, 4, 0, %p3;
+	selp.u32 	%r23, 8, 0, %p4;
+	selp.u32 	%r24, 16, 0, %p5;
+	selp.u32 	%r25, 32, 0, %p6;
+	selp.u32 	%r26, 64, 0, %p7;
+	selp.u32 	%r27, 128, 0, %p8;
+	selp.u32 	%r28, 256, 0, %p9;
+	selp.u32 	%r29, 512, 0, %p10;
+	selp.u32 	%r30, 1024, 0, %p11;
+	selp.u32 	%r31, 2048, 0, %p12;
+	or.b32 	%r32, %r20, %r21;
+	or.b32 	%r32, %r32, %r22;
+	or.b32 	%r32, %r32, %r23;
+	or.b32 	%r32, %r32, %r24;
+	or.b32 	%r32, %r32, %r25;
+	or.b32 	%r32, %r32, %r26;
+	or.b32 	%r32, %r32, %r27;
+	or.b32 	%r32, %r32, %r28;
+	or.b32 	%r32, %r32, %r29;
+	or.b32 	%r32, %r32, %r30;
+	or.b32 	%r32, %r32, %r31;
+	mov.u32 	%r40, sh;
+	shl.b32 	%r41, %r3, 2;
+	add.s32 	%r42, %r40, %r41;
+	st.shared.u32 	[%r42], %r7;
+	shl.b32 	%r43, %r3, 3;
+	add.s32 	%r44, %r40, %r43;
+	st.shared.u64 	[%r44+1024], %rd10;
+	bar.sync 	0;
+	xor.b32 	%r45, %r3, 1;
+	shl.b32 	%r46, %r45, 2;
+	add.s32 	%r47, %r40, %r46;
+	ld.shared.u32 	%r48, [%r47];
+	shl.b32 	%r49, %r45, 3;
+	add.s32 	%r50, %r40, %r49;
+	ld.shared.u64 	%rd17, [%r50+1024];
+	mul.wide.s32 	%rd20, %r4, 256;
+	add.s64 	%rd21, %rd6, %rd20;
+	st.global.f32 	[%rd21], %f3;
+	st.global.f32 	[%rd21+4], %f4;
+	st.global.f32 	[%rd21+8], %f5;
+	st.global.f32 	[%rd21+12], %f6;
+	st.global.f32 	[%rd21+16], %f7;
+	st.global.f32 	[%rd21+20], %f8;
+	st.global.u32 	[%rd21+24], %r7;
+	st.global.u32 	[%rd21+28], %r8;
+	st.global.u32 	[%rd21+32], %r9;
+	st.global.u32 	[%rd21+36], %r10;
+	st.global.u32 	[%rd21+40], %r11;
+	st.global.u32 	[%rd21+44], %r12;
+	st.global.u32 	[%rd21+48], %r13;
+	st.global.u32 	[%rd21+52], %r14;
+	st.global.u32 	[%rd21+56], %r15;
+	st.global.u32 	[%rd21+60], %r16;
+	st.global.u64 	[%rd21+64], %rd10;
+	st.global.u64 	[%rd21+72], %rd11;
+	st.global.u64 	[%rd21+80], %rd12;
+	st.global.u64 	[%rd21+88], %rd13;
+	st.global.u64 	[%rd21+96], %rd14;
+	st.global.u64 	[%rd21+104], %rd15;
+	st.global.u64 	[%rd21+112], %rd16;
+	st.global.u32 	[%rd21+120], %r32;
+	st.global.u32 	[%rd21+124], %r48;
+	st.global.u64 	[%rd21+128], %rd17;
+	st.global.u32 	[%rd21+136], %r3;
+	st.global.u32 	[%rd21+140], 12345;
+$L_done:
+	ret;
+}
+
+// A register that only some blocks write (even blocks), then every thread stores it: odd
+// blocks must read zero even when their register file held an even block's values before.
+// %r9 is always written first. %r20 is a shfl source, read from lanes that never wrote it.
+.visible .entry partial_writes(
+	.param .u64 partial_writes_out
+)
+{
+	.reg .pred 	%p<4>;
+	.reg .b32 	%r<24>;
+	.reg .b64 	%rd<8>;
+
+	ld.param.u64 	%rd1, [partial_writes_out];
+	cvta.to.global.u64 	%rd2, %rd1;
+	mov.u32 	%r1, %ctaid.x;
+	mov.u32 	%r2, %tid.x;
+	mov.u32 	%r3, %ntid.x;
+	mad.lo.s32 	%r4, %r1, %r3, %r2;
+	and.b32 	%r5, %r1, 1;
+	setp.eq.s32 	%p1, %r5, 0;
+	add.s32 	%r9, %r1, 1;
+	@%p1 mov.u32 	%r6, %r9;
+	setp.lt.u32 	%p2, %r2, 16;
+	@%p2 mov.u32 	%r20, %r9;
+	shfl.sync.idx.b32 	%r21, %r20, 20, 31, -1;
+	mul.wide.s32 	%rd3, %r4, 8;
+	add.s64 	%rd4, %rd2, %rd3;
+	st.global.u32 	[%rd4], %r6;
+	st.global.u32 	[%rd4+4], %r21;
+	ret;
+}
+)PTX";
+
+// A Step listener that records nothing: attached, it keeps the run on the general path.
+struct Watch : sim::StepListener {
+    uint64_t steps = 0;
+    void onStep(const sim::Step&) override { ++steps; }
+};
+
+struct RunResult {
+    std::vector<uint8_t> out;
+    sim::LaunchStats stats;
+};
+
+// Runs `kernel` of kFastOps: `reference` = a Step listener and initcheck (general path, cleared
+// register files); otherwise the lean path with no listener.
+RunResult runKernel(const std::string& kernel, uint32_t grid, uint32_t block, const std::vector<uint32_t>& a,
+                    const std::vector<uint32_t>& b, size_t outBytes, uint32_t n, bool reference, uint32_t resident = 2,
+                    bool baseline = false) {
+    ptx::Module m = ptx::parse(kFastOps, "fastops.ptx");
+    sim::Program prog = sim::compile(m, kernel, {});
+    mem::GlobalMemory mem;
+    if (reference) mem.setTrackInit(true);
+    std::vector<base::ParamBytes> params;
+    auto buffer = [&](const std::vector<uint32_t>& v) {
+        const uint64_t p = mem.allocate(std::max<size_t>(4, v.size() * 4), "buf");
+        if (!v.empty()) std::memcpy(mem.find(p, 4)->data.get(), v.data(), v.size() * 4);
+        if (reference && !v.empty()) mem.markWritten(p, v.size() * 4);
+        return p;
+    };
+    if (!a.empty()) params.push_back(wst::arg(buffer(a)));
+    if (!b.empty()) params.push_back(wst::arg(buffer(b)));
+    const uint64_t out = mem.allocate(outBytes, "out");
+    if (reference) mem.markWritten(out, outBytes);
+    params.push_back(wst::arg(out));
+    if (kernel == "fastops") params.push_back(wst::arg(n));
+    base::LaunchConfig cfg;
+    cfg.grid.x = grid;
+    cfg.block.x = block;
+    sim::LaunchOptions opt;
+    opt.initcheck = reference;
+    opt.maxResidentBlocks = resident;   // few resident blocks: register files are recycled often
+    opt.baselineHandlers = baseline;
+    sim::Gpu gpu(prog, mem, cfg, params, opt);
+    Watch watch;
+    if (reference) gpu.setListener(&watch);
+    gpu.run();
+    if (reference) CHECK(watch.steps == gpu.stats().warpInstructions);
+    RunResult r;
+    const uint8_t* o = mem.find(out, outBytes)->data.get();
+    r.out.assign(o, o + outBytes);
+    r.stats = gpu.stats();
+    return r;
+}
+
+void checkSame(const RunResult& x, const RunResult& y) {
+    CHECK(x.stats.warpInstructions == y.stats.warpInstructions);
+    CHECK(x.stats.threadInstructions == y.stats.threadInstructions);
+    CHECK(x.stats.branches == y.stats.branches);
+    CHECK(x.stats.divergentBranches == y.stats.divergentBranches);
+    CHECK(x.stats.barriers == y.stats.barriers);
+    REQUIRE(x.out.size() == y.out.size());
+    size_t firstDiff = x.out.size();
+    for (size_t i = 0; i < x.out.size(); ++i)
+        if (x.out[i] != y.out[i]) {
+            firstDiff = i;
+            break;
+        }
+    INFO("first differing byte " << firstDiff << " (output slot " << firstDiff / 256 << ", byte " << firstDiff % 256 << ")");
+    CHECK(firstDiff == x.out.size());
+}
+
+} // namespace
+
+TEST_CASE("pre-decoded handlers: every kind gives the general interpreter's bits", "[sim][fast]") {
+    // Edge values paired in every combination over the threads.
+    const uint32_t edges[] = {0u, 1u, 0xffffffffu, 0x80000000u, 0x7fffffffu, 0x7fc00000u, 0xffc00001u, 0x7f800000u,
+                              0xff800000u, 0x00000001u, 0x807fffffu, 0x3f800000u, 0xbf800000u, 100u, 31u, 0x12345678u,
+                              0x7f7fffffu, 0x00800000u, 0x4b800000u, 0xcf000000u};
+    const uint32_t ne = sizeof edges / sizeof edges[0];
+    for (uint32_t block : {64u, 48u, 96u}) {
+        const uint32_t n = ne * ne + 7;   // the last block has threads past n: they exit, their warp splits
+        const uint32_t grid = (n + block - 1) / block;
+        std::vector<uint32_t> a(size_t(grid) * block), b(a.size());
+        for (uint32_t i = 0; i < a.size(); ++i) {
+            a[i] = edges[i % ne];
+            b[i] = edges[(i / ne) % ne] ^ (i >= ne * ne ? 0x55u : 0u);
+        }
+        INFO("block " << block);
+        const size_t outBytes = size_t(grid) * block * 256;
+        const RunResult fast = runKernel("fastops", grid, block, a, b, outBytes, n, false);
+        const RunResult ref = runKernel("fastops", grid, block, a, b, outBytes, n, true);
+        checkSame(fast, ref);
+        // The baseline x86-64 build of the handlers (what a CPU without AVX2 runs).
+        checkSame(runKernel("fastops", grid, block, a, b, outBytes, n, false, 2, true), ref);
+        // A few values known independently of both paths.
+        uint32_t v;
+        std::memcpy(&v, fast.out.data() + 140, 4);
+        CHECK(v == 12345u);
+        std::memcpy(&v, fast.out.data() + 256 * 5 + 52, 4);   // thread 5's %laneid
+        CHECK(v == 5u);
+        std::memcpy(&v, fast.out.data() + 256 * 3 + 24, 4);   // thread 3: a + b
+        CHECK(v == a[3] + b[3]);
+    }
+}
+
+TEST_CASE("uncleared register files: a register some paths never write still reads zero", "[sim][fast]") {
+    const uint32_t grid = 24, block = 64;
+    const size_t outBytes = size_t(grid) * block * 8;
+    for (uint32_t resident : {1u, 3u}) {
+        INFO("resident blocks " << resident);
+        const RunResult fast = runKernel("partial_writes", grid, block, {}, {}, outBytes, 0, false, resident);
+        const RunResult ref = runKernel("partial_writes", grid, block, {}, {}, outBytes, 0, true, resident);
+        checkSame(fast, ref);
+        for (uint32_t t = 0; t < grid * block; ++t) {
+            uint32_t v[2];
+            std::memcpy(v, fast.out.data() + size_t(t) * 8, 8);
+            const uint32_t blk = t / block;
+            INFO("thread " << t);
+            CHECK(v[0] == (blk % 2 == 0 ? blk + 1 : 0u));
+            CHECK(v[1] == 0u);   // lane 20 never wrote %r20
+        }
+    }
+}
+
+TEST_CASE("registersReadBeforeWritten: guarded writes, shfl sources and loop-carried registers", "[sim][fast]") {
+    ptx::Module m = ptx::parse(kFastOps, "fastops.ptx");
+    sim::Program p = sim::compile(m, "partial_writes", {});
+    const auto& fn = p.functions[0];
+    std::vector<std::string> names;
+    for (uint32_t r : sim::registersReadBeforeWritten(p, 0)) names.push_back(fn.regNames[r]);
+    // %r6: written only under @%p1; %r20: written under @%p2 and read by shfl in other lanes.
+    CHECK(names == std::vector<std::string>{"%r6", "%r20"});
+    // The bench kernels write every register before reading it (their register files are never cleared).
+    for (auto [file, kernel] : {std::pair{"lessons/vector-add/kernel.ptx", "vadd"}, std::pair{"lessons/matmul/kernel.ptx", "matmul_tiled"}}) {
+        ptx::Module lm = ptx::parse(wst::readFile(wst::sourcePath(file)), file);
+        sim::Program lp = sim::compile(lm, kernel, {});
+        INFO(kernel);
+        CHECK(sim::registersReadBeforeWritten(lp, 0).empty());
+    }
+}
+
+TEST_CASE("lean path and uncleared register files vs the general path: every lesson and planted bug", "[sim][fast][lessons]") {
+    std::vector<fs::path> specs;
+    for (auto& e : fs::directory_iterator(wst::sourcePath("lessons")))
+        if (fs::exists(e.path() / "lesson.json")) specs.push_back(e.path() / "lesson.json");
+    for (auto& e : fs::directory_iterator(wst::sourcePath("lessons")))
+        if (fs::exists(e.path() / "bugs"))
+            for (auto& b : fs::directory_iterator(e.path() / "bugs"))
+                if (b.path().extension() == ".json") specs.push_back(b.path());
+    std::sort(specs.begin(), specs.end());
+    REQUIRE(specs.size() >= 9);
+    for (const auto& spec : specs) {
+        INFO(spec.string());
+        auto runOnce = [&](bool reference) {
+            runtime::Lesson l = runtime::loadLesson(spec);
+            sim::LaunchOptions opt;
+            opt.threads = 1;
+            opt.instructionBudget = 20'000'000;
+            opt.initcheck = reference;
+            runtime::SimDevice dev(opt);
+            Watch watch;
+            if (reference) dev.onLaunch = [&](sim::Gpu& g) { g.setListener(&watch); };
+            std::string error;
+            try {
+                runtime::runLesson(l, runtime::resolveParams(l, {}), dev);
+            } catch (const Error& e) {
+                error = e.what();
+            }
+            std::vector<std::vector<uint8_t>> memory;
+            for (auto& a : dev.memory().allocations())
+                if (!a->freed) memory.emplace_back(a->data.get(), a->data.get() + a->size);
+            const auto& s = dev.lastStats();
+            return std::tuple(memory, std::vector<uint64_t>{s.warpInstructions, s.threadInstructions, s.branches, s.divergentBranches,
+                                                            s.barriers, s.blocksCompleted},
+                              error);
+        };
+        const auto fast = runOnce(false), ref = runOnce(true);
+        CHECK(std::get<0>(fast) == std::get<0>(ref));
+        CHECK(std::get<1>(fast) == std::get<1>(ref));
+        CHECK(std::get<2>(fast) == std::get<2>(ref));
+    }
+}
