@@ -25,6 +25,6 @@ for cfg in "120 256 8" "100 256 16" "64 256 24" "48 256 32" "32 256 48" "0 256 6
         NR == 2 { for (i = 1; i <= NF; ++i) { gsub(/"/, "", $i); unit[i] = $i } }
         NR == 3 { for (i = 1; i <= NF; ++i) { gsub(/"/, "", $i); gsub(/,/, "", $i) }
                   t = $col["gpu__time_duration.sum"]; u = unit[col["gpu__time_duration.sum"]]
-                  if (u == "nsecond") t = t / 1000; else if (u == "msecond") t = t * 1000
+                  if (u == "nsecond" || u == "ns") t = t / 1000; else if (u == "msecond" || u == "ms") t = t * 1000
                   printf "%s,%s,%s,%.3f,%s,%s\n", s, b, w, t, $col["dram__sectors_read.sum"], $col["dram__sectors_write.sum"] }'
 done
