@@ -456,7 +456,10 @@ void Gpu::runToEnd(uint32_t threads) {
     LaunchStats sum;
     for (auto& p : parts) {
         if (p->fault_) {
-            if (opt_.cancel && opt_.cancel->load(std::memory_order_relaxed) && p->fault_->kind() == Error::Kind::Budget) {
+            // Cancelled by the user: report it at once (a serial re-run would only stop at its
+            // first look at the flag, after restoring memory for nothing).
+            if (opt_.cancel && opt_.cancel->load(std::memory_order_relaxed) &&
+                (p->fault_->kind() == Error::Kind::Cancelled || p->fault_->kind() == Error::Kind::Budget)) {
                 recordFault(*p->fault_);
                 throw *fault_;
             }
