@@ -725,13 +725,7 @@ uint64_t TimedRun::memoryCompletion(Sm& sm, bool shared, bool store, bool atomic
     uint32_t n2 = 0, nd = 0;
     for (uint32_t k = 0; k < g.sectors; ++k) {
         uint64_t a = g.sectorAddr[k];
-        bool l1hit = false;
-        if (last_.isLoad && !atomic) {   // stores and atomics go through to L2 (L1 is write-through)
-            ++l1Lookups_;
-            l1hit = sm.l1->access(a, false);
-            if (l1hit) ++l1Hits_;
-        }
-        if (l1hit) continue;
+        if (l1LoadHit(sm, a, atomic)) continue;
         ++n2;
         bool dirtied = false;
         if (l2_->access(a, store || atomic, &dirtied)) ++l2Hits_;
@@ -753,6 +747,14 @@ uint64_t TimedRun::memoryCompletion(Sm& sm, bool shared, bool store, bool atomic
         }
     }
     return static_cast<uint64_t>(std::ceil(done));
+}
+
+bool TimedRun::l1LoadHit(Sm& sm, uint64_t sector, bool atomic) {
+    if (!last_.isLoad || atomic) return false;
+    ++l1Lookups_;
+    const bool hit = sm.l1->access(sector, false);
+    if (hit) ++l1Hits_;
+    return hit;
 }
 
 // The write-back model (l2DirtyBytes > 0; measurements in docs/timing-validation.md, "Write-back"):
@@ -789,13 +791,7 @@ uint64_t TimedRun::writeBackModel(Sm& sm, bool store, bool atomic, const mem::Gl
     uint32_t n2 = 0, reads = 0, writes = 0;
     for (uint32_t k = 0; k < g.sectors; ++k) {
         const uint64_t a = g.sectorAddr[k];
-        bool l1hit = false;
-        if (last_.isLoad && !atomic) {   // stores and atomics go through to L2 (L1 is write-through)
-            ++l1Lookups_;
-            l1hit = sm.l1->access(a, false);
-            if (l1hit) ++l1Hits_;
-        }
-        if (l1hit) continue;
+        if (l1LoadHit(sm, a, atomic)) continue;
         ++n2;
         const bool write = store || atomic;
         const bool overBudget = write && l2_->dirtySectors() >= dirtyBudget;

@@ -159,6 +159,9 @@ private:
     uint64_t memoryCompletion(Sm& sm, bool shared, bool store, bool atomic, uint64_t issueAt, uint32_t sharedBytes = 0);
     double l2AtomicTurn(double arrive);
     uint64_t writeBackModel(Sm& sm, bool store, bool atomic, const mem::GlobalAccess& g, double leave, double done);
+    // A global load's sector looked up in the SM's L1 (counted); stores and atomics never hit
+    // there (L1 is write-through), so they always go on to L2.
+    bool l1LoadHit(Sm& sm, uint64_t sector, bool atomic);
     double l2AtomicsDone(double arrive);
     double dramTurn(double arrive, double now, uint32_t reads, uint32_t writes);
     double dramRandomWait() const;
