@@ -1201,6 +1201,7 @@ Program compile(const ptx::Module& module, const std::string& kernelName, const 
                 ++pc;
             }
         }
+        fn.layoutRegisters();
         prog.functions.push_back(fn);
         Function& fref = prog.functions.back();
         Translator tr(ctx, fl, lay, fref, prog);
@@ -1236,6 +1237,25 @@ Program compile(const ptx::Module& module, const std::string& kernelName, const 
         if (best == 0 || c > fileCount[best]) best = f;
     prog.mainFile = best;
     return prog;
+}
+
+void Function::layoutRegisters() {
+    const size_t n = regTypes.size();
+    regOffset.assign(n, 0);
+    regWide.assign(n, 0);
+    uint32_t words = 0;
+    for (size_t r = 0; r < n; ++r)
+        if (ptx::bitsOf(regTypes[r]) == 64) {
+            regWide[r] = 1;
+            regOffset[r] = words;
+            words += 64;
+        }
+    for (size_t r = 0; r < n; ++r)
+        if (!regWide[r]) {
+            regOffset[r] = words;
+            words += 32;
+        }
+    regWords = words;
 }
 
 } // namespace warpscope::sim

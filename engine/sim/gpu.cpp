@@ -155,10 +155,10 @@ void Gpu::admitBlocks() {
             w.frames.resize(1);
             Frame& f = w.frames[0];
             f.func = 0;
-            if (unwatched_ && f.regs.size() == size_t(kf.numRegs) * 32) {
-                for (uint32_t r : zeroRegs_) std::memset(f.regs.data() + size_t(r) * 32, 0, 32 * sizeof(uint64_t));
+            if (unwatched_ && f.regWords.size() == kf.regWords) {
+                for (uint32_t r : zeroRegs_) std::memset(f.narrow(kf.regOffset[r]), 0, kf.regWide[r] ? 32 * 8 : 32 * 4);
             } else {
-                f.regs.assign(size_t(kf.numRegs) * 32, 0);
+                f.regWords.assign(kf.regWords, 0);
             }
             f.preds.assign(kf.numPreds, 0);
             f.params.resize(size_t(kf.paramBytes) * 32);
@@ -486,6 +486,16 @@ void Gpu::runToEnd(uint32_t threads) {
     state_ = LaunchState::Finished;
 }
 
+std::vector<uint64_t> registerValues(const Function& fn, const Frame& f) {
+    const size_t n = fn.regOffset.size();
+    std::vector<uint64_t> out(n * 32, 0);
+    if (f.regWords.size() < fn.regWords) return out;
+    for (size_t r = 0; r < n; ++r)
+        for (uint32_t l = 0; l < 32; ++l)
+            out[r * 32 + l] = fn.regWide[r] ? f.wide(fn.regOffset[r])[l] : f.narrow(fn.regOffset[r])[l];
+    return out;
+}
+
 void Gpu::recordFault(const Error& e) {
     state_ = LaunchState::Faulted;
     fault_ = e;
@@ -562,8 +572,12 @@ void Gpu::tryReleaseBarrier(Block& b) {
                     const uint32_t lanes = o.activeMask();
                     Frame& of = o.frames.back();
                     if (bi.dst.kind == Operand::Kind::Reg) {   // .popc: a count in a register
-                        uint64_t* d = of.regs.data() + size_t(bi.dst.index) * 32;
-                        for (uint32_t m = lanes; m; m &= m - 1) d[std::countr_zero(m)] = t;
+                        const Function& ofn = prog_.functions[of.func];
+                        const uint32_t off = ofn.regOffset[bi.dst.index];
+                        for (uint32_t m = lanes; m; m &= m - 1) {
+                            if (ofn.regWide[bi.dst.index]) of.wide(off)[std::countr_zero(m)] = t;
+                            else of.narrow(off)[std::countr_zero(m)] = t;
+                        }
                     } else if (bi.dst.kind == Operand::Kind::Pred) {   // .and / .or: a predicate
                         const bool v = bi.barRed == 2 ? t == n : t != 0;
                         uint32_t& p = of.preds[bi.dst.index];
@@ -733,11 +747,50 @@ struct Exec {
     uint64_t tmp[4][32];
     uint64_t sink[32];
     uint64_t addrs[32];
+    uint64_t baseScratch[32];   // a 32-bit address register, widened
+    // Writes to 32-bit registers go to 64-bit staging copies of them (filled with their current
+    // values, so lanes an instruction leaves alone keep them), stored back by commit().
+    uint64_t stage[5][32];
+    uint32_t stageOffset[5];
+    uint32_t staged = 0;
+    const Function& fn() const { return g.prog_.functions[f.func]; }
+
+    // Register `index`'s 32 lanes as 64-bit values: the register itself when it is stored 64-bit,
+    // else its values zero-extended into `scratch`.
+    const uint64_t* readReg(uint32_t index, uint64_t* scratch) {
+        const Function& F = fn();
+        if (F.regWide[index]) return f.wide(F.regOffset[index]);
+        const uint32_t* v = f.narrow(F.regOffset[index]);
+        for (int l = 0; l < 32; ++l) scratch[l] = v[l];
+        return scratch;
+    }
+    // Register `index`'s 32 lanes to write, as 64-bit values (see stage).
+    uint64_t* writeReg(uint32_t index) {
+        const Function& F = fn();
+        const uint32_t off = F.regOffset[index];
+        if (F.regWide[index]) return f.wide(off);
+        for (uint32_t k = 0; k < staged; ++k)
+            if (stageOffset[k] == off) return stage[k];
+        if (staged == 5) throw Error(Error::Kind::Unsupported, "An instruction with more than five register results.");
+        stageOffset[staged] = off;
+        const uint32_t* v = f.narrow(off);
+        uint64_t* d = stage[staged++];
+        for (int l = 0; l < 32; ++l) d[l] = v[l];
+        return d;
+    }
+    // Stores the staged 32-bit registers (their low 32 bits: what a 32-bit register holds).
+    void commit() {
+        for (uint32_t k = 0; k < staged; ++k) {
+            uint32_t* v = f.narrow(stageOffset[k]);
+            for (int l = 0; l < 32; ++l) v[l] = static_cast<uint32_t>(stage[k][l]);
+        }
+        staged = 0;
+    }
 
     const uint64_t* src(int k) {
         const Operand& o = I.src[k];
         switch (o.kind) {
-        case Operand::Kind::Reg: return f.regs.data() + size_t(o.index) * 32;
+        case Operand::Kind::Reg: return readReg(o.index, tmp[k]);
         case Operand::Kind::Imm:
             for (int l = 0; l < 32; ++l) tmp[k][l] = o.imm;
             return tmp[k];
@@ -755,7 +808,7 @@ struct Exec {
     }
     const uint64_t* value(const Operand& o, uint64_t* scratch) {
         switch (o.kind) {
-        case Operand::Kind::Reg: return f.regs.data() + size_t(o.index) * 32;
+        case Operand::Kind::Reg: return readReg(o.index, scratch);
         case Operand::Kind::Imm:
             for (int l = 0; l < 32; ++l) scratch[l] = o.imm;
             return scratch;
@@ -772,11 +825,11 @@ struct Exec {
     }
     uint8_t* carry() { return w.carry; }
     uint64_t* dst() {
-        if (I.dst.kind == Operand::Kind::Reg) return f.regs.data() + size_t(I.dst.index) * 32;
+        if (I.dst.kind == Operand::Kind::Reg) return writeReg(I.dst.index);
         return sink;
     }
     uint64_t* regOut(const Operand& o) {
-        if (o.kind == Operand::Kind::Reg) return f.regs.data() + size_t(o.index) * 32;
+        if (o.kind == Operand::Kind::Reg) return writeReg(o.index);
         return sink;
     }
     void setPred(const Operand& o, uint32_t lanesTrue, uint32_t lanes) {
@@ -1022,7 +1075,7 @@ struct Exec {
 
     void computeAddresses() {
         const uint64_t* base = nullptr;
-        if (I.addr.base.kind == Operand::Kind::Reg) base = f.regs.data() + size_t(I.addr.base.index) * 32;
+        if (I.addr.base.kind == Operand::Kind::Reg) base = readReg(I.addr.base.index, baseScratch);
         uint64_t extra = I.addr.base.kind == Operand::Kind::Special ? f.localBase : 0;
         if (exec == kFull) {   // the same arithmetic with the per-instruction tests hoisted out of the lane loop
             const uint64_t off = extra + static_cast<uint64_t>(I.addr.offset);
@@ -2199,7 +2252,7 @@ void Gpu::issue(Block& b, Warp& w) {
         f.stack[topIndex].pc = pc + 1;   // where the caller resumes (lanes that did not call wait there)
         Frame nf;
         nf.func = cs.callee;
-        nf.regs.assign(size_t(callee.numRegs) * 32, 0);
+        nf.regWords.assign(callee.regWords, 0);
         nf.preds.assign(callee.numPreds, 0);
         nf.params.assign(size_t(callee.paramBytes) * 32, 0);
         for (size_t k = 0; k < cs.argOffsets.size() && k < callee.formalOffsets.size(); ++k) {
@@ -2301,6 +2354,7 @@ void Gpu::issue(Block& b, Warp& w) {
     }
     case Op::Count_: break;
     }
+    x.commit();
     if (!control) f.stack[topIndex].pc = nextPc;
     (void)x.active;
 

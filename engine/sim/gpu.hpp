@@ -65,7 +65,13 @@ struct SimtEntry {
 // One function activation of a warp (the kernel itself is frame 0).
 struct Frame {
     uint32_t func = 0;
-    std::vector<uint64_t> regs;       // numRegs x 32 lanes
+    // The register file, laid out by Function::regOffset/regWide: a 64-bit register's 32 lanes
+    // as 64-bit words, any other register's as 32-bit words (narrower values zero-extended).
+    std::vector<uint32_t> regWords;
+    uint32_t* narrow(uint32_t offset) { return regWords.data() + offset; }
+    const uint32_t* narrow(uint32_t offset) const { return regWords.data() + offset; }
+    uint64_t* wide(uint32_t offset) { return reinterpret_cast<uint64_t*>(regWords.data() + offset); }
+    const uint64_t* wide(uint32_t offset) const { return reinterpret_cast<const uint64_t*>(regWords.data() + offset); }
     std::vector<uint32_t> preds;      // one lane mask per predicate register
     std::vector<uint8_t> params;      // 32 lanes x paramBytes
     uint32_t localBase = 0;           // start of this frame's .local depot in each lane's stack
@@ -74,6 +80,10 @@ struct Frame {
     int32_t callSite = -1;            // caller's CallSite index
     uint32_t returned = 0;            // lanes that executed ret
 };
+
+// Every register of `f` (a frame of function `fn`) as 64-bit values, register r's lane l at
+// r * 32 + l: the form the app's register views show.
+std::vector<uint64_t> registerValues(const Function& fn, const Frame& f);
 
 enum class WarpState : uint8_t { Ready, AtBarrier, Done };
 

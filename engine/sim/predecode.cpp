@@ -130,13 +130,17 @@ FastOp decodeOne(const Program& prog, const Instr& I) {
     FastOp f;
     const Type t = I.type;
     const int bits = ptx::bitsOf(t);
+    const Function& fn = prog.functions[I.func];
     auto isReg = [](const Operand& o) { return o.kind == Operand::Kind::Reg; };
-    // Register or immediate sources 0..n-1; false when another kind (special, predicate) appears.
-    auto sources = [&](int n) {
+    auto wide = [&](const Operand& o) { return o.kind == Operand::Kind::Reg && fn.regWide[o.index] != 0; };
+    // Register sources 0..n-1 stored `wideSrc` (64-bit) or not, or immediates; false when another
+    // kind (special, predicate) or another storage width appears.
+    auto sources = [&](int n, bool wideSrc) {
         for (int k = 0; k < n; ++k) {
             const Operand& o = I.src[k];
             if (o.kind == Operand::Kind::Reg) {
-                f.src[k] = o.index * 32;
+                if (wide(o) != wideSrc) return false;
+                f.src[k] = fn.regOffset[o.index];
             } else if (o.kind == Operand::Kind::Imm) {
                 f.imms |= uint8_t(1u << k);
                 f.imm[k] = o.imm;
@@ -149,11 +153,16 @@ FastOp decodeOne(const Program& prog, const Instr& I) {
     auto generic = FastOp{};
     const bool plainRound = I.rnd == ptx::Round::None || I.rnd == ptx::Round::RN;
     const bool dstReg = isReg(I.dst);
-    if (dstReg) f.dst = I.dst.index * 32;
+    if (dstReg) {
+        f.dst = fn.regOffset[I.dst.index];
+        f.wideDst = wide(I.dst);
+    }
+    // The destination register is stored 64-bit exactly when `w`.
+    auto dstIs = [&](bool w) { return dstReg && f.wideDst == w; };
     switch (I.op) {
     case Op::Add:
     case Op::Sub: {
-        if (!dstReg || !sources(2) || I.sat || I.cc) return generic;
+        if (!dstIs(bits == 64) || !sources(2, bits == 64) || I.sat || I.cc) return generic;
         const bool sub = I.op == Op::Sub;
         if (t == Type::F32 && plainRound && !I.ftz) f.kind = sub ? FastKind::SubF32 : FastKind::AddF32;
         else if (ptx::isInteger(t) && bits == 32) f.kind = sub ? FastKind::SubI32 : FastKind::AddI32;
@@ -161,7 +170,8 @@ FastOp decodeOne(const Program& prog, const Instr& I) {
         return f.kind == FastKind::Generic ? generic : f;
     }
     case Op::Mul:
-        if (!dstReg || !sources(2) || I.sat || I.cc) return generic;
+        if (!dstReg || !sources(2, false) || I.sat || I.cc || bits != 32) return generic;
+        if (f.wideDst != (I.mul == MulMode::Wide && t != Type::F32)) return generic;
         if (t == Type::F32) {
             if (plainRound && !I.ftz) f.kind = FastKind::MulF32;
         } else if (ptx::isInteger(t) && bits == 32) {
@@ -170,21 +180,21 @@ FastOp decodeOne(const Program& prog, const Instr& I) {
         }
         return f.kind == FastKind::Generic ? generic : f;
     case Op::Mad:
-        if (!dstReg || !sources(3) || I.sat || I.cc) return generic;
+        if (!dstIs(false) || !sources(3, false) || I.sat || I.cc) return generic;
         if (ptx::isInteger(t) && bits == 32 && I.mul == MulMode::Lo) f.kind = FastKind::MadLoI32;
         return f.kind == FastKind::Generic ? generic : f;
     case Op::Fma:
-        if (!dstReg || !sources(3) || t != Type::F32 || !plainRound || I.ftz || I.sat) return generic;
+        if (!dstIs(false) || !sources(3, false) || t != Type::F32 || !plainRound || I.ftz || I.sat) return generic;
         f.kind = FastKind::FmaF32;
         return f;
     case Op::Shl:
     case Op::Shr:
-        if (!dstReg || !sources(2) || bits != 32 || !ptx::isInteger(t)) return generic;
+        if (!dstIs(false) || !sources(2, false) || bits != 32 || !ptx::isInteger(t)) return generic;
         if (!(f.imms & 2) || (f.imms & 1) || uint32_t(f.imm[1]) >= 32) return generic;
         f.kind = I.op == Op::Shl ? FastKind::ShlB32 : ptx::isSigned(t) ? FastKind::ShrS32 : FastKind::ShrU32;
         return f;
     case Op::Mov: {
-        if (!dstReg || t == Type::Pred || I.type2 != Type::None || (bits != 32 && bits != 64)) return generic;
+        if (!dstIs(bits == 64) || t == Type::Pred || I.type2 != Type::None || (bits != 32 && bits != 64)) return generic;
         f.mask = bits == 64 ? ~0ull : 0xffffffffull;
         const Operand& o = I.src[0];
         if (o.kind == Operand::Kind::Special && o.index < 255) {
@@ -201,12 +211,12 @@ FastOp decodeOne(const Program& prog, const Instr& I) {
             }
             return f;
         }
-        if (!sources(1)) return generic;
+        if (!sources(1, bits == 64)) return generic;
         f.kind = bits == 64 ? FastKind::Mov64 : FastKind::Mov32;
         return f;
     }
     case Op::Cvta: {
-        if (!dstReg || !sources(1) || (bits != 32 && bits != 64)) return generic;
+        if (!dstIs(bits == 64) || !sources(1, bits == 64) || (bits != 32 && bits != 64)) return generic;
         uint64_t base = 0;
         if (I.space == StateSpace::Shared) base = mem::kSharedWindow;
         else if (I.space == StateSpace::Local) base = mem::kLocalWindow;
@@ -218,13 +228,13 @@ FastOp decodeOne(const Program& prog, const Instr& I) {
     }
     case Op::Cvt: {
         const Type st = I.type2;
-        if (!dstReg || !sources(1) || I.sat || !ptx::isInteger(t) || !ptx::isInteger(st)) return generic;
+        if (!dstIs(true) || !sources(1, false) || I.sat || !ptx::isInteger(t) || !ptx::isInteger(st)) return generic;
         if (bits != 64 || ptx::bitsOf(st) != 32) return generic;
         f.kind = ptx::isSigned(st) ? FastKind::CvtS64S32 : FastKind::CvtU64U32;
         return f;
     }
     case Op::Setp: {
-        if (I.dst.kind != Operand::Kind::Pred || I.boolOp != BoolOp::None || !sources(2)) return generic;
+        if (I.dst.kind != Operand::Kind::Pred || I.boolOp != BoolOp::None || !sources(2, false)) return generic;
         if (t != Type::S32 && t != Type::U32 && t != Type::B32) return generic;
         switch (I.cmp) {   // the same normalisation as the interpreter's setp (signed only for .s32 and eq..ge)
         case CmpOp::Eq: f.cmp = FastCmp::Eq; break;
@@ -248,7 +258,7 @@ FastOp decodeOne(const Program& prog, const Instr& I) {
         const bool load = I.op != Op::St;
         const int es = ptx::sizeOf(t);
         if (I.vec != 1 || (es != 4 && es != 8)) return generic;
-        if (load ? !dstReg : !sources(1)) return generic;
+        if (load ? !dstIs(es == 8) : !sources(1, es == 8)) return generic;
         f.size = static_cast<uint8_t>(es);
         f.offset = static_cast<uint64_t>(I.addr.offset);
         if (I.space == StateSpace::Param) {
@@ -261,7 +271,8 @@ FastOp decodeOne(const Program& prog, const Instr& I) {
             return f;
         }
         if (!isReg(I.addr.base)) return generic;
-        f.src[1] = I.addr.base.index * 32;
+        f.src[1] = fn.regOffset[I.addr.base.index];
+        f.wideBase = wide(I.addr.base);
         if (I.space == StateSpace::Shared) f.kind = load ? FastKind::LdShared : FastKind::StShared;
         else if (I.space == StateSpace::Global) f.kind = load ? FastKind::LdGlobal : FastKind::StGlobal;
         else return generic;

@@ -22,8 +22,10 @@ std::vector<uint32_t> registersReadBeforeWritten(const Program& prog, uint32_t f
 // ---------------------------------------------------------------- 2. Pre-decoded form
 // One entry per pc. `kind` names a specialised whole-warp handler (all 32 lanes execute: the
 // warp is converged and the guard, if any, is true for every lane); Generic means "take the
-// general interpreter path". Register operands are element offsets into Frame::regs
-// (index * 32), so a handler adds them to the register file's base.
+// general interpreter path". Register operands are 32-bit word offsets into Frame::regWords
+// (Function::regOffset), and each kind fixes the storage width of its registers (a 32-bit add
+// reads and writes 32-bit registers; mul.wide writes a 64-bit one): an instruction whose
+// registers are stored otherwise stays Generic.
 enum class FastKind : uint8_t {
     Generic,
     AddF32, SubF32, MulF32, FmaF32,            // .rn (or none), no .ftz/.sat
@@ -45,7 +47,7 @@ enum class FastKind : uint8_t {
 // Comparisons of SetpI32, normalised (Lo = Lt unsigned, ...).
 enum class FastCmp : uint8_t { Eq, Ne, Lt, Le, Gt, Ge };
 
-// Operands are either register offsets into Frame::regs (index * 32) or immediates: bit k of
+// Operands are either register word offsets into Frame::regWords or immediates: bit k of
 // `imms` says source k is the immediate imm[k]. Every field a kind does not use stays zero.
 struct FastOp {
     FastKind kind = FastKind::Generic;
@@ -54,6 +56,8 @@ struct FastOp {
     uint8_t imms = 0;
     uint8_t size = 0;            // memory: bytes per lane (4 or 8)
     uint8_t sreg = 0;            // MovUniform: the Sreg
+    bool wideDst = false;        // Mov*, Cvta: the destination is a 64-bit register
+    bool wideBase = false;       // memory: the address register is a 64-bit register
     uint32_t dst = 0;            // register offset; SetpI32: predicate index
     int32_t dst2 = -1;           // SetpI32: the second (negated) predicate, -1 if none
     uint32_t src[3] = {};

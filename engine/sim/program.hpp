@@ -126,6 +126,14 @@ struct Function {
     std::vector<std::string> regNames; // for display: index -> "%r3"
     std::vector<ptx::Type> regTypes;
     std::vector<std::string> predNames;
+    // Register storage (Frame::regWords): a 64-bit register keeps its 32 lanes as 64-bit words,
+    // every other register (32, 16 or 8 bits) as 32-bit words, so a kernel of 32-bit values
+    // keeps half the host memory hot. regOffset[r] is register r's first 32-bit word; 64-bit
+    // registers come first, so their offsets are even and their lanes 8-byte aligned.
+    std::vector<uint32_t> regOffset;
+    std::vector<uint8_t> regWide;      // 1: 64-bit storage
+    uint32_t regWords = 0;             // the register file's size in 32-bit words
+    void layoutRegisters();            // fills the three from regTypes
 };
 
 struct KernelParam {

@@ -27,7 +27,8 @@ namespace {
 // Every handler kind, with the edge values below: f32 add/sub/mul/fma (NaN, infinities,
 // subnormals, -0), 32/64-bit add/sub, mul.lo/mad.lo/mul.wide, shifts, cvt, cvta, special
 // registers, setp (every comparison, signed and unsigned, register and immediate), shared and
-// global loads/stores of 4 and 8 bytes and .param loads. Threads past n exit at once (partial warps).
+// global loads/stores of 4 and 8 bytes (addresses in 32- and 64-bit registers, values in registers
+// and immediates) and .param loads. Threads past n exit at once (partial warps).
 const char* kFastOps = R"PTX(
 .version 7.0
 .target sm_75
@@ -169,6 +170,14 @@ const char* kFastOps = R"PTX(
 	st.global.u64 	[%rd21+128], %rd17;
 	st.global.u32 	[%rd21+136], %r3;
 	st.global.u32 	[%rd21+140], 12345;
+	cvt.u64.u32 	%rd30, %r47;
+	ld.shared.u32 	%r51, [%rd30];
+	st.global.u32 	[%rd21+144], %r51;
+	cvt.u64.u32 	%rd31, %r44;
+	st.shared.u64 	[%rd31+2048], -3;
+	ld.shared.u64 	%rd32, [%rd31+2048];
+	st.global.u64 	[%rd21+152], %rd32;
+	st.global.f32 	[%rd21+160], 0f3FC00000;
 $L_done:
 	ret;
 }
@@ -305,6 +314,13 @@ TEST_CASE("pre-decoded handlers: every kind gives the general interpreter's bits
         CHECK(v == 5u);
         std::memcpy(&v, fast.out.data() + 256 * 3 + 24, 4);   // thread 3: a + b
         CHECK(v == a[3] + b[3]);
+        std::memcpy(&v, fast.out.data() + 256 * 2 + 144, 4);   // thread 2 reads thread 3's a + b through a 64-bit address
+        CHECK(v == a[3] + b[3]);
+        uint64_t v64;
+        std::memcpy(&v64, fast.out.data() + 256 * 2 + 152, 8);
+        CHECK(v64 == uint64_t(-3));
+        std::memcpy(&v, fast.out.data() + 256 * 2 + 160, 4);
+        CHECK(v == 0x3fc00000u);
     }
 }
 
