@@ -221,6 +221,24 @@ __attribute__((target("avx2"))) void gatherAvx2(const uint8_t* origin, const uin
         _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + l), _mm256_i32gather_epi64(reinterpret_cast<const long long*>(origin), a, 1));
     }
 }
+// Lane l's element at p + l * stride (.param: one copy of the area per lane; 32 strides of a
+// parameter area are far below 2^31, so they serve as 32-bit indices).
+__attribute__((target("avx2"))) void gatherStridedAvx2(const uint8_t* p, uint64_t stride, uint32_t* d) {
+    const __m256i step = _mm256_set1_epi32(static_cast<int>(8 * stride));
+    __m256i idx = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(static_cast<int>(stride)));
+    for (uint32_t l = 0; l < kLanes; l += 8) {
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + l), _mm256_i32gather_epi32(reinterpret_cast<const int*>(p), idx, 1));
+        idx = _mm256_add_epi32(idx, step);
+    }
+}
+__attribute__((target("avx2"))) void gatherStridedAvx2(const uint8_t* p, uint64_t stride, uint64_t* d) {
+    const __m128i step = _mm_set1_epi32(static_cast<int>(4 * stride));
+    __m128i idx = _mm_mullo_epi32(_mm_setr_epi32(0, 1, 2, 3), _mm_set1_epi32(static_cast<int>(stride)));
+    for (uint32_t l = 0; l < kLanes; l += 4) {
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + l), _mm256_i32gather_epi64(reinterpret_cast<const long long*>(p), idx, 1));
+        idx = _mm_add_epi32(idx, step);
+    }
+}
 #endif
 } // namespace
 
@@ -505,6 +523,13 @@ template <bool kAvx2>
         if (withStep) return false;
         const uint64_t pb = g.prog_.functions[f.func].paramBytes;
         const uint8_t* p = f.params.data() + op.offset;
+#ifdef WARPSCOPE_FAST_AVX2
+        if constexpr (kAvx2) {
+            if (op.size == 4) gatherStridedAvx2(p, pb, f.narrow(op.dst));
+            else gatherStridedAvx2(p, pb, f.wide(op.dst));
+            return true;
+        }
+#endif
         if (op.size == 4) gatherStridedScalar(p, pb, f.narrow(op.dst));
         else gatherStridedScalar(p, pb, f.wide(op.dst));
         return true;
