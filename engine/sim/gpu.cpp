@@ -2120,8 +2120,7 @@ void Gpu::issue(Block& b, Warp& w) {
         const int32_t pc = top.pc;
         const FastOp& fo = fast_[static_cast<size_t>(pc)];
         if (top.mask == kFull && fo.kind != FastKind::Generic && stats_.warpInstructions < checkAt_) {
-            const Operand& g = prog_.code[static_cast<size_t>(pc)].guard;
-            const uint32_t exec = g.kind != Operand::Kind::Pred ? kFull : f.preds[g.index] ^ (g.negate ? kFull : 0u);
+            const uint32_t exec = fo.guard < 0 ? kFull : f.preds[static_cast<size_t>(fo.guard)] ^ (fo.guardNegated ? kFull : 0u);
             // The general path's bookkeeping for an instruction that keeps the warp converged.
             auto done = [&](uint32_t lanes, bool branch, int32_t nextPc) __attribute__((always_inline)) {
                 ++stats_.warpInstructions;

@@ -292,7 +292,14 @@ FastOp decodeOne(const Program& prog, const Instr& I) {
 std::vector<FastOp> predecode(const Program& prog) {
     std::vector<FastOp> out;
     out.reserve(prog.code.size());
-    for (const Instr& I : prog.code) out.push_back(decodeOne(prog, I));
+    for (const Instr& I : prog.code) {
+        FastOp f = decodeOne(prog, I);
+        if (I.guard.kind == Operand::Kind::Pred) {
+            f.guard = static_cast<int32_t>(I.guard.index);
+            f.guardNegated = I.guard.negate;
+        }
+        out.push_back(f);
+    }
     return out;
 }
 

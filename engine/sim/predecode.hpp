@@ -58,6 +58,8 @@ struct FastOp {
     uint8_t sreg = 0;            // MovUniform: the Sreg
     bool wideDst = false;        // Mov*, Cvta: the destination is a 64-bit register
     bool wideBase = false;       // memory: the address register is a 64-bit register
+    int32_t guard = -1;          // the guard predicate's index (-1: unguarded), so the lean path
+    bool guardNegated = false;   // reads the guard without touching the (large) Instr
     uint32_t dst = 0;            // register offset; SetpI32: predicate index
     int32_t dst2 = -1;           // SetpI32: the second (negated) predicate, -1 if none
     uint32_t src[3] = {};
