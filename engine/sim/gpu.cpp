@@ -92,6 +92,8 @@ Gpu::Gpu(const Program& program, mem::GlobalMemory& memory, const base::LaunchCo
     nextBlock_ = static_cast<uint32_t>(opt_.firstBlock);
     if (opt_.racecheck) race_ = std::make_unique<GlobalRaceCheck>(opt_.raceTrackBytes);
     zeroRegs_ = registersReadBeforeWritten(prog_, 0);
+    kernelOffset_ = prog_.functions[0].regOffset;
+    kernelWords_ = prog_.functions[0].regWords;
     fast_ = predecode(prog_);
     fastFn_ = chooseFastFn(opt_.baselineHandlers);
     fastOk_ = !opt_.initcheck && !opt_.racecheck;   // the checkers look at every access on the general path
@@ -155,10 +157,10 @@ void Gpu::admitBlocks() {
             w.frames.resize(1);
             Frame& f = w.frames[0];
             f.func = 0;
-            if (unwatched_ && f.regWords.size() == kf.regWords) {
-                for (uint32_t r : zeroRegs_) std::memset(f.narrow(kf.regOffset[r]), 0, kf.regWide[r] ? 32 * 8 : 32 * 4);
+            if (unwatched_ && f.regWords.size() == kernelWords_) {
+                for (uint32_t r : zeroRegs_) std::memset(f.narrow(kernelOffset_[r]), 0, kf.regWide[r] ? 32 * 8 : 32 * 4);
             } else {
-                f.regWords.assign(kf.regWords, 0);
+                f.regWords.assign(kernelWords_, 0);
             }
             f.preds.assign(kf.numPreds, 0);
             f.params.resize(size_t(kf.paramBytes) * 32);
@@ -345,12 +347,27 @@ void Gpu::runLoop() {
         explicit Unwatched(Gpu& gpu) : g(gpu) { g.unwatched_ = g.listener_ == nullptr; }
         ~Unwatched() { g.unwatched_ = false; }
     } unwatched(*this);
+    if (unwatched_) packRegisterFiles();
     try {
         while (issueNext()) {
         }
     } catch (const Error& e) {
         recordFault(e);
     }
+}
+
+void Gpu::packRegisterFiles() {
+    // Only before anything has issued (every register file is still all zero) and once.
+    if (packTried_ || stats_.warpInstructions != 0 || !fastOk_) return;
+    packTried_ = true;
+    RegisterPacking p = packRegisters(prog_, 0, zeroRegs_);
+    if (p.offset.empty()) return;
+    kernelOffset_ = std::move(p.offset);
+    kernelWords_ = p.words;
+    fast_ = predecode(prog_, &kernelOffset_);
+    for (auto& blk : resident_)
+        for (auto& w : blk->warps)
+            if (w.frames.size() == 1) w.frames[0].regWords.assign(kernelWords_, 0);
 }
 
 bool Gpu::stepWarp(uint32_t slot, uint32_t warp) {
@@ -486,13 +503,15 @@ void Gpu::runToEnd(uint32_t threads) {
     state_ = LaunchState::Finished;
 }
 
-std::vector<uint64_t> registerValues(const Function& fn, const Frame& f) {
+std::vector<uint64_t> registerValues(const Function& fn, const Frame& f, const uint32_t* offsets) {
     const size_t n = fn.regOffset.size();
+    if (!offsets) offsets = fn.regOffset.data();
     std::vector<uint64_t> out(n * 32, 0);
-    if (f.regWords.size() < fn.regWords) return out;
-    for (size_t r = 0; r < n; ++r)
-        for (uint32_t l = 0; l < 32; ++l)
-            out[r * 32 + l] = fn.regWide[r] ? f.wide(fn.regOffset[r])[l] : f.narrow(fn.regOffset[r])[l];
+    for (size_t r = 0; r < n; ++r) {
+        const size_t end = offsets[r] + (fn.regWide[r] ? 64 : 32);
+        if (end > f.regWords.size()) continue;
+        for (uint32_t l = 0; l < 32; ++l) out[r * 32 + l] = fn.regWide[r] ? f.wide(offsets[r])[l] : f.narrow(offsets[r])[l];
+    }
     return out;
 }
 
@@ -573,7 +592,7 @@ void Gpu::tryReleaseBarrier(Block& b) {
                     Frame& of = o.frames.back();
                     if (bi.dst.kind == Operand::Kind::Reg) {   // .popc: a count in a register
                         const Function& ofn = prog_.functions[of.func];
-                        const uint32_t off = ofn.regOffset[bi.dst.index];
+                        const uint32_t off = registerOffsets(of.func)[bi.dst.index];
                         for (uint32_t m = lanes; m; m &= m - 1) {
                             if (ofn.regWide[bi.dst.index]) of.wide(off)[std::countr_zero(m)] = t;
                             else of.narrow(off)[std::countr_zero(m)] = t;
@@ -759,15 +778,16 @@ struct Exec {
     // else its values zero-extended into `scratch`.
     const uint64_t* readReg(uint32_t index, uint64_t* scratch) {
         const Function& F = fn();
-        if (F.regWide[index]) return f.wide(F.regOffset[index]);
-        const uint32_t* v = f.narrow(F.regOffset[index]);
+        const uint32_t off = g.registerOffsets(f.func)[index];
+        if (F.regWide[index]) return f.wide(off);
+        const uint32_t* v = f.narrow(off);
         for (int l = 0; l < 32; ++l) scratch[l] = v[l];
         return scratch;
     }
     // Register `index`'s 32 lanes to write, as 64-bit values (see stage).
     uint64_t* writeReg(uint32_t index) {
         const Function& F = fn();
-        const uint32_t off = F.regOffset[index];
+        const uint32_t off = g.registerOffsets(f.func)[index];
         if (F.regWide[index]) return f.wide(off);
         for (uint32_t k = 0; k < staged; ++k)
             if (stageOffset[k] == off) return stage[k];

@@ -82,8 +82,9 @@ struct Frame {
 };
 
 // Every register of `f` (a frame of function `fn`) as 64-bit values, register r's lane l at
-// r * 32 + l: the form the app's register views show.
-std::vector<uint64_t> registerValues(const Function& fn, const Frame& f);
+// r * 32 + l: the form the app's register views show. `offsets`: where the frame keeps each
+// register (Gpu::registerOffsets; Function::regOffset when null).
+std::vector<uint64_t> registerValues(const Function& fn, const Frame& f, const uint32_t* offsets = nullptr);
 
 enum class WarpState : uint8_t { Ready, AtBarrier, Done };
 
@@ -196,6 +197,12 @@ public:
     uint64_t blockCount() const { return cfg_.grid.count(); }
     uint32_t warpsPerBlock() const { return warpsPerBlock_; }
     uint64_t stepCount() const { return stats_.warpInstructions; }
+    // Where frames of function `func` keep each register (its first 32-bit word in
+    // Frame::regWords): Function::regOffset, except for the kernel after a run with nobody
+    // watching packed its register files (packRegisterFiles), where registers that are never
+    // live at once share a slot: then a register that is no longer live shows whatever its slot
+    // holds now.
+    const uint32_t* registerOffsets(uint32_t func) const { return func == 0 ? kernelOffset_.data() : prog_.functions[func].regOffset.data(); }
     uint32_t sharedBytesPerBlock() const { return sharedBytes_; }
 
 private:
@@ -251,6 +258,13 @@ private:
     // app, the cycle model) register files start all zero, as the register display expects.
     std::vector<uint32_t> zeroRegs_;
     bool unwatched_ = false;
+    // The kernel's register layout (registerOffsets): Function::regOffset, or a RegisterPacking
+    // chosen by packRegisterFiles at the start of a run nobody watches (smaller register files
+    // stay in the host's caches; results are the same).
+    std::vector<uint32_t> kernelOffset_;
+    uint32_t kernelWords_ = 0;
+    bool packTried_ = false;
+    void packRegisterFiles();
     // The pre-decoded form (predecode.hpp), used for whole-warp issues when no checker is on.
     std::vector<FastOp> fast_;
     bool fastOk_ = false;

@@ -6,6 +6,7 @@
 #include "mem/memory.hpp"
 
 #include <algorithm>
+#include <bit>
 
 namespace warpscope::sim {
 
@@ -122,15 +123,139 @@ std::vector<uint32_t> registersReadBeforeWritten(const Program& prog, uint32_t f
     return result;
 }
 
+// ---------------------------------------------------------------- 1b. Packed register files
+RegisterPacking packRegisters(const Program& prog, uint32_t func, const std::vector<uint32_t>& alone) {
+    const Function& fn = prog.functions[func];
+    const uint32_t nregs = fn.numRegs;
+    const int32_t begin = fn.entry, n = fn.end - begin;
+    RegisterPacking none;
+    if (nregs < 2 || n <= 0 || uint64_t(nregs) * uint64_t(n) > (uint64_t(1) << 22)) return none;
+    const size_t words = (nregs + 63) / 64;
+    auto at = [&](int32_t pc) -> const Instr& { return prog.code[static_cast<size_t>(pc)]; };
+    // Per instruction: the registers it reads (a guarded or partial write reads its destination:
+    // the lanes it does not write keep the old value) and the registers it writes.
+    std::vector<std::vector<uint32_t>> uses(static_cast<size_t>(n)), defs(static_cast<size_t>(n));
+    for (int32_t i = 0; i < n; ++i) {
+        const Instr& I = at(begin + i);
+        auto& u = uses[size_t(i)];
+        auto& d = defs[size_t(i)];
+        auto use = [&](const Operand& o) {
+            if (o.kind == Operand::Kind::Reg && o.index < nregs) u.push_back(o.index);
+        };
+        const bool full = I.guard.kind == Operand::Kind::None && writesDstForEveryLane(I);
+        auto def = [&](const Operand& o, bool whole) {
+            if (o.kind != Operand::Kind::Reg || o.index >= nregs) return;
+            d.push_back(o.index);
+            if (!whole) u.push_back(o.index);
+        };
+        for (const Operand& o : I.src) use(o);
+        use(I.addr.base);
+        const bool isLoad = I.op == Op::Ld || I.op == Op::Ldu;
+        const bool unpack = I.op == Op::Mov && I.type2 == Type::B8;
+        for (const Operand& o : I.vecRegs) {
+            if (isLoad || unpack) def(o, I.guard.kind == Operand::Kind::None);
+            else use(o);
+        }
+        def(I.dst, full);
+        def(I.dst2, false);
+    }
+    // live[i]: registers live on entry to instruction i (bitsets), by backward iteration to a
+    // fixed point. Successors: the next instruction always (an extra edge can only keep more
+    // registers apart) and a branch's target.
+    std::vector<uint64_t> live(size_t(n + 1) * words, 0);   // live[n]: past the end, nothing
+    std::vector<uint64_t> out(words);
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (int32_t i = n - 1; i >= 0; --i) {
+            const Instr& I = at(begin + i);
+            const uint64_t* next = live.data() + size_t(i + 1) * words;
+            for (size_t k = 0; k < words; ++k) out[k] = next[k];
+            if (I.op == Op::Bra && I.target >= begin && I.target < fn.end) {
+                const uint64_t* t = live.data() + size_t(I.target - begin) * words;
+                for (size_t k = 0; k < words; ++k) out[k] |= t[k];
+            }
+            for (uint32_t r : defs[size_t(i)]) out[r / 64] &= ~(1ull << (r % 64));
+            for (uint32_t r : uses[size_t(i)]) out[r / 64] |= 1ull << (r % 64);
+            uint64_t* in = live.data() + size_t(i) * words;
+            for (size_t k = 0; k < words; ++k)
+                if (in[k] != out[k]) {
+                    in[k] = out[k];
+                    changed = true;
+                }
+        }
+    }
+    // Interference: a written register against everything live after the instruction and
+    // against every other register the instruction reads or writes.
+    std::vector<std::vector<uint32_t>> adj(nregs);
+    std::vector<uint64_t> after(words);
+    for (int32_t i = 0; i < n; ++i) {
+        if (defs[size_t(i)].empty()) continue;
+        const Instr& I = at(begin + i);
+        const uint64_t* next = live.data() + size_t(i + 1) * words;
+        for (size_t k = 0; k < words; ++k) after[k] = next[k];
+        if (I.op == Op::Bra && I.target >= begin && I.target < fn.end) {
+            const uint64_t* t = live.data() + size_t(I.target - begin) * words;
+            for (size_t k = 0; k < words; ++k) after[k] |= t[k];
+        }
+        for (uint32_t r : uses[size_t(i)]) after[r / 64] |= 1ull << (r % 64);
+        for (uint32_t r : defs[size_t(i)]) after[r / 64] |= 1ull << (r % 64);
+        for (uint32_t d : defs[size_t(i)])
+            for (size_t k = 0; k < words; ++k)
+                for (uint64_t m = after[k]; m; m &= m - 1) {
+                    const uint32_t r = uint32_t(k * 64 + size_t(std::countr_zero(m)));
+                    if (r == d) continue;
+                    adj[d].push_back(r);
+                    adj[r].push_back(d);
+                }
+    }
+    // Greedy slots per width class; `alone` registers first, each in a slot of its own.
+    std::vector<uint8_t> isAlone(nregs, 0);
+    for (uint32_t r : alone)
+        if (r < nregs) isAlone[r] = 1;
+    for (uint32_t r = 0; r < nregs; ++r)   // live at the entry: read before written on some path
+        if ((live[r / 64] >> (r % 64)) & 1) isAlone[r] = 1;
+    std::vector<int32_t> slot(nregs, -1);
+    uint32_t slots[2] = {0, 0};   // [narrow, wide]
+    for (uint32_t r = 0; r < nregs; ++r)
+        if (isAlone[r]) slot[r] = int32_t(slots[fn.regWide[r]]++);
+    std::vector<uint32_t> owner[2];   // slot -> a register in it (or ~0u while a slot is alone's)
+    std::vector<uint8_t> taken;
+    for (int c = 0; c < 2; ++c) owner[c].assign(slots[c], ~0u);
+    for (uint32_t r = 0; r < nregs; ++r) {
+        if (isAlone[r]) continue;
+        const int c = fn.regWide[r];
+        taken.assign(slots[c], 0);
+        for (uint32_t s = 0; s < slots[c]; ++s)
+            if (owner[c][s] == ~0u) taken[s] = 1;   // alone's slots
+        for (uint32_t o : adj[r])
+            if (slot[o] >= 0 && fn.regWide[o] == c) taken[size_t(slot[o])] = 1;
+        uint32_t s = 0;
+        while (s < slots[c] && taken[s]) ++s;
+        if (s == slots[c]) {
+            ++slots[c];
+            owner[c].push_back(r);
+        }
+        slot[r] = int32_t(s);
+    }
+    RegisterPacking p;
+    p.words = slots[1] * 64 + slots[0] * 32;
+    if (p.words >= fn.regWords) return none;
+    p.offset.resize(nregs);
+    for (uint32_t r = 0; r < nregs; ++r)
+        p.offset[r] = fn.regWide[r] ? uint32_t(slot[r]) * 64 : slots[1] * 64 + uint32_t(slot[r]) * 32;
+    return p;
+}
+
 // ---------------------------------------------------------------- 2. Pre-decoded form
 namespace {
 
 // The FastOp of one instruction, or Generic when no specialised handler covers it exactly.
-FastOp decodeOne(const Program& prog, const Instr& I) {
+FastOp decodeOne(const Program& prog, const Instr& I, const std::vector<uint32_t>* kernelOffsets) {
     FastOp f;
     const Type t = I.type;
     const int bits = ptx::bitsOf(t);
     const Function& fn = prog.functions[I.func];
+    const std::vector<uint32_t>& regOffset = I.func == 0 && kernelOffsets ? *kernelOffsets : fn.regOffset;
     auto isReg = [](const Operand& o) { return o.kind == Operand::Kind::Reg; };
     auto wide = [&](const Operand& o) { return o.kind == Operand::Kind::Reg && fn.regWide[o.index] != 0; };
     // Register sources 0..n-1 stored `wideSrc` (64-bit) or not, or immediates; false when another
@@ -140,7 +265,7 @@ FastOp decodeOne(const Program& prog, const Instr& I) {
             const Operand& o = I.src[k];
             if (o.kind == Operand::Kind::Reg) {
                 if (wide(o) != wideSrc) return false;
-                f.src[k] = fn.regOffset[o.index];
+                f.src[k] = regOffset[o.index];
             } else if (o.kind == Operand::Kind::Imm) {
                 f.imms |= uint8_t(1u << k);
                 f.imm[k] = o.imm;
@@ -154,7 +279,7 @@ FastOp decodeOne(const Program& prog, const Instr& I) {
     const bool plainRound = I.rnd == ptx::Round::None || I.rnd == ptx::Round::RN;
     const bool dstReg = isReg(I.dst);
     if (dstReg) {
-        f.dst = fn.regOffset[I.dst.index];
+        f.dst = regOffset[I.dst.index];
         f.wideDst = wide(I.dst);
     }
     // The destination register is stored 64-bit exactly when `w`.
@@ -271,7 +396,7 @@ FastOp decodeOne(const Program& prog, const Instr& I) {
             return f;
         }
         if (!isReg(I.addr.base)) return generic;
-        f.src[1] = fn.regOffset[I.addr.base.index];
+        f.src[1] = regOffset[I.addr.base.index];
         f.wideBase = wide(I.addr.base);
         if (I.space == StateSpace::Shared) f.kind = load ? FastKind::LdShared : FastKind::StShared;
         else if (I.space == StateSpace::Global) f.kind = load ? FastKind::LdGlobal : FastKind::StGlobal;
@@ -289,11 +414,11 @@ FastOp decodeOne(const Program& prog, const Instr& I) {
 
 } // namespace
 
-std::vector<FastOp> predecode(const Program& prog) {
+std::vector<FastOp> predecode(const Program& prog, const std::vector<uint32_t>* kernelOffsets) {
     std::vector<FastOp> out;
     out.reserve(prog.code.size());
     for (const Instr& I : prog.code) {
-        FastOp f = decodeOne(prog, I);
+        FastOp f = decodeOne(prog, I, kernelOffsets);
         if (I.guard.kind == Operand::Kind::Pred) {
             f.guard = static_cast<int32_t>(I.guard.index);
             f.guardNegated = I.guard.negate;

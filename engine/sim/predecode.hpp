@@ -19,6 +19,23 @@ namespace warpscope::sim {
 // be the same as with a cleared register file: the others are always written first.
 std::vector<uint32_t> registersReadBeforeWritten(const Program& prog, uint32_t func);
 
+// ---------------------------------------------------------------- 1b. Packed register files
+// PTX names a fresh virtual register for nearly every value, so a kernel declares far more
+// registers than are ever live at once (the tiled matmul: 123, of which about 30 at a time).
+// Register files nobody looks at during a run (Gpu::run with no Step listener) can give two
+// registers one slot when no lane can need both at the same time: a liveness analysis over the
+// function's CFG (every lane follows a path of it; a guarded or partial write keeps the old value
+// and so counts as a read), and registers interfere when one is written while the other is live,
+// or both in one instruction. Registers in `alone` (read before written: they must read zero;
+// shfl sources: read in other lanes) keep a slot of their own. 64-bit and 32-bit registers keep
+// their widths (64-bit slots first, as Function::layoutRegisters). `offset` is empty when packing
+// would save nothing or the function is too big to analyse cheaply.
+struct RegisterPacking {
+    std::vector<uint32_t> offset;   // per register: its first 32-bit word, as Function::regOffset
+    uint32_t words = 0;
+};
+RegisterPacking packRegisters(const Program& prog, uint32_t func, const std::vector<uint32_t>& alone);
+
 // ---------------------------------------------------------------- 2. Pre-decoded form
 // One entry per pc. `kind` names a specialised whole-warp handler (all 32 lanes execute: the
 // warp is converged and the guard, if any, is true for every lane); Generic means "take the
@@ -68,7 +85,8 @@ struct FastOp {
     uint64_t offset = 0;         // memory: the address's constant offset; Cvta: + or - the window base
 };
 
-// The pre-decoded form of every instruction of `prog`.
-std::vector<FastOp> predecode(const Program& prog);
+// The pre-decoded form of every instruction of `prog`; the kernel's (function 0's) register
+// operands at `kernelOffsets` (a RegisterPacking) instead of Function::regOffset when given.
+std::vector<FastOp> predecode(const Program& prog, const std::vector<uint32_t>* kernelOffsets = nullptr);
 
 } // namespace warpscope::sim

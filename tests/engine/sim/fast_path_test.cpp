@@ -212,6 +212,44 @@ $L_done:
 	st.global.u32 	[%rd4+4], %r21;
 	ret;
 }
+
+// Packed register files (packRegisters): a guarded write keeps the old value in the lanes whose
+// guard is false, so %r2's first value stays live across the registers written before it
+// (%r3, %r4, %r5 must not take its slot). A value made before a divergent if/else and read
+// after it (%r6) must survive what either side writes (%r7, %r8).
+.visible .entry guarded_keep(
+	.param .u64 guarded_keep_out
+)
+{
+	.reg .pred 	%p<4>;
+	.reg .b32 	%r<16>;
+	.reg .b64 	%rd<8>;
+
+	ld.param.u64 	%rd1, [guarded_keep_out];
+	cvta.to.global.u64 	%rd2, %rd1;
+	mov.u32 	%r1, %tid.x;
+	add.s32 	%r2, %r1, 1000;
+	and.b32 	%r3, %r1, 1;
+	setp.eq.s32 	%p1, %r3, 0;
+	add.s32 	%r4, %r1, 7;
+	mul.lo.s32 	%r5, %r4, 5;
+	@%p1 mov.u32 	%r2, %r5;
+	mul.lo.s32 	%r6, %r1, 3;
+	setp.lt.u32 	%p2, %r1, 40;
+	@%p2 bra 	$L_low;
+	add.s32 	%r7, %r1, 11;
+	bra.uni 	$L_join;
+$L_low:
+	add.s32 	%r8, %r1, 22;
+	mov.u32 	%r7, %r8;
+$L_join:
+	add.s32 	%r9, %r6, %r7;
+	mul.wide.u32 	%rd3, %r1, 8;
+	add.s64 	%rd4, %rd2, %rd3;
+	st.global.u32 	[%rd4], %r2;
+	st.global.u32 	[%rd4+4], %r9;
+	ret;
+}
 )PTX";
 
 // A Step listener that records nothing: attached, it keeps the run on the general path.
@@ -340,6 +378,43 @@ TEST_CASE("uncleared register files: a register some paths never write still rea
             CHECK(v[0] == (blk % 2 == 0 ? blk + 1 : 0u));
             CHECK(v[1] == 0u);   // lane 20 never wrote %r20
         }
+    }
+}
+
+TEST_CASE("packed register files: guarded writes and values live across divergent paths keep their slots", "[sim][fast]") {
+    ptx::Module m = ptx::parse(kFastOps, "fastops.ptx");
+    sim::Program prog = sim::compile(m, "guarded_keep", {});
+    const sim::RegisterPacking p = sim::packRegisters(prog, 0, sim::registersReadBeforeWritten(prog, 0));
+    REQUIRE(!p.offset.empty());
+    CHECK(p.words < prog.functions[0].regWords);   // the run below uses shared slots
+    const uint32_t block = 64;
+    const RunResult fast = runKernel("guarded_keep", 1, block, {}, {}, block * 8, 0, false);
+    const RunResult ref = runKernel("guarded_keep", 1, block, {}, {}, block * 8, 0, true);
+    checkSame(fast, ref);
+    for (uint32_t t = 0; t < block; ++t) {
+        uint32_t v[2];
+        std::memcpy(v, fast.out.data() + size_t(t) * 8, 8);
+        INFO("thread " << t);
+        CHECK(v[0] == (t % 2 == 0 ? (t + 7) * 5 : t + 1000));
+        CHECK(v[1] == t * 3 + (t < 40 ? t + 22 : t + 11));
+    }
+}
+
+TEST_CASE("packed register files: the lessons' kernels need far fewer slots than registers", "[sim][fast]") {
+    ptx::Module m = ptx::parse(wst::readFile(wst::sourcePath("lessons/matmul/kernel.ptx")), "kernel.ptx");
+    sim::Program prog = sim::compile(m, "matmul_tiled", {});
+    const sim::Function& fn = prog.functions[0];
+    const sim::RegisterPacking p = sim::packRegisters(prog, 0, sim::registersReadBeforeWritten(prog, 0));
+    REQUIRE(p.offset.size() == fn.numRegs);
+    CHECK(p.words * 3 < fn.regWords);
+    // 64-bit registers in 64-bit slots before the 32-bit ones, every slot inside the file.
+    uint32_t wideEnd = 0;
+    for (uint32_t r = 0; r < fn.numRegs; ++r)
+        if (fn.regWide[r]) wideEnd = std::max(wideEnd, p.offset[r] + 64);
+    for (uint32_t r = 0; r < fn.numRegs; ++r) {
+        CHECK(p.offset[r] + (fn.regWide[r] ? 64u : 32u) <= p.words);
+        if (fn.regWide[r]) CHECK(p.offset[r] % 64 == 0);
+        else CHECK(p.offset[r] >= wideEnd);
     }
 }
 
