@@ -71,7 +71,11 @@ SimRun simLaunch(const std::string& ptx, const std::string& kernel, const runtim
     trace::LineStatsCollector collector;
     if (counting) dev.onLaunch = [&](sim::Gpu& g) { g.setListener(&collector); };
     // Timed mode: the cycle model chooses the issue order (and the same listener counts).
-    if (timedOn) dev.onLaunch = [&](sim::Gpu& g) { timing::runTimed(g, *timedOn, {}, counting ? &collector : nullptr); };
+    if (timedOn)
+        dev.onLaunch = [&](sim::Gpu& g) {
+            g.packRegisterFiles();   // as SimDevice::launch does for a timed run without a hook
+            timing::runTimed(g, *timedOn, {}, counting ? &collector : nullptr);
+        };
     auto t0 = std::chrono::steady_clock::now();
     runtime::LaunchResult r = dev.launch(kernel, cfg, params);
     auto t1 = std::chrono::steady_clock::now();

@@ -109,6 +109,7 @@ LaunchResult SimDevice::runKernel(const std::string& kernel, const LaunchConfig&
         }
     } keep{gpu, *this};
     if (onLaunch) onLaunch(gpu);
+    else gpu.packRegisterFiles();   // the launch runs to its end here and the Gpu goes with it: nobody sees a register
     if (model_ && !onLaunch) {
         // The cycle model decides the order in which warps issue and how long the kernel takes.
         timing::TimingResult tr = timing::runTimed(gpu, model_->spec(), timingOptions_);

@@ -169,6 +169,11 @@ public:
     uint64_t runFor(uint64_t maxSteps);           // up to maxSteps instructions; returns how many ran
 
     void setListener(sim::StepListener* l) { listener_ = l; }
+    // For a launch whose register files nobody will look at (run() with no Step listener does it
+    // itself; the cycle model's headless runs call it): from now on the kernel's registers that
+    // are never live at once share slots (RegisterPacking), so register files stay in the host's
+    // caches. Results, counters and Steps are the same. Only before the first issue, else nothing.
+    void packRegisterFiles();
     sim::StepListener* listener() const { return listener_; }
 
     // --- hooks for the timing model (timing::TimedRun); functional results do not depend on them ---
@@ -264,7 +269,6 @@ private:
     std::vector<uint32_t> kernelOffset_;
     uint32_t kernelWords_ = 0;
     bool packTried_ = false;
-    void packRegisterFiles();
     // The pre-decoded form (predecode.hpp), used for whole-warp issues when no checker is on.
     std::vector<FastOp> fast_;
     bool fastOk_ = false;
