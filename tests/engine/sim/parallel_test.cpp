@@ -115,3 +115,144 @@ TEST_CASE("per-line statistics summed by pc in a run equal the ones summed from 
         checkSameLines(steps, sums);
     }
 }
+
+namespace {
+// bump(data, n, stride, badBlock): thread i adds 1 to data[(i * stride) % n] in place, then thread
+// 0 of block badBlock stores 4 GiB past data (a fault). STORE is the store instruction under test.
+constexpr const char* kBumpPtx = R"(
+.version 7.5
+.target sm_75
+.address_size 64
+
+.visible .entry bump(
+	.param .u64 bump_param_0,
+	.param .u32 bump_param_1,
+	.param .u32 bump_param_2,
+	.param .u32 bump_param_3
+)
+{
+	.reg .pred 	%p<4>;
+	.reg .b32 	%r<10>;
+	.reg .b64 	%rd<8>;
+
+	ld.param.u64 	%rd1, [bump_param_0];
+	ld.param.u32 	%r1, [bump_param_1];
+	ld.param.u32 	%r2, [bump_param_2];
+	ld.param.u32 	%r3, [bump_param_3];
+	mov.u32 	%r4, %ctaid.x;
+	mov.u32 	%r5, %ntid.x;
+	mov.u32 	%r6, %tid.x;
+	mad.lo.s32 	%r7, %r4, %r5, %r6;
+	setp.ge.u32 	%p1, %r7, %r1;
+	@%p1 bra 	$L__end;
+	mul.wide.u32 	%rd2, %r7, %r2;
+	cvt.u64.u32 	%rd3, %r1;
+	rem.u64 	%rd4, %rd2, %rd3;
+	shl.b64 	%rd5, %rd4, 2;
+	add.s64 	%rd6, %rd1, %rd5;
+	ld.global.u32 	%r8, [%rd6];
+	add.s32 	%r9, %r8, 1;
+	STORE 	[%rd6], %r9;
+	setp.eq.u32 	%p2, %r4, %r3;
+	setp.eq.u32 	%p3, %r6, 0;
+	and.pred 	%p2, %p2, %p3;
+	@!%p2 bra 	$L__end;
+	add.s64 	%rd7, %rd1, 4294967296;
+	STORE 	[%rd7], %r9;
+$L__end:
+	ret;
+}
+)";
+
+struct BumpRun {
+    std::vector<uint32_t> data;
+    std::string error;
+    std::string serialReason = "(no launch)";
+};
+
+BumpRun runBump(const std::string& store, uint32_t threads, uint32_t stride, uint32_t badBlock, bool viaSteps,
+                uint64_t budget = 500'000'000) {
+    constexpr uint32_t kN = 300'007, kBlock = 128;   // 1.2 MB: 19 chunks of the journal, the last partial
+    std::string ptx = kBumpPtx;
+    for (size_t at; (at = ptx.find("STORE")) != std::string::npos;) ptx.replace(at, 5, store);
+    sim::LaunchOptions opt;
+    opt.threads = threads;
+    opt.instructionBudget = budget;
+    runtime::SimDevice dev(opt);
+    dev.loadModule(ptx, "bump.ptx");
+    std::vector<uint32_t> host(kN);
+    for (uint32_t i = 0; i < kN; ++i) host[i] = i * 3u;
+    runtime::DevPtr p = dev.malloc(kN * 4, "data");
+    dev.memcpyHtoD(p, host.data(), kN * 4);
+    trace::LineStatsCollector lines;
+    sim::FanOut fan;   // a listener that takes every Step: stores go through the general interpreter
+    fan.add(&lines);
+    BumpRun r;
+    dev.onLaunch = [&](sim::Gpu& g) {
+        if (viaSteps) g.setListener(&fan);
+        r.serialReason = g.serialReason();
+    };
+    runtime::LaunchConfig cfg;
+    cfg.block.x = kBlock;
+    cfg.grid.x = (kN + kBlock - 1) / kBlock;
+    try {
+        dev.launch("bump", cfg, {wst::arg(p), wst::arg(kN), wst::arg(stride), wst::arg(badBlock)});
+    } catch (const Error& e) {
+        r.error = e.what();
+    }
+    r.data.resize(kN);
+    dev.memcpyDtoH(r.data.data(), p, kN * 4);
+    return r;
+}
+} // namespace
+
+TEST_CASE("a share that faults after other shares wrote leaves memory exactly as the serial run", "[sim][parallel]") {
+    // The later shares write their blocks' words in place (data[j] += 1) while the first share
+    // faults in block 0: the parallel run must undo every one of those writes before the serial
+    // re-run, or words would be bumped twice or bumped by blocks the serial run never reaches.
+    struct Path {
+        const char* store;
+        uint32_t stride;
+        bool viaSteps;
+        const char* what;
+    };
+    const Path paths[] = {
+        {"st.global.u32", 1, false, "pre-decoded store (whole warps), per-lane interpreter (the partial last warp)"},
+        {"st.global.u32", 1, true, "interpreter, one region per warp"},
+        {"st.global.u32", 40'009, false, "pre-decoded store scattered over the allocation"},
+        {"st.u32", 1, false, "generic addresses (resolve per lane)"},
+    };
+    constexpr uint32_t kNoFault = ~0u, kLastBlock = (300'007 + 127) / 128 - 1;
+    for (const Path& path : paths) {
+        for (uint32_t bad : {0u, kLastBlock, kNoFault}) {
+            INFO(path.what << ", faulting block " << bad);
+            const BumpRun one = runBump(path.store, 1, path.stride, bad, path.viaSteps);
+            for (uint32_t threads : {2u, 3u}) {
+                INFO(threads << " threads");
+                const BumpRun many = runBump(path.store, threads, path.stride, bad, path.viaSteps);
+                CHECK(many.serialReason.empty());   // it did run in parallel shares
+                CHECK(many.error == one.error);
+                CHECK(many.data == one.data);
+            }
+            if (bad == kNoFault) {
+                CHECK(one.error.empty());
+                bool allOnce = true;   // the stride is coprime to n: every word bumped once
+                for (uint32_t i = 0; i < one.data.size(); ++i) allOnce = allOnce && one.data[i] == i * 3u + 1;
+                CHECK(allOnce);
+            } else {
+                CHECK(one.error.find("Out-of-bounds store") != std::string::npos);
+            }
+        }
+    }
+}
+
+TEST_CASE("a parallel run over the instruction budget restores memory and reports the serial run's error", "[sim][parallel]") {
+    // 2345 blocks of 4 warps, about 23 warp-instructions each: each of 2 shares stays under a budget
+    // of 150'000, their sum does not, so the launch is undone and run serially to the budget.
+    const BumpRun one = runBump("st.global.u32", 1, 1, ~0u, false, 150'000);
+    const BumpRun two = runBump("st.global.u32", 2, 1, ~0u, false, 150'000);
+    REQUIRE(one.error.find("budget") != std::string::npos);
+    CHECK(two.serialReason.empty());
+    CHECK(two.error == one.error);
+    CHECK(two.data == one.data);
+}

@@ -1,0 +1,68 @@
+#include "mem/journal.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <thread>
+
+namespace warpscope::mem {
+
+// ---------------------------------------------------------------- 1. per-allocation state
+AllocationJournal::AllocationJournal(Allocation& a)
+    : alloc_(a), chunks_((a.size + kChunkBytes - 1) >> kChunkShift), state_(std::make_unique<std::atomic<uint8_t>[]>(chunks_)),
+      preimage_(std::make_unique_for_overwrite<uint8_t[]>(std::max<uint64_t>(a.size, 1))) {}
+
+void AllocationJournal::saveChunk(uint64_t c) {
+    uint8_t s = kUnsaved;
+    if (state_[c].compare_exchange_strong(s, kCopying, std::memory_order_acquire)) {
+        const uint64_t at = c << kChunkShift;
+        std::memcpy(preimage_.get() + at, alloc_.data.get() + at, std::min(kChunkBytes, alloc_.size - at));
+        // Release: a writer that sees kSaved writes only after the copy has read the old bytes.
+        state_[c].store(kSaved, std::memory_order_release);
+        return;
+    }
+    // Another share is copying this chunk (a few microseconds): wait, it must not change under the copy.
+    while (state_[c].load(std::memory_order_acquire) != kSaved) std::this_thread::yield();
+}
+
+void AllocationJournal::restore() {
+    for (uint64_t c = 0; c < chunks_; ++c) {
+        if (state_[c].load(std::memory_order_acquire) != kSaved) continue;
+        const uint64_t at = c << kChunkShift;
+        std::memcpy(alloc_.data.get() + at, preimage_.get() + at, std::min(kChunkBytes, alloc_.size - at));
+        state_[c].store(kUnsaved, std::memory_order_relaxed);
+    }
+}
+
+uint64_t AllocationJournal::savedChunks() const {
+    uint64_t n = 0;
+    for (uint64_t c = 0; c < chunks_; ++c) n += state_[c].load(std::memory_order_relaxed) == kSaved;
+    return n;
+}
+
+// ---------------------------------------------------------------- 2. WriteJournal
+WriteJournal::WriteJournal(GlobalMemory& mem) {
+    // Read-only (.const) data cannot be stored to (the store faults first), freed data not at all.
+    for (auto& a : mem.allocations()) {
+        if (a->freed || a->readOnly || a->size == 0 || a->journal) continue;
+        journals_.emplace_back(a.get(), std::make_unique<AllocationJournal>(*a));
+        a->journal = journals_.back().second.get();
+    }
+}
+
+void WriteJournal::rollBack() {
+    for (auto& [a, j] : journals_) j->restore();
+    close();
+}
+
+void WriteJournal::close() {
+    for (auto& [a, j] : journals_) a->journal = nullptr;
+    journals_.clear();
+}
+
+uint64_t WriteJournal::savedChunks() const {
+    uint64_t n = 0;
+    for (auto& [a, j] : journals_) n += j->savedChunks();
+    return n;
+}
+
+} // namespace warpscope::mem
