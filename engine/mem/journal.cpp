@@ -1,5 +1,7 @@
 #include "mem/journal.hpp"
 
+#include "base/error.hpp"
+
 #include <algorithm>
 #include <cstring>
 #include <thread>
@@ -9,26 +11,38 @@ namespace warpscope::mem {
 // ---------------------------------------------------------------- 1. per-allocation state
 AllocationJournal::AllocationJournal(Allocation& a)
     : alloc_(a), chunks_((a.size + kChunkBytes - 1) >> kChunkShift), state_(std::make_unique<std::atomic<uint8_t>[]>(chunks_)),
-      preimage_(std::make_unique_for_overwrite<uint8_t[]>(std::max<uint64_t>(a.size, 1))) {}
+      preimage_(std::make_unique<std::unique_ptr<uint8_t[]>[]>(chunks_)) {}
 
 void AllocationJournal::saveChunk(uint64_t c) {
-    uint8_t s = kUnsaved;
-    if (state_[c].compare_exchange_strong(s, kCopying, std::memory_order_acquire)) {
-        const uint64_t at = c << kChunkShift;
-        std::memcpy(preimage_.get() + at, alloc_.data.get() + at, std::min(kChunkBytes, alloc_.size - at));
-        // Release: a writer that sees kSaved writes only after the copy has read the old bytes.
-        state_[c].store(kSaved, std::memory_order_release);
-        return;
+    for (;;) {
+        uint8_t s = kUnsaved;
+        if (state_[c].compare_exchange_strong(s, kCopying, std::memory_order_acquire)) {
+            const uint64_t at = c << kChunkShift, bytes = std::min(kChunkBytes, alloc_.size - at);
+            try {
+                preimage_[c] = std::make_unique_for_overwrite<uint8_t[]>(bytes);
+            } catch (const std::bad_alloc&) {
+                // Leave the chunk unsaved (a waiting writer then tries itself) and stop this share
+                // like a fault: runToEnd restores what was saved and runs the launch serially.
+                state_[c].store(kUnsaved, std::memory_order_release);
+                throw Error(Error::Kind::Input, "Not enough host memory to save global memory for a parallel run.");
+            }
+            std::memcpy(preimage_[c].get(), alloc_.data.get() + at, bytes);
+            // Release: a writer that sees kSaved writes only after the copy has read the old bytes.
+            state_[c].store(kSaved, std::memory_order_release);
+            return;
+        }
+        if (s == kSaved) return;
+        // Another share is copying this chunk (a few microseconds): wait, it must not change under the copy.
+        std::this_thread::yield();
     }
-    // Another share is copying this chunk (a few microseconds): wait, it must not change under the copy.
-    while (state_[c].load(std::memory_order_acquire) != kSaved) std::this_thread::yield();
 }
 
 void AllocationJournal::restore() {
     for (uint64_t c = 0; c < chunks_; ++c) {
         if (state_[c].load(std::memory_order_acquire) != kSaved) continue;
         const uint64_t at = c << kChunkShift;
-        std::memcpy(alloc_.data.get() + at, preimage_.get() + at, std::min(kChunkBytes, alloc_.size - at));
+        std::memcpy(alloc_.data.get() + at, preimage_[c].get(), std::min(kChunkBytes, alloc_.size - at));
+        preimage_[c].reset();
         state_[c].store(kUnsaved, std::memory_order_relaxed);
     }
 }

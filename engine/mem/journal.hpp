@@ -57,8 +57,11 @@ private:
     Allocation& alloc_;
     uint64_t chunks_ = 0;
     std::unique_ptr<std::atomic<uint8_t>[]> state_;
-    // As large as the allocation but never initialised: only the saved chunks' pages are touched.
-    std::unique_ptr<uint8_t[]> preimage_;
+    // The pre-image of each saved chunk, allocated by the thread that saves it (written before
+    // its state turns kSaved, read only after the writers are done). Chunk-sized blocks come back
+    // from the allocator's free lists on the next launch already paged in; one allocation-sized
+    // buffer would be fresh memory whose page faults cost more than the copy.
+    std::unique_ptr<std::unique_ptr<uint8_t[]>[]> preimage_;
 };
 
 // The hooks the store paths call before writing into an allocation. With no journal open they
