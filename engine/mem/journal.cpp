@@ -13,6 +13,24 @@ AllocationJournal::AllocationJournal(Allocation& a)
     : alloc_(a), chunks_((a.size + kChunkBytes - 1) >> kChunkShift), state_(std::make_unique<std::atomic<uint8_t>[]>(chunks_)),
       preimage_(std::make_unique<std::unique_ptr<uint8_t[]>[]>(chunks_)) {}
 
+void AllocationJournal::save(uint64_t offset, uint64_t bytes) {
+    const uint64_t first = offset >> kChunkShift, last = (offset + bytes - 1) >> kChunkShift;
+    for (uint64_t c = first; c <= last; ++c)
+        if (state_[c].load(std::memory_order_acquire) != kSaved) saveChunk(c);
+}
+
+bool AllocationJournal::saveSpan(uint64_t lo, uint64_t hi, uint64_t bytes) {
+    const uint64_t first = lo - alloc_.base, end = hi - alloc_.base + bytes;
+    if (((end - 1) >> kChunkShift) - (first >> kChunkShift) >= 4) return false;
+    save(first, end - first);
+    return true;
+}
+
+void AllocationJournal::saveWarp(const uint64_t* addrs, uint64_t lo, uint64_t hi, uint64_t bytes) {
+    if (saveSpan(lo, hi, bytes)) return;
+    for (int l = 0; l < 32; ++l) save(addrs[l] - alloc_.base, bytes);
+}
+
 void AllocationJournal::saveChunk(uint64_t c) {
     for (;;) {
         uint8_t s = kUnsaved;

@@ -32,19 +32,15 @@ public:
 
     // Saves the pre-image of every chunk that [offset, offset + bytes) touches and that has not
     // been saved yet. Safe from many threads at once; returns only when those chunks are saved.
-    void save(uint64_t offset, uint64_t bytes) {
-        const uint64_t first = offset >> kChunkShift, last = (offset + bytes - 1) >> kChunkShift;
-        for (uint64_t c = first; c <= last; ++c)
-            if (state_[c].load(std::memory_order_acquire) != kSaved) saveChunk(c);
-    }
+    // (Out of line: inlined, the journal's loops made the store handlers slower with no journal open.)
+    void save(uint64_t offset, uint64_t bytes);
     // The same for a whole warp's store: lane l writes [addrs[l], addrs[l] + bytes) (global
     // addresses), all of them inside [lo, hi + bytes). A span of a few chunks is saved whole; a
     // wider one lane by lane (a scattered store must not copy megabytes it never touches).
-    void saveWarp(const uint64_t* addrs, uint64_t lo, uint64_t hi, uint64_t bytes) {
-        const uint64_t first = lo - alloc_.base, end = hi - alloc_.base + bytes;
-        if (((end - 1) >> kChunkShift) - (first >> kChunkShift) < 4) return save(first, end - first);
-        for (int l = 0; l < 32; ++l) save(addrs[l] - alloc_.base, bytes);
-    }
+    void saveWarp(const uint64_t* addrs, uint64_t lo, uint64_t hi, uint64_t bytes);
+    // Saves [lo, hi + bytes) when it covers only a few chunks and returns true; false (nothing
+    // saved) for a wider span, which saveWarp would save lane by lane.
+    bool saveSpan(uint64_t lo, uint64_t hi, uint64_t bytes);
 
     // Puts every saved chunk back and forgets it (no writer may run).
     void restore();
@@ -73,6 +69,15 @@ inline void beforeStore(Allocation& a, uint64_t offset, uint64_t bytes) {
 inline void beforeWarpStore(Allocation& a, const uint64_t* addrs, uint64_t lo, uint64_t hi, uint64_t bytes) {
     if (a.journal) [[unlikely]]
         a.journal->saveWarp(addrs, lo, hi, bytes);
+}
+// For a store path that would rather not hand out its lanes' addresses (the pre-decoded store:
+// an address array that escapes into a call costs it on every store, journal or not): true when
+// the store may go ahead; false when a journal is open and the span is wide, and the caller must
+// take a path that calls beforeWarpStore.
+inline bool beforeSpanStore(Allocation& a, uint64_t lo, uint64_t hi, uint64_t bytes) {
+    if (!a.journal) [[likely]]
+        return true;
+    return a.journal->saveSpan(lo, hi, bytes);
 }
 
 // ---------------------------------------------------------------- 2. WriteJournal

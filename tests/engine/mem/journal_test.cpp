@@ -91,11 +91,19 @@ TEST_CASE("a warp's store saves the chunks its lanes touch, not the whole span",
     for (int l = 0; l < 32; ++l) addrs[l] = a.base + 40 * kChunk + uint64_t(l) * 8;
     addrs[0] = a.base;
     addrs[31] = a.base + 64 * kChunk - 8;
+    // The span-only hook of the pre-decoded store declines it (the caller then takes the path
+    // that has the lanes' addresses) and saves nothing.
+    CHECK_FALSE(mem::beforeSpanStore(a, a.base, a.base + 64 * kChunk - 8, 8));
+    CHECK(j.savedChunks() == 2);
     mem::beforeWarpStore(a, addrs, a.base, a.base + 64 * kChunk - 8, 8);
     CHECK(j.savedChunks() == 5);   // 1 and 2 before, now 0, 40 and 63 (not the 64 in between)
+    CHECK(mem::beforeSpanStore(a, a.base + 10 * kChunk, a.base + 11 * kChunk, 8));   // a narrow span: saved
+    CHECK(j.savedChunks() == 7);
     for (int l = 0; l < 32; ++l) std::memset(a.data.get() + (addrs[l] - a.base), 0, 8);
+    std::memset(a.data.get() + 10 * kChunk, 0, kChunk + 8);
     j.rollBack();
     CHECK(holds(a, a0));
+    CHECK(mem::beforeSpanStore(a, a.base, a.base + 64 * kChunk - 8, 8));   // no journal: always go ahead
 }
 
 TEST_CASE("writers on several threads save each chunk once and before any of them writes into it", "[mem][journal]") {
