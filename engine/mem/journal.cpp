@@ -1,3 +1,5 @@
+// The copy-on-first-write journal (journal.hpp): the chunk state machine, roll-back, and which
+// allocations a journal records.
 #include "mem/journal.hpp"
 
 #include "base/error.hpp"
@@ -74,6 +76,7 @@ uint64_t AllocationJournal::savedChunks() const {
 // ---------------------------------------------------------------- 2. WriteJournal
 WriteJournal::WriteJournal(GlobalMemory& mem) {
     // Read-only (.const) data cannot be stored to (the store faults first), freed data not at all.
+    // One journal at a time: an allocation that another open journal records stays with it.
     for (auto& a : mem.allocations()) {
         if (a->freed || a->readOnly || a->size == 0 || a->journal) continue;
         journals_.emplace_back(a.get(), std::make_unique<AllocationJournal>(*a));
