@@ -31,6 +31,8 @@ inline Window windowOf(uint64_t generic) {
     return Window::Global;
 }
 
+class AllocationJournal;   // journal.hpp
+
 struct Allocation {
     uint64_t base = 0;
     uint64_t size = 0;
@@ -39,6 +41,9 @@ struct Allocation {
     bool freed = false;
     std::unique_ptr<uint8_t[]> data;
     std::unique_ptr<uint8_t[]> init;   // initcheck shadow: 1 per written byte (only when tracking)
+    // Set while a WriteJournal (journal.hpp) records first writes: every kernel store path calls
+    // beforeStore / beforeWarpStore before it writes here.
+    AllocationJournal* journal = nullptr;
 };
 
 class GlobalMemory {

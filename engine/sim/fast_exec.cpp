@@ -8,6 +8,7 @@
 // Sections: 1. Lane loops (f32 with AVX2+FMA where the CPU has them)  2. Gpu::execFast
 #include "sim/gpu.hpp"
 
+#include "mem/journal.hpp"
 #include "sim/arith.hpp"
 
 #include <algorithm>
@@ -307,6 +308,7 @@ template <bool kAvx2, class D>
     if ((any & (bytes - 1)) || hi - lo >= (1ull << 40)) return false;
     mem::Allocation* al = g.mem_.find(lo, hi - lo + bytes, g.allocCache_);
     if (!al || (!load && al->readOnly)) return false;
+    if (!load && !mem::beforeSpanStore(*al, lo, hi, bytes)) return false;   // the journal of a parallel run (mem/journal.hpp)
     uint8_t* origin = al->data.get() - al->base;   // lane l's bytes are at origin + addrs[l]
     if (load) {
 #ifdef WARPSCOPE_FAST_AVX2

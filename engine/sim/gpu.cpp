@@ -5,6 +5,7 @@
 //           families  7. issue()
 #include "sim/gpu.hpp"
 
+#include "mem/journal.hpp"
 #include "sim/arith.hpp"
 #include "sim/checkers.hpp"
 
@@ -449,10 +450,9 @@ void Gpu::runToEnd(uint32_t threads) {
     const uint64_t first = opt_.firstBlock, total = opt_.endBlock - opt_.firstBlock;
     const uint64_t nt = std::min<uint64_t>(threads, total);
     if (nt <= 1 || !serialReason().empty()) return run();
-    // Global memory as it was, for the serial re-run after a fault.
-    std::vector<std::pair<mem::Allocation*, std::vector<uint8_t>>> saved;
-    for (auto& a : mem_.allocations())
-        if (!a->freed && !a->readOnly) saved.emplace_back(a.get(), std::vector<uint8_t>(a->data.get(), a->data.get() + a->size));
+    // Global memory as it was, for the serial re-run after a fault: each chunk is copied by the
+    // first store into it (mem/journal.hpp), so only written chunks are copied, by the shares.
+    mem::WriteJournal journal(mem_);
     std::vector<std::unique_ptr<Gpu>> parts;
     std::vector<std::unique_ptr<StepListener>> forks;
     for (uint64_t i = 0; i < nt; ++i) {
@@ -491,9 +491,10 @@ void Gpu::runToEnd(uint32_t threads) {
         sum.blocksCompleted += s.blocksCompleted;
     }
     if (redo || sum.warpInstructions > opt_.instructionBudget) {
-        for (auto& [a, bytes] : saved) std::memcpy(a->data.get(), bytes.data(), bytes.size());
+        journal.rollBack();
         return run();
     }
+    journal.close();
     for (size_t i = 0; i < parts.size(); ++i)
         if (listener_) listener_->join(*forks[i]);
     stats_ = sum;
@@ -970,6 +971,7 @@ struct Exec {
             }
             if (isStore && a->readOnly)
                 fault(Error::Kind::Fault, "Store to read-only constant memory ('" + a->name + "').", lane, addr, true);
+            if (isStore) mem::beforeStore(*a, addr - a->base, bytes);   // the journal of a parallel run (mem/journal.hpp)
             return a->data.get() + (addr - a->base);
         }
         case StateSpace::Shared:
@@ -1008,7 +1010,10 @@ struct Exec {
                 if (a + bytes <= b.shared.size()) return b.shared.data() + a;
             } else if (I.space == StateSpace::Global) {
                 mem::Allocation* al = g.mem_.find(a, bytes, g.allocCache_);
-                if (al && !(isStore && al->readOnly)) return al->data.get() + (a - al->base);
+                if (al && !(isStore && al->readOnly)) {
+                    if (isStore) mem::beforeStore(*al, a - al->base, bytes);
+                    return al->data.get() + (a - al->base);
+                }
             } else if (I.space == StateSpace::Param) {
                 const uint32_t pb = g.prog_.functions[f.func].paramBytes;
                 if (a + bytes <= pb) return f.params.data() + size_t(lane) * pb + a;
@@ -1042,6 +1047,7 @@ struct Exec {
                 }
                 mem::Allocation* al = bad == 0 && hi - lo < (1ull << 40) ? g.mem_.find(lo, hi - lo + bytes, g.allocCache_) : nullptr;
                 if (al && !(isStore && al->readOnly)) {
+                    if (isStore) mem::beforeWarpStore(*al, addrs, lo, hi, bytes);
                     uint8_t* base = al->data.get() - al->base;
                     for (int l = 0; l < 32; ++l) ptr[l] = base + addrs[l];
                     return;
@@ -1050,8 +1056,12 @@ struct Exec {
             forLanes(exec, [&](int l) {
                 const uint64_t a = addrs[l];
                 mem::Allocation* al = (a & misalign) == 0 ? g.mem_.find(a, bytes, g.allocCache_) : nullptr;
-                if (al && !(isStore && al->readOnly)) ptr[l] = al->data.get() + (a - al->base);
-                else slow |= 1u << l;
+                if (al && !(isStore && al->readOnly)) {
+                    if (isStore) mem::beforeStore(*al, a - al->base, bytes);
+                    ptr[l] = al->data.get() + (a - al->base);
+                } else {
+                    slow |= 1u << l;
+                }
             });
         } else {
             slow = exec;
@@ -1077,6 +1087,7 @@ struct Exec {
             if (hi - lo >= (1ull << 40)) return false;
             mem::Allocation* al = g.mem_.find(lo, hi - lo + bytes, g.allocCache_);
             if (!al || (isStore && al->readOnly)) return false;
+            if (isStore) mem::beforeWarpStore(*al, addrs, lo, hi, bytes);
             base = al->data.get() + (lo - al->base);
             bias = lo;
             return true;

@@ -1,0 +1,103 @@
+// The copy-on-first-write journal (journal.hpp): the chunk state machine, roll-back, and which
+// allocations a journal records.
+#include "mem/journal.hpp"
+
+#include "base/error.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <thread>
+
+namespace warpscope::mem {
+
+// ---------------------------------------------------------------- 1. per-allocation state
+AllocationJournal::AllocationJournal(Allocation& a)
+    : alloc_(a), chunks_((a.size + kChunkBytes - 1) >> kChunkShift), state_(std::make_unique<std::atomic<uint8_t>[]>(chunks_)),
+      preimage_(std::make_unique<std::unique_ptr<uint8_t[]>[]>(chunks_)) {}
+
+void AllocationJournal::save(uint64_t offset, uint64_t bytes) {
+    const uint64_t first = offset >> kChunkShift, last = (offset + bytes - 1) >> kChunkShift;
+    for (uint64_t c = first; c <= last; ++c)
+        if (state_[c].load(std::memory_order_acquire) != kSaved) saveChunk(c);
+}
+
+bool AllocationJournal::saveSpan(uint64_t lo, uint64_t hi, uint64_t bytes) {
+    const uint64_t first = lo - alloc_.base, end = hi - alloc_.base + bytes;
+    if (((end - 1) >> kChunkShift) - (first >> kChunkShift) >= 4) return false;
+    save(first, end - first);
+    return true;
+}
+
+void AllocationJournal::saveWarp(const uint64_t* addrs, uint64_t lo, uint64_t hi, uint64_t bytes) {
+    if (saveSpan(lo, hi, bytes)) return;
+    for (int l = 0; l < 32; ++l) save(addrs[l] - alloc_.base, bytes);
+}
+
+void AllocationJournal::saveChunk(uint64_t c) {
+    for (;;) {
+        uint8_t s = kUnsaved;
+        if (state_[c].compare_exchange_strong(s, kCopying, std::memory_order_acquire)) {
+            const uint64_t at = c << kChunkShift, bytes = std::min(kChunkBytes, alloc_.size - at);
+            try {
+                preimage_[c] = std::make_unique_for_overwrite<uint8_t[]>(bytes);
+            } catch (const std::bad_alloc&) {
+                // Leave the chunk unsaved (a waiting writer then tries itself) and stop this share
+                // like a fault: runToEnd restores what was saved and runs the launch serially.
+                state_[c].store(kUnsaved, std::memory_order_release);
+                throw Error(Error::Kind::Input, "Not enough host memory to save global memory for a parallel run.");
+            }
+            std::memcpy(preimage_[c].get(), alloc_.data.get() + at, bytes);
+            // Release: a writer that sees kSaved writes only after the copy has read the old bytes.
+            state_[c].store(kSaved, std::memory_order_release);
+            return;
+        }
+        if (s == kSaved) return;
+        // Another share is copying this chunk (a few microseconds): wait, it must not change under the copy.
+        std::this_thread::yield();
+    }
+}
+
+void AllocationJournal::restore() {
+    for (uint64_t c = 0; c < chunks_; ++c) {
+        if (state_[c].load(std::memory_order_acquire) != kSaved) continue;
+        const uint64_t at = c << kChunkShift;
+        std::memcpy(alloc_.data.get() + at, preimage_[c].get(), std::min(kChunkBytes, alloc_.size - at));
+        preimage_[c].reset();
+        state_[c].store(kUnsaved, std::memory_order_relaxed);
+    }
+}
+
+uint64_t AllocationJournal::savedChunks() const {
+    uint64_t n = 0;
+    for (uint64_t c = 0; c < chunks_; ++c) n += state_[c].load(std::memory_order_relaxed) == kSaved;
+    return n;
+}
+
+// ---------------------------------------------------------------- 2. WriteJournal
+WriteJournal::WriteJournal(GlobalMemory& mem) {
+    // Read-only (.const) data cannot be stored to (the store faults first), freed data not at all.
+    // One journal at a time: an allocation that another open journal records stays with it.
+    for (auto& a : mem.allocations()) {
+        if (a->freed || a->readOnly || a->size == 0 || a->journal) continue;
+        journals_.emplace_back(a.get(), std::make_unique<AllocationJournal>(*a));
+        a->journal = journals_.back().second.get();
+    }
+}
+
+void WriteJournal::rollBack() {
+    for (auto& [a, j] : journals_) j->restore();
+    close();
+}
+
+void WriteJournal::close() {
+    for (auto& [a, j] : journals_) a->journal = nullptr;
+    journals_.clear();
+}
+
+uint64_t WriteJournal::savedChunks() const {
+    uint64_t n = 0;
+    for (auto& [a, j] : journals_) n += j->savedChunks();
+    return n;
+}
+
+} // namespace warpscope::mem
