@@ -67,6 +67,7 @@ struct TimedRun::PcInfo {
     bool waitAll = false;                        // membar, fence, call, ret, exit: waits for every register
     bool fence = false;                          // membar, fence (the stall is Membar)
     bool sync = false;                           // bar, barrier, exit, ret: the block is looked at again
+    bool memory = false;                         // ld, ldu, st, atom, red: its Step carries addresses
     uint32_t needs = 0, needCount = 0;           // operandSlots_[needs, +needCount): readiness read
     uint32_t writes = 0, writeCount = 0;         // operandSlots_[writes, +writeCount): readiness written
 };
@@ -169,6 +170,8 @@ TimedRun::TimedRun(sim::Gpu& gpu, const GpuSpec& spec, TimingOptions options, si
     previousListener_ = gpu_.listener();
     if (!downstream_) downstream_ = previousListener_;
     gpu_.setListener(this);
+    stepless_ = downstream_ == nullptr;
+    steplessSums_ = downstream_ && downstream_->sumsOnly();
 
     for (auto& f : gpu_.program().functions) {
         numRegs_ = std::max(numRegs_, f.numRegs);
@@ -272,6 +275,9 @@ void TimedRun::decodeProgram() {
         p.fence = in.op == Op::Membar || in.op == Op::Fence;
         p.waitAll = p.fence || in.op == Op::Call || in.op == Op::Ret || in.op == Op::Exit;
         p.sync = in.op == Op::Bar || in.op == Op::Barrier || in.op == Op::Exit || in.op == Op::Ret;
+        // The only instructions whose Step the model reads (onStep): the Gpu fills the memory
+        // fields of a Step for these five and no other.
+        p.memory = in.op == Op::Ld || in.op == Op::Ldu || in.op == Op::St || in.op == Op::Atom || in.op == Op::Red;
         // Operands read, in the order that decides the stall reason on a tie (the first one
         // that is latest): sources, guard, address base, destinations (write after write).
         p.needs = static_cast<uint32_t>(operandSlots_.size());
@@ -637,6 +643,17 @@ bool TimedRun::stepCycle() {
 void TimedRun::run() {
     if (started_ && !finished_) ++now_;
     started_ = true;
+    // A sums-only downstream listener gets sums instead of Steps while run() runs to the end;
+    // stepping (stepCycle) keeps its Steps coming one by one.
+    struct Sums {
+        TimedRun& t;
+        const bool was;
+        explicit Sums(TimedRun& run) : t(run), was(run.stepless_) { t.stepless_ = t.stepless_ || t.steplessSums_; }
+        ~Sums() {
+            t.stepless_ = was;
+            t.handSums();
+        }
+    } sums(*this);
     while (!finished_) {
         processCycle();
         if (finished_) break;
@@ -891,7 +908,8 @@ double TimedRun::l2AtomicTurn(double arrive) {
 }
 
 bool TimedRun::issueOne(Sm& sm, Scheduler& sc, TWarp& w) {
-    const int32_t pc = gpuWarp(w).pc();
+    const sim::Warp& gw = gpuWarp(w);
+    const int32_t pc = gw.pc();
     const Instr* in = &gpu_.program().code[static_cast<size_t>(pc)];
     const PcInfo& pi = pcInfo_[static_cast<size_t>(pc)];
     // Accounting: whatever it waited for until now, then one cycle "selected".
@@ -899,7 +917,14 @@ bool TimedRun::issueOne(Sm& sm, Scheduler& sc, TWarp& w) {
     setReason(w, StallReason::NotSelected, now_ + 1);   // placeholder, replaced below
     TBlock* tb = w.block;
     last_.valid = false;
-    const bool ok = gpu_.stepWarp(tb->gpuSlot, w.warpInBlock);
+    bool ok;
+    if (stepless_ && !pi.memory) {
+        // Nobody needs this instruction's Step (see stepless_): the Gpu runs it without building
+        // one, on its lean path when the warp is converged.
+        ok = issueStepless(tb->gpuSlot, w.warpInBlock, pc, gw.activeMask());
+    } else {
+        ok = gpu_.stepWarp(tb->gpuSlot, w.warpInBlock);
+    }
     sc.issuedSlot = static_cast<int32_t>(w.slot);
     sc.issuedPc = pc;
     sc.issuedCycle = now_;
@@ -952,6 +977,38 @@ bool TimedRun::issueOne(Sm& sm, Scheduler& sc, TWarp& w) {
     if (sync) rescanBlock(*tb, &w);
     else evaluateNext(w, now_ + 1);
     return true;
+}
+
+// One instruction issued with no Step listener on the Gpu. A sums-only downstream listener gets
+// this issue's per-instruction sums later (handSums), taken from the launch's counters: the same
+// numbers its onStep would have added (lanes executed, lanes active, branch, divergent branch).
+bool TimedRun::issueStepless(uint32_t gpuSlot, uint32_t warpInBlock, int32_t pc, uint32_t activeMask) {
+    const sim::LaunchStats before = gpu_.stats();
+    gpu_.setListener(nullptr);
+    struct Relisten {   // (stepWarp reports faults itself; anything else still puts the listener back)
+        sim::Gpu& g;
+        sim::StepListener* l;
+        ~Relisten() { g.setListener(l); }
+    } relisten{gpu_, this};
+    const bool ok = gpu_.stepWarp(gpuSlot, warpInBlock);
+    if (ok && steplessSums_) {
+        const sim::LaunchStats& after = gpu_.stats();
+        if (sums_.empty()) sums_.resize(gpu_.program().code.size());
+        sim::PcCounts& c = sums_[static_cast<size_t>(pc)];
+        ++c.warpInstructions;
+        c.threadInstructions += after.threadInstructions - before.threadInstructions;
+        c.activeLanes += sim::laneCount(activeMask);
+        c.branches += after.branches - before.branches;
+        c.divergentBranches += after.divergentBranches - before.divergentBranches;
+    }
+    return ok;
+}
+
+// Gives the sums-only downstream listener what issueStepless kept for it.
+void TimedRun::handSums() {
+    if (sums_.empty()) return;
+    downstream_->addCounts(gpu_.program().code.data(), sums_.data(), sums_.size());
+    sums_.clear();
 }
 
 // ---------------------------------------------------------------- 6. dependencies and stall accounting

@@ -141,6 +141,8 @@ private:
     void onStep(const sim::Step& s) override;
     void processCycle();
     bool issueOne(Sm& sm, Scheduler& sc, TWarp& w);
+    bool issueStepless(uint32_t gpuSlot, uint32_t warpInBlock, int32_t pc, uint32_t activeMask);
+    void handSums();
     void syncResidency();
     std::unique_ptr<TWarp> newWarp();
     void placeBlock(const sim::Block& b, uint32_t slot);
@@ -179,6 +181,12 @@ private:
     Occupancy occ_;
     sim::StepListener* downstream_ = nullptr;
     sim::StepListener* previousListener_ = nullptr;
+    // Instructions whose Step nobody reads (not memory accesses, which the model reads, when no
+    // downstream listener wants Steps) issue with no listener on the Gpu, so it builds no Step and
+    // takes its lean path: with no downstream always; with a sums-only downstream (per-line
+    // statistics) inside run(), its sums kept here by pc and handed over at the end.
+    bool stepless_ = false, steplessSums_ = false;
+    std::vector<sim::PcCounts> sums_;
     uint64_t now_ = 0;
     bool finished_ = false;
     bool started_ = false;             // the cycle now_ has been processed
