@@ -444,7 +444,11 @@ uint64_t TimedRun::sharedLoadReady(Sm& sm, TWarp& w, int32_t pc) {
         const uint32_t bytes = fuseBytes_[size_t(pc)];
         // (bytes is 8 or 16: every address is aligned when their OR is)
         uint64_t any = 0;
-        for (uint32_t m = last_.execMask; m; m &= m - 1) any |= last_.addresses[std::countr_zero(m)];
+        if (last_.execMask == 0xffffffffu) {
+            for (int l = 0; l < 32; ++l) any |= last_.addresses[l];   // (vectorised)
+        } else {
+            for (uint32_t m = last_.execMask; m; m &= m - 1) any |= last_.addresses[std::countr_zero(m)];
+        }
         const bool aligned = any % bytes == 0;
         if (aligned) {
             w.fusedLeader = leader;
@@ -706,8 +710,8 @@ uint64_t TimedRun::memoryCompletion(Sm& sm, bool shared, bool store, bool atomic
     const double now = double(t);
     if (last_.execMask == 0) return t + 1;
     if (shared) {
-        mem::SharedAccess a = mem::sharedWavefronts(last_.addresses, last_.execMask, sharedBytes ? sharedBytes : last_.bytes, last_.isLoad);
-        double cycles = std::max(1u, a.wavefronts);
+        const uint32_t wavefronts = mem::sharedWavefrontCount(last_.addresses, last_.execMask, sharedBytes ? sharedBytes : last_.bytes, last_.isLoad);
+        double cycles = std::max(1u, wavefronts);
         double start = std::max(now, sm.l1FreeAt);
         sm.l1FreeAt = start + cycles;
         double done = start + cycles - 1 + spec_.sharedLatency * (atomic ? 2 : 1);
@@ -983,7 +987,8 @@ bool TimedRun::issueOne(Sm& sm, Scheduler& sc, TWarp& w) {
 // this issue's per-instruction sums later (handSums), taken from the launch's counters: the same
 // numbers its onStep would have added (lanes executed, lanes active, branch, divergent branch).
 bool TimedRun::issueStepless(uint32_t gpuSlot, uint32_t warpInBlock, int32_t pc, uint32_t activeMask) {
-    const sim::LaunchStats before = gpu_.stats();
+    const sim::LaunchStats& stats = gpu_.stats();
+    const uint64_t threads0 = stats.threadInstructions, branches0 = stats.branches, divergent0 = stats.divergentBranches;
     gpu_.setListener(nullptr);
     struct Relisten {   // (stepWarp reports faults itself; anything else still puts the listener back)
         sim::Gpu& g;
@@ -992,14 +997,13 @@ bool TimedRun::issueStepless(uint32_t gpuSlot, uint32_t warpInBlock, int32_t pc,
     } relisten{gpu_, this};
     const bool ok = gpu_.stepWarp(gpuSlot, warpInBlock);
     if (ok && steplessSums_) {
-        const sim::LaunchStats& after = gpu_.stats();
         if (sums_.empty()) sums_.resize(gpu_.program().code.size());
         sim::PcCounts& c = sums_[static_cast<size_t>(pc)];
         ++c.warpInstructions;
-        c.threadInstructions += after.threadInstructions - before.threadInstructions;
+        c.threadInstructions += stats.threadInstructions - threads0;
         c.activeLanes += sim::laneCount(activeMask);
-        c.branches += after.branches - before.branches;
-        c.divergentBranches += after.divergentBranches - before.divergentBranches;
+        c.branches += stats.branches - branches0;
+        c.divergentBranches += stats.divergentBranches - divergent0;
     }
     return ok;
 }
