@@ -93,9 +93,10 @@ struct TimedRun::TWarp {
     int32_t fusedLeader = -1;                    // the fused shared-load group in flight
     uint32_t fusedMask = 0;
     uint64_t fusedReady = 0;
-    // Scheduler queues (see Scheduler): its index among the scheduler's warp slots, and the
-    // throttle class whose ready list holds it (-1: none).
+    // Scheduler queues (see Scheduler): its index among the scheduler's warp slots, its place in
+    // the scheduler's age order, and the throttle class whose ready set holds it (-1: none).
     uint32_t local = 0;
+    uint32_t rank = 0;
     int readyClass = -1;
 };
 
@@ -108,7 +109,10 @@ struct TimedRun::TBlock {
 // A scheduler keeps its Active warps in queues instead of scanning every slot each cycle:
 // waiting (operands not ready: readyAt > the cycle it last looked; a bit per warp slot, the
 // wake-up cycles and their exact minimum) and `ready` (readyAt reached; eligible unless
-// throttled), one list per throttle class, oldest first. A warp starts waiting whenever readyAt
+// throttled), one set per throttle class. Ready sets are bit masks over the warps' ranks, their
+// places in the scheduler's age order (byRank; a placed warp is the youngest, a retired one closes
+// its gap), so the oldest eligible warp is the lowest bit of the eligible classes' masks, and
+// joining or leaving a set is one bit. A warp starts waiting whenever readyAt
 // is set (evaluateNext, placeBlock) and moves to `ready` in the first cycle the scheduler looks at
 // or after readyAt (only looks with a wake-up due walk the waiting warps); it leaves `ready` when
 // it issues, and both when it finishes or reaches a barrier.
@@ -117,21 +121,24 @@ struct TimedRun::TBlock {
 // nothing, so a look marks only the warps of classes whose mark changed since the last look and
 // the warps that joined since (`fresh`): the same sums as marking every warp every look.
 struct TimedRun::Scheduler {
-    std::vector<uint32_t> slots;                 // warp slots it owns
-    uint64_t waitMask = 0;                       // bit i: local warp i is waiting
-    uint64_t minWake = kNever;                   // the earliest wakeAt of a waiting warp
-    uint64_t wakeAt[kMaxWarpsPerScheduler] = {};
-    TWarp* waiter[kMaxWarpsPerScheduler] = {};
-    std::vector<TWarp*> ready[ClassCount];       // by throttle class, ascending age
-    uint32_t readyClasses = 0;                   // bit c: ready[c] is not empty
-    StallReason classMark[ClassCount] = {kNoMark, kNoMark, kNoMark, kNoMark, kNoMark, kNoMark, kNoMark};
-    std::vector<TWarp*> fresh;                   // joined `ready` since the last look: not marked yet
+    // (What every look reads comes first.)
     uint64_t nextCheck = kNever;
+    uint64_t minWake = kNever;                   // the earliest wakeAt of a waiting warp
+    uint64_t waitMask = 0;                       // bit i: local warp i is waiting
+    uint32_t readyClasses = 0;                   // bit c: readyRanks[c] is not empty
+    StallReason classMark[ClassCount] = {kNoMark, kNoMark, kNoMark, kNoMark, kNoMark, kNoMark, kNoMark};
+    uint64_t readyRanks[ClassCount] = {};        // by throttle class: bit r, the warp byRank[r] is ready
+    uint64_t freshRanks = 0;                     // joined `ready` since the last look: not marked yet
     uint64_t pipeFreeAt[PipeCount] = {};
     int32_t lastIssued = -1;                     // slot
+    uint64_t busyUntil = 0;                      // issue slots taken by an expanded instruction
     int32_t issuedSlot = -1, issuedPc = -1;      // this cycle
     uint64_t issuedCycle = kNever;
-    uint64_t busyUntil = 0;                      // issue slots taken by an expanded instruction
+    uint32_t ranks = 0;                          // warps placed (byRank's length)
+    TWarp* byRank[kMaxWarpsPerScheduler] = {};   // its warps, oldest first
+    uint64_t wakeAt[kMaxWarpsPerScheduler] = {};
+    TWarp* waiter[kMaxWarpsPerScheduler] = {};
+    std::vector<uint32_t> slots;                 // warp slots it owns
 };
 
 struct TimedRun::Sm {
@@ -337,6 +344,8 @@ void TimedRun::placeBlock(const sim::Block& b, uint32_t gpuSlot) {
         cacheNext(*w);
         tb->warps.push_back(w.get());
         Scheduler& sc = sm.schedulers[w->sched];
+        w->rank = sc.ranks;   // the youngest: ages grow with every placement
+        sc.byRank[sc.ranks++] = w.get();
         if (w->phase == WarpPhase::Active) enqueueWaiting(sc, *w);
         lowerCheck(sm, sc, start);
         sm.slots[slot] = std::move(w);
@@ -505,14 +514,16 @@ void TimedRun::processCycle() {
                 mark[c] = throttle;
                 anyEligible |= throttle == StallReason::NotSelected;
                 if (sc.classMark[c] != throttle) {
-                    for (TWarp* w : sc.ready[c]) markReason(*w, throttle);
+                    for (uint64_t m = sc.readyRanks[c]; m; m &= m - 1) markReason(*sc.byRank[std::countr_zero(m)], throttle);
                     sc.classMark[c] = throttle;
                 }
             }
             // Warps that joined since the last look (their class's mark may not have changed).
-            for (TWarp* w : sc.fresh)
-                if (w->readyClass >= 0) markReason(*w, mark[w->readyClass]);
-            sc.fresh.clear();
+            for (uint64_t m = sc.freshRanks; m; m &= m - 1) {
+                TWarp* w = sc.byRank[std::countr_zero(m)];
+                markReason(*w, mark[w->readyClass]);
+            }
+            sc.freshRanks = 0;
             // The pick among the eligible warps. Marking it "not selected" above charges nothing
             // extra: issueOne charges from the same cycle.
             TWarp* pick = nullptr;
@@ -523,11 +534,12 @@ void TimedRun::processCycle() {
                     if (last && last->readyClass >= 0 && mark[last->readyClass] == StallReason::NotSelected) {
                         pick = last;
                     } else {
+                        uint64_t eligible = 0;
                         for (uint32_t cm = sc.readyClasses; cm; cm &= cm - 1) {
                             const int c = std::countr_zero(cm);
-                            if (mark[c] == StallReason::NotSelected && (!pick || sc.ready[c].front()->age < pick->age))
-                                pick = sc.ready[c].front();
+                            if (mark[c] == StallReason::NotSelected) eligible |= sc.readyRanks[c];
                         }
+                        pick = sc.byRank[std::countr_zero(eligible)];   // the oldest (anyEligible: not empty)
                     }
                 } else {
                     // Loose round-robin: the first eligible warp after the last one issued.
@@ -536,7 +548,8 @@ void TimedRun::processCycle() {
                     for (uint32_t cm = sc.readyClasses; cm; cm &= cm - 1) {
                         const int c = std::countr_zero(cm);
                         if (mark[c] != StallReason::NotSelected) continue;
-                        for (TWarp* w : sc.ready[c]) {
+                        for (uint64_t m = sc.readyRanks[c]; m; m &= m - 1) {
+                            TWarp* w = sc.byRank[std::countr_zero(m)];
                             uint32_t d = (w->slot + n - static_cast<uint32_t>(sc.lastIssued + 1)) % n;
                             if (d < bestDist) {
                                 bestDist = d;
@@ -554,7 +567,7 @@ void TimedRun::processCycle() {
                 if (!issueOne(sm, sc, *pick) && !finished_ && pick->phase == WarpPhase::Active && pick->readyClass < 0 &&
                     !(sc.waitMask >> pick->local & 1) && pick->readyAt <= now_ && pick->nextInfo) {
                     addReady(sc, *pick);
-                    sc.fresh.clear();
+                    sc.freshRanks = 0;
                     sc.classMark[pick->readyClass] = kNoMark;   // the next look marks its class again
                 }
                 sc.nextCheck = std::max(std::min(sc.nextCheck, now_ + 1), sc.busyUntil);
@@ -588,26 +601,39 @@ void TimedRun::recomputeMinWake(Scheduler& sc) {
     for (uint64_t m = sc.waitMask; m; m &= m - 1) sc.minWake = std::min(sc.minWake, sc.wakeAt[std::countr_zero(m)]);
 }
 
-// Into its class's ready list, in age order (the oldest eligible warp is a list's front).
+// Into its class's ready set (see Scheduler).
 void TimedRun::addReady(Scheduler& sc, TWarp& w) {
     const int c = w.nextInfo->throttleClass;
-    auto& list = sc.ready[c];
-    // From the front: the warp that issued last under greedy-then-oldest is usually the oldest.
-    auto it = list.begin();
-    while (it != list.end() && (*it)->age < w.age) ++it;
-    list.insert(it, &w);
+    const uint64_t bit = uint64_t(1) << w.rank;
+    sc.readyRanks[c] |= bit;
     w.readyClass = c;
     sc.readyClasses |= 1u << c;
-    sc.fresh.push_back(&w);
+    sc.freshRanks |= bit;
 }
 
 void TimedRun::removeReady(Scheduler& sc, TWarp& w) {
     if (w.readyClass < 0) return;
-    auto& list = sc.ready[w.readyClass];
-    auto it = std::find(list.begin(), list.end(), &w);
-    if (it != list.end()) list.erase(it);
-    if (list.empty()) sc.readyClasses &= ~(1u << w.readyClass);
+    const uint64_t bit = uint64_t(1) << w.rank;
+    uint64_t& set = sc.readyRanks[w.readyClass];
+    set &= ~bit;
+    if (set == 0) sc.readyClasses &= ~(1u << w.readyClass);
+    sc.freshRanks &= ~bit;
     w.readyClass = -1;
+}
+
+// A retiring warp (in no queue) leaves the age order: the younger warps move up one place, and
+// so do their bits in the rank masks.
+void TimedRun::dropRank(Scheduler& sc, TWarp& w) {
+    const uint32_t r = w.rank;
+    for (uint32_t i = r + 1; i < sc.ranks; ++i) {
+        sc.byRank[i - 1] = sc.byRank[i];
+        sc.byRank[i - 1]->rank = i - 1;
+    }
+    sc.byRank[--sc.ranks] = nullptr;
+    const uint64_t below = (uint64_t(1) << r) - 1;
+    auto close = [&](uint64_t m) { return (m & below) | ((m >> 1) & ~below); };
+    for (uint64_t& m : sc.readyRanks) m = close(m);
+    sc.freshRanks = close(sc.freshRanks);
 }
 
 // A warp that stops being Active (finished, at a barrier) leaves both queues.
@@ -972,6 +998,7 @@ bool TimedRun::issueOne(Sm& sm, Scheduler& sc, TWarp& w) {
             slotToBlock_.erase(slotToBlock_.begin() + tb->gpuSlot);
         else
             slotToBlock_.clear();   // (not expected) syncResidency looks every block up
+        for (TWarp* x : tb->warps) dropRank(home.schedulers[x->sched], *x);
         for (TWarp* x : tb->warps) spareWarps_.push_back(std::move(home.slots[x->slot]));
         blocks_.erase(tb->linear);
         syncResidency();

@@ -154,6 +154,7 @@ private:
     void recomputeMinWake(Scheduler& sc);
     void addReady(Scheduler& sc, TWarp& w);
     void removeReady(Scheduler& sc, TWarp& w);
+    void dropRank(Scheduler& sc, TWarp& w);
     void leaveQueues(TWarp& w);
     void lowerCheck(Sm& sm, Scheduler& sc, uint64_t at);
     uint64_t lsuQueueOpens(const Sm& sm) const;
