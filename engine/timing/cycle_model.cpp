@@ -72,32 +72,43 @@ struct TimedRun::PcInfo {
     uint32_t writes = 0, writeCount = 0;         // operandSlots_[writes, +writeCount): readiness written
 };
 
-// Readiness of one register or predicate of a warp (the scoreboard).
+// Readiness of one register or predicate of a warp (the scoreboard), packed in 8 bytes: the
+// cycle its value is ready (a cycle count below 2^56) and, in the low byte, the stall a consumer
+// sees until then. Half the size of a struct: the scoreboards of 8,192 resident warps of a
+// 120-register module are megabytes, read at random as warps issue.
 struct TimedRun::OperandReady {
-    uint64_t at = 0;
-    StallReason kind = StallReason::Wait;
+    uint64_t packed = static_cast<uint64_t>(StallReason::Wait);
+    OperandReady() = default;
+    OperandReady(uint64_t at, StallReason kind) : packed(at << 8 | static_cast<uint64_t>(kind)) {}
+    uint64_t at() const { return packed >> 8; }
+    StallReason kind() const { return static_cast<StallReason>(packed & 0xff); }
 };
 
-struct TimedRun::TWarp {
-    TBlock* block = nullptr;
-    uint32_t warpInBlock = 0, slot = 0, sched = 0;
-    uint64_t age = 0;
-    WarpPhase phase = WarpPhase::Active;
+// A warp's record. What one issue and one look read is in its first 64 bytes (the records of an
+// SM lie together, 64-byte aligned, and one look rarely finds them in the host's L1).
+struct alignas(64) TimedRun::TWarp {
+    uint64_t since = 0;                          // (stall accounting)
     uint64_t readyAt = 0;                        // operands ready (kNever at a barrier)
-    StallReason pending = StallReason::Wait;     // why it waits until readyAt
-    StallReason reason = StallReason::NotSelected;   // reason being accounted since `since`
-    uint64_t since = 0;
-    uint32_t line = 0;                           // source line the current stall is charged to
     const PcInfo* nextInfo = nullptr;            // the instruction it issues next, decoded (cached)
-    std::vector<OperandReady> ops;               // registers, then predicates (operandSlot)
+    OperandReady* ops = nullptr;                 // registers, then predicates (operandSlot); the SM's scoreboard
+    const sim::Warp* gw = nullptr;               // the Gpu's warp (stable while its block is resident)
+    TBlock* block = nullptr;
+    uint32_t line = 0;                           // source line the current stall is charged to
+    uint32_t warpInBlock = 0;
+    StallReason reason = StallReason::NotSelected;   // reason being accounted since `since`
+    StallReason pending = StallReason::Wait;     // why it waits until readyAt
+    WarpPhase phase = WarpPhase::Active;
+    // Scheduler queues (see Scheduler): its index among the scheduler's warp slots, its place in
+    // the scheduler's age order, and the throttle class whose ready set holds it (-1: none).
+    int8_t readyClass = -1;
+    uint8_t local = 0, rank = 0;
+    uint16_t sched = 0;
+    // (colder)
+    uint32_t slot = 0;
+    uint64_t age = 0;
     int32_t fusedLeader = -1;                    // the fused shared-load group in flight
     uint32_t fusedMask = 0;
     uint64_t fusedReady = 0;
-    // Scheduler queues (see Scheduler): its index among the scheduler's warp slots, its place in
-    // the scheduler's age order, and the throttle class whose ready set holds it (-1: none).
-    uint32_t local = 0;
-    uint32_t rank = 0;
-    int readyClass = -1;
 };
 
 struct TimedRun::TBlock {
@@ -142,7 +153,9 @@ struct TimedRun::Scheduler {
 };
 
 struct TimedRun::Sm {
-    std::vector<std::unique_ptr<TWarp>> slots;
+    std::vector<TWarp*> slots;                   // by warp slot: its record in `records`, or null (free)
+    std::vector<TWarp> records;                  // one per warp slot, reused as blocks come and go
+    std::vector<OperandReady> scoreboard;        // warp slot x (registers + predicates), on first use
     std::vector<Scheduler> schedulers;
     std::vector<uint32_t> blocks;                // linear indices
     uint64_t nextCheck = kNever;                 // the minimum of its schedulers' nextCheck
@@ -167,7 +180,8 @@ TimedRun::TimedRun(sim::Gpu& gpu, const GpuSpec& spec, TimingOptions options, si
         occ_.occupancy = double(occ_.activeWarpsPerSM) / spec_.maxWarpsPerSM;
     }
     // (Checked before the Gpu is touched.)
-    if ((spec_.maxWarpsPerSM + spec_.schedulersPerSM - 1) / spec_.schedulersPerSM > kMaxWarpsPerScheduler)
+    if ((spec_.maxWarpsPerSM + spec_.schedulersPerSM - 1) / spec_.schedulersPerSM > kMaxWarpsPerScheduler ||
+        spec_.schedulersPerSM > 65535)
         throw Error(Error::Kind::Input, "The cycle model handles at most " + std::to_string(kMaxWarpsPerScheduler) +
                                             " warp slots per scheduler; the " + spec_.name + " preset has " +
                                             std::to_string(spec_.maxWarpsPerSM) + " warps per SM on " +
@@ -188,7 +202,8 @@ TimedRun::TimedRun(sim::Gpu& gpu, const GpuSpec& spec, TimingOptions options, si
     const trace::CacheConfig caches = cacheConfigFor(spec_, occ_);   // the occupancy as forced, if it is
     for (uint32_t s = 0; s < spec_.smCount; ++s) {
         auto sm = std::make_unique<Sm>();
-        sm->slots.resize(spec_.maxWarpsPerSM);
+        sm->slots.assign(spec_.maxWarpsPerSM, nullptr);
+        sm->records.resize(spec_.maxWarpsPerSM);
         sm->schedulers.resize(nSched);
         for (uint32_t k = 0; k < spec_.maxWarpsPerSM; ++k) sm->schedulers[k % nSched].slots.push_back(k);
         sm->l1 = std::make_unique<mem::SectorCache>(caches.l1Bytes, caches.l1Ways);
@@ -306,8 +321,8 @@ void TimedRun::decodeProgram() {
     }
 }
 
-sim::Warp& TimedRun::gpuWarp(const TWarp& w) const {
-    return const_cast<sim::Block*>(w.block->blk)->warps[w.warpInBlock];
+const sim::Warp& TimedRun::gpuWarp(const TWarp& w) const {
+    return *w.gw;
 }
 
 void TimedRun::placeBlock(const sim::Block& b, uint32_t gpuSlot) {
@@ -329,38 +344,40 @@ void TimedRun::placeBlock(const sim::Block& b, uint32_t gpuSlot) {
     for (uint32_t wi = 0; wi < b.warps.size(); ++wi) {
         while (slot < sm.slots.size() && sm.slots[slot]) ++slot;
         if (slot >= sm.slots.size()) throw Error(Error::Kind::Input, "timing model: no free warp slot on SM " + std::to_string(best));
-        std::unique_ptr<TWarp> w = newWarp();
+        TWarp* w = newWarp(sm, slot);
         w->block = tb.get();
+        w->gw = &b.warps[wi];
         w->warpInBlock = wi;
         w->slot = slot;
-        w->sched = slot % spec_.schedulersPerSM;
-        w->local = slot / spec_.schedulersPerSM;
+        w->sched = static_cast<uint16_t>(slot % spec_.schedulersPerSM);
+        w->local = static_cast<uint8_t>(slot / spec_.schedulersPerSM);
         w->age = ageCounter_++;
-        w->ops.assign(size_t(numRegs_) + numPreds_, OperandReady{});
         w->readyAt = start;
         w->since = start;
         w->reason = StallReason::NotSelected;
         w->phase = b.warps[wi].state == sim::WarpState::Done ? WarpPhase::Done : WarpPhase::Active;
         cacheNext(*w);
-        tb->warps.push_back(w.get());
+        tb->warps.push_back(w);
         Scheduler& sc = sm.schedulers[w->sched];
-        w->rank = sc.ranks;   // the youngest: ages grow with every placement
-        sc.byRank[sc.ranks++] = w.get();
+        w->rank = static_cast<uint8_t>(sc.ranks);   // the youngest: ages grow with every placement
+        sc.byRank[sc.ranks++] = w;
         if (w->phase == WarpPhase::Active) enqueueWaiting(sc, *w);
         lowerCheck(sm, sc, start);
-        sm.slots[slot] = std::move(w);
+        sm.slots[slot] = w;
     }
     blocks_[b.linear] = std::move(tb);
 }
 
-// A warp record, recycled from a retired block when there is one (its vectors keep their storage).
-std::unique_ptr<TimedRun::TWarp> TimedRun::newWarp() {
-    if (spareWarps_.empty()) return std::make_unique<TWarp>();
-    std::unique_ptr<TWarp> w = std::move(spareWarps_.back());
-    spareWarps_.pop_back();
-    auto ops = std::move(w->ops);
+// The record of warp slot `slot`, reset, with its scoreboard cleared (the SM's scoreboard is
+// allocated when the SM first holds a warp: small launches touch few SMs).
+TimedRun::TWarp* TimedRun::newWarp(Sm& sm, uint32_t slot) {
+    static_assert(offsetof(TWarp, slot) <= 64, "the fields one issue reads fit in one cache line");
+    const size_t perWarp = size_t(numRegs_) + numPreds_;
+    if (sm.scoreboard.empty()) sm.scoreboard.resize(perWarp * sm.records.size());
+    TWarp* w = &sm.records[slot];
     *w = TWarp{};
-    w->ops = std::move(ops);
+    w->ops = sm.scoreboard.data() + perWarp * slot;
+    std::fill(w->ops, w->ops + perWarp, OperandReady{});
     return w;
 }
 
@@ -530,7 +547,7 @@ void TimedRun::processCycle() {
             if (anyEligible) {
                 if (opt_.policy == SchedulerPolicy::GreedyThenOldest) {
                     // The warp that issued last, if eligible; else the oldest eligible one.
-                    TWarp* last = sc.lastIssued >= 0 ? sm.slots[size_t(sc.lastIssued)].get() : nullptr;
+                    TWarp* last = sc.lastIssued >= 0 ? sm.slots[size_t(sc.lastIssued)] : nullptr;
                     if (last && last->readyClass >= 0 && mark[last->readyClass] == StallReason::NotSelected) {
                         pick = last;
                     } else {
@@ -986,7 +1003,7 @@ bool TimedRun::issueOne(Sm& sm, Scheduler& sc, TWarp& w) {
         }
     }
     lastActivity_ = std::max(lastActivity_, ready);
-    for (uint32_t k = pi.writes, e = pi.writes + pi.writeCount; k < e; ++k) w.ops[operandSlots_[k]] = OperandReady{ready, kind};
+    for (uint32_t k = pi.writes, e = pi.writes + pi.writeCount; k < e; ++k) w.ops[operandSlots_[k]] = OperandReady(ready, kind);
 
     // Did the block retire (the Gpu recycles its Block object at once)?
     if (gpu_.stats().blocksCompleted != blocksCompletedSeen_) {
@@ -999,7 +1016,7 @@ bool TimedRun::issueOne(Sm& sm, Scheduler& sc, TWarp& w) {
         else
             slotToBlock_.clear();   // (not expected) syncResidency looks every block up
         for (TWarp* x : tb->warps) dropRank(home.schedulers[x->sched], *x);
-        for (TWarp* x : tb->warps) spareWarps_.push_back(std::move(home.slots[x->slot]));
+        for (TWarp* x : tb->warps) home.slots[x->slot] = nullptr;   // (the records are reused in place)
         blocks_.erase(tb->linear);
         syncResidency();
         return true;
@@ -1078,19 +1095,19 @@ void TimedRun::evaluateNext(TWarp& w, uint64_t earliest) {
     uint64_t ready = earliest;
     StallReason why = StallReason::Wait;
     for (uint32_t k = pi.needs, e = pi.needs + pi.needCount; k < e; ++k) {
-        const OperandReady& o = w.ops[operandSlots_[k]];
-        if (o.at > ready) {
-            ready = o.at;
-            why = o.kind;
+        const OperandReady o = w.ops[operandSlots_[k]];
+        if (o.at() > ready) {
+            ready = o.at();
+            why = o.kind();
         }
     }
     if (pi.waitAll) {
         // Fences wait for every outstanding result; calls and returns switch register frames,
         // so they wait too (conservative).
         for (uint32_t r = 0; r < numRegs_; ++r)
-            if (w.ops[r].at > ready) {
-                ready = w.ops[r].at;
-                why = pi.fence ? StallReason::Membar : w.ops[r].kind;
+            if (w.ops[r].at() > ready) {
+                ready = w.ops[r].at();
+                why = pi.fence ? StallReason::Membar : w.ops[r].kind();
             }
     }
     w.readyAt = ready;
@@ -1140,7 +1157,7 @@ SmView TimedRun::smView(uint32_t smIndex) const {
     for (uint32_t s = 0; s < sm.slots.size(); ++s) {
         WarpView& wv = v.warps[s];
         wv.slot = s;
-        const TWarp* w = sm.slots[s].get();
+        const TWarp* w = sm.slots[s];
         if (!w) continue;
         wv.block = w->block->linear;
         wv.warpInBlock = w->warpInBlock;

@@ -144,7 +144,7 @@ private:
     bool issueStepless(uint32_t gpuSlot, uint32_t warpInBlock, int32_t pc, uint32_t activeMask);
     void handSums();
     void syncResidency();
-    std::unique_ptr<TWarp> newWarp();
+    TWarp* newWarp(Sm& sm, uint32_t slot);
     void placeBlock(const sim::Block& b, uint32_t slot);
     void evaluateNext(TWarp& w, uint64_t earliest);
     void rescanBlock(TBlock& tb, TWarp* issued);
@@ -174,7 +174,7 @@ private:
     void cacheNext(TWarp& w) const;
     void setNext(TWarp& w, int32_t pc) const;
     void decodeProgram();
-    sim::Warp& gpuWarp(const TWarp& w) const;
+    const sim::Warp& gpuWarp(const TWarp& w) const;
 
     sim::Gpu& gpu_;
     GpuSpec spec_;
@@ -195,7 +195,6 @@ private:
     std::vector<std::unique_ptr<Sm>> sms_;
     std::unordered_map<uint32_t, std::unique_ptr<TBlock>> blocks_;   // by linear index
     std::vector<TBlock*> slotToBlock_;  // Gpu resident slot -> block
-    std::vector<std::unique_ptr<TWarp>> spareWarps_;   // records of retired warps, for reuse
     uint64_t blocksCompletedSeen_ = 0;
     uint64_t ageCounter_ = 0;
     uint32_t numRegs_ = 0, numPreds_ = 0;
