@@ -101,6 +101,61 @@ TEST_CASE("timed runs give the functional results, bit for bit (golden specs)", 
     CHECK(specs >= 5);
 }
 
+// TimedRun issues the instructions whose Step it does not read without a Step listener on the Gpu
+// when its downstream listener only sums (per-line statistics), and hands that listener per-pc
+// sums at the end of run(): its sums must be those of a functional run and of a timed run that
+// sees every Step (through a FanOut, which is not sums-only). Divergent branches, calls,
+// barriers and exits included.
+TEST_CASE("a sums-only listener downstream of a timed run gets the functional run's sums", "[timing]") {
+    auto lineStats = [](const fs::path& path, int mode) {
+        runtime::Lesson l = runtime::loadLesson(path);
+        runtime::SimDevice dev;
+        std::vector<std::map<uint32_t, trace::LineStats>> out;
+        dev.onLaunch = [&](sim::Gpu& g) {
+            trace::LineStatsCollector lines;
+            sim::FanOut fan;
+            fan.add(&lines);
+            if (mode == 0) {
+                g.setListener(&lines);
+                g.run();
+                g.setListener(nullptr);
+            } else {
+                runTimed(g, preset("h100"), {}, mode == 1 ? static_cast<sim::StepListener*>(&lines) : &fan);
+            }
+            out.push_back(lines.byLine());
+        };
+        runtime::runLesson(l, runtime::resolveParams(l, {}), dev);
+        return out;
+    };
+    auto same = [](const std::map<uint32_t, trace::LineStats>& a, const std::map<uint32_t, trace::LineStats>& b) {
+        if (a.size() != b.size()) return false;
+        for (auto& [line, x] : a) {
+            auto it = b.find(line);
+            if (it == b.end()) return false;
+            const trace::LineStats& y = it->second;
+            if (x.warpInstructions != y.warpInstructions || x.threadInstructions != y.threadInstructions ||
+                x.activeLanes != y.activeLanes || x.branches != y.branches || x.divergentBranches != y.divergentBranches)
+                return false;
+        }
+        return true;
+    };
+    for (const char* rel : {"lessons/divergence", "lessons/reduction", "lessons/matmul", "tests/golden/device-calls/spec.json"}) {
+        INFO(rel);
+        const fs::path p = wst::sourcePath(rel);
+        auto functional = lineStats(p, 0), sums = lineStats(p, 1), steps = lineStats(p, 2);
+        REQUIRE(!functional.empty());
+        REQUIRE(sums.size() == functional.size());
+        REQUIRE(steps.size() == functional.size());
+        uint64_t divergent = 0;
+        for (size_t i = 0; i < functional.size(); ++i) {
+            CHECK(same(sums[i], functional[i]));
+            CHECK(same(steps[i], functional[i]));
+            for (auto& [line, x] : functional[i]) divergent += x.divergentBranches;
+        }
+        if (std::string(rel) == "lessons/divergence") CHECK(divergent > 0);
+    }
+}
+
 TEST_CASE("the cycle model is deterministic", "[timing]") {
     fs::path p = wst::sourcePath("lessons/matmul");
     auto a = runLessonTimed(p, "v100");
