@@ -142,6 +142,7 @@ struct TimedRun::Scheduler {
     uint64_t freshRanks = 0;                     // joined `ready` since the last look: not marked yet
     uint64_t pipeFreeAt[PipeCount] = {};
     int32_t lastIssued = -1;                     // slot
+    int32_t lastRank = -1;                       // the rank of the warp now in slot lastIssued, -1 none
     uint64_t busyUntil = 0;                      // issue slots taken by an expanded instruction
     int32_t issuedSlot = -1, issuedPc = -1;      // this cycle
     uint64_t issuedCycle = kNever;
@@ -361,6 +362,7 @@ void TimedRun::placeBlock(const sim::Block& b, uint32_t gpuSlot) {
         Scheduler& sc = sm.schedulers[w->sched];
         w->rank = static_cast<uint8_t>(sc.ranks);   // the youngest: ages grow with every placement
         sc.byRank[sc.ranks++] = w;
+        if (sc.lastIssued == static_cast<int32_t>(slot)) sc.lastRank = w->rank;   // the slot's new occupant
         if (w->phase == WarpPhase::Active) enqueueWaiting(sc, *w);
         lowerCheck(sm, sc, start);
         sm.slots[slot] = w;
@@ -546,18 +548,15 @@ void TimedRun::processCycle() {
             TWarp* pick = nullptr;
             if (anyEligible) {
                 if (opt_.policy == SchedulerPolicy::GreedyThenOldest) {
-                    // The warp that issued last, if eligible; else the oldest eligible one.
-                    TWarp* last = sc.lastIssued >= 0 ? sm.slots[size_t(sc.lastIssued)] : nullptr;
-                    if (last && last->readyClass >= 0 && mark[last->readyClass] == StallReason::NotSelected) {
-                        pick = last;
-                    } else {
-                        uint64_t eligible = 0;
-                        for (uint32_t cm = sc.readyClasses; cm; cm &= cm - 1) {
-                            const int c = std::countr_zero(cm);
-                            if (mark[c] == StallReason::NotSelected) eligible |= sc.readyRanks[c];
-                        }
-                        pick = sc.byRank[std::countr_zero(eligible)];   // the oldest (anyEligible: not empty)
+                    // The warp in the slot that issued last, if eligible; else the oldest eligible
+                    // one. (By rank: the look reads no warp record.)
+                    uint64_t eligible = 0;
+                    for (uint32_t cm = sc.readyClasses; cm; cm &= cm - 1) {
+                        const int c = std::countr_zero(cm);
+                        if (mark[c] == StallReason::NotSelected) eligible |= sc.readyRanks[c];
                     }
+                    const bool lastEligible = sc.lastRank >= 0 && (eligible >> sc.lastRank & 1);
+                    pick = sc.byRank[lastEligible ? sc.lastRank : std::countr_zero(eligible)];   // (anyEligible: not empty)
                 } else {
                     // Loose round-robin: the first eligible warp after the last one issued.
                     uint32_t bestDist = UINT32_MAX;
@@ -642,6 +641,8 @@ void TimedRun::removeReady(Scheduler& sc, TWarp& w) {
 // so do their bits in the rank masks.
 void TimedRun::dropRank(Scheduler& sc, TWarp& w) {
     const uint32_t r = w.rank;
+    if (sc.lastRank == int32_t(r)) sc.lastRank = -1;   // its slot is empty until a warp is placed there
+    else if (sc.lastRank > int32_t(r)) --sc.lastRank;
     for (uint32_t i = r + 1; i < sc.ranks; ++i) {
         sc.byRank[i - 1] = sc.byRank[i];
         sc.byRank[i - 1]->rank = i - 1;
@@ -976,6 +977,7 @@ bool TimedRun::issueOne(Sm& sm, Scheduler& sc, TWarp& w) {
     sc.issuedPc = pc;
     sc.issuedCycle = now_;
     sc.lastIssued = static_cast<int32_t>(w.slot);
+    sc.lastRank = w.rank;
     if (!ok) {
         finished_ = gpu_.state() != sim::LaunchState::Running;
         return false;
