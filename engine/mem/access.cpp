@@ -137,6 +137,19 @@ uint32_t phaseCostGeneral(const uint64_t* addresses, uint32_t lanes, uint32_t wo
     return worst;
 }
 
+// OR of a[k] ^ a0 and of a[k] over N lanes, in local accumulators and a fixed trip count so the
+// compiler vectorises it (a whole warp, or half of one: a 64-bit access's phase).
+template <uint32_t N>
+inline void orLanes(const uint64_t* a, uint64_t a0, uint64_t& differOut, uint64_t& anyOut) {
+    uint64_t differ = 0, any = 0;
+    for (uint32_t k = 0; k < N; ++k) {
+        differ |= a[k] ^ a0;
+        any |= a[k];
+    }
+    differOut = differ;
+    anyOut = any;
+}
+
 // The same without sorting words: a word is (row = word / 32, bank = word % 32), so the distinct
 // words are, per distinct row, a 32-bit mask of banks. Walking the rows in ascending order and
 // each mask's banks in ascending order visits the words in the order the general form does.
@@ -149,14 +162,13 @@ uint32_t phaseCostFast(const uint64_t* addresses, uint32_t lanes, uint32_t words
         // or maximum: the lanes share the first lane's row when no address differs from it above
         // bit 6, and a lane's words stay in the row when every address is aligned to the access
         // (1 word always does). Plain OR loops over a run of lanes, which the compiler vectorises.
-        const int first = std::countr_zero(lanes), last = 31 - std::countl_zero(lanes);
+        const int first = std::countr_zero(lanes);
         const uint64_t a0 = addresses[first];
         uint64_t differ = 0, any = 0;
-        if ((lanes >> first) == (2ull << (last - first)) - 1) {
-            for (int l = first; l <= last; ++l) {
-                differ |= addresses[l] ^ a0;
-                any |= addresses[l];
-            }
+        if (lanes == 0xffffffffu) {
+            orLanes<32>(addresses, a0, differ, any);
+        } else if (lanes == 0x0000ffffu || lanes == 0xffff0000u) {
+            orLanes<16>(addresses + first, a0, differ, any);
         } else {
             for (uint32_t m = lanes; m; m &= m - 1) {
                 differ |= addresses[std::countr_zero(m)] ^ a0;
@@ -247,15 +259,20 @@ uint32_t phaseCostFast(const uint64_t* addresses, uint32_t lanes, uint32_t words
     return worst;
 }
 
+// pairsShare for a whole warp: one OR of the pairs' differences, no branches, fixed trip counts
+// (lanes l and l + Step for each l with the Step bit clear: groups of Step lanes every 2 * Step).
+template <int Step>
+bool pairsShareAll(const uint64_t* a) {
+    uint64_t differ = 0;
+    for (int g = 0; g < 32; g += 2 * Step)
+        for (int k = 0; k < Step; ++k) differ |= a[g + k] ^ a[g + k + Step];
+    return differ == 0;
+}
+
 // True when every active lane n has the same address as lane n^step (when that lane is active).
 // Each pair is compared once, from its lane with the `step` bit clear.
 bool pairsShare(const uint64_t* addresses, uint32_t mask, int step) {
-    if (mask == 0xffffffffu) {
-        // Every lane active (the common case): one OR of differences, without branches.
-        uint64_t differ = 0;
-        for (int l = 0; l < 32; ++l) differ |= (l & step) ? 0 : addresses[l] ^ addresses[l ^ step];
-        return differ == 0;
-    }
+    if (mask == 0xffffffffu) return step == 1 ? pairsShareAll<1>(addresses) : pairsShareAll<2>(addresses);
     for (int l = 0; l < 32; ++l) {
         if (l & step) continue;
         const int p = l ^ step;
