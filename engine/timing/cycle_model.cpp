@@ -383,15 +383,16 @@ TimedRun::TWarp* TimedRun::newWarp(Sm& sm, uint32_t slot) {
     return w;
 }
 
-void TimedRun::syncResidency() {
+void TimedRun::syncResidency(size_t from) {
     // The Gpu erases a retired block from its list and appends the blocks it admits, so the blocks
     // known here (slotToBlock_, the retired one already removed) are usually the list's prefix in
     // the same order: only the new ones need placing. Otherwise every block is looked up.
+    // Entries before `from` (where the retired block was) have not moved; from there on each is
+    // checked by its Block's address (the Gpu's list, not the Blocks, is read) and renumbered.
     const auto& res = gpu_.residentBlocks();
-    size_t same = 0;
-    while (same < slotToBlock_.size() && same < res.size() && slotToBlock_[same]->linear == res[same]->linear) {
+    size_t same = std::min({from, slotToBlock_.size(), res.size()});
+    while (same < slotToBlock_.size() && same < res.size() && slotToBlock_[same]->blk == res[same].get()) {
         slotToBlock_[same]->gpuSlot = static_cast<uint32_t>(same);
-        slotToBlock_[same]->blk = res[same].get();
         ++same;
     }
     if (same == slotToBlock_.size()) {
@@ -409,9 +410,13 @@ void TimedRun::syncResidency() {
             placeBlock(*res[i], i);
             it = blocks_.find(res[i]->linear);
         }
-        it->second->gpuSlot = i;
-        it->second->blk = res[i].get();
-        slotToBlock_[i] = it->second.get();
+        TBlock& tb = *it->second;
+        tb.gpuSlot = i;
+        if (tb.blk != res[i].get()) {   // (not expected) the block's record moved: so did its warps
+            tb.blk = res[i].get();
+            for (TWarp* w : tb.warps) w->gw = &tb.blk->warps[w->warpInBlock];
+        }
+        slotToBlock_[i] = &tb;
     }
 }
 
@@ -1013,14 +1018,15 @@ bool TimedRun::issueOne(Sm& sm, Scheduler& sc, TWarp& w) {
         for (TWarp* x : tb->warps) finishWarp(*x);
         Sm& home = *sms_[tb->sm];
         home.blocks.erase(std::find(home.blocks.begin(), home.blocks.end(), tb->linear));
-        if (tb->gpuSlot < slotToBlock_.size() && slotToBlock_[tb->gpuSlot] == tb)
-            slotToBlock_.erase(slotToBlock_.begin() + tb->gpuSlot);
+        const uint32_t erased = tb->gpuSlot;
+        if (erased < slotToBlock_.size() && slotToBlock_[erased] == tb)
+            slotToBlock_.erase(slotToBlock_.begin() + erased);
         else
             slotToBlock_.clear();   // (not expected) syncResidency looks every block up
         for (TWarp* x : tb->warps) dropRank(home.schedulers[x->sched], *x);
         for (TWarp* x : tb->warps) home.slots[x->slot] = nullptr;   // (the records are reused in place)
         blocks_.erase(tb->linear);
-        syncResidency();
+        syncResidency(erased);
         return true;
     }
     const bool sync = pi.sync || gpuWarp(w).state != sim::WarpState::Ready;

@@ -143,7 +143,7 @@ private:
     bool issueOne(Sm& sm, Scheduler& sc, TWarp& w);
     bool issueStepless(uint32_t gpuSlot, uint32_t warpInBlock, int32_t pc, uint32_t activeMask);
     void handSums();
-    void syncResidency();
+    void syncResidency(size_t from = 0);
     TWarp* newWarp(Sm& sm, uint32_t slot);
     void placeBlock(const sim::Block& b, uint32_t slot);
     void evaluateNext(TWarp& w, uint64_t earliest);
