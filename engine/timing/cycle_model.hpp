@@ -108,8 +108,10 @@ struct SmView {
 class TimedRun : private sim::StepListener {
 public:
     // Sets the launch's residency from the occupancy (SMs x active blocks per SM) and takes the
-    // Gpu's step listener slot, forwarding every Step to `downstream` (e.g. counters). Must be
-    // created before the launch issues anything. Throws Error(Input) when no block fits on an SM.
+    // Gpu's step listener slot, forwarding every Step to `downstream` (e.g. counters); a sums-only
+    // downstream (sumsOnly()) gets, during run(), per-pc sums through addCounts for the issues the
+    // model needs no Step of, as Gpu::run gives it. Must be created before the launch issues
+    // anything. Throws Error(Input) when no block fits on an SM.
     TimedRun(sim::Gpu& gpu, const GpuSpec& spec, TimingOptions options = {}, sim::StepListener* downstream = nullptr);
     ~TimedRun() override;
     TimedRun(const TimedRun&) = delete;
