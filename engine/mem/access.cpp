@@ -137,6 +137,19 @@ uint32_t phaseCostGeneral(const uint64_t* addresses, uint32_t lanes, uint32_t wo
     return worst;
 }
 
+// OR of a[k] ^ a0 and of a[k] over N lanes, in local accumulators and a fixed trip count so the
+// compiler vectorises it (a whole warp, or half of one: a 64-bit access's phase).
+template <uint32_t N>
+inline void orLanes(const uint64_t* a, uint64_t a0, uint64_t& differOut, uint64_t& anyOut) {
+    uint64_t differ = 0, any = 0;
+    for (uint32_t k = 0; k < N; ++k) {
+        differ |= a[k] ^ a0;
+        any |= a[k];
+    }
+    differOut = differ;
+    anyOut = any;
+}
+
 // The same without sorting words: a word is (row = word / 32, bank = word % 32), so the distinct
 // words are, per distinct row, a 32-bit mask of banks. Walking the rows in ascending order and
 // each mask's banks in ascending order visits the words in the order the general form does.
@@ -144,6 +157,27 @@ uint32_t phaseCostGeneral(const uint64_t* addresses, uint32_t lanes, uint32_t wo
 uint32_t phaseCostFast(const uint64_t* addresses, uint32_t lanes, uint32_t words, uint32_t* worstBank) {
     if (lanes == 0) return 0;
     const uint32_t wordBits = words >= 32 ? 0xffffffffu : (1u << words) - 1;
+    if (!worstBank) {
+        // Without the worst bank (the cycle model's question) the one-row case needs no minimum
+        // or maximum: the lanes share the first lane's row when no address differs from it above
+        // bit 6, and a lane's words stay in the row when every address is aligned to the access
+        // (1 word always does). Plain OR loops over a run of lanes, which the compiler vectorises.
+        const int first = std::countr_zero(lanes);
+        const uint64_t a0 = addresses[first];
+        uint64_t differ = 0, any = 0;
+        if (lanes == 0xffffffffu) {
+            orLanes<32>(addresses, a0, differ, any);
+        } else if (lanes == 0x0000ffffu || lanes == 0xffff0000u) {
+            orLanes<16>(addresses + first, a0, differ, any);
+        } else {
+            for (uint32_t m = lanes; m; m &= m - 1) {
+                differ |= addresses[std::countr_zero(m)] ^ a0;
+                any |= addresses[std::countr_zero(m)];
+            }
+        }
+        const bool wordsFit = words == 1 || (std::has_single_bit(words) && (any & (4 * uint64_t(words) - 1)) == 0);
+        if ((differ >> 7) == 0 && wordsFit) return 1;
+    }
     {
         // The most common case first: every lane's words in one 128-byte row (no conflict, or a
         // broadcast), so no bank delivers more than one word. That holds when the lowest and the
@@ -225,9 +259,20 @@ uint32_t phaseCostFast(const uint64_t* addresses, uint32_t lanes, uint32_t words
     return worst;
 }
 
+// pairsShare for a whole warp: one OR of the pairs' differences, no branches, fixed trip counts
+// (lanes l and l + Step for each l with the Step bit clear: groups of Step lanes every 2 * Step).
+template <int Step>
+bool pairsShareAll(const uint64_t* a) {
+    uint64_t differ = 0;
+    for (int g = 0; g < 32; g += 2 * Step)
+        for (int k = 0; k < Step; ++k) differ |= a[g + k] ^ a[g + k + Step];
+    return differ == 0;
+}
+
 // True when every active lane n has the same address as lane n^step (when that lane is active).
 // Each pair is compared once, from its lane with the `step` bit clear.
 bool pairsShare(const uint64_t* addresses, uint32_t mask, int step) {
+    if (mask == 0xffffffffu) return step == 1 ? pairsShareAll<1>(addresses) : pairsShareAll<2>(addresses);
     for (int l = 0; l < 32; ++l) {
         if (l & step) continue;
         const int p = l ^ step;
@@ -236,7 +281,8 @@ bool pairsShare(const uint64_t* addresses, uint32_t mask, int step) {
     return true;
 }
 
-SharedAccess sharedWavefrontsWith(PhaseCostFn phaseCost, const uint64_t* addresses, uint32_t mask, uint32_t bytesPerLane, bool isLoad) {
+SharedAccess sharedWavefrontsWith(PhaseCostFn phaseCost, const uint64_t* addresses, uint32_t mask, uint32_t bytesPerLane, bool isLoad,
+                                  bool wantWorstBank = true) {
     SharedAccess r;
     if (mask == 0) return r;
     uint32_t words = std::max(1u, bytesPerLane / 4);
@@ -247,7 +293,7 @@ SharedAccess sharedWavefrontsWith(PhaseCostFn phaseCost, const uint64_t* address
     for (uint32_t p = 0; p < phases; ++p) {
         uint32_t lanes = mask & (lanesPerPhase == 32 ? 0xffffffffu : (((1u << lanesPerPhase) - 1) << (p * lanesPerPhase)));
         if (!lanes) continue;
-        r.wavefronts += phaseCost(addresses, lanes, words, &r.worstBank);
+        r.wavefronts += phaseCost(addresses, lanes, words, wantWorstBank ? &r.worstBank : nullptr);
         ++r.ideal;
     }
     return r;
@@ -260,6 +306,10 @@ SharedAccess sharedWavefrontsGeneral(const uint64_t* addresses, uint32_t mask, u
 
 SharedAccess sharedWavefronts(const uint64_t* addresses, uint32_t mask, uint32_t bytesPerLane, bool isLoad) {
     return sharedWavefrontsWith(phaseCostFast, addresses, mask, bytesPerLane, isLoad);
+}
+
+uint32_t sharedWavefrontCount(const uint64_t* addresses, uint32_t mask, uint32_t bytesPerLane, bool isLoad) {
+    return sharedWavefrontsWith(phaseCostFast, addresses, mask, bytesPerLane, isLoad, false).wavefronts;
 }
 
 } // namespace warpscope::mem

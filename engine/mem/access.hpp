@@ -39,6 +39,9 @@ struct SharedAccess {
 // worstBank: of the last phase with active lanes, the bank that first reaches the largest count
 // in ascending word order.
 SharedAccess sharedWavefronts(const uint64_t* addresses, uint32_t mask, uint32_t bytesPerLane, bool isLoad);
+// Only the wavefronts of sharedWavefronts (what the cycle model charges): the same number, found
+// faster because the worst bank need not be named.
+uint32_t sharedWavefrontCount(const uint64_t* addresses, uint32_t mask, uint32_t bytesPerLane, bool isLoad);
 // The same by sorting every touched word (the definition; sharedWavefronts must agree with it).
 SharedAccess sharedWavefrontsGeneral(const uint64_t* addresses, uint32_t mask, uint32_t bytesPerLane, bool isLoad);
 

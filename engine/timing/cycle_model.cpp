@@ -67,35 +67,48 @@ struct TimedRun::PcInfo {
     bool waitAll = false;                        // membar, fence, call, ret, exit: waits for every register
     bool fence = false;                          // membar, fence (the stall is Membar)
     bool sync = false;                           // bar, barrier, exit, ret: the block is looked at again
+    bool memory = false;                         // ld, ldu, st, atom, red: its Step carries addresses
     uint32_t needs = 0, needCount = 0;           // operandSlots_[needs, +needCount): readiness read
     uint32_t writes = 0, writeCount = 0;         // operandSlots_[writes, +writeCount): readiness written
 };
 
-// Readiness of one register or predicate of a warp (the scoreboard).
+// Readiness of one register or predicate of a warp (the scoreboard), packed in 8 bytes: the
+// cycle its value is ready (a cycle count below 2^56) and, in the low byte, the stall a consumer
+// sees until then. Half the size of a struct: the scoreboards of 8,192 resident warps of a
+// 120-register module are megabytes, read at random as warps issue.
 struct TimedRun::OperandReady {
-    uint64_t at = 0;
-    StallReason kind = StallReason::Wait;
+    uint64_t packed = static_cast<uint64_t>(StallReason::Wait);
+    OperandReady() = default;
+    OperandReady(uint64_t at, StallReason kind) : packed(at << 8 | static_cast<uint64_t>(kind)) {}
+    uint64_t at() const { return packed >> 8; }
+    StallReason kind() const { return static_cast<StallReason>(packed & 0xff); }
 };
 
-struct TimedRun::TWarp {
-    TBlock* block = nullptr;
-    uint32_t warpInBlock = 0, slot = 0, sched = 0;
-    uint64_t age = 0;
-    WarpPhase phase = WarpPhase::Active;
+// A warp's record. What one issue and one look read is in its first 64 bytes (the records of an
+// SM lie together, 64-byte aligned, and one look rarely finds them in the host's L1).
+struct alignas(64) TimedRun::TWarp {
+    uint64_t since = 0;                          // (stall accounting)
     uint64_t readyAt = 0;                        // operands ready (kNever at a barrier)
-    StallReason pending = StallReason::Wait;     // why it waits until readyAt
-    StallReason reason = StallReason::NotSelected;   // reason being accounted since `since`
-    uint64_t since = 0;
-    uint32_t line = 0;                           // source line the current stall is charged to
     const PcInfo* nextInfo = nullptr;            // the instruction it issues next, decoded (cached)
-    std::vector<OperandReady> ops;               // registers, then predicates (operandSlot)
+    OperandReady* ops = nullptr;                 // registers, then predicates (operandSlot); the SM's scoreboard
+    const sim::Warp* gw = nullptr;               // the Gpu's warp (stable while its block is resident)
+    TBlock* block = nullptr;
+    uint32_t line = 0;                           // source line the current stall is charged to
+    uint32_t warpInBlock = 0;
+    StallReason reason = StallReason::NotSelected;   // reason being accounted since `since`
+    StallReason pending = StallReason::Wait;     // why it waits until readyAt
+    WarpPhase phase = WarpPhase::Active;
+    // Scheduler queues (see Scheduler): its index among the scheduler's warp slots, its place in
+    // the scheduler's age order, and the throttle class whose ready set holds it (-1: none).
+    int8_t readyClass = -1;
+    uint8_t local = 0, rank = 0;
+    uint16_t sched = 0;
+    // (colder)
+    uint32_t slot = 0;
+    uint64_t age = 0;
     int32_t fusedLeader = -1;                    // the fused shared-load group in flight
     uint32_t fusedMask = 0;
     uint64_t fusedReady = 0;
-    // Scheduler queues (see Scheduler): its index among the scheduler's warp slots, and the
-    // throttle class whose ready list holds it (-1: none).
-    uint32_t local = 0;
-    int readyClass = -1;
 };
 
 struct TimedRun::TBlock {
@@ -107,7 +120,10 @@ struct TimedRun::TBlock {
 // A scheduler keeps its Active warps in queues instead of scanning every slot each cycle:
 // waiting (operands not ready: readyAt > the cycle it last looked; a bit per warp slot, the
 // wake-up cycles and their exact minimum) and `ready` (readyAt reached; eligible unless
-// throttled), one list per throttle class, oldest first. A warp starts waiting whenever readyAt
+// throttled), one set per throttle class. Ready sets are bit masks over the warps' ranks, their
+// places in the scheduler's age order (byRank; a placed warp is the youngest, a retired one closes
+// its gap), so the oldest eligible warp is the lowest bit of the eligible classes' masks, and
+// joining or leaving a set is one bit. A warp starts waiting whenever readyAt
 // is set (evaluateNext, placeBlock) and moves to `ready` in the first cycle the scheduler looks at
 // or after readyAt (only looks with a wake-up due walk the waiting warps); it leaves `ready` when
 // it issues, and both when it finishes or reaches a barrier.
@@ -116,25 +132,31 @@ struct TimedRun::TBlock {
 // nothing, so a look marks only the warps of classes whose mark changed since the last look and
 // the warps that joined since (`fresh`): the same sums as marking every warp every look.
 struct TimedRun::Scheduler {
-    std::vector<uint32_t> slots;                 // warp slots it owns
-    uint64_t waitMask = 0;                       // bit i: local warp i is waiting
-    uint64_t minWake = kNever;                   // the earliest wakeAt of a waiting warp
-    uint64_t wakeAt[kMaxWarpsPerScheduler] = {};
-    TWarp* waiter[kMaxWarpsPerScheduler] = {};
-    std::vector<TWarp*> ready[ClassCount];       // by throttle class, ascending age
-    uint32_t readyClasses = 0;                   // bit c: ready[c] is not empty
-    StallReason classMark[ClassCount] = {kNoMark, kNoMark, kNoMark, kNoMark, kNoMark, kNoMark, kNoMark};
-    std::vector<TWarp*> fresh;                   // joined `ready` since the last look: not marked yet
+    // (What every look reads comes first.)
     uint64_t nextCheck = kNever;
+    uint64_t minWake = kNever;                   // the earliest wakeAt of a waiting warp
+    uint64_t waitMask = 0;                       // bit i: local warp i is waiting
+    uint32_t readyClasses = 0;                   // bit c: readyRanks[c] is not empty
+    StallReason classMark[ClassCount] = {kNoMark, kNoMark, kNoMark, kNoMark, kNoMark, kNoMark, kNoMark};
+    uint64_t readyRanks[ClassCount] = {};        // by throttle class: bit r, the warp byRank[r] is ready
+    uint64_t freshRanks = 0;                     // joined `ready` since the last look: not marked yet
     uint64_t pipeFreeAt[PipeCount] = {};
     int32_t lastIssued = -1;                     // slot
+    int32_t lastRank = -1;                       // the rank of the warp now in slot lastIssued, -1 none
+    uint64_t busyUntil = 0;                      // issue slots taken by an expanded instruction
     int32_t issuedSlot = -1, issuedPc = -1;      // this cycle
     uint64_t issuedCycle = kNever;
-    uint64_t busyUntil = 0;                      // issue slots taken by an expanded instruction
+    uint32_t ranks = 0;                          // warps placed (byRank's length)
+    TWarp* byRank[kMaxWarpsPerScheduler] = {};   // its warps, oldest first
+    uint64_t wakeAt[kMaxWarpsPerScheduler] = {};
+    TWarp* waiter[kMaxWarpsPerScheduler] = {};
+    std::vector<uint32_t> slots;                 // warp slots it owns
 };
 
 struct TimedRun::Sm {
-    std::vector<std::unique_ptr<TWarp>> slots;
+    std::vector<TWarp*> slots;                   // by warp slot: its record in `records`, or null (free)
+    std::vector<TWarp> records;                  // one per warp slot, reused as blocks come and go
+    std::vector<OperandReady> scoreboard;        // warp slot x (registers + predicates), on first use
     std::vector<Scheduler> schedulers;
     std::vector<uint32_t> blocks;                // linear indices
     uint64_t nextCheck = kNever;                 // the minimum of its schedulers' nextCheck
@@ -159,7 +181,8 @@ TimedRun::TimedRun(sim::Gpu& gpu, const GpuSpec& spec, TimingOptions options, si
         occ_.occupancy = double(occ_.activeWarpsPerSM) / spec_.maxWarpsPerSM;
     }
     // (Checked before the Gpu is touched.)
-    if ((spec_.maxWarpsPerSM + spec_.schedulersPerSM - 1) / spec_.schedulersPerSM > kMaxWarpsPerScheduler)
+    if ((spec_.maxWarpsPerSM + spec_.schedulersPerSM - 1) / spec_.schedulersPerSM > kMaxWarpsPerScheduler ||
+        spec_.schedulersPerSM > 65535)
         throw Error(Error::Kind::Input, "The cycle model handles at most " + std::to_string(kMaxWarpsPerScheduler) +
                                             " warp slots per scheduler; the " + spec_.name + " preset has " +
                                             std::to_string(spec_.maxWarpsPerSM) + " warps per SM on " +
@@ -169,6 +192,8 @@ TimedRun::TimedRun(sim::Gpu& gpu, const GpuSpec& spec, TimingOptions options, si
     previousListener_ = gpu_.listener();
     if (!downstream_) downstream_ = previousListener_;
     gpu_.setListener(this);
+    stepless_ = downstream_ == nullptr;
+    steplessSums_ = downstream_ && downstream_->sumsOnly();
 
     for (auto& f : gpu_.program().functions) {
         numRegs_ = std::max(numRegs_, f.numRegs);
@@ -178,7 +203,8 @@ TimedRun::TimedRun(sim::Gpu& gpu, const GpuSpec& spec, TimingOptions options, si
     const trace::CacheConfig caches = cacheConfigFor(spec_, occ_);   // the occupancy as forced, if it is
     for (uint32_t s = 0; s < spec_.smCount; ++s) {
         auto sm = std::make_unique<Sm>();
-        sm->slots.resize(spec_.maxWarpsPerSM);
+        sm->slots.assign(spec_.maxWarpsPerSM, nullptr);
+        sm->records.resize(spec_.maxWarpsPerSM);
         sm->schedulers.resize(nSched);
         for (uint32_t k = 0; k < spec_.maxWarpsPerSM; ++k) sm->schedulers[k % nSched].slots.push_back(k);
         sm->l1 = std::make_unique<mem::SectorCache>(caches.l1Bytes, caches.l1Ways);
@@ -272,6 +298,9 @@ void TimedRun::decodeProgram() {
         p.fence = in.op == Op::Membar || in.op == Op::Fence;
         p.waitAll = p.fence || in.op == Op::Call || in.op == Op::Ret || in.op == Op::Exit;
         p.sync = in.op == Op::Bar || in.op == Op::Barrier || in.op == Op::Exit || in.op == Op::Ret;
+        // The only instructions whose Step the model reads (onStep): the Gpu fills the memory
+        // fields of a Step for these five and no other.
+        p.memory = in.op == Op::Ld || in.op == Op::Ldu || in.op == Op::St || in.op == Op::Atom || in.op == Op::Red;
         // Operands read, in the order that decides the stall reason on a tie (the first one
         // that is latest): sources, guard, address base, destinations (write after write).
         p.needs = static_cast<uint32_t>(operandSlots_.size());
@@ -293,8 +322,8 @@ void TimedRun::decodeProgram() {
     }
 }
 
-sim::Warp& TimedRun::gpuWarp(const TWarp& w) const {
-    return const_cast<sim::Block*>(w.block->blk)->warps[w.warpInBlock];
+const sim::Warp& TimedRun::gpuWarp(const TWarp& w) const {
+    return *w.gw;
 }
 
 void TimedRun::placeBlock(const sim::Block& b, uint32_t gpuSlot) {
@@ -316,48 +345,54 @@ void TimedRun::placeBlock(const sim::Block& b, uint32_t gpuSlot) {
     for (uint32_t wi = 0; wi < b.warps.size(); ++wi) {
         while (slot < sm.slots.size() && sm.slots[slot]) ++slot;
         if (slot >= sm.slots.size()) throw Error(Error::Kind::Input, "timing model: no free warp slot on SM " + std::to_string(best));
-        std::unique_ptr<TWarp> w = newWarp();
+        TWarp* w = newWarp(sm, slot);
         w->block = tb.get();
+        w->gw = &b.warps[wi];
         w->warpInBlock = wi;
         w->slot = slot;
-        w->sched = slot % spec_.schedulersPerSM;
-        w->local = slot / spec_.schedulersPerSM;
+        w->sched = static_cast<uint16_t>(slot % spec_.schedulersPerSM);
+        w->local = static_cast<uint8_t>(slot / spec_.schedulersPerSM);
         w->age = ageCounter_++;
-        w->ops.assign(size_t(numRegs_) + numPreds_, OperandReady{});
         w->readyAt = start;
         w->since = start;
         w->reason = StallReason::NotSelected;
         w->phase = b.warps[wi].state == sim::WarpState::Done ? WarpPhase::Done : WarpPhase::Active;
         cacheNext(*w);
-        tb->warps.push_back(w.get());
+        tb->warps.push_back(w);
         Scheduler& sc = sm.schedulers[w->sched];
+        w->rank = static_cast<uint8_t>(sc.ranks);   // the youngest: ages grow with every placement
+        sc.byRank[sc.ranks++] = w;
+        if (sc.lastIssued == static_cast<int32_t>(slot)) sc.lastRank = w->rank;   // the slot's new occupant
         if (w->phase == WarpPhase::Active) enqueueWaiting(sc, *w);
         lowerCheck(sm, sc, start);
-        sm.slots[slot] = std::move(w);
+        sm.slots[slot] = w;
     }
     blocks_[b.linear] = std::move(tb);
 }
 
-// A warp record, recycled from a retired block when there is one (its vectors keep their storage).
-std::unique_ptr<TimedRun::TWarp> TimedRun::newWarp() {
-    if (spareWarps_.empty()) return std::make_unique<TWarp>();
-    std::unique_ptr<TWarp> w = std::move(spareWarps_.back());
-    spareWarps_.pop_back();
-    auto ops = std::move(w->ops);
+// The record of warp slot `slot`, reset, with its scoreboard cleared (the SM's scoreboard is
+// allocated when the SM first holds a warp: small launches touch few SMs).
+TimedRun::TWarp* TimedRun::newWarp(Sm& sm, uint32_t slot) {
+    static_assert(offsetof(TWarp, slot) <= 64, "the fields one issue reads fit in one cache line");
+    const size_t perWarp = size_t(numRegs_) + numPreds_;
+    if (sm.scoreboard.empty()) sm.scoreboard.resize(perWarp * sm.records.size());
+    TWarp* w = &sm.records[slot];
     *w = TWarp{};
-    w->ops = std::move(ops);
+    w->ops = sm.scoreboard.data() + perWarp * slot;
+    std::fill(w->ops, w->ops + perWarp, OperandReady{});
     return w;
 }
 
-void TimedRun::syncResidency() {
+void TimedRun::syncResidency(size_t from) {
     // The Gpu erases a retired block from its list and appends the blocks it admits, so the blocks
     // known here (slotToBlock_, the retired one already removed) are usually the list's prefix in
     // the same order: only the new ones need placing. Otherwise every block is looked up.
+    // Entries before `from` (where the retired block was) have not moved; from there on each is
+    // checked by its Block's address (the Gpu's list, not the Blocks, is read) and renumbered.
     const auto& res = gpu_.residentBlocks();
-    size_t same = 0;
-    while (same < slotToBlock_.size() && same < res.size() && slotToBlock_[same]->linear == res[same]->linear) {
+    size_t same = std::min({from, slotToBlock_.size(), res.size()});
+    while (same < slotToBlock_.size() && same < res.size() && slotToBlock_[same]->blk == res[same].get()) {
         slotToBlock_[same]->gpuSlot = static_cast<uint32_t>(same);
-        slotToBlock_[same]->blk = res[same].get();
         ++same;
     }
     if (same == slotToBlock_.size()) {
@@ -375,9 +410,13 @@ void TimedRun::syncResidency() {
             placeBlock(*res[i], i);
             it = blocks_.find(res[i]->linear);
         }
-        it->second->gpuSlot = i;
-        it->second->blk = res[i].get();
-        slotToBlock_[i] = it->second.get();
+        TBlock& tb = *it->second;
+        tb.gpuSlot = i;
+        if (tb.blk != res[i].get()) {   // (not expected) the block's record moved: so did its warps
+            tb.blk = res[i].get();
+            for (TWarp* w : tb.warps) w->gw = &tb.blk->warps[w->warpInBlock];
+        }
+        slotToBlock_[i] = &tb;
     }
 }
 
@@ -438,7 +477,11 @@ uint64_t TimedRun::sharedLoadReady(Sm& sm, TWarp& w, int32_t pc) {
         const uint32_t bytes = fuseBytes_[size_t(pc)];
         // (bytes is 8 or 16: every address is aligned when their OR is)
         uint64_t any = 0;
-        for (uint32_t m = last_.execMask; m; m &= m - 1) any |= last_.addresses[std::countr_zero(m)];
+        if (last_.execMask == 0xffffffffu) {
+            for (int l = 0; l < 32; ++l) any |= last_.addresses[l];   // (vectorised)
+        } else {
+            for (uint32_t m = last_.execMask; m; m &= m - 1) any |= last_.addresses[std::countr_zero(m)];
+        }
         const bool aligned = any % bytes == 0;
         if (aligned) {
             w.fusedLeader = leader;
@@ -495,30 +538,30 @@ void TimedRun::processCycle() {
                 mark[c] = throttle;
                 anyEligible |= throttle == StallReason::NotSelected;
                 if (sc.classMark[c] != throttle) {
-                    for (TWarp* w : sc.ready[c]) markReason(*w, throttle);
+                    for (uint64_t m = sc.readyRanks[c]; m; m &= m - 1) markReason(*sc.byRank[std::countr_zero(m)], throttle);
                     sc.classMark[c] = throttle;
                 }
             }
             // Warps that joined since the last look (their class's mark may not have changed).
-            for (TWarp* w : sc.fresh)
-                if (w->readyClass >= 0) markReason(*w, mark[w->readyClass]);
-            sc.fresh.clear();
+            for (uint64_t m = sc.freshRanks; m; m &= m - 1) {
+                TWarp* w = sc.byRank[std::countr_zero(m)];
+                markReason(*w, mark[w->readyClass]);
+            }
+            sc.freshRanks = 0;
             // The pick among the eligible warps. Marking it "not selected" above charges nothing
             // extra: issueOne charges from the same cycle.
             TWarp* pick = nullptr;
             if (anyEligible) {
                 if (opt_.policy == SchedulerPolicy::GreedyThenOldest) {
-                    // The warp that issued last, if eligible; else the oldest eligible one.
-                    TWarp* last = sc.lastIssued >= 0 ? sm.slots[size_t(sc.lastIssued)].get() : nullptr;
-                    if (last && last->readyClass >= 0 && mark[last->readyClass] == StallReason::NotSelected) {
-                        pick = last;
-                    } else {
-                        for (uint32_t cm = sc.readyClasses; cm; cm &= cm - 1) {
-                            const int c = std::countr_zero(cm);
-                            if (mark[c] == StallReason::NotSelected && (!pick || sc.ready[c].front()->age < pick->age))
-                                pick = sc.ready[c].front();
-                        }
+                    // The warp in the slot that issued last, if eligible; else the oldest eligible
+                    // one. (By rank: the look reads no warp record.)
+                    uint64_t eligible = 0;
+                    for (uint32_t cm = sc.readyClasses; cm; cm &= cm - 1) {
+                        const int c = std::countr_zero(cm);
+                        if (mark[c] == StallReason::NotSelected) eligible |= sc.readyRanks[c];
                     }
+                    const bool lastEligible = sc.lastRank >= 0 && (eligible >> sc.lastRank & 1);
+                    pick = sc.byRank[lastEligible ? sc.lastRank : std::countr_zero(eligible)];   // (anyEligible: not empty)
                 } else {
                     // Loose round-robin: the first eligible warp after the last one issued.
                     uint32_t bestDist = UINT32_MAX;
@@ -526,7 +569,8 @@ void TimedRun::processCycle() {
                     for (uint32_t cm = sc.readyClasses; cm; cm &= cm - 1) {
                         const int c = std::countr_zero(cm);
                         if (mark[c] != StallReason::NotSelected) continue;
-                        for (TWarp* w : sc.ready[c]) {
+                        for (uint64_t m = sc.readyRanks[c]; m; m &= m - 1) {
+                            TWarp* w = sc.byRank[std::countr_zero(m)];
                             uint32_t d = (w->slot + n - static_cast<uint32_t>(sc.lastIssued + 1)) % n;
                             if (d < bestDist) {
                                 bestDist = d;
@@ -544,7 +588,7 @@ void TimedRun::processCycle() {
                 if (!issueOne(sm, sc, *pick) && !finished_ && pick->phase == WarpPhase::Active && pick->readyClass < 0 &&
                     !(sc.waitMask >> pick->local & 1) && pick->readyAt <= now_ && pick->nextInfo) {
                     addReady(sc, *pick);
-                    sc.fresh.clear();
+                    sc.freshRanks = 0;
                     sc.classMark[pick->readyClass] = kNoMark;   // the next look marks its class again
                 }
                 sc.nextCheck = std::max(std::min(sc.nextCheck, now_ + 1), sc.busyUntil);
@@ -578,26 +622,41 @@ void TimedRun::recomputeMinWake(Scheduler& sc) {
     for (uint64_t m = sc.waitMask; m; m &= m - 1) sc.minWake = std::min(sc.minWake, sc.wakeAt[std::countr_zero(m)]);
 }
 
-// Into its class's ready list, in age order (the oldest eligible warp is a list's front).
+// Into its class's ready set (see Scheduler).
 void TimedRun::addReady(Scheduler& sc, TWarp& w) {
     const int c = w.nextInfo->throttleClass;
-    auto& list = sc.ready[c];
-    // From the front: the warp that issued last under greedy-then-oldest is usually the oldest.
-    auto it = list.begin();
-    while (it != list.end() && (*it)->age < w.age) ++it;
-    list.insert(it, &w);
+    const uint64_t bit = uint64_t(1) << w.rank;
+    sc.readyRanks[c] |= bit;
     w.readyClass = c;
     sc.readyClasses |= 1u << c;
-    sc.fresh.push_back(&w);
+    sc.freshRanks |= bit;
 }
 
 void TimedRun::removeReady(Scheduler& sc, TWarp& w) {
     if (w.readyClass < 0) return;
-    auto& list = sc.ready[w.readyClass];
-    auto it = std::find(list.begin(), list.end(), &w);
-    if (it != list.end()) list.erase(it);
-    if (list.empty()) sc.readyClasses &= ~(1u << w.readyClass);
+    const uint64_t bit = uint64_t(1) << w.rank;
+    uint64_t& set = sc.readyRanks[w.readyClass];
+    set &= ~bit;
+    if (set == 0) sc.readyClasses &= ~(1u << w.readyClass);
+    sc.freshRanks &= ~bit;
     w.readyClass = -1;
+}
+
+// A retiring warp (in no queue) leaves the age order: the younger warps move up one place, and
+// so do their bits in the rank masks.
+void TimedRun::dropRank(Scheduler& sc, TWarp& w) {
+    const uint32_t r = w.rank;
+    if (sc.lastRank == int32_t(r)) sc.lastRank = -1;   // its slot is empty until a warp is placed there
+    else if (sc.lastRank > int32_t(r)) --sc.lastRank;
+    for (uint32_t i = r + 1; i < sc.ranks; ++i) {
+        sc.byRank[i - 1] = sc.byRank[i];
+        sc.byRank[i - 1]->rank = i - 1;
+    }
+    sc.byRank[--sc.ranks] = nullptr;
+    const uint64_t below = (uint64_t(1) << r) - 1;
+    auto close = [&](uint64_t m) { return (m & below) | ((m >> 1) & ~below); };
+    for (uint64_t& m : sc.readyRanks) m = close(m);
+    sc.freshRanks = close(sc.freshRanks);
 }
 
 // A warp that stops being Active (finished, at a barrier) leaves both queues.
@@ -637,6 +696,17 @@ bool TimedRun::stepCycle() {
 void TimedRun::run() {
     if (started_ && !finished_) ++now_;
     started_ = true;
+    // A sums-only downstream listener gets sums instead of Steps while run() runs to the end;
+    // stepping (stepCycle) keeps its Steps coming one by one.
+    struct Sums {
+        TimedRun& t;
+        const bool was;
+        explicit Sums(TimedRun& run) : t(run), was(run.stepless_) { t.stepless_ = t.stepless_ || t.steplessSums_; }
+        ~Sums() {
+            t.stepless_ = was;
+            t.handSums();
+        }
+    } sums(*this);
     while (!finished_) {
         processCycle();
         if (finished_) break;
@@ -689,8 +759,8 @@ uint64_t TimedRun::memoryCompletion(Sm& sm, bool shared, bool store, bool atomic
     const double now = double(t);
     if (last_.execMask == 0) return t + 1;
     if (shared) {
-        mem::SharedAccess a = mem::sharedWavefronts(last_.addresses, last_.execMask, sharedBytes ? sharedBytes : last_.bytes, last_.isLoad);
-        double cycles = std::max(1u, a.wavefronts);
+        const uint32_t wavefronts = mem::sharedWavefrontCount(last_.addresses, last_.execMask, sharedBytes ? sharedBytes : last_.bytes, last_.isLoad);
+        double cycles = std::max(1u, wavefronts);
         double start = std::max(now, sm.l1FreeAt);
         sm.l1FreeAt = start + cycles;
         double done = start + cycles - 1 + spec_.sharedLatency * (atomic ? 2 : 1);
@@ -891,7 +961,8 @@ double TimedRun::l2AtomicTurn(double arrive) {
 }
 
 bool TimedRun::issueOne(Sm& sm, Scheduler& sc, TWarp& w) {
-    const int32_t pc = gpuWarp(w).pc();
+    const sim::Warp& gw = gpuWarp(w);
+    const int32_t pc = gw.pc();
     const Instr* in = &gpu_.program().code[static_cast<size_t>(pc)];
     const PcInfo& pi = pcInfo_[static_cast<size_t>(pc)];
     // Accounting: whatever it waited for until now, then one cycle "selected".
@@ -899,11 +970,19 @@ bool TimedRun::issueOne(Sm& sm, Scheduler& sc, TWarp& w) {
     setReason(w, StallReason::NotSelected, now_ + 1);   // placeholder, replaced below
     TBlock* tb = w.block;
     last_.valid = false;
-    const bool ok = gpu_.stepWarp(tb->gpuSlot, w.warpInBlock);
+    bool ok;
+    if (stepless_ && !pi.memory) {
+        // Nobody needs this instruction's Step (see stepless_): the Gpu runs it without building
+        // one, on its lean path when the warp is converged.
+        ok = issueStepless(tb->gpuSlot, w.warpInBlock, pc, gw.activeMask());
+    } else {
+        ok = gpu_.stepWarp(tb->gpuSlot, w.warpInBlock);
+    }
     sc.issuedSlot = static_cast<int32_t>(w.slot);
     sc.issuedPc = pc;
     sc.issuedCycle = now_;
     sc.lastIssued = static_cast<int32_t>(w.slot);
+    sc.lastRank = w.rank;
     if (!ok) {
         finished_ = gpu_.state() != sim::LaunchState::Running;
         return false;
@@ -931,7 +1010,7 @@ bool TimedRun::issueOne(Sm& sm, Scheduler& sc, TWarp& w) {
         }
     }
     lastActivity_ = std::max(lastActivity_, ready);
-    for (uint32_t k = pi.writes, e = pi.writes + pi.writeCount; k < e; ++k) w.ops[operandSlots_[k]] = OperandReady{ready, kind};
+    for (uint32_t k = pi.writes, e = pi.writes + pi.writeCount; k < e; ++k) w.ops[operandSlots_[k]] = OperandReady(ready, kind);
 
     // Did the block retire (the Gpu recycles its Block object at once)?
     if (gpu_.stats().blocksCompleted != blocksCompletedSeen_) {
@@ -939,19 +1018,53 @@ bool TimedRun::issueOne(Sm& sm, Scheduler& sc, TWarp& w) {
         for (TWarp* x : tb->warps) finishWarp(*x);
         Sm& home = *sms_[tb->sm];
         home.blocks.erase(std::find(home.blocks.begin(), home.blocks.end(), tb->linear));
-        if (tb->gpuSlot < slotToBlock_.size() && slotToBlock_[tb->gpuSlot] == tb)
-            slotToBlock_.erase(slotToBlock_.begin() + tb->gpuSlot);
+        const uint32_t erased = tb->gpuSlot;
+        if (erased < slotToBlock_.size() && slotToBlock_[erased] == tb)
+            slotToBlock_.erase(slotToBlock_.begin() + erased);
         else
             slotToBlock_.clear();   // (not expected) syncResidency looks every block up
-        for (TWarp* x : tb->warps) spareWarps_.push_back(std::move(home.slots[x->slot]));
+        for (TWarp* x : tb->warps) dropRank(home.schedulers[x->sched], *x);
+        for (TWarp* x : tb->warps) home.slots[x->slot] = nullptr;   // (the records are reused in place)
         blocks_.erase(tb->linear);
-        syncResidency();
+        syncResidency(erased);
         return true;
     }
     const bool sync = pi.sync || gpuWarp(w).state != sim::WarpState::Ready;
     if (sync) rescanBlock(*tb, &w);
     else evaluateNext(w, now_ + 1);
     return true;
+}
+
+// One instruction issued with no Step listener on the Gpu. A sums-only downstream listener gets
+// this issue's per-instruction sums later (handSums), taken from the launch's counters: the same
+// numbers its onStep would have added (lanes executed, lanes active, branch, divergent branch).
+bool TimedRun::issueStepless(uint32_t gpuSlot, uint32_t warpInBlock, int32_t pc, uint32_t activeMask) {
+    const sim::LaunchStats& stats = gpu_.stats();
+    const uint64_t threads0 = stats.threadInstructions, branches0 = stats.branches, divergent0 = stats.divergentBranches;
+    gpu_.setListener(nullptr);
+    struct Relisten {   // (stepWarp reports faults itself; anything else still puts the listener back)
+        sim::Gpu& g;
+        sim::StepListener* l;
+        ~Relisten() { g.setListener(l); }
+    } relisten{gpu_, this};
+    const bool ok = gpu_.stepWarp(gpuSlot, warpInBlock);
+    if (ok && steplessSums_) {
+        if (sums_.empty()) sums_.resize(gpu_.program().code.size());
+        sim::PcCounts& c = sums_[static_cast<size_t>(pc)];
+        ++c.warpInstructions;
+        c.threadInstructions += stats.threadInstructions - threads0;
+        c.activeLanes += sim::laneCount(activeMask);
+        c.branches += stats.branches - branches0;
+        c.divergentBranches += stats.divergentBranches - divergent0;
+    }
+    return ok;
+}
+
+// Gives the sums-only downstream listener what issueStepless kept for it.
+void TimedRun::handSums() {
+    if (sums_.empty()) return;
+    downstream_->addCounts(gpu_.program().code.data(), sums_.data(), sums_.size());
+    sums_.clear();
 }
 
 // ---------------------------------------------------------------- 6. dependencies and stall accounting
@@ -990,19 +1103,19 @@ void TimedRun::evaluateNext(TWarp& w, uint64_t earliest) {
     uint64_t ready = earliest;
     StallReason why = StallReason::Wait;
     for (uint32_t k = pi.needs, e = pi.needs + pi.needCount; k < e; ++k) {
-        const OperandReady& o = w.ops[operandSlots_[k]];
-        if (o.at > ready) {
-            ready = o.at;
-            why = o.kind;
+        const OperandReady o = w.ops[operandSlots_[k]];
+        if (o.at() > ready) {
+            ready = o.at();
+            why = o.kind();
         }
     }
     if (pi.waitAll) {
         // Fences wait for every outstanding result; calls and returns switch register frames,
         // so they wait too (conservative).
         for (uint32_t r = 0; r < numRegs_; ++r)
-            if (w.ops[r].at > ready) {
-                ready = w.ops[r].at;
-                why = pi.fence ? StallReason::Membar : w.ops[r].kind;
+            if (w.ops[r].at() > ready) {
+                ready = w.ops[r].at();
+                why = pi.fence ? StallReason::Membar : w.ops[r].kind();
             }
     }
     w.readyAt = ready;
@@ -1052,7 +1165,7 @@ SmView TimedRun::smView(uint32_t smIndex) const {
     for (uint32_t s = 0; s < sm.slots.size(); ++s) {
         WarpView& wv = v.warps[s];
         wv.slot = s;
-        const TWarp* w = sm.slots[s].get();
+        const TWarp* w = sm.slots[s];
         if (!w) continue;
         wv.block = w->block->linear;
         wv.warpInBlock = w->warpInBlock;

@@ -108,8 +108,10 @@ struct SmView {
 class TimedRun : private sim::StepListener {
 public:
     // Sets the launch's residency from the occupancy (SMs x active blocks per SM) and takes the
-    // Gpu's step listener slot, forwarding every Step to `downstream` (e.g. counters). Must be
-    // created before the launch issues anything. Throws Error(Input) when no block fits on an SM.
+    // Gpu's step listener slot, forwarding every Step to `downstream` (e.g. counters); a sums-only
+    // downstream (sumsOnly()) gets, during run(), per-pc sums through addCounts for the issues the
+    // model needs no Step of, as Gpu::run gives it. Must be created before the launch issues
+    // anything. Throws Error(Input) when no block fits on an SM.
     TimedRun(sim::Gpu& gpu, const GpuSpec& spec, TimingOptions options = {}, sim::StepListener* downstream = nullptr);
     ~TimedRun() override;
     TimedRun(const TimedRun&) = delete;
@@ -141,8 +143,10 @@ private:
     void onStep(const sim::Step& s) override;
     void processCycle();
     bool issueOne(Sm& sm, Scheduler& sc, TWarp& w);
-    void syncResidency();
-    std::unique_ptr<TWarp> newWarp();
+    bool issueStepless(uint32_t gpuSlot, uint32_t warpInBlock, int32_t pc, uint32_t activeMask);
+    void handSums();
+    void syncResidency(size_t from = 0);
+    TWarp* newWarp(Sm& sm, uint32_t slot);
     void placeBlock(const sim::Block& b, uint32_t slot);
     void evaluateNext(TWarp& w, uint64_t earliest);
     void rescanBlock(TBlock& tb, TWarp* issued);
@@ -152,6 +156,7 @@ private:
     void recomputeMinWake(Scheduler& sc);
     void addReady(Scheduler& sc, TWarp& w);
     void removeReady(Scheduler& sc, TWarp& w);
+    void dropRank(Scheduler& sc, TWarp& w);
     void leaveQueues(TWarp& w);
     void lowerCheck(Sm& sm, Scheduler& sc, uint64_t at);
     uint64_t lsuQueueOpens(const Sm& sm) const;
@@ -171,7 +176,7 @@ private:
     void cacheNext(TWarp& w) const;
     void setNext(TWarp& w, int32_t pc) const;
     void decodeProgram();
-    sim::Warp& gpuWarp(const TWarp& w) const;
+    const sim::Warp& gpuWarp(const TWarp& w) const;
 
     sim::Gpu& gpu_;
     GpuSpec spec_;
@@ -179,6 +184,12 @@ private:
     Occupancy occ_;
     sim::StepListener* downstream_ = nullptr;
     sim::StepListener* previousListener_ = nullptr;
+    // Instructions whose Step nobody reads (not memory accesses, which the model reads, when no
+    // downstream listener wants Steps) issue with no listener on the Gpu, so it builds no Step and
+    // takes its lean path: with no downstream always; with a sums-only downstream (per-line
+    // statistics) inside run(), its sums kept here by pc and handed over at the end.
+    bool stepless_ = false, steplessSums_ = false;
+    std::vector<sim::PcCounts> sums_;
     uint64_t now_ = 0;
     bool finished_ = false;
     bool started_ = false;             // the cycle now_ has been processed
@@ -186,7 +197,6 @@ private:
     std::vector<std::unique_ptr<Sm>> sms_;
     std::unordered_map<uint32_t, std::unique_ptr<TBlock>> blocks_;   // by linear index
     std::vector<TBlock*> slotToBlock_;  // Gpu resident slot -> block
-    std::vector<std::unique_ptr<TWarp>> spareWarps_;   // records of retired warps, for reuse
     uint64_t blocksCompletedSeen_ = 0;
     uint64_t ageCounter_ = 0;
     uint32_t numRegs_ = 0, numPreds_ = 0;

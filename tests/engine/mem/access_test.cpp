@@ -157,6 +157,8 @@ TEST_CASE("coalesce and sharedWavefronts agree with their general forms", "[mem]
         {"column, reversed", [](int l, uint64_t) { return uint64_t(4 * 32 * (31 - l)); }},
         {"misaligned odd bytes", [](int l, uint64_t) { return uint64_t(3 + 5 * l); }},
         {"pairs share", [](int l, uint64_t) { return uint64_t(16 * (l / 2)); }},
+        {"one row, wide", [](int l, uint64_t) { return uint64_t(16 * (l % 8)); }},
+        {"the last words of a row", [](int l, uint64_t) { return uint64_t(112 + 8 * (l % 2)); }},
         {"random in 4 KiB", [](int, uint64_t r) { return r % 4096; }},
         {"random rows", [](int l, uint64_t r) { return (r % 64) * 128 + 4 * uint64_t(l); }},
         {"random in 256 B", [](int, uint64_t r) { return r % 256; }},
@@ -187,6 +189,7 @@ TEST_CASE("coalesce and sharedWavefronts agree with their general forms", "[mem]
                     REQUIRE(s.ideal == g.ideal);
                     REQUIRE(s.phases == g.phases);
                     REQUIRE(s.worstBank == g.worstBank);
+                    REQUIRE(sharedWavefrontCount(a, mask, bytes, load) == g.wavefronts);
                 }
                 ++compared;
             }
