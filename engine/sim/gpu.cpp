@@ -158,7 +158,7 @@ void Gpu::admitBlocks() {
             w.frames.resize(1);
             Frame& f = w.frames[0];
             f.func = 0;
-            if (unwatched_ && f.regWords.size() == kernelWords_) {
+            if ((unwatched_ || headless_) && f.regWords.size() == kernelWords_) {
                 for (uint32_t r : zeroRegs_) std::memset(f.narrow(kernelOffset_[r]), 0, kf.regWide[r] ? 32 * 8 : 32 * 4);
             } else {
                 f.regWords.assign(kernelWords_, 0);
@@ -348,7 +348,7 @@ void Gpu::runLoop() {
         explicit Unwatched(Gpu& gpu) : g(gpu) { g.unwatched_ = g.listener_ == nullptr; }
         ~Unwatched() { g.unwatched_ = false; }
     } unwatched(*this);
-    if (unwatched_) packRegisterFiles();
+    if (unwatched_) packKernelRegisters();
     try {
         while (issueNext()) {
         }
@@ -358,6 +358,11 @@ void Gpu::runLoop() {
 }
 
 void Gpu::packRegisterFiles() {
+    headless_ = true;
+    packKernelRegisters();
+}
+
+void Gpu::packKernelRegisters() {
     // Only before anything has issued (every register file is still all zero) and once.
     if (packTried_ || stats_.warpInstructions != 0 || !fastOk_) return;
     packTried_ = true;

@@ -172,7 +172,8 @@ public:
     // For a launch whose register files nobody will look at (run() with no Step listener does it
     // itself; the cycle model's headless runs call it): from now on the kernel's registers that
     // are never live at once share slots (RegisterPacking), so register files stay in the host's
-    // caches. Results, counters and Steps are the same. Only before the first issue, else nothing.
+    // caches, and block admission clears only the registers read before written (zeroRegs_).
+    // Results, counters and Steps are the same. The packing only before the first issue.
     void packRegisterFiles();
     sim::StepListener* listener() const { return listener_; }
 
@@ -269,6 +270,8 @@ private:
     std::vector<uint32_t> kernelOffset_;
     uint32_t kernelWords_ = 0;
     bool packTried_ = false;
+    bool headless_ = false;   // packRegisterFiles: nobody will look at a register file in this launch
+    void packKernelRegisters();
     // The pre-decoded form (predecode.hpp), used for whole-warp issues when no checker is on.
     std::vector<FastOp> fast_;
     bool fastOk_ = false;
