@@ -163,17 +163,21 @@ RegisterPacking packRegisters(const Program& prog, uint32_t func, const std::vec
     // fixed point. Successors: the next instruction always (an extra edge can only keep more
     // registers apart) and a branch's target.
     std::vector<uint64_t> live(size_t(n + 1) * words, 0);   // live[n]: past the end, nothing
+    // Registers live right after instruction i: the union over its successors.
+    auto liveAfter = [&](int32_t i, std::vector<uint64_t>& out) {
+        const Instr& I = at(begin + i);
+        const uint64_t* next = live.data() + size_t(i + 1) * words;
+        for (size_t k = 0; k < words; ++k) out[k] = next[k];
+        if (I.op == Op::Bra && I.target >= begin && I.target < fn.end) {
+            const uint64_t* t = live.data() + size_t(I.target - begin) * words;
+            for (size_t k = 0; k < words; ++k) out[k] |= t[k];
+        }
+    };
     std::vector<uint64_t> out(words);
     for (bool changed = true; changed;) {
         changed = false;
         for (int32_t i = n - 1; i >= 0; --i) {
-            const Instr& I = at(begin + i);
-            const uint64_t* next = live.data() + size_t(i + 1) * words;
-            for (size_t k = 0; k < words; ++k) out[k] = next[k];
-            if (I.op == Op::Bra && I.target >= begin && I.target < fn.end) {
-                const uint64_t* t = live.data() + size_t(I.target - begin) * words;
-                for (size_t k = 0; k < words; ++k) out[k] |= t[k];
-            }
+            liveAfter(i, out);
             for (uint32_t r : defs[size_t(i)]) out[r / 64] &= ~(1ull << (r % 64));
             for (uint32_t r : uses[size_t(i)]) out[r / 64] |= 1ull << (r % 64);
             uint64_t* in = live.data() + size_t(i) * words;
@@ -190,13 +194,7 @@ RegisterPacking packRegisters(const Program& prog, uint32_t func, const std::vec
     std::vector<uint64_t> after(words);
     for (int32_t i = 0; i < n; ++i) {
         if (defs[size_t(i)].empty()) continue;
-        const Instr& I = at(begin + i);
-        const uint64_t* next = live.data() + size_t(i + 1) * words;
-        for (size_t k = 0; k < words; ++k) after[k] = next[k];
-        if (I.op == Op::Bra && I.target >= begin && I.target < fn.end) {
-            const uint64_t* t = live.data() + size_t(I.target - begin) * words;
-            for (size_t k = 0; k < words; ++k) after[k] |= t[k];
-        }
+        liveAfter(i, after);
         for (uint32_t r : uses[size_t(i)]) after[r / 64] |= 1ull << (r % 64);
         for (uint32_t r : defs[size_t(i)]) after[r / 64] |= 1ull << (r % 64);
         for (uint32_t d : defs[size_t(i)])
