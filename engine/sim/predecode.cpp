@@ -38,6 +38,28 @@ bool writesDstForEveryLane(const Instr& I) {
     }
 }
 
+// The registers `I` reads, the ones it writes in every lane it executes on (`full`), and the
+// ones it may write in only some of them (`partial`: guarded, or a family writesDstForEveryLane
+// does not vouch for, or dst2), registers below `nregs` only. ld and mov-unpack write their
+// vector elements; st and mov-pack read them.
+struct RegisterOperands {
+    std::vector<uint32_t> reads, full, partial;
+};
+RegisterOperands registerOperands(const Instr& I, uint32_t nregs) {
+    RegisterOperands ro;
+    auto isReg = [&](const Operand& o) { return o.kind == Operand::Kind::Reg && o.index < nregs; };
+    for (const Operand& o : I.src)
+        if (isReg(o)) ro.reads.push_back(o.index);
+    if (isReg(I.addr.base)) ro.reads.push_back(I.addr.base.index);
+    const bool unguarded = I.guard.kind == Operand::Kind::None;
+    const bool writesVec = I.op == Op::Ld || I.op == Op::Ldu || (I.op == Op::Mov && I.type2 == Type::B8);
+    for (const Operand& o : I.vecRegs)
+        if (isReg(o)) (writesVec ? (unguarded ? ro.full : ro.partial) : ro.reads).push_back(o.index);
+    if (isReg(I.dst)) (unguarded && writesDstForEveryLane(I) ? ro.full : ro.partial).push_back(I.dst.index);
+    if (isReg(I.dst2)) ro.partial.push_back(I.dst2.index);
+    return ro;
+}
+
 } // namespace
 
 std::vector<uint32_t> registersReadBeforeWritten(const Program& prog, uint32_t func) {
@@ -52,30 +74,10 @@ std::vector<uint32_t> registersReadBeforeWritten(const Program& prog, uint32_t f
     std::vector<uint8_t> needZero(nregs, 0);
     for (int32_t pc = begin; pc < end; ++pc) {
         const Instr& I = at(pc);
-        auto& r = reads[static_cast<size_t>(pc - begin)];
-        auto& w = writes[static_cast<size_t>(pc - begin)];
-        auto read = [&](const Operand& o) {
-            if (o.kind == Operand::Kind::Reg && o.index < nregs) r.push_back(o.index);
-        };
-        const bool isLoad = I.op == Op::Ld || I.op == Op::Ldu;
-        const bool unpack = I.op == Op::Mov && I.type2 == Type::B8;
-        for (const Operand& o : I.src) read(o);
-        read(I.addr.base);
-        // ld and mov-unpack write their vector elements; st and mov-pack read them.
-        for (int k = 0; k < 4; ++k) {
-            const Operand& o = I.vecRegs[k];
-            if (o.kind != Operand::Kind::Reg || o.index >= nregs) continue;
-            if (isLoad || unpack) {
-                if (I.guard.kind == Operand::Kind::None) w.push_back(o.index);
-            } else {
-                r.push_back(o.index);
-            }
-        }
-        // A guarded write leaves some lanes' old values: it adds nothing to "definitely written".
-        const bool full = I.guard.kind == Operand::Kind::None && writesDstForEveryLane(I);
-        if (I.dst.kind == Operand::Kind::Reg && I.dst.index < nregs) {
-            if (full) w.push_back(I.dst.index);
-        }
+        // A partial write leaves some lanes' old values: it adds nothing to "definitely written".
+        RegisterOperands ro = registerOperands(I, nregs);
+        reads[static_cast<size_t>(pc - begin)] = std::move(ro.reads);
+        writes[static_cast<size_t>(pc - begin)] = std::move(ro.full);
         // shfl reads its source in lanes other than the executing ones.
         if (I.op == Op::Shfl && I.src[0].kind == Operand::Kind::Reg && I.src[0].index < nregs) needZero[I.src[0].index] = 1;
     }
@@ -136,28 +138,13 @@ RegisterPacking packRegisters(const Program& prog, uint32_t func, const std::vec
     // the lanes it does not write keep the old value) and the registers it writes.
     std::vector<std::vector<uint32_t>> uses(static_cast<size_t>(n)), defs(static_cast<size_t>(n));
     for (int32_t i = 0; i < n; ++i) {
-        const Instr& I = at(begin + i);
+        RegisterOperands ro = registerOperands(at(begin + i), nregs);
         auto& u = uses[size_t(i)];
         auto& d = defs[size_t(i)];
-        auto use = [&](const Operand& o) {
-            if (o.kind == Operand::Kind::Reg && o.index < nregs) u.push_back(o.index);
-        };
-        const bool full = I.guard.kind == Operand::Kind::None && writesDstForEveryLane(I);
-        auto def = [&](const Operand& o, bool whole) {
-            if (o.kind != Operand::Kind::Reg || o.index >= nregs) return;
-            d.push_back(o.index);
-            if (!whole) u.push_back(o.index);
-        };
-        for (const Operand& o : I.src) use(o);
-        use(I.addr.base);
-        const bool isLoad = I.op == Op::Ld || I.op == Op::Ldu;
-        const bool unpack = I.op == Op::Mov && I.type2 == Type::B8;
-        for (const Operand& o : I.vecRegs) {
-            if (isLoad || unpack) def(o, I.guard.kind == Operand::Kind::None);
-            else use(o);
-        }
-        def(I.dst, full);
-        def(I.dst2, false);
+        u = std::move(ro.reads);
+        u.insert(u.end(), ro.partial.begin(), ro.partial.end());
+        d = std::move(ro.full);
+        d.insert(d.end(), ro.partial.begin(), ro.partial.end());
     }
     // live[i]: registers live on entry to instruction i (bitsets), by backward iteration to a
     // fixed point. Successors: the next instruction always (an extra edge can only keep more
