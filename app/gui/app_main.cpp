@@ -356,7 +356,14 @@ int runApp(int argc, char** argv, Platform& platform) {
     }
     io.ConfigWindowsMoveFromTitleBarOnly = true;
     platform.initImGui();
-    ImGui_ImplOpenGL3_Init("#version 330 core");
+    if (!ImGui_ImplOpenGL3_Init("#version 330 core")) {
+        // Its loader dlopens libGL.so.1 and asks glXGetProcAddressARB for the GL 3 entry points.
+        std::fprintf(stderr, "%s: Dear ImGui's OpenGL3 renderer cannot start (it loads libGL.so.1; is it on the library path?)\n",
+                     platform.programName());
+        ImGui::DestroyContext();
+        platform.close();
+        return 1;
+    }
 
     int rc = 0;
     {
