@@ -7,10 +7,13 @@
 // table column whose content reaches past its right edge.
 // --expect PTR=VALUE (or PTR~REGEX, PTR>N, PTR<N) checks what the sidecar says at a JSON pointer
 // (e.g. /exercise/show_why/panel=shared): the model, not pixels.
+// --like REF.png: the same frame as REF (the offscreen frame bench against the app): the same
+// panel and toolbar rectangles in the sidecar, and pixels equal but for rounding (no channel off by
+// more than 1, at most 0.1% of the pixels off at all).
 //   warpscope_screenshot_check out.png [more.png ...] [--steps N] [--panels a,b,c] [--min-stddev X] [--geometry]
-//                              [--fit a,b@layout] [--expect PTR=VALUE ...]
+//                              [--fit a,b@layout] [--expect PTR=VALUE ...] [--like REF.png]
 //
-// Sections: 1. one screenshot  2. main
+// Sections: 1. one screenshot  2. the same frame as another  3. main
 #include <nlohmann/json.hpp>
 #include <stb_image.h>
 
@@ -34,6 +37,7 @@ struct Options {
     bool geometry = false;
     std::vector<std::pair<std::string, std::string>> fit;   // (panel, layout or "")
     std::vector<std::string> expects;
+    std::string like;   // --like
 };
 
 // One --expect: the value at a JSON pointer compared with '=' (its text: a string as is, anything
@@ -180,7 +184,47 @@ int checkOne(const std::string& png, const Options& o) {
 
 } // namespace
 
-// ---------------------------------------------------------------- 2. main
+// ---------------------------------------------------------------- 2. the same frame as another
+// Returns the number of problems found (each printed).
+int checkLike(const std::string& png, const std::string& ref) {
+    int failures = 0;
+    auto sidecar = [](const std::string& p) {
+        std::ifstream f(p + ".json");
+        return f ? nlohmann::json::parse(f, nullptr, false) : nlohmann::json();
+    };
+    nlohmann::json a = sidecar(png), b = sidecar(ref);
+    for (const char* key : {"panels", "toolbar", "layout", "steps", "state"})
+        if (a.is_discarded() || b.is_discarded() || !a.contains(key) || a[key] != b[key]) {
+            std::fprintf(stderr, "FAIL %s: sidecar's \"%s\" differs from %s's\n", png.c_str(), key, ref.c_str());
+            ++failures;
+        }
+    int w = 0, h = 0, rw = 0, rh = 0, n = 0;
+    unsigned char* px = stbi_load(png.c_str(), &w, &h, &n, 3);
+    unsigned char* rp = stbi_load(ref.c_str(), &rw, &rh, &n, 3);
+    if (!px || !rp || w != rw || h != rh) {
+        std::fprintf(stderr, "FAIL %s: cannot compare with %s (%dx%d against %dx%d)\n", png.c_str(), ref.c_str(), w, h, rw, rh);
+        ++failures;
+    } else {
+        size_t off = 0;
+        int worst = 0;
+        for (size_t i = 0; i < static_cast<size_t>(w) * h; ++i) {
+            int d = 0;
+            for (int c = 0; c < 3; ++c) d = std::max(d, std::abs(px[i * 3 + c] - rp[i * 3 + c]));
+            worst = std::max(worst, d);
+            off += d > 0;
+        }
+        std::printf("%s against %s: %zu of %d pixels differ, by at most %d\n", png.c_str(), ref.c_str(), off, w * h, worst);
+        if (worst > 1 || off * 1000 > static_cast<size_t>(w) * h) {
+            std::fprintf(stderr, "FAIL %s: not the same frame as %s\n", png.c_str(), ref.c_str());
+            ++failures;
+        }
+    }
+    stbi_image_free(px);
+    stbi_image_free(rp);
+    return failures;
+}
+
+// ---------------------------------------------------------------- 3. main
 int main(int argc, char** argv) {
     Options o;
     for (int i = 1; i < argc; ++i) {
@@ -198,6 +242,7 @@ int main(int argc, char** argv) {
             }
         }
         else if (a == "--expect") o.expects.push_back(val());
+        else if (a == "--like") o.like = val();
         else if (a == "--panels") {
             std::stringstream ss(val());
             std::string item;
@@ -212,7 +257,10 @@ int main(int argc, char** argv) {
         return 2;
     }
     int failures = 0;
-    for (auto& p : o.pngs) failures += checkOne(p, o);
+    for (auto& p : o.pngs) {
+        failures += checkOne(p, o);
+        if (!o.like.empty()) failures += checkLike(p, o.like);
+    }
     if (o.pngs.size() > 1) std::printf("%zu screenshot(s), %d problem(s)\n", o.pngs.size(), failures);
     return failures ? 1 : 0;
 }

@@ -4,7 +4,7 @@
 #include "gui/panels/panels.hpp"
 #include "warpscope_version.hpp"
 
-#include <GLFW/glfw3.h>
+#include "gui/panels/keys.hpp"
 #include <imgui_internal.h>
 
 #include <algorithm>
@@ -196,14 +196,14 @@ void presentPanels(AppContext& app, const std::vector<std::string>& ids) {
 
 namespace {
 
-void drawMenu(AppContext& app, GLFWwindow* window) {
+void drawMenu(AppContext& app, WindowHost& window) {
     if (!ImGui::BeginMainMenuBar()) return;
     if (ImGui::BeginMenu("File")) {
         drawEditorFileMenu(app);
         if (ImGui::MenuItem("Import Nsight Compute CSV...")) app.ui.showNcuDialog = true;
         if (app.ui.ncu && ImGui::MenuItem("Forget imported counters")) app.ui.ncu.reset();
         ImGui::Separator();
-        if (ImGui::MenuItem("Quit", "Ctrl+Q")) glfwSetWindowShouldClose(window, 1);
+        if (ImGui::MenuItem("Quit", "Ctrl+Q")) window.requestClose();
         ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("Lesson")) {
@@ -211,7 +211,7 @@ void drawMenu(AppContext& app, GLFWwindow* window) {
             if (ImGui::MenuItem(app.ui.lessons[i].title.c_str(), nullptr, static_cast<int>(i) == app.ui.current)) app.loadLesson(static_cast<int>(i));
         ImGui::Separator();
         if (ImGui::MenuItem("Restart", "R")) app.session.restart();
-        if (ImGui::MenuItem("Quit", "Ctrl+Q")) glfwSetWindowShouldClose(window, 1);
+        if (ImGui::MenuItem("Quit", "Ctrl+Q")) window.requestClose();
         ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("View")) {
@@ -272,7 +272,7 @@ std::filesystem::path g_dataDir;   // setDataFolder
 void setDataFolder(const std::filesystem::path& dir) { g_dataDir = dir; }
 const std::filesystem::path& dataFolder() { return g_dataDir; }
 
-void drawFrame(AppContext& app, GLFWwindow* window, FrameState& fs) {
+void drawFrame(AppContext& app, WindowHost& window, FrameState& fs) {
     ImGuiIO& io = ImGui::GetIO();
     // While the session rebuilds or replays (step back on a large run, a parameter change) it
     // publishes an empty "loading" snapshot: keep drawing the last complete one until the new one
@@ -311,7 +311,7 @@ void drawFrame(AppContext& app, GLFWwindow* window, FrameState& fs) {
     editorFrame(app);
     handleEditorShortcuts(app);
     handleShortcuts(app);
-    if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_Q, false)) glfwSetWindowShouldClose(window, 1);
+    if (io.KeyCtrl && ImGui::IsKeyPressed(key::Q, false)) window.requestClose();
 
     drawMenu(app, window);
     const ImGuiStyle& st = ImGui::GetStyle();

@@ -9,9 +9,18 @@
 #include <string>
 #include <vector>
 
-struct GLFWwindow;
-
 namespace warpscope::gui {
+
+// What a frame needs from the window it is drawn into: the desktop app's GLFW window or the frame
+// bench's offscreen framebuffer (app_main.hpp's Platform). Panels see only ImGui's display size.
+class WindowHost {
+public:
+    virtual ~WindowHost() = default;
+    // File > Quit, Ctrl+Q.
+    virtual void requestClose() = 0;
+    // The size in pixels of what the frame is rendered into.
+    virtual void framebufferSize(int& width, int& height) const = 0;
+};
 
 struct FrameState {
     float builtScale = 0;
@@ -34,7 +43,7 @@ struct FrameState {
 void setDataFolder(const std::filesystem::path& dir);
 const std::filesystem::path& dataFolder();
 
-void drawFrame(AppContext& app, GLFWwindow* window, FrameState& fs);
+void drawFrame(AppContext& app, WindowHost& window, FrameState& fs);
 // Opens the layout `id` (View > Layout, --layout).
 void applyLayout(AppContext& app, const std::string& id);
 // The Presenter layout's right-hand slot shows exactly these panels (stacked), e.g. the ones a lesson

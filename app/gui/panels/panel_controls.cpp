@@ -3,7 +3,7 @@
 #include "gui/panels/panels.hpp"
 #include "gui/model/text_fit.hpp"
 
-#include <GLFW/glfw3.h>
+#include "gui/panels/keys.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -297,29 +297,29 @@ void handleShortcuts(AppContext& app) {
     Session& ses = app.session;
     auto pressed = [](int key, bool repeat = true) { return ImGui::IsKeyPressed(key, repeat); };
     bool running = app.snap->state == RunState::Running;
-    if (pressed(GLFW_KEY_F10) || (pressed(GLFW_KEY_SPACE) && !io.KeyCtrl)) {
+    if (pressed(key::F10) || (pressed(key::Space) && !io.KeyCtrl)) {
         if (io.KeyShift) ses.stepWarp();
         else ses.step();
     }
-    if (pressed(GLFW_KEY_F11)) ses.stepLine();
-    if (pressed(GLFW_KEY_B, false) && !io.KeyCtrl) ses.runToBarrier();
-    if (pressed(GLFW_KEY_E, false) && !io.KeyCtrl) ses.runToEnd();
-    if (pressed(GLFW_KEY_F5, false)) {
+    if (pressed(key::F11)) ses.stepLine();
+    if (pressed(key::B, false) && !io.KeyCtrl) ses.runToBarrier();
+    if (pressed(key::E, false) && !io.KeyCtrl) ses.runToEnd();
+    if (pressed(key::F5, false)) {
         if (running) ses.pause();
         else ses.run();
     }
-    if (pressed(GLFW_KEY_BACKSPACE)) ses.stepBack();
-    if (pressed(GLFW_KEY_R, false) && !io.KeyCtrl) ses.restart();
-    if (pressed(GLFW_KEY_ESCAPE, false)) {
+    if (pressed(key::Backspace)) ses.stepBack();
+    if (pressed(key::R, false) && !io.KeyCtrl) ses.restart();
+    if (pressed(key::Escape, false)) {
         RunState st = app.snap->state;
         if (st == RunState::Running || st == RunState::Loading || ses.busy()) ses.cancel();
     }
-    if (pressed(GLFW_KEY_PAGE_DOWN)) ++app.ui.stepSection;
-    if (pressed(GLFW_KEY_PAGE_UP) && app.ui.stepSection > 0) --app.ui.stepSection;
-    if (pressed(GLFW_KEY_F1, false)) app.ui.showShortcuts = !app.ui.showShortcuts;
-    if (io.KeyCtrl && (pressed(GLFW_KEY_EQUAL, false) || pressed(GLFW_KEY_KP_ADD, false)))
+    if (pressed(key::PageDown)) ++app.ui.stepSection;
+    if (pressed(key::PageUp) && app.ui.stepSection > 0) --app.ui.stepSection;
+    if (pressed(key::F1, false)) app.ui.showShortcuts = !app.ui.showShortcuts;
+    if (io.KeyCtrl && (pressed(key::Equal, false) || pressed(key::KpAdd, false)))
         app.settings.uiScale = std::min(3.0f, app.settings.uiScale + 0.1f);
-    if (io.KeyCtrl && (pressed(GLFW_KEY_MINUS, false) || pressed(GLFW_KEY_KP_SUBTRACT, false)))
+    if (io.KeyCtrl && (pressed(key::Minus, false) || pressed(key::KpSubtract, false)))
         app.settings.uiScale = std::max(0.6f, app.settings.uiScale - 0.1f);
 }
 

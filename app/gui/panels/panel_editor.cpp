@@ -13,7 +13,7 @@
 #include "base/error.hpp"
 #include "gui/model/open_path.hpp"
 
-#include <GLFW/glfw3.h>
+#include "gui/panels/keys.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -146,9 +146,9 @@ void handleEditorShortcuts(AppContext& app) {
     if (!app.editor->active()) return;
     ImGuiIO& io = ImGui::GetIO();
     if (!io.KeyCtrl) return;
-    if (ImGui::IsKeyPressed(GLFW_KEY_S, false)) saveOrAsk(app);
-    if (ImGui::IsKeyPressed(GLFW_KEY_B, false)) app.editor->build();
-    if (ImGui::IsKeyPressed(GLFW_KEY_R, false)) buildAndRun(app);
+    if (ImGui::IsKeyPressed(key::S, false)) saveOrAsk(app);
+    if (ImGui::IsKeyPressed(key::B, false)) app.editor->build();
+    if (ImGui::IsKeyPressed(key::R, false)) buildAndRun(app);
 }
 
 void drawEditorFileMenu(AppContext& app) {
@@ -470,11 +470,11 @@ void drawEditorPanel(AppContext& app) {
     }
     // Ctrl+Z / Ctrl+Y (Ctrl+Shift+Z) are the model's undo, in the widget too.
     ImGuiIO& io = ImGui::GetIO();
-    if (focused && io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_Z)) {
+    if (focused && io.KeyCtrl && ImGui::IsKeyPressed(key::Z)) {
         if (io.KeyShift) ed.redo();
         else ed.undo();
     }
-    if (focused && io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_Y)) ed.redo();
+    if (focused && io.KeyCtrl && ImGui::IsKeyPressed(key::Y)) ed.redo();
     // Hovering a marked line's gutter shows its messages.
     ImVec2 mouse = io.MousePos;
     if (mouse.x >= origin.x && mouse.x < origin.x + markW + numW && ImGui::IsWindowHovered()) {

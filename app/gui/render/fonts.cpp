@@ -30,6 +30,7 @@ struct FontChoice {
 };
 
 fs::path g_assetsDir;   // setFontsFolder
+fs::path g_firstFolder;   // addFontFolder
 
 const FontChoice& fontChoice() {
     static const FontChoice choice = [] {
@@ -54,8 +55,10 @@ fs::path findFont(const char* role) {
     const FontChoice& c = fontChoice();
     auto it = c.files.find(role);
     if (it == c.files.end()) return {};
+    std::vector<std::string> folders = c.folders;
+    if (!g_firstFolder.empty()) folders.insert(folders.begin(), g_firstFolder.string());
     for (const auto& name : it->second)
-        for (const auto& d : c.folders) {
+        for (const auto& d : folders) {
             fs::path p = fs::path(d) / name;
             std::error_code ec;
             if (fs::exists(p, ec)) return p;
@@ -66,6 +69,8 @@ fs::path findFont(const char* role) {
 } // namespace
 
 void setFontsFolder(const fs::path& assetsDir) { g_assetsDir = assetsDir; }
+
+void addFontFolder(const fs::path& dir) { g_firstFolder = dir; }
 
 void buildFonts(AppContext& app, float scale, bool rebuild) {
     ImGuiIO& io = ImGui::GetIO();

@@ -3,8 +3,7 @@
 
 #include "base/data_dir.hpp"
 
-#define GLFW_INCLUDE_GLEXT
-#include <GLFW/glfw3.h>
+#include "gui/render/gl.hpp"
 
 #include <cstdlib>
 #include <fstream>
@@ -15,7 +14,7 @@ namespace fs = std::filesystem;
 namespace warpscope::gui {
 
 namespace {
-// OpenGL 2+ entry points, looked up through GLFW (the system GL header only declares 1.x).
+// OpenGL 2+ entry points, looked up through the host's loader (render/gl.hpp).
 struct Gl {
     PFNGLCREATESHADERPROC CreateShader = nullptr;
     PFNGLSHADERSOURCEPROC ShaderSource = nullptr;
@@ -39,7 +38,7 @@ struct Gl {
     PFNGLACTIVETEXTUREPROC ActiveTexture = nullptr;
     bool load() {
         auto get = [](auto& fn, const char* name) {
-            fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(glfwGetProcAddress(name));
+            fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(glProc(name));
             return fn != nullptr;
         };
         return get(CreateShader, "glCreateShader") && get(ShaderSource, "glShaderSource") && get(CompileShader, "glCompileShader") &&

@@ -1,7 +1,8 @@
 #include "gui/render/screenshot.hpp"
 #include "gui/panels/panels.hpp"
 
-#include <GLFW/glfw3.h>
+#include "gui/render/gl.hpp"
+
 #include <nlohmann/json.hpp>
 #include <stb_image_write.h>
 
@@ -13,7 +14,11 @@ namespace warpscope::gui {
 bool writeScreenshot(const std::string& path, int w, int h, const AppContext& app, uint64_t steps, std::string* error) {
     std::vector<unsigned char> rgba(static_cast<size_t>(w) * h * 4);
     glPixelStorei(GL_PACK_ALIGNMENT, 1);
-    glReadBuffer(GL_BACK);
+    // The window's back buffer; an offscreen framebuffer (the frame bench) reads its own colour
+    // attachment, which is already the read buffer.
+    GLint readFbo = 0;
+    glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &readFbo);
+    if (readFbo == 0) glReadBuffer(GL_BACK);
     glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
     // OpenGL rows go bottom-up; PNG rows top-down. Drop alpha.
     std::vector<unsigned char> rgb(static_cast<size_t>(w) * h * 3);

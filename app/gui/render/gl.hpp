@@ -1,0 +1,20 @@
+// The OpenGL declarations the app's own GL code uses (heat map, screenshots, the frame loop), and
+// where its GL 2+ entry points come from. The system GL header declares only OpenGL 1.x; newer
+// functions are looked up at run time through a loader the host installs: GLFW's
+// glfwGetProcAddress in the desktop app, eglGetProcAddress in the offscreen frame bench
+// (app/gui/framebench/). Panels never see GLFW or EGL.
+#pragma once
+#include <GL/gl.h>
+#include <GL/glext.h>
+
+namespace warpscope::gui {
+
+using GlProc = void (*)();
+using GlProcLoader = GlProc (*)(const char* name);
+
+// Installed once, after a GL context is current and before the first frame.
+void setGlProcLoader(GlProcLoader loader);
+// nullptr when no loader is installed or the driver lacks `name`.
+GlProc glProc(const char* name);
+
+} // namespace warpscope::gui
