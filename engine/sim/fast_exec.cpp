@@ -529,7 +529,7 @@ template <bool kAvx2>
         return op.size == 4 ? memory<kAvx2, uint32_t>(g, op, b, regs) : memory<kAvx2, uint64_t>(g, op, b, regs);
     case FastKind::LdParam: {
         if (withStep) return false;
-        const Frame& f = *w.frame;
+        const Frame& f = w.frames.back();
         const uint64_t pb = g.prog_.functions[f.func].paramBytes;
         const uint8_t* p = f.params.data() + op.offset;
 #ifdef WARPSCOPE_FAST_AVX2

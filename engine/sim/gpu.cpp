@@ -154,7 +154,7 @@ void Gpu::admitBlocks() {
             w.barrierId = w.barrierCount = 0;
             w.barrierPc = -1;
             w.issued = 0;
-            std::memset(w.carry, 0, sizeof w.carry);
+            w.carry = 0;
             w.frames.resize(1);
             Frame& f = w.frames[0];
             f.func = 0;
@@ -536,7 +536,7 @@ namespace {
 // The top entry lives in the Warp (Warp::top); the frame's stack holds the entries below it.
 void settle(const Program& prog, Warp& w) {
     for (;;) {
-        Frame& f = *w.frame;
+        Frame& f = w.frames.back();
         // An entry that reached its reconvergence point hands its lanes back to the entry below
         // (which already holds them); nothing to merge explicitly.
         while (w.top.mask == 0 || w.top.pc == w.top.rpc) {
@@ -860,7 +860,8 @@ struct Exec {
         if (o.kind == Operand::Kind::Imm) return o.imm ? kFull : 0u;
         return 0;
     }
-    uint8_t* carry() { return w.carry; }
+    bool carryIn(int lane) const { return (w.carry >> lane) & 1u; }
+    void setCarry(int lane, bool c) { w.carry = (w.carry & ~(1u << lane)) | (uint32_t(c) << lane); }
     uint64_t* dst() {
         if (I.dst.kind == Operand::Kind::Reg) return writeReg(I.dst.index);
         return sink;
@@ -1250,7 +1251,7 @@ void execArith(Exec& x) {
                 forLanes(x.exec, [&](int l) {
                     CarryResult cr = sub ? subBorrow(a[l], b[l], false, bits) : addCarry(a[l], b[l], false, bits);
                     d[l] = cr.value;
-                    x.carry()[l] = cr.carry;
+                    x.setCarry(l, cr.carry);
                 });
             } else {
                 const uint64_t m = mask(bits);   // captured by value: the lane loops vectorise
@@ -1269,10 +1270,10 @@ void execArith(Exec& x) {
         const uint64_t* b = x.src(1);
         uint64_t* d = x.dst();
         forLanes(x.exec, [&](int l) {
-            bool cin = x.carry()[l] != 0;
+            bool cin = x.carryIn(l);
             CarryResult cr = sub ? subBorrow(a[l], b[l], cin, bits) : addCarry(a[l], b[l], cin, bits);
             d[l] = cr.value;
-            if (I.cc) x.carry()[l] = cr.carry;
+            if (I.cc) x.setCarry(l, cr.carry);
         });
         break;
     }
@@ -1315,9 +1316,9 @@ void execArith(Exec& x) {
             const bool withCarry = I.op == Op::Madc;
             forLanes(x.exec, [&](int l) {
                 uint64_t p = I.mul == MulMode::Hi ? mulHi(a[l], b[l], bits, sgn) : (a[l] * b[l]) & mask(bits);
-                unsigned __int128 sum = (unsigned __int128)p + (c[l] & mask(bits)) + (withCarry ? x.carry()[l] : 0);
+                unsigned __int128 sum = (unsigned __int128)p + (c[l] & mask(bits)) + (withCarry && x.carryIn(l) ? 1 : 0);
                 d[l] = uint64_t(sum) & mask(bits);
-                if (I.cc) x.carry()[l] = uint8_t((sum >> bits) & 1);
+                if (I.cc) x.setCarry(l, (sum >> bits) & 1);
             });
             break;
         }
@@ -2205,7 +2206,7 @@ void Gpu::issue(Block& b, Warp& w) {
 }
 
 [[gnu::noinline]] void Gpu::issueGeneral(Block& b, Warp& w) {
-    Frame& f = *w.frame;
+    Frame& f = w.frames.back();
     const int32_t pc = w.top.pc;
     const Instr& I = prog_.code[static_cast<size_t>(pc)];
     const uint32_t active = w.top.mask;

@@ -92,28 +92,28 @@ struct Warp {
     // --- The current position, flat: every issue reaches it in one load from the Warp ---
     // `top` is the SIMT entry on top of the current (last) frame's stack; that frame's `stack`
     // holds only the entries below it (a frame below the current one keeps its whole stack, its
-    // top last). `frame`, `regs` and `preds` are frames.back() and its register and predicate
-    // words (setFrame() after anything changes `frames` or those vectors' storage). Only the
-    // engine writes them; clients read pc(), activeMask() and simtStack().
+    // top last). `regs` and `preds` are frames.back()'s register and predicate words
+    // (setFrame() after anything changes `frames` or those vectors' storage). Only the engine
+    // writes them; clients read pc(), activeMask() and simtStack(). The fields an issue touches
+    // (top, state, regs, preds, issued) share the first 64 bytes; the Warp is 128 bytes.
     static constexpr SimtEntry kNoEntry{-1, kExitPc, 0};   // not admitted yet, or done
     SimtEntry top = kNoEntry;
-    Frame* frame = nullptr;
+    WarpState state = WarpState::Ready;
     uint32_t* regs = nullptr;
     uint32_t* preds = nullptr;
+    uint64_t issued = 0;
 
     uint32_t indexInBlock = 0;
     uint32_t syncEpoch = 0;           // bar.warp.sync count (racecheck: lockstep reliance)
     uint32_t validMask = 0;           // lanes that exist (the last warp of a block may be partial)
     uint32_t exited = 0;              // lanes that executed exit (or returned from the kernel)
-    WarpState state = WarpState::Ready;
+    uint32_t carry = 0;               // add.cc / addc carry flag, one bit per lane
     uint32_t barrierId = 0;
     uint32_t barrierCount = 0;        // expected threads (0 = all of the block)
     int32_t barrierPc = -1;
-    uint64_t issued = 0;
-    uint8_t carry[32] = {};           // add.cc / addc carry flag per lane
+    uint32_t localTop = 0;
     std::vector<Frame> frames;
     std::vector<std::vector<uint8_t>> local;   // per lane .local stack
-    uint32_t localTop = 0;
 
     Warp() = default;
     // Moves keep the frames' storage (the cached pointers stay valid); a copy would not.
@@ -132,15 +132,14 @@ struct Warp {
         return s;
     }
     void setFrame() {
-        frame = &frames.back();
-        regs = frame->regWords.data();
-        preds = frame->preds.data();
+        regs = frames.back().regWords.data();
+        preds = frames.back().preds.data();
     }
     // The flat position agrees with `frames` (tests check it after every issue): the pointers
     // are the last frame's, and a warp that is not done has a live top entry.
     bool positionConsistent() const {
-        if (frames.empty()) return frame == nullptr && top.pc == -1 && top.mask == 0;
-        if (frame != &frames.back() || regs != frame->regWords.data() || preds != frame->preds.data()) return false;
+        if (frames.empty()) return regs == nullptr && preds == nullptr && top.pc == -1 && top.mask == 0;
+        if (regs != frames.back().regWords.data() || preds != frames.back().preds.data()) return false;
         if (state == WarpState::Done) return top.pc == kNoEntry.pc && top.rpc == kNoEntry.rpc && top.mask == 0;
         return top.pc >= 0 && top.mask != 0 && top.pc != top.rpc;
     }
