@@ -248,19 +248,21 @@ __attribute__((target("avx2"))) void gatherStridedAvx2(const uint8_t* p, uint64_
 // fastFn_), so the plain lane loops vectorise eight lanes wide where the CPU allows it.
 struct FastExec {
     template <bool kAvx2>
-    [[gnu::always_inline]] static inline bool run(Gpu& g, const FastOp& op, Block& b, Warp& w, Frame& f, bool withStep);
+    [[gnu::always_inline]] static inline bool run(Gpu& g, const FastOp& op, Block& b, Warp& w, bool withStep);
     template <bool kAvx2, class D>
-    [[gnu::always_inline]] static inline bool memory(Gpu& g, const FastOp& op, Block& b, Frame& f);
+    [[gnu::always_inline]] static inline bool memory(Gpu& g, const FastOp& op, Block& b, uint32_t* regs);
 };
 
 // ld/st of 4 bytes (D = uint32_t, a 32-bit register) or 8 bytes (D = uint64_t) at [reg + imm].
 template <bool kAvx2, class D>
-[[gnu::always_inline]] inline bool FastExec::memory(Gpu& g, const FastOp& op, Block& b, Frame& f) {
+[[gnu::always_inline]] inline bool FastExec::memory(Gpu& g, const FastOp& op, Block& b, uint32_t* regs) {
+    auto narrow = [regs](uint32_t offset) { return regs + offset; };
+    auto wide = [regs](uint32_t offset) { return reinterpret_cast<uint64_t*>(regs + offset); };
     const bool shared = op.kind == FastKind::LdShared || op.kind == FastKind::StShared;
     const bool load = op.kind == FastKind::LdShared || op.kind == FastKind::LdGlobal;
     constexpr uint64_t bytes = sizeof(D);
     // Loads: the destination register. Stores: the value register, or the immediate in every lane.
-    D* v = reinterpret_cast<D*>(f.narrow(load ? op.dst : op.src[0]));
+    D* v = reinterpret_cast<D*>(narrow(load ? op.dst : op.src[0]));
     D imm[kLanes];
     if (!load && (op.imms & 1)) {
         for (uint32_t l = 0; l < kLanes; ++l) imm[l] = static_cast<D>(op.imm[0]);
@@ -269,9 +271,9 @@ template <bool kAvx2, class D>
     if (shared) {
         // 32-bit offsets into the block's shared memory.
         uint32_t low[kLanes], offs[kLanes];
-        const uint32_t* base = f.narrow(op.src[1]);
+        const uint32_t* base = narrow(op.src[1]);
         if (op.wideBase) {
-            const uint64_t* wb = f.wide(op.src[1]);
+            const uint64_t* wb = wide(op.src[1]);
             for (uint32_t l = 0; l < kLanes; ++l) low[l] = static_cast<uint32_t>(wb[l]);
             base = low;
         }
@@ -294,9 +296,9 @@ template <bool kAvx2, class D>
         return true;
     }
     uint64_t wideBase[kLanes], addrs[kLanes];
-    const uint64_t* base = f.wide(op.src[1]);
+    const uint64_t* base = wide(op.src[1]);
     if (!op.wideBase) {
-        const uint32_t* nb = f.narrow(op.src[1]);
+        const uint32_t* nb = narrow(op.src[1]);
         for (uint32_t l = 0; l < kLanes; ++l) wideBase[l] = nb[l];
         base = wideBase;
     }
@@ -323,22 +325,26 @@ template <bool kAvx2, class D>
 }
 
 template <bool kAvx2>
-[[gnu::always_inline]] inline bool FastExec::run(Gpu& g, const FastOp& op, Block& b, Warp& w, Frame& f, bool withStep) {
+[[gnu::always_inline]] inline bool FastExec::run(Gpu& g, const FastOp& op, Block& b, Warp& w, bool withStep) {
+    // The current frame's register words (Frame::narrow / Frame::wide), one load from the Warp.
+    uint32_t* const regs = w.regs;
+    auto narrow = [regs](uint32_t offset) { return regs + offset; };
+    auto wide = [regs](uint32_t offset) { return reinterpret_cast<uint64_t*>(regs + offset); };
     // Source k: a register's 32 lanes, or the immediate spread over a scratch array.
     uint32_t scratch32[3][kLanes];
     uint64_t scratch64[3][kLanes];
     auto src32 = [&](int k) -> const uint32_t* {
-        if (!(op.imms & (1u << k))) return f.narrow(op.src[k]);
+        if (!(op.imms & (1u << k))) return narrow(op.src[k]);
         for (uint32_t l = 0; l < kLanes; ++l) scratch32[k][l] = static_cast<uint32_t>(op.imm[k]);
         return scratch32[k];
     };
     auto src64 = [&](int k) -> const uint64_t* {
-        if (!(op.imms & (1u << k))) return f.wide(op.src[k]);
+        if (!(op.imms & (1u << k))) return wide(op.src[k]);
         for (uint32_t l = 0; l < kLanes; ++l) scratch64[k][l] = op.imm[k];
         return scratch64[k];
     };
     auto f32 = [&]<F32Op kOp>(const uint32_t* x, const uint32_t* y, const uint32_t* z) {
-        uint32_t* d = f.narrow(op.dst);
+        uint32_t* d = narrow(op.dst);
 #ifdef WARPSCOPE_FAST_AVX2
         if constexpr (kAvx2) return f32LanesAvx2<kOp>(x, y, z, d);
 #endif
@@ -348,10 +354,10 @@ template <bool kAvx2>
     // 64-bit as it is stored).
     auto fill = [&](auto value) {
         if (op.wideDst) {
-            uint64_t* d = f.wide(op.dst);
+            uint64_t* d = wide(op.dst);
             for (uint32_t l = 0; l < kLanes; ++l) d[l] = uint64_t(value(l)) & op.mask;
         } else {
-            uint32_t* d = f.narrow(op.dst);
+            uint32_t* d = narrow(op.dst);
             for (uint32_t l = 0; l < kLanes; ++l) d[l] = static_cast<uint32_t>(uint64_t(value(l)) & op.mask);
         }
     };
@@ -367,7 +373,7 @@ template <bool kAvx2>
     case FastKind::SubI32: {
         const uint32_t* x = src32(0);
         const uint32_t* y = src32(1);
-        uint32_t* d = f.narrow(op.dst);
+        uint32_t* d = narrow(op.dst);
         if (op.kind == FastKind::AddI32)
             for (uint32_t l = 0; l < kLanes; ++l) d[l] = x[l] + y[l];
         else
@@ -378,7 +384,7 @@ template <bool kAvx2>
     case FastKind::SubI64: {
         const uint64_t* x = src64(0);
         const uint64_t* y = src64(1);
-        uint64_t* d = f.wide(op.dst);
+        uint64_t* d = wide(op.dst);
         if (op.kind == FastKind::AddI64)
             for (uint32_t l = 0; l < kLanes; ++l) d[l] = x[l] + y[l];
         else
@@ -388,7 +394,7 @@ template <bool kAvx2>
     case FastKind::MulLoI32: {
         const uint32_t* x = src32(0);
         const uint32_t* y = src32(1);
-        uint32_t* d = f.narrow(op.dst);
+        uint32_t* d = narrow(op.dst);
         for (uint32_t l = 0; l < kLanes; ++l) d[l] = x[l] * y[l];
         return true;
     }
@@ -396,21 +402,21 @@ template <bool kAvx2>
         const uint32_t* x = src32(0);
         const uint32_t* y = src32(1);
         const uint32_t* z = src32(2);
-        uint32_t* d = f.narrow(op.dst);
+        uint32_t* d = narrow(op.dst);
         for (uint32_t l = 0; l < kLanes; ++l) d[l] = x[l] * y[l] + z[l];
         return true;
     }
     case FastKind::MulWideS32: {
         const uint32_t* x = src32(0);
         const uint32_t* y = src32(1);
-        uint64_t* d = f.wide(op.dst);
+        uint64_t* d = wide(op.dst);
         for (uint32_t l = 0; l < kLanes; ++l) d[l] = uint64_t(int64_t(int32_t(x[l])) * int64_t(int32_t(y[l])));
         return true;
     }
     case FastKind::MulWideU32: {
         const uint32_t* x = src32(0);
         const uint32_t* y = src32(1);
-        uint64_t* d = f.wide(op.dst);
+        uint64_t* d = wide(op.dst);
         for (uint32_t l = 0; l < kLanes; ++l) d[l] = uint64_t(x[l]) * y[l];
         return true;
     }
@@ -419,7 +425,7 @@ template <bool kAvx2>
     case FastKind::ShrS32: {
         const uint32_t* x = src32(0);
         const uint32_t n = uint32_t(op.imm[1]);
-        uint32_t* d = f.narrow(op.dst);
+        uint32_t* d = narrow(op.dst);
         if (op.kind == FastKind::ShlB32)
             for (uint32_t l = 0; l < kLanes; ++l) d[l] = x[l] << n;
         else if (op.kind == FastKind::ShrU32)
@@ -429,23 +435,23 @@ template <bool kAvx2>
         return true;
     }
     case FastKind::Mov32: {
-        uint32_t* d = f.narrow(op.dst);
+        uint32_t* d = narrow(op.dst);
         if (op.imms & 1) {
             const uint32_t v = static_cast<uint32_t>(op.imm[0]);
             for (uint32_t l = 0; l < kLanes; ++l) d[l] = v;
         } else {
-            const uint32_t* x = f.narrow(op.src[0]);
+            const uint32_t* x = narrow(op.src[0]);
             for (uint32_t l = 0; l < kLanes; ++l) d[l] = x[l];
         }
         return true;
     }
     case FastKind::Mov64: {
-        uint64_t* d = f.wide(op.dst);
+        uint64_t* d = wide(op.dst);
         if (op.imms & 1) {
             const uint64_t v = op.imm[0];
             for (uint32_t l = 0; l < kLanes; ++l) d[l] = v;
         } else {
-            const uint64_t* x = f.wide(op.src[0]);
+            const uint64_t* x = wide(op.src[0]);
             for (uint32_t l = 0; l < kLanes; ++l) d[l] = x[l];
         }
         return true;
@@ -480,25 +486,25 @@ template <bool kAvx2>
     case FastKind::Cvta: {
         if (op.wideDst) {
             const uint64_t* x = src64(0);
-            uint64_t* d = f.wide(op.dst);
+            uint64_t* d = wide(op.dst);
             for (uint32_t l = 0; l < kLanes; ++l) d[l] = x[l] + op.offset;
         } else {
             const uint32_t* x = src32(0);
             const uint32_t off = static_cast<uint32_t>(op.offset);
-            uint32_t* d = f.narrow(op.dst);
+            uint32_t* d = narrow(op.dst);
             for (uint32_t l = 0; l < kLanes; ++l) d[l] = x[l] + off;
         }
         return true;
     }
     case FastKind::CvtU64U32: {
         const uint32_t* x = src32(0);
-        uint64_t* d = f.wide(op.dst);
+        uint64_t* d = wide(op.dst);
         for (uint32_t l = 0; l < kLanes; ++l) d[l] = x[l];
         return true;
     }
     case FastKind::CvtS64S32: {
         const uint32_t* x = src32(0);
-        uint64_t* d = f.wide(op.dst);
+        uint64_t* d = wide(op.dst);
         for (uint32_t l = 0; l < kLanes; ++l) d[l] = uint64_t(int64_t(int32_t(x[l])));
         return true;
     }
@@ -511,8 +517,8 @@ template <bool kAvx2>
         else
 #endif
             p = op.sgn ? compareLanesScalar<int32_t>(op.cmp, x, y) : compareLanesScalar<uint32_t>(op.cmp, x, y);
-        f.preds[op.dst] = p;
-        if (op.dst2 >= 0) f.preds[static_cast<size_t>(op.dst2)] = ~p;
+        w.preds[op.dst] = p;
+        if (op.dst2 >= 0) w.preds[op.dst2] = ~p;
         return true;
     }
     case FastKind::LdShared:
@@ -520,20 +526,21 @@ template <bool kAvx2>
     case FastKind::LdGlobal:
     case FastKind::StGlobal:
         if (withStep) return false;   // a listener needs the Step's addresses: the general path fills them
-        return op.size == 4 ? memory<kAvx2, uint32_t>(g, op, b, f) : memory<kAvx2, uint64_t>(g, op, b, f);
+        return op.size == 4 ? memory<kAvx2, uint32_t>(g, op, b, regs) : memory<kAvx2, uint64_t>(g, op, b, regs);
     case FastKind::LdParam: {
         if (withStep) return false;
+        const Frame& f = w.frames.back();
         const uint64_t pb = g.prog_.functions[f.func].paramBytes;
         const uint8_t* p = f.params.data() + op.offset;
 #ifdef WARPSCOPE_FAST_AVX2
         if constexpr (kAvx2) {
-            if (op.size == 4) gatherStridedAvx2(p, pb, f.narrow(op.dst));
-            else gatherStridedAvx2(p, pb, f.wide(op.dst));
+            if (op.size == 4) gatherStridedAvx2(p, pb, narrow(op.dst));
+            else gatherStridedAvx2(p, pb, wide(op.dst));
             return true;
         }
 #endif
-        if (op.size == 4) gatherStridedScalar(p, pb, f.narrow(op.dst));
-        else gatherStridedScalar(p, pb, f.wide(op.dst));
+        if (op.size == 4) gatherStridedScalar(p, pb, narrow(op.dst));
+        else gatherStridedScalar(p, pb, wide(op.dst));
         return true;
     }
     }
@@ -542,12 +549,12 @@ template <bool kAvx2>
 
 namespace {
 #ifdef WARPSCOPE_FAST_AVX2
-__attribute__((target("avx2,fma"))) bool execFastAvx2(Gpu& g, const FastOp& op, Block& b, Warp& w, Frame& f, bool withStep) {
-    return FastExec::run<true>(g, op, b, w, f, withStep);
+__attribute__((target("avx2,fma"))) bool execFastAvx2(Gpu& g, const FastOp& op, Block& b, Warp& w, bool withStep) {
+    return FastExec::run<true>(g, op, b, w, withStep);
 }
 #endif
-bool execFastBase(Gpu& g, const FastOp& op, Block& b, Warp& w, Frame& f, bool withStep) {
-    return FastExec::run<false>(g, op, b, w, f, withStep);
+bool execFastBase(Gpu& g, const FastOp& op, Block& b, Warp& w, bool withStep) {
+    return FastExec::run<false>(g, op, b, w, withStep);
 }
 } // namespace
 

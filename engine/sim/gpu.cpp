@@ -154,7 +154,7 @@ void Gpu::admitBlocks() {
             w.barrierId = w.barrierCount = 0;
             w.barrierPc = -1;
             w.issued = 0;
-            std::memset(w.carry, 0, sizeof w.carry);
+            w.carry = 0;
             w.frames.resize(1);
             Frame& f = w.frames[0];
             f.func = 0;
@@ -175,10 +175,11 @@ void Gpu::admitBlocks() {
                 for (size_t lanes = 1; lanes < 32; lanes *= 2) std::memcpy(p + lanes * pb, p, lanes * pb);
             }
             f.localBase = 0;
-            f.stack.clear();
-            f.stack.push_back({kf.entry, kExitPc, w.validMask});
+            f.stack.clear();   // the kernel's one entry is the warp's flat top
+            w.top = {kf.entry, kExitPc, w.validMask};
             f.returnPc = f.callSite = -1;
             f.returned = 0;
+            w.setFrame();
             w.local.resize(32);
             w.localTop = kf.localBytes;
             if (kf.localBytes) {
@@ -373,7 +374,10 @@ void Gpu::packKernelRegisters() {
     fast_ = predecode(prog_, &kernelOffset_);
     for (auto& blk : resident_)
         for (auto& w : blk->warps)
-            if (w.frames.size() == 1) w.frames[0].regWords.assign(kernelWords_, 0);
+            if (w.frames.size() == 1) {
+                w.frames[0].regWords.assign(kernelWords_, 0);
+                w.setFrame();
+            }
 }
 
 bool Gpu::stepWarp(uint32_t slot, uint32_t warp) {
@@ -529,24 +533,30 @@ void Gpu::recordFault(const Error& e) {
 // ---------------------------------------------------------------- 3. SIMT bookkeeping
 namespace {
 // Pops finished SIMT entries and finished call frames; marks the warp done when nothing is left.
+// The top entry lives in the Warp (Warp::top); the frame's stack holds the entries below it.
 void settle(const Program& prog, Warp& w) {
     for (;;) {
         Frame& f = w.frames.back();
-        while (!f.stack.empty() && (f.stack.back().mask == 0 || f.stack.back().pc == f.stack.back().rpc)) {
-            SimtEntry e = f.stack.back();
+        // An entry that reached its reconvergence point hands its lanes back to the entry below
+        // (which already holds them); nothing to merge explicitly.
+        while (w.top.mask == 0 || w.top.pc == w.top.rpc) {
+            if (f.stack.empty()) {
+                w.top = Warp::kNoEntry;
+                break;
+            }
+            w.top = f.stack.back();
             f.stack.pop_back();
-            // An entry that reached its reconvergence point hands its lanes back to the entry below
-            // (which already holds them); nothing to merge explicitly.
-            (void)e;
         }
-        if (!f.stack.empty()) return;
+        if (w.top.mask != 0) return;
         if (w.frames.size() == 1) {
             w.state = WarpState::Done;
             return;
         }
-        // Return from a call: copy results of the lanes that returned (not exited).
+        // Return from a call: copy results of the lanes that returned (not exited). The caller's
+        // top entry (last in its stack) becomes the flat top on the next turn of the loop.
         Frame callee = std::move(w.frames.back());
         w.frames.pop_back();
+        w.setFrame();
         Frame& caller = w.frames.back();
         const Function& cf = prog.functions[callee.func];
         const Function& pf = prog.functions[caller.func];
@@ -568,6 +578,7 @@ void Gpu::finishLanes(Warp& w, uint32_t lanes) {
     w.exited |= lanes;
     for (auto& f : w.frames)
         for (auto& e : f.stack) e.mask &= ~lanes;
+    w.top.mask &= ~lanes;
 }
 
 void Gpu::tryReleaseBarrier(Block& b) {
@@ -849,7 +860,8 @@ struct Exec {
         if (o.kind == Operand::Kind::Imm) return o.imm ? kFull : 0u;
         return 0;
     }
-    uint8_t* carry() { return w.carry; }
+    bool carryIn(int lane) const { return (w.carry >> lane) & 1u; }
+    void setCarry(int lane, bool c) { w.carry = (w.carry & ~(1u << lane)) | (uint32_t(c) << lane); }
     uint64_t* dst() {
         if (I.dst.kind == Operand::Kind::Reg) return writeReg(I.dst.index);
         return sink;
@@ -1239,7 +1251,7 @@ void execArith(Exec& x) {
                 forLanes(x.exec, [&](int l) {
                     CarryResult cr = sub ? subBorrow(a[l], b[l], false, bits) : addCarry(a[l], b[l], false, bits);
                     d[l] = cr.value;
-                    x.carry()[l] = cr.carry;
+                    x.setCarry(l, cr.carry);
                 });
             } else {
                 const uint64_t m = mask(bits);   // captured by value: the lane loops vectorise
@@ -1258,10 +1270,10 @@ void execArith(Exec& x) {
         const uint64_t* b = x.src(1);
         uint64_t* d = x.dst();
         forLanes(x.exec, [&](int l) {
-            bool cin = x.carry()[l] != 0;
+            bool cin = x.carryIn(l);
             CarryResult cr = sub ? subBorrow(a[l], b[l], cin, bits) : addCarry(a[l], b[l], cin, bits);
             d[l] = cr.value;
-            if (I.cc) x.carry()[l] = cr.carry;
+            if (I.cc) x.setCarry(l, cr.carry);
         });
         break;
     }
@@ -1304,9 +1316,9 @@ void execArith(Exec& x) {
             const bool withCarry = I.op == Op::Madc;
             forLanes(x.exec, [&](int l) {
                 uint64_t p = I.mul == MulMode::Hi ? mulHi(a[l], b[l], bits, sgn) : (a[l] * b[l]) & mask(bits);
-                unsigned __int128 sum = (unsigned __int128)p + (c[l] & mask(bits)) + (withCarry ? x.carry()[l] : 0);
+                unsigned __int128 sum = (unsigned __int128)p + (c[l] & mask(bits)) + (withCarry && x.carryIn(l) ? 1 : 0);
                 d[l] = uint64_t(sum) & mask(bits);
-                if (I.cc) x.carry()[l] = uint8_t((sum >> bits) & 1);
+                if (I.cc) x.setCarry(l, (sum >> bits) & 1);
             });
             break;
         }
@@ -2146,17 +2158,17 @@ void Gpu::checkMemberMask(Block& b, Warp& w, const Instr& I, uint32_t exec, cons
 }
 
 void Gpu::issue(Block& b, Warp& w) {
-    // Every issue ends with settle(), so a Ready warp always has a live SIMT entry on top.
-    Frame& f = w.frames.back();
+    // Every issue ends with settle(), so a Ready warp always has a live SIMT entry on top
+    // (Warp::top: the position and the current frame's words are one load from the Warp).
     // The lean path: a converged warp, no Step listener, no checker, and a pre-decoded handler
     // for the instruction. It does what the general path below does for such an instruction
     // (counts, handler, next pc, settle, per-pc sums), without the Step and the decoding.
     if (listener_ == nullptr && fastOk_) {
-        SimtEntry& top = f.stack.back();
+        SimtEntry& top = w.top;
         const int32_t pc = top.pc;
         const FastOp& fo = fast_[static_cast<size_t>(pc)];
         if (top.mask == kFull && fo.kind != FastKind::Generic && stats_.warpInstructions < checkAt_) {
-            const uint32_t exec = fo.guard < 0 ? kFull : f.preds[static_cast<size_t>(fo.guard)] ^ (fo.guardNegated ? kFull : 0u);
+            const uint32_t exec = fo.guard < 0 ? kFull : w.preds[fo.guard] ^ (fo.guardNegated ? kFull : 0u);
             // The general path's bookkeeping for an instruction that keeps the warp converged.
             auto done = [&](uint32_t lanes, bool branch, int32_t nextPc) __attribute__((always_inline)) {
                 ++stats_.warpInstructions;
@@ -2179,7 +2191,7 @@ void Gpu::issue(Block& b, Warp& w) {
                     }
                 }
             };
-            if (exec == kFull && fastFn_(*this, fo, b, w, f, false)) {
+            if (exec == kFull && fastFn_(*this, fo, b, w, false)) {
                 done(32, false, pc + 1);
                 return;
             }
@@ -2195,10 +2207,9 @@ void Gpu::issue(Block& b, Warp& w) {
 
 [[gnu::noinline]] void Gpu::issueGeneral(Block& b, Warp& w) {
     Frame& f = w.frames.back();
-    const size_t topIndex = f.stack.size() - 1;
-    const int32_t pc = f.stack[topIndex].pc;
+    const int32_t pc = w.top.pc;
     const Instr& I = prog_.code[static_cast<size_t>(pc)];
-    const uint32_t active = f.stack[topIndex].mask;
+    const uint32_t active = w.top.mask;
     uint32_t execMask = active;
     if (I.guard.kind == Operand::Kind::Pred) execMask &= f.preds[I.guard.index] ^ (I.guard.negate ? kFull : 0u);
 
@@ -2215,7 +2226,7 @@ void Gpu::issue(Block& b, Warp& w) {
     bool divergent = false;
 
     // A converged warp (and a guard true in every lane) takes the pre-decoded handler if there is one.
-    const bool fastDone = execMask == kFull && fastOk_ && fastFn_(*this, fast_[static_cast<size_t>(pc)], b, w, f, st != nullptr);
+    const bool fastDone = execMask == kFull && fastOk_ && fastFn_(*this, fast_[static_cast<size_t>(pc)], b, w, st != nullptr);
     if (!fastDone) switch (I.op) {
     case Op::Add: case Op::Sub: case Op::Addc: case Op::Subc: case Op::Mul: case Op::Mad: case Op::Madc: case Op::Mul24:
     case Op::Mad24: case Op::Sad: case Op::Div: case Op::Rem: case Op::Abs: case Op::Neg: case Op::Min:
@@ -2253,7 +2264,7 @@ void Gpu::issue(Block& b, Warp& w) {
         if (st) st->branch = true;
         const uint32_t taken = execMask;
         const uint32_t notTaken = active & ~taken;
-        SimtEntry& top = f.stack[topIndex];
+        SimtEntry& top = w.top;   // the stack's top; f.stack holds the entries below it
         if (taken == 0) {
             top.pc = pc + 1;
         } else if (notTaken == 0 || I.target == pc + 1) {
@@ -2263,28 +2274,28 @@ void Gpu::issue(Block& b, Warp& w) {
             divergent = true;
             if (st) st->divergent = true;
             const int32_t rpc = I.reconv;
-            if (top.rpc == rpc) {
-                // The current entry would only wait at the same point as the one below: reuse it.
-                top = {I.target, rpc, taken};
-            } else {
+            // The stack becomes [.., waiting entry, taken, not taken (top)]. When the current
+            // entry would only wait at the same point as the one below, the taken entry replaces it.
+            if (top.rpc != rpc) {
                 top.pc = rpc;
-                f.stack.push_back({I.target, rpc, taken});
+                f.stack.push_back(top);
             }
-            f.stack.push_back({pc + 1, rpc, notTaken});
+            f.stack.push_back({I.target, rpc, taken});
+            top = {pc + 1, rpc, notTaken};
         }
         break;
     }
     case Op::Call: {
         control = true;
         if (execMask == 0) {
-            f.stack[topIndex].pc = pc + 1;
+            w.top.pc = pc + 1;
             break;
         }
         if (w.frames.size() >= 256) raise(Error::Kind::Fault, "Call stack overflow: more than 255 nested calls (runaway recursion?).", b, w, std::countr_zero(execMask), &I);
         const Function& caller = prog_.functions[f.func];
         const CallSite& cs = caller.calls[static_cast<size_t>(I.callSite)];
         const Function& callee = prog_.functions[cs.callee];
-        f.stack[topIndex].pc = pc + 1;   // where the caller resumes (lanes that did not call wait there)
+        w.top.pc = pc + 1;   // where the caller resumes (lanes that did not call wait there)
         Frame nf;
         nf.func = cs.callee;
         nf.regWords.assign(callee.regWords, 0);
@@ -2304,10 +2315,13 @@ void Gpu::issue(Block& b, Warp& w) {
         w.localTop = static_cast<uint32_t>(top);
         for (auto& lm : w.local)
             if (lm.size() < top) lm.resize(top, 0);
-        nf.stack.push_back({callee.entry, kExitPc, execMask});
+        // The caller's top goes onto its stack; the callee's one entry is the new flat top.
+        f.stack.push_back(w.top);
+        w.top = {callee.entry, kExitPc, execMask};
         nf.returnPc = pc + 1;
         nf.callSite = I.callSite;
         w.frames.push_back(std::move(nf));
+        w.setFrame();
         break;
     }
     case Op::Ret:
@@ -2318,8 +2332,9 @@ void Gpu::issue(Block& b, Warp& w) {
         } else {
             f.returned |= execMask;
             for (auto& e : f.stack) e.mask &= ~execMask;
+            w.top.mask &= ~execMask;
         }
-        if (execMask != active) w.frames.back().stack.back().pc = pc + 1;
+        if (execMask != active) w.top.pc = pc + 1;
         break;
     }
     case Op::Trap:
@@ -2376,7 +2391,7 @@ void Gpu::issue(Block& b, Warp& w) {
             b.barRedAccum[id] += static_cast<uint32_t>(std::popcount(x.predMask(I.src[2]) & execMask));
             b.barRedLanes[id] += static_cast<uint32_t>(std::popcount(execMask));
         }
-        f.stack[topIndex].pc = pc + 1;
+        w.top.pc = pc + 1;
         control = true;
         if (I.barArrive) break;
         w.state = WarpState::AtBarrier;
@@ -2390,7 +2405,7 @@ void Gpu::issue(Block& b, Warp& w) {
     case Op::Count_: break;
     }
     x.commit();
-    if (!control) f.stack[topIndex].pc = nextPc;
+    if (!control) w.top.pc = nextPc;
     (void)x.active;
 
     if (st) {

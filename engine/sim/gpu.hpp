@@ -89,22 +89,60 @@ std::vector<uint64_t> registerValues(const Function& fn, const Frame& f, const u
 enum class WarpState : uint8_t { Ready, AtBarrier, Done };
 
 struct Warp {
+    // --- The current position, flat: every issue reaches it in one load from the Warp ---
+    // `top` is the SIMT entry on top of the current (last) frame's stack; that frame's `stack`
+    // holds only the entries below it (a frame below the current one keeps its whole stack, its
+    // top last). `regs` and `preds` are frames.back()'s register and predicate words
+    // (setFrame() after anything changes `frames` or those vectors' storage). Only the engine
+    // writes them; clients read pc(), activeMask() and simtStack(). The fields an issue touches
+    // (top, state, regs, preds, issued) share the first 64 bytes; the Warp is 128 bytes.
+    static constexpr SimtEntry kNoEntry{-1, kExitPc, 0};   // not admitted yet, or done
+    SimtEntry top = kNoEntry;
+    WarpState state = WarpState::Ready;
+    uint32_t* regs = nullptr;
+    uint32_t* preds = nullptr;
+    uint64_t issued = 0;
+
     uint32_t indexInBlock = 0;
     uint32_t syncEpoch = 0;           // bar.warp.sync count (racecheck: lockstep reliance)
     uint32_t validMask = 0;           // lanes that exist (the last warp of a block may be partial)
     uint32_t exited = 0;              // lanes that executed exit (or returned from the kernel)
-    WarpState state = WarpState::Ready;
+    uint32_t carry = 0;               // add.cc / addc carry flag, one bit per lane
     uint32_t barrierId = 0;
     uint32_t barrierCount = 0;        // expected threads (0 = all of the block)
     int32_t barrierPc = -1;
-    uint64_t issued = 0;
-    uint8_t carry[32] = {};           // add.cc / addc carry flag per lane
+    uint32_t localTop = 0;
     std::vector<Frame> frames;
     std::vector<std::vector<uint8_t>> local;   // per lane .local stack
-    uint32_t localTop = 0;
-    // Helpers for the current position.
-    int32_t pc() const { return frames.empty() || frames.back().stack.empty() ? -1 : frames.back().stack.back().pc; }
-    uint32_t activeMask() const { return frames.empty() || frames.back().stack.empty() ? 0 : frames.back().stack.back().mask; }
+
+    Warp() = default;
+    // Moves keep the frames' storage (the cached pointers stay valid); a copy would not.
+    Warp(Warp&&) noexcept = default;
+    Warp& operator=(Warp&&) noexcept = default;
+    Warp(const Warp&) = delete;
+    Warp& operator=(const Warp&) = delete;
+
+    // Helpers for the current position (-1 and 0 before admission and once the warp is done).
+    int32_t pc() const { return top.pc; }
+    uint32_t activeMask() const { return top.mask; }
+    // Frame `fi`'s SIMT stack, bottom first and its top entry last (the app's view).
+    std::vector<SimtEntry> simtStack(size_t fi) const {
+        std::vector<SimtEntry> s = frames[fi].stack;
+        if (fi + 1 == frames.size() && top.pc >= 0) s.push_back(top);   // kNoEntry: no top
+        return s;
+    }
+    void setFrame() {
+        regs = frames.back().regWords.data();
+        preds = frames.back().preds.data();
+    }
+    // The flat position agrees with `frames` (tests check it after every issue): the pointers
+    // are the last frame's, and a warp that is not done has a live top entry.
+    bool positionConsistent() const {
+        if (frames.empty()) return regs == nullptr && preds == nullptr && top.pc == -1 && top.mask == 0;
+        if (regs != frames.back().regWords.data() || preds != frames.back().preds.data()) return false;
+        if (state == WarpState::Done) return top.pc == kNoEntry.pc && top.rpc == kNoEntry.rpc && top.mask == 0;
+        return top.pc >= 0 && top.mask != 0 && top.pc != top.rpc;
+    }
 };
 
 struct Block {
@@ -275,9 +313,10 @@ private:
     // The pre-decoded form (predecode.hpp), used for whole-warp issues when no checker is on.
     std::vector<FastOp> fast_;
     bool fastOk_ = false;
-    // Runs `op` for all 32 lanes (fast_exec.cpp); false when the general path must run it
-    // (nothing has changed then). `withStep`: a listener wants this instruction's Step.
-    using FastFn = bool (*)(Gpu&, const FastOp&, Block&, Warp&, Frame&, bool withStep);
+    // Runs `op` for all 32 lanes of the warp's current frame (Warp::regs, Warp::preds;
+    // fast_exec.cpp); false when the general path must run it (nothing has changed then).
+    // `withStep`: a listener wants this instruction's Step.
+    using FastFn = bool (*)(Gpu&, const FastOp&, Block&, Warp&, bool withStep);
     static FastFn chooseFastFn(bool baseline);   // the AVX2+FMA build of the handlers where the CPU has them, unless `baseline`
     FastFn fastFn_ = nullptr;
     friend struct FastExec;

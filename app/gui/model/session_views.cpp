@@ -151,10 +151,10 @@ std::shared_ptr<Snapshot> Session::Worker::build(const sim::Gpu* gpu, RunState s
             d.warpInBlock = sw;
             d.blockIdx[0] = b.idx.x, d.blockIdx[1] = b.idx.y, d.blockIdx[2] = b.idx.z;
             d.warp = bv.warps[sw];
-            for (const sim::Frame& f : w.frames) {
+            for (size_t fi = 0; fi < w.frames.size(); ++fi) {
                 FrameView fv;
-                fv.func = f.func;
-                for (auto& e : f.stack) fv.stack.push_back({e.pc, e.rpc, e.mask});
+                fv.func = w.frames[fi].func;
+                for (auto& e : w.simtStack(fi)) fv.stack.push_back({e.pc, e.rpc, e.mask});   // the top entry lives in the Warp
                 d.frames.push_back(std::move(fv));
             }
             if (!w.frames.empty()) {

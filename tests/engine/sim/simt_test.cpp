@@ -2,12 +2,16 @@
 // the active masks the Step records show for divergence and reconvergence.
 #include "support.hpp"
 
+#include "base/error.hpp"
+#include "runtime/lesson.hpp"
 #include "sim/gpu.hpp"
 #include "sim/step.hpp"
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <bit>
+#include <filesystem>
 #include <map>
 #include <set>
 
@@ -21,6 +25,32 @@ struct Recorder : sim::StepListener {
     std::vector<sim::Step> steps;
     void onStep(const sim::Step& s) override { steps.push_back(s); }
 };
+
+// Steps `g` to its end one instruction at a time (the lean path when no listener is attached)
+// and checks after every issue that each resident warp's flat position (Warp::top, regs, preds)
+// agrees with its frames. Returns the number of issues; `deepest`: the most frames seen.
+uint64_t stepChecked(sim::Gpu& g, size_t* deepest = nullptr) {
+    uint64_t issues = 0, bad = 0;
+    auto checkAll = [&] {
+        for (const auto& b : g.residentBlocks())
+            for (const sim::Warp& w : b->warps) {
+                if (!w.positionConsistent()) ++bad;
+                if (deepest) *deepest = std::max(*deepest, w.frames.size());
+                // The app's view of the stack ends with the top entry while the warp runs.
+                if (w.state != sim::WarpState::Done && !w.frames.empty()) {
+                    const auto st = w.simtStack(w.frames.size() - 1);
+                    if (st.empty() || st.back().pc != w.pc() || st.back().mask != w.activeMask()) ++bad;
+                }
+            }
+    };
+    checkAll();
+    while (g.step()) {
+        ++issues;
+        checkAll();
+    }
+    CHECK(bad == 0);
+    return issues;
+}
 
 // Runs `kernel` and records every Step.
 template <class F>
@@ -275,4 +305,87 @@ TEST_CASE("the same launch gives the same trace twice (determinism)", "[sim]") {
         return t;
     };
     CHECK(once() == once());
+}
+
+TEST_CASE("the flat warp position agrees with the frames after every issue: SIMT kernels with calls, exits, barriers", "[sim][flat]") {
+    // call_divergent pushes and pops a .func frame from divergent code; early_exit, block_sum and
+    // nested_branches exit, wait at barriers and diverge. Stepped on the lean path and with a
+    // Step listener (the general path); results as in the tests above.
+    for (bool watched : {false, true}) {
+        INFO((watched ? "with a Step listener" : "lean path"));
+        wst::Sim sim(kSimt);
+        Recorder rec;
+        size_t deepest = 0;
+        uint64_t issues = 0;
+        sim.dev.onLaunch = [&](sim::Gpu& g) {
+            if (watched) g.setListener(&rec);
+            issues += stepChecked(g, &deepest);
+        };
+        std::vector<int> in(64);
+        for (int i = 0; i < 64; ++i) in[size_t(i)] = i % 5 == 0 ? -i : i * 3 + 1;
+        auto din = sim.upload(in), dout = sim.upload(std::vector<int>(64, 0));
+        sim.launch("call_divergent", 1, 64, {arg(din), arg(dout)});
+        CHECK(deepest == 2);
+        auto out = sim.download<int>(dout, 64);
+        for (int t = 0; t < 64; ++t) {
+            int v = in[size_t(t)], expect = -1;
+            if (v > 0) {
+                int x = v, n = 0;
+                while (x != 1 && n < 1000) {
+                    x = (x & 1) ? 3 * x + 1 : x / 2;
+                    ++n;
+                }
+                expect = n;
+            }
+            CHECK(out[size_t(t)] == expect);
+        }
+        std::vector<int> ones(64, 1);
+        auto dsum = sim.upload(std::vector<int>(1, 0));
+        sim.launch("block_sum", 1, 64, {arg(sim.upload(ones)), arg(dsum)}, 256);
+        CHECK(sim.download<int>(dsum, 1)[0] == 64);
+        auto dseen = sim.upload(std::vector<int>(5, 0));
+        sim.launch("nested_branches", 1, 64, {arg(din), arg(dout), arg(dseen)});
+        CHECK(issues > 0);
+        if (watched) CHECK(rec.steps.size() == issues);
+    }
+}
+
+TEST_CASE("the flat warp position agrees with the frames after every issue: every lesson and planted bug", "[sim][flat][lessons]") {
+    namespace fs = std::filesystem;
+    std::vector<fs::path> specs;
+    for (auto& e : fs::directory_iterator(wst::sourcePath("lessons"))) {
+        if (fs::exists(e.path() / "lesson.json")) specs.push_back(e.path() / "lesson.json");
+        if (fs::exists(e.path() / "bugs"))
+            for (auto& b : fs::directory_iterator(e.path() / "bugs"))
+                if (b.path().extension() == ".json") specs.push_back(b.path());
+    }
+    std::sort(specs.begin(), specs.end());
+    REQUIRE(specs.size() >= 9);
+    for (const auto& spec : specs) {
+        INFO(spec.string());
+        // Stepped on the lean path with checks; then run to the end as usual: same memory,
+        // statistics and error.
+        auto runOnce = [&](bool stepped) {
+            runtime::Lesson l = runtime::loadLesson(spec);
+            sim::LaunchOptions opt;
+            opt.threads = 1;
+            opt.instructionBudget = 20'000'000;
+            runtime::SimDevice dev(opt);
+            if (stepped) dev.onLaunch = [&](sim::Gpu& g) { stepChecked(g); };
+            std::string error;
+            try {
+                runtime::runLesson(l, runtime::resolveParams(l, {}), dev);
+            } catch (const Error& e) {
+                error = e.what();
+            }
+            std::vector<std::vector<uint8_t>> memory;
+            for (auto& a : dev.memory().allocations())
+                if (!a->freed) memory.emplace_back(a->data.get(), a->data.get() + a->size);
+            const auto& s = dev.lastStats();
+            return std::tuple(memory, std::vector<uint64_t>{s.warpInstructions, s.threadInstructions, s.branches, s.divergentBranches,
+                                                            s.barriers, s.blocksCompleted},
+                              error);
+        };
+        CHECK(runOnce(true) == runOnce(false));
+    }
 }
