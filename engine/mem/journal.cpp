@@ -6,14 +6,55 @@
 
 #include <algorithm>
 #include <cstring>
+#include <mutex>
 #include <thread>
 
 namespace warpscope::mem {
+
+// ---------------------------------------------------------------- 0. the pre-image pool
+// Chunk-sized pre-image blocks are kept for the next journal of the process (up to kPoolChunks):
+// a fresh block costs a page fault per 4 KiB page plus the kernel's zeroing, more than the
+// copy itself, and the allocator hands freed 64 KiB blocks back to the system or to another
+// thread's arena often enough that the next parallel run (the app's next To end, the next bench
+// repetition) would pay it again.
+namespace {
+constexpr size_t kPoolChunks = 1024;   // 64 MiB
+struct ChunkPool {
+    std::mutex lock;
+    std::vector<std::unique_ptr<uint8_t[]>> free;
+};
+ChunkPool& chunkPool() {
+    static ChunkPool pool;
+    return pool;
+}
+std::unique_ptr<uint8_t[]> takeChunk() {
+    ChunkPool& p = chunkPool();
+    {
+        std::lock_guard<std::mutex> g(p.lock);
+        if (!p.free.empty()) {
+            auto b = std::move(p.free.back());
+            p.free.pop_back();
+            return b;
+        }
+    }
+    return std::make_unique_for_overwrite<uint8_t[]>(AllocationJournal::kChunkBytes);
+}
+void giveChunk(std::unique_ptr<uint8_t[]> b) {
+    ChunkPool& p = chunkPool();
+    std::lock_guard<std::mutex> g(p.lock);
+    if (p.free.size() < kPoolChunks) p.free.push_back(std::move(b));
+}
+} // namespace
 
 // ---------------------------------------------------------------- 1. per-allocation state
 AllocationJournal::AllocationJournal(Allocation& a)
     : alloc_(a), chunks_((a.size + kChunkBytes - 1) >> kChunkShift), state_(std::make_unique<std::atomic<uint8_t>[]>(chunks_)),
       preimage_(std::make_unique<std::unique_ptr<uint8_t[]>[]>(chunks_)) {}
+
+AllocationJournal::~AllocationJournal() {
+    for (uint64_t c = 0; c < chunks_; ++c)
+        if (preimage_[c]) giveChunk(std::move(preimage_[c]));
+}
 
 void AllocationJournal::save(uint64_t offset, uint64_t bytes) {
     const uint64_t first = offset >> kChunkShift, last = (offset + bytes - 1) >> kChunkShift;
@@ -39,7 +80,7 @@ void AllocationJournal::saveChunk(uint64_t c) {
         if (state_[c].compare_exchange_strong(s, kCopying, std::memory_order_acquire)) {
             const uint64_t at = c << kChunkShift, bytes = std::min(kChunkBytes, alloc_.size - at);
             try {
-                preimage_[c] = std::make_unique_for_overwrite<uint8_t[]>(bytes);
+                preimage_[c] = takeChunk();   // (always kChunkBytes: the pool's blocks fit any chunk)
             } catch (const std::bad_alloc&) {
                 // Leave the chunk unsaved (a waiting writer then tries itself) and stop this share
                 // like a fault: runToEnd restores what was saved and runs the launch serially.
@@ -62,7 +103,7 @@ void AllocationJournal::restore() {
         if (state_[c].load(std::memory_order_acquire) != kSaved) continue;
         const uint64_t at = c << kChunkShift;
         std::memcpy(alloc_.data.get() + at, preimage_[c].get(), std::min(kChunkBytes, alloc_.size - at));
-        preimage_[c].reset();
+        giveChunk(std::move(preimage_[c]));
         state_[c].store(kUnsaved, std::memory_order_relaxed);
     }
 }

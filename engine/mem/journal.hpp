@@ -29,6 +29,9 @@ public:
     static constexpr uint64_t kChunkBytes = uint64_t(1) << kChunkShift;   // 64 KiB: a few us to copy, few chunks per warp store
 
     explicit AllocationJournal(Allocation& a);
+    ~AllocationJournal();   // hands its pre-image blocks to the process's pool (journal.cpp)
+    AllocationJournal(const AllocationJournal&) = delete;
+    AllocationJournal& operator=(const AllocationJournal&) = delete;
 
     // Saves the pre-image of every chunk that [offset, offset + bytes) touches and that has not
     // been saved yet. Safe from many threads at once; returns only when those chunks are saved.
@@ -53,9 +56,9 @@ private:
     Allocation& alloc_;
     uint64_t chunks_ = 0;
     std::unique_ptr<std::atomic<uint8_t>[]> state_;
-    // The pre-image of each saved chunk, allocated by the thread that saves it (written before
-    // its state turns kSaved, read only after the writers are done). Chunk-sized blocks come back
-    // from the allocator's free lists on the next launch already paged in; one allocation-sized
+    // The pre-image of each saved chunk, taken by the thread that saves it (written before its
+    // state turns kSaved, read only after the writers are done): a kChunkBytes block from the
+    // process's pool of paged-in blocks (journal.cpp) when it has one. One allocation-sized
     // buffer would be fresh memory whose page faults cost more than the copy.
     std::unique_ptr<std::unique_ptr<uint8_t[]>[]> preimage_;
 };
