@@ -248,14 +248,16 @@ __attribute__((target("avx2"))) void gatherStridedAvx2(const uint8_t* p, uint64_
 // fastFn_), so the plain lane loops vectorise eight lanes wide where the CPU allows it.
 struct FastExec {
     template <bool kAvx2>
-    [[gnu::always_inline]] static inline bool run(Gpu& g, const FastOp& op, Block& b, Warp& w, bool withStep);
+    [[gnu::always_inline]] static inline bool run(Gpu& g, const FastOp& op, Block& b, Warp& w, uint64_t* stepAddrs);
     template <bool kAvx2, class D>
-    [[gnu::always_inline]] static inline bool memory(Gpu& g, const FastOp& op, Block& b, uint32_t* regs);
+    [[gnu::always_inline]] static inline bool memory(Gpu& g, const FastOp& op, Block& b, uint32_t* regs, uint64_t* stepAddrs);
 };
 
 // ld/st of 4 bytes (D = uint32_t, a 32-bit register) or 8 bytes (D = uint64_t) at [reg + imm].
+// With `stepAddrs`, the lanes' addresses as the Step gives them: shared offsets wrap at 32 bits,
+// global addresses are 64-bit sums (Exec::computeAddresses).
 template <bool kAvx2, class D>
-[[gnu::always_inline]] inline bool FastExec::memory(Gpu& g, const FastOp& op, Block& b, uint32_t* regs) {
+[[gnu::always_inline]] inline bool FastExec::memory(Gpu& g, const FastOp& op, Block& b, uint32_t* regs, uint64_t* stepAddrs) {
     auto narrow = [regs](uint32_t offset) { return regs + offset; };
     auto wide = [regs](uint32_t offset) { return reinterpret_cast<uint64_t*>(regs + offset); };
     const bool shared = op.kind == FastKind::LdShared || op.kind == FastKind::StShared;
@@ -283,6 +285,8 @@ template <bool kAvx2, class D>
         const auto [hi, any] = offsetsScalar(base, uint32_t(op.offset), offs);
 #endif
         if ((any & (bytes - 1)) || uint64_t(hi) + bytes > b.shared.size()) return false;
+        if (stepAddrs)
+            for (uint32_t l = 0; l < kLanes; ++l) stepAddrs[l] = offs[l];
         uint8_t* origin = b.shared.data();
         if (load) {
 #ifdef WARPSCOPE_FAST_AVX2
@@ -311,6 +315,7 @@ template <bool kAvx2, class D>
     mem::Allocation* al = g.mem_.find(lo, hi - lo + bytes, g.allocCache_);
     if (!al || (!load && al->readOnly)) return false;
     if (!load && !mem::beforeSpanStore(*al, lo, hi, bytes)) return false;   // the journal of a parallel run (mem/journal.hpp)
+    if (stepAddrs) std::memcpy(stepAddrs, addrs, sizeof addrs);
     uint8_t* origin = al->data.get() - al->base;   // lane l's bytes are at origin + addrs[l]
     if (load) {
 #ifdef WARPSCOPE_FAST_AVX2
@@ -325,7 +330,7 @@ template <bool kAvx2, class D>
 }
 
 template <bool kAvx2>
-[[gnu::always_inline]] inline bool FastExec::run(Gpu& g, const FastOp& op, Block& b, Warp& w, bool withStep) {
+[[gnu::always_inline]] inline bool FastExec::run(Gpu& g, const FastOp& op, Block& b, Warp& w, uint64_t* stepAddrs) {
     // The current frame's register words (Frame::narrow / Frame::wide), one load from the Warp.
     uint32_t* const regs = w.regs;
     auto narrow = [regs](uint32_t offset) { return regs + offset; };
@@ -525,10 +530,11 @@ template <bool kAvx2>
     case FastKind::StShared:
     case FastKind::LdGlobal:
     case FastKind::StGlobal:
-        if (withStep) return false;   // a listener needs the Step's addresses: the general path fills them
-        return op.size == 4 ? memory<kAvx2, uint32_t>(g, op, b, regs) : memory<kAvx2, uint64_t>(g, op, b, regs);
+        return op.size == 4 ? memory<kAvx2, uint32_t>(g, op, b, regs, stepAddrs) : memory<kAvx2, uint64_t>(g, op, b, regs, stepAddrs);
     case FastKind::LdParam: {
-        if (withStep) return false;
+        // (No base register: every lane's address is the offset, as computeAddresses gives it.)
+        if (stepAddrs)
+            for (uint32_t l = 0; l < kLanes; ++l) stepAddrs[l] = op.offset;
         const Frame& f = w.frames.back();
         const uint64_t pb = g.prog_.functions[f.func].paramBytes;
         const uint8_t* p = f.params.data() + op.offset;
@@ -549,12 +555,12 @@ template <bool kAvx2>
 
 namespace {
 #ifdef WARPSCOPE_FAST_AVX2
-__attribute__((target("avx2,fma"))) bool execFastAvx2(Gpu& g, const FastOp& op, Block& b, Warp& w, bool withStep) {
-    return FastExec::run<true>(g, op, b, w, withStep);
+__attribute__((target("avx2,fma"))) bool execFastAvx2(Gpu& g, const FastOp& op, Block& b, Warp& w, uint64_t* stepAddrs) {
+    return FastExec::run<true>(g, op, b, w, stepAddrs);
 }
 #endif
-bool execFastBase(Gpu& g, const FastOp& op, Block& b, Warp& w, bool withStep) {
-    return FastExec::run<false>(g, op, b, w, withStep);
+bool execFastBase(Gpu& g, const FastOp& op, Block& b, Warp& w, uint64_t* stepAddrs) {
+    return FastExec::run<false>(g, op, b, w, stepAddrs);
 }
 } // namespace
 

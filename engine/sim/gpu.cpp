@@ -1910,6 +1910,19 @@ void storeWarpAny(int vec, WarpRegion r, const uint64_t* addrs, const uint64_t* 
     else strided ? storeWarp<E, 4, true>(r, addrs, vals) : storeWarp<E, 4, false>(r, addrs, vals);
 }
 
+bool isMemoryOp(Op op) { return op == Op::Ld || op == Op::Ldu || op == Op::St || op == Op::Atom || op == Op::Red; }
+
+// A memory instruction's part of its Step (the general path's execMemory and the pre-decoded
+// handlers fill it alike): the space it resolved to, bytes per lane, the kind, the addresses.
+void fillMemoryStep(sim::Step& st, const Instr& I, StateSpace resolved, const uint64_t* addrs) {
+    st.space = resolved;
+    st.accessBytes = static_cast<uint8_t>(std::min<uint32_t>(static_cast<uint32_t>(ptx::sizeOf(I.type)) * I.vec, 255));
+    st.isLoad = I.op == Op::Ld;
+    st.isStore = I.op == Op::St;
+    st.isAtomic = I.op == Op::Atom || I.op == Op::Red;
+    st.addresses = addrs;
+}
+
 void execMemory(Exec& x, sim::Step* st) {
     const Instr& I = x.I;
     const int es = ptx::sizeOf(I.type);
@@ -2044,14 +2057,7 @@ void execMemory(Exec& x, sim::Step* st) {
         });
     }
 done:
-    if (st) {
-        st->space = resolved;
-        st->accessBytes = static_cast<uint8_t>(std::min<uint32_t>(bytes, 255));
-        st->isLoad = I.op == Op::Ld;
-        st->isStore = I.op == Op::St;
-        st->isAtomic = I.op == Op::Atom || I.op == Op::Red;
-        st->addresses = x.addrs;
-    }
+    if (st) fillMemoryStep(*st, I, resolved, x.addrs);
 }
 
 void execWarp(Exec& x) {
@@ -2191,7 +2197,7 @@ void Gpu::issue(Block& b, Warp& w) {
                     }
                 }
             };
-            if (exec == kFull && fastFn_(*this, fo, b, w, false)) {
+            if (exec == kFull && fastFn_(*this, fo, b, w, nullptr)) {
                 done(32, false, pc + 1);
                 return;
             }
@@ -2226,7 +2232,11 @@ void Gpu::issue(Block& b, Warp& w) {
     bool divergent = false;
 
     // A converged warp (and a guard true in every lane) takes the pre-decoded handler if there is one.
-    const bool fastDone = execMask == kFull && fastOk_ && fastFn_(*this, fast_[static_cast<size_t>(pc)], b, w, st != nullptr);
+    // With a Step to fill, a pre-decoded load or store also gives its lanes' addresses (the
+    // cycle model reads them), so memory instructions need not take the general path for it.
+    uint64_t fastAddrs[32];
+    const bool fastDone = execMask == kFull && fastOk_ && fastFn_(*this, fast_[static_cast<size_t>(pc)], b, w, st ? fastAddrs : nullptr);
+    if (fastDone && st && isMemoryOp(I.op)) fillMemoryStep(*st, I, I.space, fastAddrs);
     if (!fastDone) switch (I.op) {
     case Op::Add: case Op::Sub: case Op::Addc: case Op::Subc: case Op::Mul: case Op::Mad: case Op::Madc: case Op::Mul24:
     case Op::Mad24: case Op::Sad: case Op::Div: case Op::Rem: case Op::Abs: case Op::Neg: case Op::Min:

@@ -315,8 +315,9 @@ private:
     bool fastOk_ = false;
     // Runs `op` for all 32 lanes of the warp's current frame (Warp::regs, Warp::preds;
     // fast_exec.cpp); false when the general path must run it (nothing has changed then).
-    // `withStep`: a listener wants this instruction's Step.
-    using FastFn = bool (*)(Gpu&, const FastOp&, Block&, Warp&, bool withStep);
+    // `stepAddrs`: null when nobody wants this instruction's Step; else a memory handler writes
+    // its lanes' addresses there (as Step::addresses gives them: computeAddresses' arithmetic).
+    using FastFn = bool (*)(Gpu&, const FastOp&, Block&, Warp&, uint64_t* stepAddrs);
     static FastFn chooseFastFn(bool baseline);   // the AVX2+FMA build of the handlers where the CPU has them, unless `baseline`
     FastFn fastFn_ = nullptr;
     friend struct FastExec;

@@ -15,6 +15,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <bit>
 #include <cstring>
 #include <filesystem>
 #include <limits>
@@ -258,6 +259,27 @@ struct Watch : sim::StepListener {
     void onStep(const sim::Step&) override { ++steps; }
 };
 
+// Folds every memory Step into one hash: the warp, pc, space, width, kind, masks and each
+// executing lane's address (a lesson issues millions of them: too many to keep).
+struct MemoryStepHash : sim::StepListener {
+    uint64_t memorySteps = 0, hash = 1469598103934665603ull;
+    void mix(uint64_t v) {
+        hash ^= v;
+        hash *= 1099511628211ull;
+    }
+    void onStep(const sim::Step& s) override {
+        if (!(s.isLoad || s.isStore || s.isAtomic) && !s.addresses) return;
+        ++memorySteps;
+        mix(s.index);
+        mix(s.warp);
+        mix(uint64_t(s.pc));
+        mix(uint64_t(s.space) << 32 | uint64_t(s.accessBytes) << 8 | uint64_t(s.isLoad) << 2 | uint64_t(s.isStore) << 1 | s.isAtomic);
+        mix(uint64_t(s.activeMask) << 32 | s.execMask);
+        if (s.addresses)
+            for (uint32_t m = s.execMask; m; m &= m - 1) mix(s.addresses[std::countr_zero(m)]);
+    }
+};
+
 struct RunResult {
     std::vector<uint8_t> out;
     sim::LaunchStats stats;
@@ -475,4 +497,43 @@ TEST_CASE("lean path and uncleared register files vs the general path: every les
         CHECK(std::get<1>(fast) == std::get<1>(ref));
         CHECK(std::get<2>(fast) == std::get<2>(ref));
     }
+}
+
+TEST_CASE("memory Steps from the pre-decoded handlers equal the general path's: every lesson and planted bug", "[sim][fast][lessons]") {
+    // With a Step listener (the cycle model, the counters), a converged load or store runs its
+    // pre-decoded handler, which gives the Step its lanes' addresses; the general path (initcheck
+    // on: no handlers) computes them itself. Same Steps, in the same order, for every lesson.
+    std::vector<fs::path> specs;
+    for (auto& e : fs::directory_iterator(wst::sourcePath("lessons"))) {
+        if (fs::exists(e.path() / "lesson.json")) specs.push_back(e.path() / "lesson.json");
+        if (fs::exists(e.path() / "bugs"))
+            for (auto& b : fs::directory_iterator(e.path() / "bugs"))
+                if (b.path().extension() == ".json") specs.push_back(b.path());
+    }
+    std::sort(specs.begin(), specs.end());
+    REQUIRE(specs.size() >= 9);
+    uint64_t total = 0;
+    for (const auto& spec : specs) {
+        INFO(spec.string());
+        auto runOnce = [&](bool general) {
+            runtime::Lesson l = runtime::loadLesson(spec);
+            sim::LaunchOptions opt;
+            opt.threads = 1;
+            opt.instructionBudget = 20'000'000;
+            opt.initcheck = general;
+            runtime::SimDevice dev(opt);
+            MemoryStepHash h;
+            dev.onLaunch = [&](sim::Gpu& g) { g.setListener(&h); };
+            try {
+                runtime::runLesson(l, runtime::resolveParams(l, {}), dev);
+            } catch (const Error&) {
+            }
+            return std::pair(h.memorySteps, h.hash);
+        };
+        const auto fast = runOnce(false), general = runOnce(true);
+        CHECK(fast.first == general.first);
+        CHECK(fast.second == general.second);
+        total += fast.first;
+    }
+    CHECK(total > 100'000);   // (the lessons do issue loads and stores)
 }
