@@ -159,7 +159,7 @@ struct TimedRun::Sm {
     std::vector<OperandReady> scoreboard;        // warp slot x (registers + predicates), on first use
     std::vector<Scheduler> schedulers;
     std::vector<uint32_t> blocks;                // linear indices
-    uint64_t nextCheck = kNever;                 // the minimum of its schedulers' nextCheck
+    uint32_t index = 0;                          // in sms_ (its next check is smCheck_[index])
     std::unique_ptr<mem::SectorCache> l1;
     double l1FreeAt = 0;                         // L1/shared data pipe
 };
@@ -203,12 +203,14 @@ TimedRun::TimedRun(sim::Gpu& gpu, const GpuSpec& spec, TimingOptions options, si
     const trace::CacheConfig caches = cacheConfigFor(spec_, occ_);   // the occupancy as forced, if it is
     for (uint32_t s = 0; s < spec_.smCount; ++s) {
         auto sm = std::make_unique<Sm>();
+        sm->index = s;
         sm->slots.assign(spec_.maxWarpsPerSM, nullptr);
         sm->records.resize(spec_.maxWarpsPerSM);
         sm->schedulers.resize(nSched);
         for (uint32_t k = 0; k < spec_.maxWarpsPerSM; ++k) sm->schedulers[k % nSched].slots.push_back(k);
         sm->l1 = std::make_unique<mem::SectorCache>(caches.l1Bytes, caches.l1Ways);
         sms_.push_back(std::move(sm));
+        smCheck_.push_back(kNever);
     }
     l2_ = opt_.l2 ? opt_.l2 : std::make_shared<mem::SectorCache>(caches.l2Bytes, caches.l2Ways);
     uint32_t maxLine = 0;
@@ -495,9 +497,9 @@ uint64_t TimedRun::sharedLoadReady(Sm& sm, TWarp& w, int32_t pc) {
 
 // ---------------------------------------------------------------- 4. the cycle loop
 void TimedRun::processCycle() {
-    for (auto& smp : sms_) {
-        Sm& sm = *smp;
-        if (sm.nextCheck > now_) continue;   // no scheduler of this SM looks this cycle
+    for (size_t si = 0; si < sms_.size(); ++si) {
+        if (smCheck_[si] > now_) continue;   // no scheduler of this SM looks this cycle
+        Sm& sm = *sms_[si];
         for (auto& sc : sm.schedulers) {
             if (finished_) return;
             if (sc.nextCheck > now_) continue;
@@ -597,7 +599,7 @@ void TimedRun::processCycle() {
         // Block placement and barrier releases may have lowered a scheduler's check meanwhile.
         uint64_t smNext = kNever;
         for (const auto& sc : sm.schedulers) smNext = std::min(smNext, sc.nextCheck);
-        sm.nextCheck = smNext;
+        smCheck_[si] = smNext;
     }
     if (!finished_ && gpu_.state() == sim::LaunchState::Running && gpu_.residentBlocks().empty()) {
         gpu_.step();   // marks the launch finished
@@ -672,7 +674,7 @@ void TimedRun::leaveQueues(TWarp& w) {
 
 void TimedRun::lowerCheck(Sm& sm, Scheduler& sc, uint64_t at) {
     sc.nextCheck = std::min(sc.nextCheck, at);
-    sm.nextCheck = std::min(sm.nextCheck, at);
+    smCheck_[sm.index] = std::min(smCheck_[sm.index], at);
 }
 
 // The first cycle after now_ in which the SM's L1/shared queue holds no more than mioQueueCycles
@@ -711,7 +713,7 @@ void TimedRun::run() {
         processCycle();
         if (finished_) break;
         uint64_t next = kNever;
-        for (auto& sm : sms_) next = std::min(next, sm->nextCheck);
+        for (uint64_t c : smCheck_) next = std::min(next, c);
         if (next == kNever) {
             // Nobody can ever issue again: let the functional engine diagnose it (deadlock).
             while (gpu_.step()) {

@@ -195,6 +195,9 @@ private:
     bool started_ = false;             // the cycle now_ has been processed
     uint64_t lastActivity_ = 0;        // last issue or memory completion
     std::vector<std::unique_ptr<Sm>> sms_;
+    // Per SM, the minimum of its schedulers' next checks: kept apart from the SM records so that
+    // each cycle's walk over the SMs (most of which do not look) reads one array, not 132 records.
+    std::vector<uint64_t> smCheck_;
     std::unordered_map<uint32_t, std::unique_ptr<TBlock>> blocks_;   // by linear index
     std::vector<TBlock*> slotToBlock_;  // Gpu resident slot -> block
     uint64_t blocksCompletedSeen_ = 0;
