@@ -24,8 +24,8 @@ struct ChunkPool {
     std::vector<std::unique_ptr<uint8_t[]>> free;
 };
 ChunkPool& chunkPool() {
-    static ChunkPool pool;
-    return pool;
+    static ChunkPool* pool = new ChunkPool;   // never destroyed: a journal closing during exit still finds it
+    return *pool;
 }
 std::unique_ptr<uint8_t[]> takeChunk() {
     ChunkPool& p = chunkPool();
