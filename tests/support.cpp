@@ -1,5 +1,7 @@
 #include "support.hpp"
 
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -14,6 +16,19 @@ std::string readFile(const std::string& path) {
     std::stringstream ss;
     ss << f.rdbuf();
     return ss.str();
+}
+
+std::vector<std::string> lessonAndBugSpecs() {
+    namespace fs = std::filesystem;
+    std::vector<std::string> specs;
+    for (auto& e : fs::directory_iterator(sourcePath("lessons"))) {
+        if (fs::exists(e.path() / "lesson.json")) specs.push_back((e.path() / "lesson.json").string());
+        if (fs::exists(e.path() / "bugs"))
+            for (auto& b : fs::directory_iterator(e.path() / "bugs"))
+                if (b.path().extension() == ".json") specs.push_back(b.path().string());
+    }
+    std::sort(specs.begin(), specs.end());
+    return specs;
 }
 
 Sim::Sim(const std::string& ptxRel, warpscope::sim::LaunchOptions opt) : dev(opt) {

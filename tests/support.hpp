@@ -10,6 +10,8 @@ namespace wst {
 
 std::string sourcePath(const std::string& rel);   // WARPSCOPE_SOURCE_DIR/rel
 std::string readFile(const std::string& path);
+// Every lesson's lesson.json and every planted bug of a lesson (lessons/*/bugs/*.json), sorted.
+std::vector<std::string> lessonAndBugSpecs();
 
 template <class T>
 warpscope::runtime::ParamBytes arg(T v) {

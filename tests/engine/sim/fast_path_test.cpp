@@ -458,17 +458,10 @@ TEST_CASE("registersReadBeforeWritten: guarded writes, shfl sources and loop-car
 }
 
 TEST_CASE("lean path and uncleared register files vs the general path: every lesson and planted bug", "[sim][fast][lessons]") {
-    std::vector<fs::path> specs;
-    for (auto& e : fs::directory_iterator(wst::sourcePath("lessons")))
-        if (fs::exists(e.path() / "lesson.json")) specs.push_back(e.path() / "lesson.json");
-    for (auto& e : fs::directory_iterator(wst::sourcePath("lessons")))
-        if (fs::exists(e.path() / "bugs"))
-            for (auto& b : fs::directory_iterator(e.path() / "bugs"))
-                if (b.path().extension() == ".json") specs.push_back(b.path());
-    std::sort(specs.begin(), specs.end());
+    const std::vector<std::string> specs = wst::lessonAndBugSpecs();
     REQUIRE(specs.size() >= 9);
     for (const auto& spec : specs) {
-        INFO(spec.string());
+        INFO(spec);
         auto runOnce = [&](bool reference) {
             runtime::Lesson l = runtime::loadLesson(spec);
             sim::LaunchOptions opt;
@@ -503,18 +496,11 @@ TEST_CASE("memory Steps from the pre-decoded handlers equal the general path's: 
     // With a Step listener (the cycle model, the counters), a converged load or store runs its
     // pre-decoded handler, which gives the Step its lanes' addresses; the general path (initcheck
     // on: no handlers) computes them itself. Same Steps, in the same order, for every lesson.
-    std::vector<fs::path> specs;
-    for (auto& e : fs::directory_iterator(wst::sourcePath("lessons"))) {
-        if (fs::exists(e.path() / "lesson.json")) specs.push_back(e.path() / "lesson.json");
-        if (fs::exists(e.path() / "bugs"))
-            for (auto& b : fs::directory_iterator(e.path() / "bugs"))
-                if (b.path().extension() == ".json") specs.push_back(b.path());
-    }
-    std::sort(specs.begin(), specs.end());
+    const std::vector<std::string> specs = wst::lessonAndBugSpecs();
     REQUIRE(specs.size() >= 9);
     uint64_t total = 0;
     for (const auto& spec : specs) {
-        INFO(spec.string());
+        INFO(spec);
         auto runOnce = [&](bool general) {
             runtime::Lesson l = runtime::loadLesson(spec);
             sim::LaunchOptions opt;

@@ -351,18 +351,10 @@ TEST_CASE("the flat warp position agrees with the frames after every issue: SIMT
 }
 
 TEST_CASE("the flat warp position agrees with the frames after every issue: every lesson and planted bug", "[sim][flat][lessons]") {
-    namespace fs = std::filesystem;
-    std::vector<fs::path> specs;
-    for (auto& e : fs::directory_iterator(wst::sourcePath("lessons"))) {
-        if (fs::exists(e.path() / "lesson.json")) specs.push_back(e.path() / "lesson.json");
-        if (fs::exists(e.path() / "bugs"))
-            for (auto& b : fs::directory_iterator(e.path() / "bugs"))
-                if (b.path().extension() == ".json") specs.push_back(b.path());
-    }
-    std::sort(specs.begin(), specs.end());
+    const std::vector<std::string> specs = wst::lessonAndBugSpecs();
     REQUIRE(specs.size() >= 9);
     for (const auto& spec : specs) {
-        INFO(spec.string());
+        INFO(spec);
         // Stepped on the lean path with checks; then run to the end as usual: same memory,
         // statistics and error.
         auto runOnce = [&](bool stepped) {
