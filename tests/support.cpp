@@ -1,5 +1,8 @@
 #include "support.hpp"
 
+#include "base/error.hpp"
+#include "runtime/lesson.hpp"
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -29,6 +32,28 @@ std::vector<std::string> lessonAndBugSpecs() {
     }
     std::sort(specs.begin(), specs.end());
     return specs;
+}
+
+LessonOutcome runLessonSpec(const std::string& spec, bool initcheck, std::function<void(warpscope::sim::Gpu&)> onLaunch, uint32_t threads) {
+    using namespace warpscope;
+    runtime::Lesson l = runtime::loadLesson(spec);
+    sim::LaunchOptions opt;
+    opt.threads = threads;
+    opt.instructionBudget = 20'000'000;
+    opt.initcheck = initcheck;
+    runtime::SimDevice dev(opt);
+    if (onLaunch) dev.onLaunch = std::move(onLaunch);
+    LessonOutcome out;
+    try {
+        runtime::runLesson(l, runtime::resolveParams(l, {}), dev);
+    } catch (const Error& e) {
+        out.error = e.what();
+    }
+    for (auto& a : dev.memory().allocations())
+        if (!a->freed) out.memory.emplace_back(a->data.get(), a->data.get() + a->size);
+    const auto& s = dev.lastStats();
+    out.stats = {s.warpInstructions, s.threadInstructions, s.branches, s.divergentBranches, s.barriers, s.blocksCompleted};
+    return out;
 }
 
 Sim::Sim(const std::string& ptxRel, warpscope::sim::LaunchOptions opt) : dev(opt) {

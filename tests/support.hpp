@@ -3,6 +3,7 @@
 #include "runtime/sim_device.hpp"
 
 #include <cstring>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,17 @@ std::string sourcePath(const std::string& rel);   // WARPSCOPE_SOURCE_DIR/rel
 std::string readFile(const std::string& path);
 // Every lesson's lesson.json and every planted bug of a lesson (lessons/*/bugs/*.json), sorted.
 std::vector<std::string> lessonAndBugSpecs();
+
+// A lesson or planted bug (`spec`) run to the end on `threads` threads with a 20 M instruction
+// budget, initcheck on or off; `onLaunch`, if set, sees each launch's Gpu first. What global
+// memory holds afterwards, the last launch's statistics and the error message ("" when none).
+struct LessonOutcome {
+    std::vector<std::vector<uint8_t>> memory;
+    std::vector<uint64_t> stats;   // warp- and thread-instructions, branches, divergent, barriers, blocks
+    std::string error;
+};
+LessonOutcome runLessonSpec(const std::string& spec, bool initcheck,
+                            std::function<void(warpscope::sim::Gpu&)> onLaunch = {}, uint32_t threads = 1);
 
 template <class T>
 warpscope::runtime::ParamBytes arg(T v) {

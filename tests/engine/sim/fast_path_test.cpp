@@ -462,33 +462,12 @@ TEST_CASE("lean path and uncleared register files vs the general path: every les
     REQUIRE(specs.size() >= 9);
     for (const auto& spec : specs) {
         INFO(spec);
-        auto runOnce = [&](bool reference) {
-            runtime::Lesson l = runtime::loadLesson(spec);
-            sim::LaunchOptions opt;
-            opt.threads = 1;
-            opt.instructionBudget = 20'000'000;
-            opt.initcheck = reference;
-            runtime::SimDevice dev(opt);
-            Watch watch;
-            if (reference) dev.onLaunch = [&](sim::Gpu& g) { g.setListener(&watch); };
-            std::string error;
-            try {
-                runtime::runLesson(l, runtime::resolveParams(l, {}), dev);
-            } catch (const Error& e) {
-                error = e.what();
-            }
-            std::vector<std::vector<uint8_t>> memory;
-            for (auto& a : dev.memory().allocations())
-                if (!a->freed) memory.emplace_back(a->data.get(), a->data.get() + a->size);
-            const auto& s = dev.lastStats();
-            return std::tuple(memory, std::vector<uint64_t>{s.warpInstructions, s.threadInstructions, s.branches, s.divergentBranches,
-                                                            s.barriers, s.blocksCompleted},
-                              error);
-        };
-        const auto fast = runOnce(false), ref = runOnce(true);
-        CHECK(std::get<0>(fast) == std::get<0>(ref));
-        CHECK(std::get<1>(fast) == std::get<1>(ref));
-        CHECK(std::get<2>(fast) == std::get<2>(ref));
+        Watch watch;
+        const wst::LessonOutcome fast = wst::runLessonSpec(spec, false);
+        const wst::LessonOutcome ref = wst::runLessonSpec(spec, true, [&](sim::Gpu& g) { g.setListener(&watch); });
+        CHECK(fast.memory == ref.memory);
+        CHECK(fast.stats == ref.stats);
+        CHECK(fast.error == ref.error);
     }
 }
 
@@ -502,18 +481,8 @@ TEST_CASE("memory Steps from the pre-decoded handlers equal the general path's: 
     for (const auto& spec : specs) {
         INFO(spec);
         auto runOnce = [&](bool general) {
-            runtime::Lesson l = runtime::loadLesson(spec);
-            sim::LaunchOptions opt;
-            opt.threads = 1;
-            opt.instructionBudget = 20'000'000;
-            opt.initcheck = general;
-            runtime::SimDevice dev(opt);
             MemoryStepHash h;
-            dev.onLaunch = [&](sim::Gpu& g) { g.setListener(&h); };
-            try {
-                runtime::runLesson(l, runtime::resolveParams(l, {}), dev);
-            } catch (const Error&) {
-            }
+            wst::runLessonSpec(spec, general, [&](sim::Gpu& g) { g.setListener(&h); });
             return std::pair(h.memorySteps, h.hash);
         };
         const auto fast = runOnce(false), general = runOnce(true);

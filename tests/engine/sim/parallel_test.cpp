@@ -28,28 +28,20 @@ struct Outcome {
 // viaSteps: the collector sits behind a FanOut, so it sees every Step (onStep) instead of the
 // per-pc sums Gpu::run hands a sums-only listener at the end.
 Outcome runOn(const fs::path& spec, uint32_t threads, bool viaSteps = false) {
-    runtime::Lesson l = runtime::loadLesson(spec);
-    sim::LaunchOptions opt;
-    opt.threads = threads;
-    opt.instructionBudget = 20'000'000;
-    runtime::SimDevice dev(opt);
     trace::LineStatsCollector lines;
     sim::FanOut fan;
     fan.add(&lines);
     Outcome o;
-    dev.onLaunch = [&](sim::Gpu& g) {
-        g.setListener(viaSteps ? static_cast<sim::StepListener*>(&fan) : &lines);
-        o.serialReasons.push_back(g.serialReason());
-    };
-    try {
-        runtime::runLesson(l, runtime::resolveParams(l, {}), dev);
-    } catch (const Error& e) {
-        o.error = e.what();
-    }
-    for (auto& a : dev.memory().allocations())
-        if (!a->freed) o.memory.emplace_back(a->data.get(), a->data.get() + a->size);
-    const auto& s = dev.lastStats();
-    o.stats = {s.warpInstructions, s.threadInstructions, s.branches, s.divergentBranches, s.barriers, s.blocksCompleted};
+    wst::LessonOutcome r = wst::runLessonSpec(
+        spec.string(), false,
+        [&](sim::Gpu& g) {
+            g.setListener(viaSteps ? static_cast<sim::StepListener*>(&fan) : &lines);
+            o.serialReasons.push_back(g.serialReason());
+        },
+        threads);
+    o.memory = std::move(r.memory);
+    o.stats = std::move(r.stats);
+    o.error = std::move(r.error);
     o.lines = lines.byLine();
     return o;
 }

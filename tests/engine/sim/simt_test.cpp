@@ -61,6 +61,17 @@ Recorder recordLaunch(wst::Sim& sim, F&& launch) {
     sim.dev.onLaunch = nullptr;
     return rec;
 }
+
+// What call_divergent writes for input v: the Collatz steps from v to 1 (at most 1000), -1 for v <= 0.
+int collatzSteps(int v) {
+    if (v <= 0) return -1;
+    int x = v, n = 0;
+    while (x != 1 && n < 1000) {
+        x = (x & 1) ? 3 * x + 1 : x / 2;
+        ++n;
+    }
+    return n;
+}
 } // namespace
 
 TEST_CASE("nested if/else: every lane takes its own path and the warp reconverges", "[sim]") {
@@ -253,19 +264,7 @@ TEST_CASE(".func called from divergent code", "[sim]") {
     auto din = sim.upload(in), dout = sim.upload(std::vector<int>(64, 0));
     sim.launch("call_divergent", 1, 64, {arg(din), arg(dout)});
     auto out = sim.download<int>(dout, 64);
-    for (int t = 0; t < 64; ++t) {
-        int v = in[size_t(t)];
-        int expect = -1;
-        if (v > 0) {
-            int x = v, n = 0;
-            while (x != 1 && n < 1000) {
-                x = (x & 1) ? 3 * x + 1 : x / 2;
-                ++n;
-            }
-            expect = n;
-        }
-        CHECK(out[size_t(t)] == expect);
-    }
+    for (int t = 0; t < 64; ++t) CHECK(out[size_t(t)] == collatzSteps(in[size_t(t)]));
 }
 
 TEST_CASE("stepping controls: one instruction, a source line, to the next barrier", "[sim]") {
@@ -327,18 +326,7 @@ TEST_CASE("the flat warp position agrees with the frames after every issue: SIMT
         sim.launch("call_divergent", 1, 64, {arg(din), arg(dout)});
         CHECK(deepest == 2);
         auto out = sim.download<int>(dout, 64);
-        for (int t = 0; t < 64; ++t) {
-            int v = in[size_t(t)], expect = -1;
-            if (v > 0) {
-                int x = v, n = 0;
-                while (x != 1 && n < 1000) {
-                    x = (x & 1) ? 3 * x + 1 : x / 2;
-                    ++n;
-                }
-                expect = n;
-            }
-            CHECK(out[size_t(t)] == expect);
-        }
+        for (int t = 0; t < 64; ++t) CHECK(out[size_t(t)] == collatzSteps(in[size_t(t)]));
         std::vector<int> ones(64, 1);
         auto dsum = sim.upload(std::vector<int>(1, 0));
         sim.launch("block_sum", 1, 64, {arg(sim.upload(ones)), arg(dsum)}, 256);
@@ -357,27 +345,10 @@ TEST_CASE("the flat warp position agrees with the frames after every issue: ever
         INFO(spec);
         // Stepped on the lean path with checks; then run to the end as usual: same memory,
         // statistics and error.
-        auto runOnce = [&](bool stepped) {
-            runtime::Lesson l = runtime::loadLesson(spec);
-            sim::LaunchOptions opt;
-            opt.threads = 1;
-            opt.instructionBudget = 20'000'000;
-            runtime::SimDevice dev(opt);
-            if (stepped) dev.onLaunch = [&](sim::Gpu& g) { stepChecked(g); };
-            std::string error;
-            try {
-                runtime::runLesson(l, runtime::resolveParams(l, {}), dev);
-            } catch (const Error& e) {
-                error = e.what();
-            }
-            std::vector<std::vector<uint8_t>> memory;
-            for (auto& a : dev.memory().allocations())
-                if (!a->freed) memory.emplace_back(a->data.get(), a->data.get() + a->size);
-            const auto& s = dev.lastStats();
-            return std::tuple(memory, std::vector<uint64_t>{s.warpInstructions, s.threadInstructions, s.branches, s.divergentBranches,
-                                                            s.barriers, s.blocksCompleted},
-                              error);
-        };
-        CHECK(runOnce(true) == runOnce(false));
+        const wst::LessonOutcome stepped = wst::runLessonSpec(spec, false, [&](sim::Gpu& g) { stepChecked(g); });
+        const wst::LessonOutcome plain = wst::runLessonSpec(spec, false);
+        CHECK(stepped.memory == plain.memory);
+        CHECK(stepped.stats == plain.stats);
+        CHECK(stepped.error == plain.error);
     }
 }
