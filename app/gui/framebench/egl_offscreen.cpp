@@ -335,15 +335,11 @@ struct FboApi {
     PFNGLFRAMEBUFFERRENDERBUFFERPROC framebufferRenderbuffer = nullptr;
     PFNGLCHECKFRAMEBUFFERSTATUSPROC checkFramebufferStatus = nullptr;
     bool load() {
-        auto get = [](auto& fn, const char* name) {
-            fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(glProc(name));
-            return fn != nullptr;
-        };
-        return get(genFramebuffers, "glGenFramebuffers") && get(bindFramebuffer, "glBindFramebuffer") &&
-               get(deleteFramebuffers, "glDeleteFramebuffers") && get(genRenderbuffers, "glGenRenderbuffers") &&
-               get(bindRenderbuffer, "glBindRenderbuffer") && get(deleteRenderbuffers, "glDeleteRenderbuffers") &&
-               get(renderbufferStorage, "glRenderbufferStorage") && get(framebufferRenderbuffer, "glFramebufferRenderbuffer") &&
-               get(checkFramebufferStatus, "glCheckFramebufferStatus");
+        return loadGlProc(genFramebuffers, "glGenFramebuffers") && loadGlProc(bindFramebuffer, "glBindFramebuffer") &&
+               loadGlProc(deleteFramebuffers, "glDeleteFramebuffers") && loadGlProc(genRenderbuffers, "glGenRenderbuffers") &&
+               loadGlProc(bindRenderbuffer, "glBindRenderbuffer") && loadGlProc(deleteRenderbuffers, "glDeleteRenderbuffers") &&
+               loadGlProc(renderbufferStorage, "glRenderbufferStorage") && loadGlProc(framebufferRenderbuffer, "glFramebufferRenderbuffer") &&
+               loadGlProc(checkFramebufferStatus, "glCheckFramebufferStatus");
     }
 };
 FboApi fbo;

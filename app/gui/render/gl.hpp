@@ -16,5 +16,11 @@ using GlProcLoader = GlProc (*)(const char* name);
 void setGlProcLoader(GlProcLoader loader);
 // nullptr when no loader is installed or the driver lacks `name`.
 GlProc glProc(const char* name);
+// Sets the function pointer `fn` (a PFNGL...PROC) to the entry point `name`; false when missing.
+template <class Fn>
+bool loadGlProc(Fn& fn, const char* name) {
+    fn = reinterpret_cast<Fn>(glProc(name));
+    return fn != nullptr;
+}
 
 } // namespace warpscope::gui

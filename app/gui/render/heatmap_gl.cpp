@@ -37,17 +37,13 @@ struct Gl {
     PFNGLBINDVERTEXARRAYPROC BindVertexArray = nullptr;
     PFNGLACTIVETEXTUREPROC ActiveTexture = nullptr;
     bool load() {
-        auto get = [](auto& fn, const char* name) {
-            fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(glProc(name));
-            return fn != nullptr;
-        };
-        return get(CreateShader, "glCreateShader") && get(ShaderSource, "glShaderSource") && get(CompileShader, "glCompileShader") &&
-               get(GetShaderiv, "glGetShaderiv") && get(GetShaderInfoLog, "glGetShaderInfoLog") && get(CreateProgram, "glCreateProgram") &&
-               get(AttachShader, "glAttachShader") && get(LinkProgram, "glLinkProgram") && get(GetProgramiv, "glGetProgramiv") &&
-               get(GetProgramInfoLog, "glGetProgramInfoLog") && get(DeleteShader, "glDeleteShader") && get(UseProgram, "glUseProgram") &&
-               get(GetUniformLocation, "glGetUniformLocation") && get(Uniform1i, "glUniform1i") && get(Uniform2i, "glUniform2i") &&
-               get(Uniform1f, "glUniform1f") && get(Uniform4f, "glUniform4f") && get(GenVertexArrays, "glGenVertexArrays") &&
-               get(BindVertexArray, "glBindVertexArray") && get(ActiveTexture, "glActiveTexture");
+        return loadGlProc(CreateShader, "glCreateShader") && loadGlProc(ShaderSource, "glShaderSource") && loadGlProc(CompileShader, "glCompileShader") &&
+               loadGlProc(GetShaderiv, "glGetShaderiv") && loadGlProc(GetShaderInfoLog, "glGetShaderInfoLog") && loadGlProc(CreateProgram, "glCreateProgram") &&
+               loadGlProc(AttachShader, "glAttachShader") && loadGlProc(LinkProgram, "glLinkProgram") && loadGlProc(GetProgramiv, "glGetProgramiv") &&
+               loadGlProc(GetProgramInfoLog, "glGetProgramInfoLog") && loadGlProc(DeleteShader, "glDeleteShader") && loadGlProc(UseProgram, "glUseProgram") &&
+               loadGlProc(GetUniformLocation, "glGetUniformLocation") && loadGlProc(Uniform1i, "glUniform1i") && loadGlProc(Uniform2i, "glUniform2i") &&
+               loadGlProc(Uniform1f, "glUniform1f") && loadGlProc(Uniform4f, "glUniform4f") && loadGlProc(GenVertexArrays, "glGenVertexArrays") &&
+               loadGlProc(BindVertexArray, "glBindVertexArray") && loadGlProc(ActiveTexture, "glActiveTexture");
     }
 };
 Gl gl;
