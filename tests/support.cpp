@@ -21,15 +21,15 @@ std::string readFile(const std::string& path) {
     return ss.str();
 }
 
-std::vector<std::string> lessonAndBugSpecs() {
+std::vector<std::string> everySpec() {
     namespace fs = std::filesystem;
     std::vector<std::string> specs;
-    for (auto& e : fs::directory_iterator(sourcePath("lessons"))) {
+    for (auto& e : fs::directory_iterator(sourcePath("lessons")))
         if (fs::exists(e.path() / "lesson.json")) specs.push_back((e.path() / "lesson.json").string());
-        if (fs::exists(e.path() / "bugs"))
-            for (auto& b : fs::directory_iterator(e.path() / "bugs"))
-                if (b.path().extension() == ".json") specs.push_back(b.path().string());
-    }
+    for (auto& b : fs::directory_iterator(sourcePath("tests/bugs")))
+        if (b.path().extension() == ".json") specs.push_back(b.path().string());
+    for (auto& g : fs::directory_iterator(sourcePath("tests/golden")))
+        if (fs::exists(g.path() / "spec.json")) specs.push_back((g.path() / "spec.json").string());
     std::sort(specs.begin(), specs.end());
     return specs;
 }

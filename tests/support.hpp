@@ -11,8 +11,9 @@ namespace wst {
 
 std::string sourcePath(const std::string& rel);   // WARPSCOPE_SOURCE_DIR/rel
 std::string readFile(const std::string& path);
-// Every lesson's lesson.json and every planted bug of a lesson (lessons/*/bugs/*.json), sorted.
-std::vector<std::string> lessonAndBugSpecs();
+// Every lesson's lesson.json, every planted bug (tests/bugs/*.json) and every golden spec
+// (tests/golden/*/spec.json), sorted.
+std::vector<std::string> everySpec();
 
 // A lesson or planted bug (`spec`) run to the end on `threads` threads with a 20 M instruction
 // budget, initcheck on or off; `onLaunch`, if set, sees each launch's Gpu first. What global

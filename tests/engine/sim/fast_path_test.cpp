@@ -458,8 +458,8 @@ TEST_CASE("registersReadBeforeWritten: guarded writes, shfl sources and loop-car
 }
 
 TEST_CASE("lean path and uncleared register files vs the general path: every lesson and planted bug", "[sim][fast][lessons]") {
-    const std::vector<std::string> specs = wst::lessonAndBugSpecs();
-    REQUIRE(specs.size() >= 9);
+    const std::vector<std::string> specs = wst::everySpec();
+    REQUIRE(specs.size() >= 60);
     for (const auto& spec : specs) {
         INFO(spec);
         Watch watch;
@@ -475,8 +475,8 @@ TEST_CASE("memory Steps from the pre-decoded handlers equal the general path's: 
     // With a Step listener (the cycle model, the counters), a converged load or store runs its
     // pre-decoded handler, which gives the Step its lanes' addresses; the general path (initcheck
     // on: no handlers) computes them itself. Same Steps, in the same order, for every lesson.
-    const std::vector<std::string> specs = wst::lessonAndBugSpecs();
-    REQUIRE(specs.size() >= 9);
+    const std::vector<std::string> specs = wst::everySpec();
+    REQUIRE(specs.size() >= 60);
     uint64_t total = 0;
     for (const auto& spec : specs) {
         INFO(spec);

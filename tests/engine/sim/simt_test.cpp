@@ -339,8 +339,8 @@ TEST_CASE("the flat warp position agrees with the frames after every issue: SIMT
 }
 
 TEST_CASE("the flat warp position agrees with the frames after every issue: every lesson and planted bug", "[sim][flat][lessons]") {
-    const std::vector<std::string> specs = wst::lessonAndBugSpecs();
-    REQUIRE(specs.size() >= 9);
+    const std::vector<std::string> specs = wst::everySpec();
+    REQUIRE(specs.size() >= 60);
     for (const auto& spec : specs) {
         INFO(spec);
         // Stepped on the lean path with checks; then run to the end as usual: same memory,
