@@ -2,6 +2,8 @@
 // are organised on NVIDIA GPUs. Used to estimate hit rates and the bytes that reach DRAM; it
 // never changes functional results.
 #pragma once
+#include "base/hot_memory.hpp"
+
 #include <cstdint>
 #include <vector>
 
@@ -35,7 +37,7 @@ private:
         uint8_t valid = 0, dirty = 0;   // one bit per sector
     };
     uint32_t sets_, ways_;
-    std::vector<Line> lines_;
+    base::HotVector<Line> lines_;   // (huge-page-backed: every global access reads it)
     uint64_t clock_ = 0, hits_ = 0, misses_ = 0, writebacks_ = 0, dirty_ = 0;
 };
 

@@ -384,6 +384,21 @@ bool Gpu::stepWarp(uint32_t slot, uint32_t warp) {
     return pickAndIssue(static_cast<int>(slot), static_cast<int>(warp));
 }
 
+bool Gpu::stepWarpQuiet(uint32_t slot, uint32_t warp, MemoryAccess* mem) {
+    struct Restore {   // (pickAndIssue records faults itself; anything else still restores)
+        Gpu& g;
+        StepListener* listener;
+        ~Restore() {
+            g.listener_ = listener;
+            g.memTap_ = nullptr;
+        }
+    } restore{*this, listener_};
+    listener_ = nullptr;
+    memTap_ = mem;
+    if (mem) mem->valid = false;
+    return pickAndIssue(static_cast<int>(slot), static_cast<int>(warp));
+}
+
 bool Gpu::stepLine(uint32_t slot, uint32_t warp) {
     if (slot >= resident_.size() || warp >= warpsPerBlock_) return false;
     const Block* blk = resident_[slot].get();
@@ -1913,14 +1928,33 @@ void storeWarpAny(int vec, WarpRegion r, const uint64_t* addrs, const uint64_t* 
 bool isMemoryOp(Op op) { return op == Op::Ld || op == Op::Ldu || op == Op::St || op == Op::Atom || op == Op::Red; }
 
 // A memory instruction's part of its Step (the general path's execMemory and the pre-decoded
-// handlers fill it alike): the space it resolved to, bytes per lane, the kind, the addresses.
+// handlers fill it alike) or of a MemoryAccess (stepWarpQuiet): the space it resolved to, bytes
+// per lane, the kind.
+template <class Record>
+void fillMemoryKind(Record& r, const Instr& I, StateSpace resolved) {
+    r.space = resolved;
+    r.accessBytes = static_cast<uint8_t>(std::min<uint32_t>(static_cast<uint32_t>(ptx::sizeOf(I.type)) * I.vec, 255));
+    r.isLoad = I.op == Op::Ld;
+    r.isStore = I.op == Op::St;
+    r.isAtomic = I.op == Op::Atom || I.op == Op::Red;
+}
+
 void fillMemoryStep(sim::Step& st, const Instr& I, StateSpace resolved, const uint64_t* addrs) {
-    st.space = resolved;
-    st.accessBytes = static_cast<uint8_t>(std::min<uint32_t>(static_cast<uint32_t>(ptx::sizeOf(I.type)) * I.vec, 255));
-    st.isLoad = I.op == Op::Ld;
-    st.isStore = I.op == Op::St;
-    st.isAtomic = I.op == Op::Atom || I.op == Op::Red;
+    fillMemoryKind(st, I, resolved);
     st.addresses = addrs;
+}
+
+// (Its addresses are written in place.)
+void fillMemoryAccess(MemoryAccess& m, const Instr& I, StateSpace resolved, uint32_t execMask) {
+    fillMemoryKind(m, I, resolved);
+    m.valid = true;
+    m.execMask = execMask;
+    m.instr = &I;
+}
+
+bool isFastMemory(FastKind k) {
+    return k == FastKind::LdShared || k == FastKind::StShared || k == FastKind::LdGlobal || k == FastKind::StGlobal ||
+           k == FastKind::LdParam;
 }
 
 void execMemory(Exec& x, sim::Step* st) {
@@ -2197,7 +2231,11 @@ void Gpu::issue(Block& b, Warp& w) {
                     }
                 }
             };
-            if (exec == kFull && fastFn_(*this, fo, b, w, nullptr)) {
+            if (exec == kFull && fastFn_(*this, fo, b, w, memTap_ ? memTap_->addresses : nullptr)) {
+                if (memTap_ && isFastMemory(fo.kind)) {
+                    const Instr& I = prog_.code[static_cast<size_t>(pc)];
+                    fillMemoryAccess(*memTap_, I, I.space, kFull);
+                }
                 done(32, false, pc + 1);
                 return;
             }
@@ -2225,7 +2263,8 @@ void Gpu::issue(Block& b, Warp& w) {
     ++w.issued;
 
     sim::Step step;
-    sim::Step* st = listener_ ? &step : nullptr;
+    // A Step for the listener, or for stepWarpQuiet's memory record (nobody else sees it).
+    sim::Step* st = listener_ || (memTap_ && isMemoryOp(I.op)) ? &step : nullptr;
     Exec x(*this, b, w, f, I, active, execMask);
     int32_t nextPc = pc + 1;
     bool control = false;
@@ -2434,7 +2473,11 @@ void Gpu::issue(Block& b, Warp& w) {
         if (before == WarpState::Ready) --b.readyWarps;
         tryReleaseBarrier(b);
     }
-    if (st) {
+    if (memTap_ && (step.isLoad || step.isStore || step.isAtomic)) {
+        fillMemoryAccess(*memTap_, I, step.space, step.addresses ? execMask : 0);
+        if (step.addresses && step.addresses != memTap_->addresses) std::memcpy(memTap_->addresses, step.addresses, sizeof memTap_->addresses);
+    }
+    if (st && listener_) {
         step.maskAfter = w.state == WarpState::Done ? 0 : w.activeMask();
         listener_->onStep(step);
     } else if (countByPc_) {

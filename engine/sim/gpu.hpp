@@ -5,6 +5,7 @@
 #include "mem/memory.hpp"
 #include "base/launch.hpp"
 #include "base/error.hpp"
+#include "base/hot_memory.hpp"
 #include "sim/predecode.hpp"
 #include "sim/program.hpp"
 #include "sim/step.hpp"
@@ -67,12 +68,12 @@ struct Frame {
     uint32_t func = 0;
     // The register file, laid out by Function::regOffset/regWide: a 64-bit register's 32 lanes
     // as 64-bit words, any other register's as 32-bit words (narrower values zero-extended).
-    std::vector<uint32_t> regWords;
+    base::HotVector<uint32_t> regWords;   // (base/hot_memory.hpp: huge-page-backed)
     uint32_t* narrow(uint32_t offset) { return regWords.data() + offset; }
     const uint32_t* narrow(uint32_t offset) const { return regWords.data() + offset; }
     uint64_t* wide(uint32_t offset) { return reinterpret_cast<uint64_t*>(regWords.data() + offset); }
     const uint64_t* wide(uint32_t offset) const { return reinterpret_cast<const uint64_t*>(regWords.data() + offset); }
-    std::vector<uint32_t> preds;      // one lane mask per predicate register
+    base::HotVector<uint32_t> preds;  // one lane mask per predicate register
     std::vector<uint8_t> params;      // 32 lanes x paramBytes
     uint32_t localBase = 0;           // start of this frame's .local depot in each lane's stack
     std::vector<SimtEntry> stack;     // SIMT reconvergence stack
@@ -112,7 +113,7 @@ struct Warp {
     uint32_t barrierCount = 0;        // expected threads (0 = all of the block)
     int32_t barrierPc = -1;
     uint32_t localTop = 0;
-    std::vector<Frame> frames;
+    base::HotVector<Frame> frames;
     std::vector<std::vector<uint8_t>> local;   // per lane .local stack
 
     Warp() = default;
@@ -146,10 +147,13 @@ struct Warp {
 };
 
 struct Block {
+    // (Allocated where the warps' state is: base/hot_memory.hpp.)
+    static void* operator new(size_t bytes) { return base::hotAllocate(bytes); }
+    static void operator delete(void* p, size_t bytes) noexcept { base::hotFree(p, bytes); }
     uint32_t linear = 0;
     base::Dim3 idx;
-    std::vector<uint8_t> shared;
-    std::vector<Warp> warps;
+    base::HotVector<uint8_t> shared;   // (base/hot_memory.hpp, as the warps and their registers)
+    base::HotVector<Warp> warps;
     uint32_t barRedAccum[16] = {};    // bar.red: lanes whose predicate was true, per barrier id
     uint32_t barRedLanes[16] = {};    // bar.red: lanes that arrived, per barrier id
     uint32_t readyWarps = 0;          // warps in state Ready (lets the scheduler skip a block)
@@ -191,6 +195,10 @@ public:
     // --- control (each returns false once the launch is over: finished or faulted) ---
     bool step();                                  // one warp-instruction, next warp in round-robin order
     bool stepWarp(uint32_t residentSlot, uint32_t warpInBlock);  // one instruction of that warp, if ready
+    // As stepWarp, but as if no listener were attached (no Step is built or handed over), so a
+    // converged warp takes the lean path. A memory instruction's accesses go to
+    // `mem` (mem->valid; the same fields and addresses its Step would carry). For the cycle model.
+    bool stepWarpQuiet(uint32_t residentSlot, uint32_t warpInBlock, MemoryAccess* mem);
     bool stepLine(uint32_t residentSlot, uint32_t warpInBlock);  // until that warp reaches another source line
     bool runToBarrier();                          // until a barrier releases or the launch ends
     void run();                                   // to completion; throws the fault if one happens
@@ -318,6 +326,7 @@ private:
     // `stepAddrs`: null when nobody wants this instruction's Step; else a memory handler writes
     // its lanes' addresses there (as Step::addresses gives them: computeAddresses' arithmetic).
     using FastFn = bool (*)(Gpu&, const FastOp&, Block&, Warp&, uint64_t* stepAddrs);
+    MemoryAccess* memTap_ = nullptr;   // stepWarpQuiet's `mem` while it issues
     static FastFn chooseFastFn(bool baseline);   // the AVX2+FMA build of the handlers where the CPU has them, unless `baseline`
     FastFn fastFn_ = nullptr;
     friend struct FastExec;

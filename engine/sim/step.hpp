@@ -43,6 +43,18 @@ struct Step {
     const uint64_t* addresses = nullptr;   // 32 entries; valid for lanes in execMask
 };
 
+// What one memory instruction (ld/ldu/st/atom/red) accessed: the memory fields of its Step, for a
+// client that wants no Step (Gpu::stepWarpQuiet; the cycle model's headless runs).
+struct MemoryAccess {
+    bool valid = false;            // the instruction was a memory access (else nothing below is set)
+    ptx::StateSpace space = ptx::StateSpace::None;
+    uint8_t accessBytes = 0;       // bytes per lane, as Step::accessBytes
+    bool isLoad = false, isStore = false, isAtomic = false;
+    uint32_t execMask = 0;         // lanes whose addresses are valid (0: no lane accessed memory)
+    const sim::Instr* instr = nullptr;
+    uint64_t addresses[32] = {};   // as Step::addresses
+};
+
 // Per-instruction sums of the Steps that issued one instruction (what LineStatsCollector adds up).
 struct PcCounts {
     uint64_t warpInstructions = 0;

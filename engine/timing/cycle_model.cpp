@@ -7,6 +7,7 @@
 #include "mem/access.hpp"
 #include "mem/atomics.hpp"
 #include "base/error.hpp"
+#include "base/hot_memory.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -112,6 +113,8 @@ struct alignas(64) TimedRun::TWarp {
 };
 
 struct TimedRun::TBlock {
+    static void* operator new(size_t bytes) { return base::hotAllocate(bytes); }
+    static void operator delete(void* p, size_t bytes) noexcept { base::hotFree(p, bytes); }
     uint32_t linear = 0, sm = 0, gpuSlot = 0;
     const sim::Block* blk = nullptr;
     std::vector<TWarp*> warps;
@@ -154,10 +157,11 @@ struct TimedRun::Scheduler {
 };
 
 struct TimedRun::Sm {
+    // (The records, scoreboards and schedulers are huge-page-backed: base/hot_memory.hpp.)
     std::vector<TWarp*> slots;                   // by warp slot: its record in `records`, or null (free)
-    std::vector<TWarp> records;                  // one per warp slot, reused as blocks come and go
-    std::vector<OperandReady> scoreboard;        // warp slot x (registers + predicates), on first use
-    std::vector<Scheduler> schedulers;
+    base::HotVector<TWarp> records;              // one per warp slot, reused as blocks come and go
+    base::HotVector<OperandReady> scoreboard;    // warp slot x (registers + predicates), on first use
+    base::HotVector<Scheduler> schedulers;
     std::vector<uint32_t> blocks;                // linear indices
     uint32_t index = 0;                          // in sms_ (its next check is smCheck_[index])
     std::unique_ptr<mem::SectorCache> l1;
@@ -748,9 +752,8 @@ void TimedRun::onStep(const sim::Step& s) {
     last_.isLoad = s.isLoad;
     last_.isStore = s.isStore;
     last_.isAtomic = s.isAtomic;
-    last_.bytes = s.accessBytes;
-    last_.aggregated = s.isAtomic && s.instr && s.instr->aggregated;
-    last_.floatAdd = s.isAtomic && s.instr && s.instr->atom == sim::AtomOp::Add && ptx::isFloat(s.instr->type);
+    last_.accessBytes = s.accessBytes;
+    last_.instr = s.instr;
     last_.execMask = s.addresses ? s.execMask : 0;
     // All 32 entries in one block copy (readers look only at lanes in execMask): cheaper than
     // a per-lane loop.
@@ -761,7 +764,7 @@ uint64_t TimedRun::memoryCompletion(Sm& sm, bool shared, bool store, bool atomic
     const double now = double(t);
     if (last_.execMask == 0) return t + 1;
     if (shared) {
-        const uint32_t wavefronts = mem::sharedWavefrontCount(last_.addresses, last_.execMask, sharedBytes ? sharedBytes : last_.bytes, last_.isLoad);
+        const uint32_t wavefronts = mem::sharedWavefrontCount(last_.addresses, last_.execMask, sharedBytes ? sharedBytes : last_.accessBytes, last_.isLoad);
         double cycles = std::max(1u, wavefronts);
         double start = std::max(now, sm.l1FreeAt);
         sm.l1FreeAt = start + cycles;
@@ -770,13 +773,13 @@ uint64_t TimedRun::memoryCompletion(Sm& sm, bool shared, bool store, bool atomic
     }
     if (last_.space == ptx::StateSpace::Local) {
         // Local memory is interleaved per thread: the lanes' words are contiguous; assume L1 hits.
-        double cycles = std::max(1.0, std::ceil(32.0 * last_.bytes / 128.0));
+        double cycles = std::max(1.0, std::ceil(32.0 * last_.accessBytes / 128.0));
         double start = std::max(now, sm.l1FreeAt);
         sm.l1FreeAt = start + cycles;
         return static_cast<uint64_t>(std::ceil(start + cycles - 1 + spec_.l1HitLatency));
     }
     mem::GlobalAccess g;
-    mem::coalesce(last_.addresses, last_.execMask, last_.bytes, g);
+    mem::coalesce(last_.addresses, last_.execMask, last_.accessBytes, g);
     // The tag stage looks up l1LinesPerCycle lines a cycle, the data stage reads
     // l1DataLinesPerCycle lines and l1SectorsPerCycle sectors a cycle; the slowest decides.
     double cycles = std::max({spec_.globalRequestCycles, std::ceil(double(g.lines) / spec_.l1LinesPerCycle),
@@ -846,7 +849,7 @@ uint64_t TimedRun::writeBackModel(Sm& sm, bool store, bool atomic, const mem::Gl
     const bool partialCheck = store && !atomic && spec_.l2PartialWriteFill;
     if (partialCheck) {
         std::fill(cover, cover + g.sectors, 0u);
-        const uint32_t bytesMask = uint32_t((uint64_t(1) << std::min<uint32_t>(last_.bytes, 32)) - 1);
+        const uint32_t bytesMask = uint32_t((uint64_t(1) << std::min<uint32_t>(last_.accessBytes, 32)) - 1);
         uint32_t k = 0;   // lanes usually ascend: walk the sorted sectors, search only when they do not
         for (uint32_t m = last_.execMask; m; m &= m - 1) {
             const uint64_t addr = last_.addresses[std::countr_zero(m)];
@@ -949,9 +952,13 @@ double TimedRun::l2AtomicsDone(double arrive) {
 // every l2AtomicOpCycles. A histogram's hot bins are a queue whatever the SMs; repeated addresses
 // within a request cost a pass each. Returns when the last region's old values are back.
 double TimedRun::l2AtomicTurn(double arrive) {
-    const uint32_t lanes = last_.aggregated ? last_.execMask & (0u - last_.execMask) : last_.execMask;
+    // ptxas's per-warp form of an aggregated atomic sends one lane; an f32/f64 add has its own rate.
+    const sim::Instr* in = last_.instr;
+    const bool aggregated = in && in->aggregated;
+    const bool floatAdd = in && in->atom == sim::AtomOp::Add && ptx::isFloat(in->type);
+    const uint32_t lanes = aggregated ? last_.execMask & (0u - last_.execMask) : last_.execMask;
     const mem::AtomicWork w = mem::atomicWork(last_.addresses, lanes, spec_.l2AtomicRegionBytes);
-    const double perOp = last_.floatAdd && spec_.l2AtomicF32OpCycles > 0 ? spec_.l2AtomicF32OpCycles : spec_.l2AtomicOpCycles;
+    const double perOp = floatAdd && spec_.l2AtomicF32OpCycles > 0 ? spec_.l2AtomicF32OpCycles : spec_.l2AtomicOpCycles;
     const double latency = spec_.l2AtomicLatency > 0 ? spec_.l2AtomicLatency : spec_.l2HitLatency;
     double done = arrive;
     for (uint32_t r = 0; r < w.regions; ++r) {
@@ -973,10 +980,11 @@ bool TimedRun::issueOne(Sm& sm, Scheduler& sc, TWarp& w) {
     TBlock* tb = w.block;
     last_.valid = false;
     bool ok;
-    if (stepless_ && !pi.memory) {
-        // Nobody needs this instruction's Step (see stepless_): the Gpu runs it without building
-        // one, on its lean path when the warp is converged.
-        ok = issueStepless(tb->gpuSlot, w.warpInBlock, pc, gw.activeMask());
+    if (stepless_) {
+        // Nobody downstream needs this instruction's Step (see stepless_): the Gpu runs it without
+        // building one, on its lean path when the warp is converged; a memory instruction's
+        // accesses come in last_.
+        ok = issueStepless(tb->gpuSlot, w.warpInBlock, pc, gw.activeMask(), pi.memory);
     } else {
         ok = gpu_.stepWarp(tb->gpuSlot, w.warpInBlock);
     }
@@ -1037,19 +1045,14 @@ bool TimedRun::issueOne(Sm& sm, Scheduler& sc, TWarp& w) {
     return true;
 }
 
-// One instruction issued with no Step listener on the Gpu. A sums-only downstream listener gets
-// this issue's per-instruction sums later (handSums), taken from the launch's counters: the same
-// numbers its onStep would have added (lanes executed, lanes active, branch, divergent branch).
-bool TimedRun::issueStepless(uint32_t gpuSlot, uint32_t warpInBlock, int32_t pc, uint32_t activeMask) {
+// One instruction issued with no Step (Gpu::stepWarpQuiet; a memory instruction's accesses go to
+// last_ when `memory`). A sums-only downstream listener gets this issue's per-instruction sums
+// later (handSums), taken from the launch's counters: the same numbers its onStep would have
+// added (lanes executed, lanes active, branch, divergent branch).
+bool TimedRun::issueStepless(uint32_t gpuSlot, uint32_t warpInBlock, int32_t pc, uint32_t activeMask, bool memory) {
     const sim::LaunchStats& stats = gpu_.stats();
     const uint64_t threads0 = stats.threadInstructions, branches0 = stats.branches, divergent0 = stats.divergentBranches;
-    gpu_.setListener(nullptr);
-    struct Relisten {   // (stepWarp reports faults itself; anything else still puts the listener back)
-        sim::Gpu& g;
-        sim::StepListener* l;
-        ~Relisten() { g.setListener(l); }
-    } relisten{gpu_, this};
-    const bool ok = gpu_.stepWarp(gpuSlot, warpInBlock);
+    const bool ok = gpu_.stepWarpQuiet(gpuSlot, warpInBlock, memory ? &last_ : nullptr);
     if (ok && steplessSums_) {
         if (sums_.empty()) sums_.resize(gpu_.program().code.size());
         sim::PcCounts& c = sums_[static_cast<size_t>(pc)];

@@ -143,7 +143,7 @@ private:
     void onStep(const sim::Step& s) override;
     void processCycle();
     bool issueOne(Sm& sm, Scheduler& sc, TWarp& w);
-    bool issueStepless(uint32_t gpuSlot, uint32_t warpInBlock, int32_t pc, uint32_t activeMask);
+    bool issueStepless(uint32_t gpuSlot, uint32_t warpInBlock, int32_t pc, uint32_t activeMask, bool memory);
     void handSums();
     void syncResidency(size_t from = 0);
     TWarp* newWarp(Sm& sm, uint32_t slot);
@@ -184,10 +184,11 @@ private:
     Occupancy occ_;
     sim::StepListener* downstream_ = nullptr;
     sim::StepListener* previousListener_ = nullptr;
-    // Instructions whose Step nobody reads (not memory accesses, which the model reads, when no
-    // downstream listener wants Steps) issue with no listener on the Gpu, so it builds no Step and
-    // takes its lean path: with no downstream always; with a sums-only downstream (per-line
-    // statistics) inside run(), its sums kept here by pc and handed over at the end.
+    // When no downstream listener wants Steps, every instruction issues through
+    // Gpu::stepWarpQuiet, so the Gpu builds no Step and takes its lean path (a memory
+    // instruction's accesses, which the model reads, come in last_): with no downstream always;
+    // with a sums-only downstream (per-line statistics) inside run(), its sums kept here by pc and
+    // handed over at the end.
     bool stepless_ = false, steplessSums_ = false;
     std::vector<sim::PcCounts> sums_;
     uint64_t now_ = 0;
@@ -211,16 +212,9 @@ private:
     std::vector<uint8_t> fuseBytes_;      // per leader pc: 8 or 16
     std::vector<PcInfo> pcInfo_;          // per pc (decodeProgram)
     std::vector<uint32_t> operandSlots_;  // the PcInfo lists of operands read and written
-    // The Step of the instruction being issued (memory details).
-    struct LastStep {
-        bool valid = false;
-        ptx::StateSpace space = ptx::StateSpace::None;
-        bool isLoad = false, isStore = false, isAtomic = false;
-        bool aggregated = false, floatAdd = false;   // atomics: ptxas's per-warp form; an f32/f64 add
-        uint8_t bytes = 0;
-        uint32_t execMask = 0;
-        uint64_t addresses[32] = {};
-    } last_;
+    // The memory accesses of the instruction being issued (valid: it was ld/ldu/st/atom/red):
+    // from its Step (onStep) or, when nobody downstream wants Steps, from Gpu::stepWarpQuiet.
+    sim::MemoryAccess last_;
     // Memory system
     std::shared_ptr<mem::SectorCache> l2_;
     double l2FreeAt_ = 0, dramFreeAt_ = 0;

@@ -160,7 +160,7 @@ std::shared_ptr<Snapshot> Session::Worker::build(const sim::Gpu* gpu, RunState s
             if (!w.frames.empty()) {
                 d.func = w.frames.back().func;
                 d.regs = sim::registerValues(gpu->program().functions[d.func], w.frames.back(), gpu->registerOffsets(d.func));
-                d.preds = w.frames.back().preds;
+                d.preds.assign(w.frames.back().preds.begin(), w.frames.back().preds.end());
             }
             s->selected = std::move(d);
         }
