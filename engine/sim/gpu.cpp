@@ -384,19 +384,37 @@ bool Gpu::stepWarp(uint32_t slot, uint32_t warp) {
     return pickAndIssue(static_cast<int>(slot), static_cast<int>(warp));
 }
 
-bool Gpu::stepWarpQuiet(uint32_t slot, uint32_t warp, MemoryAccess* mem) {
-    struct Restore {   // (pickAndIssue records faults itself; anything else still restores)
-        Gpu& g;
-        StepListener* listener;
-        ~Restore() {
-            g.listener_ = listener;
-            g.memTap_ = nullptr;
-        }
-    } restore{*this, listener_};
+bool Gpu::issueQuiet(Block& b, Warp& w, MemoryAccess* mem) {
+    if (mem) mem->valid = false;
+    if (state_ != LaunchState::Running || w.state != WarpState::Ready) return false;
+    StepListener* const listener = listener_;
     listener_ = nullptr;
     memTap_ = mem;
-    if (mem) mem->valid = false;
-    return pickAndIssue(static_cast<int>(slot), static_cast<int>(warp));
+    bool ok = true;
+    try {
+        issue(b, w);
+        if (w.state == WarpState::Done) retireIfDone(b);
+    } catch (const Error& e) {
+        recordFault(e);
+        ok = false;
+    } catch (...) {
+        listener_ = listener;
+        memTap_ = nullptr;
+        throw;
+    }
+    listener_ = listener;
+    memTap_ = nullptr;
+    return ok;
+}
+
+void Gpu::keepPcCounts() {
+    pcCounts_.assign(prog_.code.size(), PcCounts{});
+    countByPc_ = true;
+}
+
+void Gpu::handPcCounts(StepListener& l) {
+    countByPc_ = false;
+    l.addCounts(prog_.code.data(), pcCounts_.data(), pcCounts_.size());
 }
 
 bool Gpu::stepLine(uint32_t slot, uint32_t warp) {
@@ -1928,7 +1946,7 @@ void storeWarpAny(int vec, WarpRegion r, const uint64_t* addrs, const uint64_t* 
 bool isMemoryOp(Op op) { return op == Op::Ld || op == Op::Ldu || op == Op::St || op == Op::Atom || op == Op::Red; }
 
 // A memory instruction's part of its Step (the general path's execMemory and the pre-decoded
-// handlers fill it alike) or of a MemoryAccess (stepWarpQuiet): the space it resolved to, bytes
+// handlers fill it alike) or of a MemoryAccess (issueQuiet): the space it resolved to, bytes
 // per lane, the kind.
 template <class Record>
 void fillMemoryKind(Record& r, const Instr& I, StateSpace resolved) {
@@ -2263,7 +2281,7 @@ void Gpu::issue(Block& b, Warp& w) {
     ++w.issued;
 
     sim::Step step;
-    // A Step for the listener, or for stepWarpQuiet's memory record (nobody else sees it).
+    // A Step for the listener, or for issueQuiet's memory record (nobody else sees it).
     sim::Step* st = listener_ || (memTap_ && isMemoryOp(I.op)) ? &step : nullptr;
     Exec x(*this, b, w, f, I, active, execMask);
     int32_t nextPc = pc + 1;

@@ -195,10 +195,17 @@ public:
     // --- control (each returns false once the launch is over: finished or faulted) ---
     bool step();                                  // one warp-instruction, next warp in round-robin order
     bool stepWarp(uint32_t residentSlot, uint32_t warpInBlock);  // one instruction of that warp, if ready
-    // As stepWarp, but as if no listener were attached (no Step is built or handed over), so a
-    // converged warp takes the lean path. A memory instruction's accesses go to
-    // `mem` (mem->valid; the same fields and addresses its Step would carry). For the cycle model.
-    bool stepWarpQuiet(uint32_t residentSlot, uint32_t warpInBlock, MemoryAccess* mem);
+    // For the cycle model, which keeps pointers to the resident blocks and their warps: one
+    // instruction of warp `w` of resident block `b` (as residentBlocks() gives them), if it is
+    // ready, as if no listener were attached (no Step is built or handed over), so a converged
+    // warp takes the lean path. A memory instruction's accesses go to `mem` (mem->valid; the
+    // fields and addresses its Step would carry). Returns as stepWarp does.
+    bool issueQuiet(Block& b, Warp& w, MemoryAccess* mem);
+    // Per-pc sums of the issues made with no listener, as run() keeps them for a sums-only
+    // listener: keepPcCounts() starts them from zero, handPcCounts(l) gives them to
+    // l.addCounts and stops.
+    void keepPcCounts();
+    void handPcCounts(StepListener& l);
     bool stepLine(uint32_t residentSlot, uint32_t warpInBlock);  // until that warp reaches another source line
     bool runToBarrier();                          // until a barrier releases or the launch ends
     void run();                                   // to completion; throws the fault if one happens
@@ -326,7 +333,7 @@ private:
     // `stepAddrs`: null when nobody wants this instruction's Step; else a memory handler writes
     // its lanes' addresses there (as Step::addresses gives them: computeAddresses' arithmetic).
     using FastFn = bool (*)(Gpu&, const FastOp&, Block&, Warp&, uint64_t* stepAddrs);
-    MemoryAccess* memTap_ = nullptr;   // stepWarpQuiet's `mem` while it issues
+    MemoryAccess* memTap_ = nullptr;   // issueQuiet's `mem` while it issues
     static FastFn chooseFastFn(bool baseline);   // the AVX2+FMA build of the handlers where the CPU has them, unless `baseline`
     FastFn fastFn_ = nullptr;
     friend struct FastExec;

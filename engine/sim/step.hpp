@@ -44,7 +44,7 @@ struct Step {
 };
 
 // What one memory instruction (ld/ldu/st/atom/red) accessed: the memory fields of its Step, for a
-// client that wants no Step (Gpu::stepWarpQuiet; the cycle model's headless runs).
+// client that wants no Step (Gpu::issueQuiet: the cycle model).
 struct MemoryAccess {
     bool valid = false;            // the instruction was a memory access (else nothing below is set)
     ptx::StateSpace space = ptx::StateSpace::None;

@@ -92,7 +92,7 @@ struct alignas(64) TimedRun::TWarp {
     uint64_t readyAt = 0;                        // operands ready (kNever at a barrier)
     const PcInfo* nextInfo = nullptr;            // the instruction it issues next, decoded (cached)
     OperandReady* ops = nullptr;                 // registers, then predicates (operandSlot); the SM's scoreboard
-    const sim::Warp* gw = nullptr;               // the Gpu's warp (stable while its block is resident)
+    sim::Warp* gw = nullptr;                     // the Gpu's warp (stable while its block is resident)
     TBlock* block = nullptr;
     uint32_t line = 0;                           // source line the current stall is charged to
     uint32_t warpInBlock = 0;
@@ -116,7 +116,7 @@ struct TimedRun::TBlock {
     static void* operator new(size_t bytes) { return base::hotAllocate(bytes); }
     static void operator delete(void* p, size_t bytes) noexcept { base::hotFree(p, bytes); }
     uint32_t linear = 0, sm = 0, gpuSlot = 0;
-    const sim::Block* blk = nullptr;
+    sim::Block* blk = nullptr;
     std::vector<TWarp*> warps;
 };
 
@@ -332,7 +332,7 @@ const sim::Warp& TimedRun::gpuWarp(const TWarp& w) const {
     return *w.gw;
 }
 
-void TimedRun::placeBlock(const sim::Block& b, uint32_t gpuSlot) {
+void TimedRun::placeBlock(sim::Block& b, uint32_t gpuSlot) {
     // The SM with the most room (fewest resident blocks; lowest index on a tie): the first wave
     // goes round-robin over SMs, later blocks go where a block has just retired.
     uint32_t best = 0;
@@ -702,15 +702,20 @@ bool TimedRun::stepCycle() {
 void TimedRun::run() {
     if (started_ && !finished_) ++now_;
     started_ = true;
-    // A sums-only downstream listener gets sums instead of Steps while run() runs to the end;
-    // stepping (stepCycle) keeps its Steps coming one by one.
+    // A sums-only downstream listener gets per-pc sums, which the Gpu keeps, instead of Steps
+    // while run() runs to the end; stepping (stepCycle) keeps its Steps coming one by one.
     struct Sums {
         TimedRun& t;
-        const bool was;
-        explicit Sums(TimedRun& run) : t(run), was(run.stepless_) { t.stepless_ = t.stepless_ || t.steplessSums_; }
+        const bool counting;
+        explicit Sums(TimedRun& run) : t(run), counting(!run.stepless_ && run.steplessSums_) {
+            if (!counting) return;
+            t.stepless_ = true;
+            t.gpu_.keepPcCounts();
+        }
         ~Sums() {
-            t.stepless_ = was;
-            t.handSums();
+            if (!counting) return;
+            t.stepless_ = false;
+            t.gpu_.handPcCounts(*t.downstream_);
         }
     } sums(*this);
     while (!finished_) {
@@ -984,7 +989,7 @@ bool TimedRun::issueOne(Sm& sm, Scheduler& sc, TWarp& w) {
         // Nobody downstream needs this instruction's Step (see stepless_): the Gpu runs it without
         // building one, on its lean path when the warp is converged; a memory instruction's
         // accesses come in last_.
-        ok = issueStepless(tb->gpuSlot, w.warpInBlock, pc, gw.activeMask(), pi.memory);
+        ok = gpu_.issueQuiet(*tb->blk, *w.gw, pi.memory ? &last_ : nullptr);
     } else {
         ok = gpu_.stepWarp(tb->gpuSlot, w.warpInBlock);
     }
@@ -1043,33 +1048,6 @@ bool TimedRun::issueOne(Sm& sm, Scheduler& sc, TWarp& w) {
     if (sync) rescanBlock(*tb, &w);
     else evaluateNext(w, now_ + 1);
     return true;
-}
-
-// One instruction issued with no Step (Gpu::stepWarpQuiet; a memory instruction's accesses go to
-// last_ when `memory`). A sums-only downstream listener gets this issue's per-instruction sums
-// later (handSums), taken from the launch's counters: the same numbers its onStep would have
-// added (lanes executed, lanes active, branch, divergent branch).
-bool TimedRun::issueStepless(uint32_t gpuSlot, uint32_t warpInBlock, int32_t pc, uint32_t activeMask, bool memory) {
-    const sim::LaunchStats& stats = gpu_.stats();
-    const uint64_t threads0 = stats.threadInstructions, branches0 = stats.branches, divergent0 = stats.divergentBranches;
-    const bool ok = gpu_.stepWarpQuiet(gpuSlot, warpInBlock, memory ? &last_ : nullptr);
-    if (ok && steplessSums_) {
-        if (sums_.empty()) sums_.resize(gpu_.program().code.size());
-        sim::PcCounts& c = sums_[static_cast<size_t>(pc)];
-        ++c.warpInstructions;
-        c.threadInstructions += stats.threadInstructions - threads0;
-        c.activeLanes += sim::laneCount(activeMask);
-        c.branches += stats.branches - branches0;
-        c.divergentBranches += stats.divergentBranches - divergent0;
-    }
-    return ok;
-}
-
-// Gives the sums-only downstream listener what issueStepless kept for it.
-void TimedRun::handSums() {
-    if (sums_.empty()) return;
-    downstream_->addCounts(gpu_.program().code.data(), sums_.data(), sums_.size());
-    sums_.clear();
 }
 
 // ---------------------------------------------------------------- 6. dependencies and stall accounting

@@ -143,11 +143,9 @@ private:
     void onStep(const sim::Step& s) override;
     void processCycle();
     bool issueOne(Sm& sm, Scheduler& sc, TWarp& w);
-    bool issueStepless(uint32_t gpuSlot, uint32_t warpInBlock, int32_t pc, uint32_t activeMask, bool memory);
-    void handSums();
     void syncResidency(size_t from = 0);
     TWarp* newWarp(Sm& sm, uint32_t slot);
-    void placeBlock(const sim::Block& b, uint32_t slot);
+    void placeBlock(sim::Block& b, uint32_t slot);
     void evaluateNext(TWarp& w, uint64_t earliest);
     void rescanBlock(TBlock& tb, TWarp* issued);
     void setReason(TWarp& w, StallReason r, uint64_t at);
@@ -184,13 +182,12 @@ private:
     Occupancy occ_;
     sim::StepListener* downstream_ = nullptr;
     sim::StepListener* previousListener_ = nullptr;
-    // When no downstream listener wants Steps, every instruction issues through
-    // Gpu::stepWarpQuiet, so the Gpu builds no Step and takes its lean path (a memory
-    // instruction's accesses, which the model reads, come in last_): with no downstream always;
-    // with a sums-only downstream (per-line statistics) inside run(), its sums kept here by pc and
+    // When no downstream listener wants Steps, every instruction issues through Gpu::issueQuiet,
+    // so the Gpu builds no Step and takes its lean path (a memory instruction's accesses, which
+    // the model reads, come in last_): with no downstream always; with a sums-only downstream
+    // (per-line statistics) inside run(), its per-pc sums kept by the Gpu (keepPcCounts) and
     // handed over at the end.
     bool stepless_ = false, steplessSums_ = false;
-    std::vector<sim::PcCounts> sums_;
     uint64_t now_ = 0;
     bool finished_ = false;
     bool started_ = false;             // the cycle now_ has been processed
@@ -213,7 +210,7 @@ private:
     std::vector<PcInfo> pcInfo_;          // per pc (decodeProgram)
     std::vector<uint32_t> operandSlots_;  // the PcInfo lists of operands read and written
     // The memory accesses of the instruction being issued (valid: it was ld/ldu/st/atom/red):
-    // from its Step (onStep) or, when nobody downstream wants Steps, from Gpu::stepWarpQuiet.
+    // from its Step (onStep) or, when nobody downstream wants Steps, from Gpu::issueQuiet.
     sim::MemoryAccess last_;
     // Memory system
     std::shared_ptr<mem::SectorCache> l2_;
