@@ -74,11 +74,32 @@ void AllocationJournal::saveWarp(const uint64_t* addrs, uint64_t lo, uint64_t hi
     for (int l = 0; l < 32; ++l) save(addrs[l] - alloc_.base, bytes);
 }
 
+namespace {
+// True when all `n` bytes are zero; stops at the first 64-byte line that is not.
+bool allZero(const uint8_t* p, uint64_t n) {
+    uint64_t i = 0;
+    for (; i + 64 <= n; i += 64) {
+        uint64_t w[8];
+        std::memcpy(w, p + i, 64);
+        if ((w[0] | w[1] | w[2] | w[3] | w[4] | w[5] | w[6] | w[7]) != 0) return false;
+    }
+    uint8_t rest = 0;
+    for (; i < n; ++i) rest |= p[i];
+    return rest == 0;
+}
+} // namespace
+
 void AllocationJournal::saveChunk(uint64_t c) {
     for (;;) {
         uint8_t s = kUnsaved;
         if (state_[c].compare_exchange_strong(s, kCopying, std::memory_order_acquire)) {
             const uint64_t at = c << kChunkShift, bytes = std::min(kChunkBytes, alloc_.size - at);
+            if (allZero(alloc_.data.get() + at, bytes)) {
+                // An all-zero chunk (an output buffer nobody wrote yet) needs no copy: restore()
+                // clears it. Reading it costs little more than the stores' own reads would.
+                state_[c].store(kSaved, std::memory_order_release);
+                return;
+            }
             try {
                 preimage_[c] = takeChunk();   // (always kChunkBytes: the pool's blocks fit any chunk)
             } catch (const std::bad_alloc&) {
@@ -101,9 +122,13 @@ void AllocationJournal::saveChunk(uint64_t c) {
 void AllocationJournal::restore() {
     for (uint64_t c = 0; c < chunks_; ++c) {
         if (state_[c].load(std::memory_order_acquire) != kSaved) continue;
-        const uint64_t at = c << kChunkShift;
-        std::memcpy(alloc_.data.get() + at, preimage_[c].get(), std::min(kChunkBytes, alloc_.size - at));
-        giveChunk(std::move(preimage_[c]));
+        const uint64_t at = c << kChunkShift, bytes = std::min(kChunkBytes, alloc_.size - at);
+        if (preimage_[c]) {
+            std::memcpy(alloc_.data.get() + at, preimage_[c].get(), bytes);
+            giveChunk(std::move(preimage_[c]));
+        } else {
+            std::memset(alloc_.data.get() + at, 0, bytes);   // it was all zero (saveChunk)
+        }
         state_[c].store(kUnsaved, std::memory_order_relaxed);
     }
 }

@@ -59,7 +59,8 @@ private:
     // The pre-image of each saved chunk, taken by the thread that saves it (written before its
     // state turns kSaved, read only after the writers are done): a kChunkBytes block from the
     // process's pool of paged-in blocks (journal.cpp) when it has one. One allocation-sized
-    // buffer would be fresh memory whose page faults cost more than the copy.
+    // buffer would be fresh memory whose page faults cost more than the copy. Null for a saved
+    // chunk that was all zero (an output nobody wrote yet: no copy; restore() clears it).
     std::unique_ptr<std::unique_ptr<uint8_t[]>[]> preimage_;
 };
 

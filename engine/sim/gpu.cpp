@@ -495,25 +495,51 @@ void Gpu::runToEnd(uint32_t threads) {
     // Global memory as it was, for the serial re-run after a fault: each chunk is copied by the
     // first store into it (mem/journal.hpp), so only written chunks are copied, by the shares.
     mem::WriteJournal journal(mem_);
-    std::vector<std::unique_ptr<Gpu>> parts;
-    std::vector<std::unique_ptr<StepListener>> forks;
-    for (uint64_t i = 0; i < nt; ++i) {
-        LaunchOptions o = opt_;
-        o.threads = 1;
-        o.firstBlock = first + total * i / nt;
-        o.endBlock = first + total * (i + 1) / nt;
-        parts.push_back(std::make_unique<Gpu>(prog_, mem_, cfg_, params_, o));
-        forks.push_back(listener_ ? listener_->fork() : nullptr);
-        parts.back()->setListener(forks.back().get());
-    }
+    // More shares than threads (contiguous runs of blocks, in block order), taken in turn by the
+    // threads as they finish one: a share that runs slower (a busy core) holds up the end less.
+    // Each thread builds the Gpus of the shares it takes, so nothing is built serially.
+    const uint64_t ns = std::min<uint64_t>(total, nt * kSharesPerThread);
+    std::vector<std::unique_ptr<Gpu>> parts(ns);
+    std::vector<std::unique_ptr<StepListener>> forks(ns);
+    for (uint64_t i = 0; i < ns; ++i) forks[i] = listener_ ? listener_->fork() : nullptr;
+    std::atomic<uint64_t> nextShare{0}, finishedInstructions{0};
+    // A share faulted (or could not be built), the finished shares are past the launch's budget, or
+    // the user cancelled: no more shares start (the launch re-runs serially, or stops).
+    std::atomic<bool> stop{false};
+    auto stopped = [&] {
+        return stop.load(std::memory_order_relaxed) || finishedInstructions.load(std::memory_order_relaxed) > opt_.instructionBudget ||
+               (opt_.cancel && opt_.cancel->load(std::memory_order_relaxed));
+    };
     {
         std::vector<std::jthread> pool;
-        for (auto& p : parts)
-            pool.emplace_back([g = p.get()] { g->runLoop(); });
+        for (uint64_t t = 0; t < nt; ++t)
+            pool.emplace_back([&] {
+                for (uint64_t i; !stopped() && (i = nextShare.fetch_add(1)) < ns;) {
+                    try {
+                        LaunchOptions o = opt_;
+                        o.threads = 1;
+                        o.firstBlock = first + total * i / ns;
+                        o.endBlock = first + total * (i + 1) / ns;
+                        auto g = std::make_unique<Gpu>(prog_, mem_, cfg_, params_, o);
+                        g->setListener(forks[i].get());
+                        g->runLoop();
+                        g->spare_.clear();   // (its blocks' memory goes back while the others run)
+                        if (g->fault_) stop.store(true, std::memory_order_relaxed);
+                        finishedInstructions.fetch_add(g->stats_.warpInstructions, std::memory_order_relaxed);
+                        parts[i] = std::move(g);
+                    } catch (...) {
+                        stop.store(true, std::memory_order_relaxed);   // parts[i] stays empty
+                    }
+                }
+            });
     }
     bool redo = false;
     LaunchStats sum;
     for (auto& p : parts) {
+        if (!p) {   // not run: another share faulted first, or this one could not be built
+            redo = true;
+            continue;
+        }
         if (p->fault_) {
             // Cancelled by the user: report it at once (a serial re-run would only stop at its
             // first look at the flag, after restoring memory for nothing).

@@ -217,6 +217,7 @@ public:
     // any share restores global memory and re-runs the launch serially, so the reported fault is
     // the serial one; a cancel stops at once.
     void runToEnd(uint32_t threads);
+    static constexpr uint32_t kSharesPerThread = 4;   // runToEnd's shares: threads x this (at most one a block)
     // Why runToEnd would run this launch on one thread ("" when it would not).
     std::string serialReason() const;
     uint64_t runFor(uint64_t maxSteps);           // up to maxSteps instructions; returns how many ran

@@ -77,6 +77,22 @@ TEST_CASE("the journal saves a chunk at its first write only and rolls back exac
     }
 }
 
+TEST_CASE("an all-zero chunk is saved without a copy and rolled back to zero", "[mem][journal]") {
+    mem::GlobalMemory m;
+    const uint64_t base = m.allocate(3 * kChunk + 40, "out");   // zero, as a fresh allocation is
+    mem::Allocation& a = *m.find(base, 4);
+    a.data[2 * kChunk + 5] = 1;                                  // chunk 2 is not all zero
+    const auto a0 = bytesOf(a);
+    mem::WriteJournal j(m);
+    for (uint64_t c = 0; c < 3; ++c) store32(a, c * kChunk + 64, 0xabcdef01u);
+    store32(a, 3 * kChunk + 36, 5);   // the partial last chunk, zero too
+    CHECK(j.savedChunks() == 4);
+    std::memset(a.data.get() + kChunk, 0x77, kChunk);   // a whole zero chunk overwritten
+    CHECK_FALSE(holds(a, a0));
+    j.rollBack();
+    CHECK(holds(a, a0));
+}
+
 TEST_CASE("a warp's store saves the chunks its lanes touch, not the whole span", "[mem][journal]") {
     mem::GlobalMemory m;
     mem::Allocation& a = patterned(m, 64 * kChunk, "a");
