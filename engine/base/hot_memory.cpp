@@ -1,5 +1,6 @@
 #include "base/hot_memory.hpp"
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <mutex>
@@ -18,7 +19,7 @@ constexpr size_t kLargest = size_t(1) << 20;       // bigger blocks are mapped o
 // Size classes: 64-byte steps up to 1 KiB (16 classes), then powers of two up to 1 MiB (10).
 constexpr int kSmallClasses = 16;
 constexpr int kClasses = kSmallClasses + 10;
-constexpr int kThreadKeeps = 16;                   // blocks of one size a thread keeps for itself
+constexpr size_t kThreadKeepsBytes = size_t(2) << 20;   // what a thread keeps of one size for itself
 
 int classOf(size_t bytes) {
     if (bytes <= 1024) return bytes == 0 ? 0 : int((bytes - 1) / kLine);
@@ -30,6 +31,10 @@ int classOf(size_t bytes) {
 size_t classBytes(int c) {
     return c < kSmallClasses ? size_t(c + 1) * kLine : size_t(2048) << (c - kSmallClasses);
 }
+
+// Blocks of class c a thread keeps (at least 4: a thread that frees and takes a few big blocks in
+// turn need not go to the shared pool's lock each time).
+int threadKeeps(int c) { return int(std::max<size_t>(4, kThreadKeepsBytes / classBytes(c))); }
 
 struct FreeBlock {
     FreeBlock* next;
@@ -157,7 +162,7 @@ void hotFree(void* p, size_t bytes) noexcept {
     auto* b = static_cast<FreeBlock*>(p);
     if (tCacheGone) return pool().give(c, b, b);
     ThreadCache& t = tCache;
-    if (t.count[size_t(c)] < kThreadKeeps) {
+    if (t.count[size_t(c)] < threadKeeps(c)) {
         b->next = t.head[size_t(c)];
         t.head[size_t(c)] = b;
         ++t.count[size_t(c)];

@@ -10,7 +10,7 @@
 // measurements.
 //
 // HotVector<T> is a std::vector whose storage comes from here. Freed blocks go to per-size free
-// lists (a thread keeps a few of each size itself; the rest are shared under a lock) and are
+// lists (a thread keeps up to 2 MiB of each size itself; the rest are shared under a lock) and are
 // reused; chunks are never returned to the system, so the pool holds at most the peak of what was
 // in use at once. Blocks over 1 MiB are mapped and unmapped on their own.
 #pragma once

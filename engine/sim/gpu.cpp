@@ -49,7 +49,11 @@ int64_t alignUp(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
 // ---------------------------------------------------------------- 1. Launch set-up
 Gpu::Gpu(const Program& program, mem::GlobalMemory& memory, const base::LaunchConfig& config,
          const std::vector<base::ParamBytes>& params, LaunchOptions options)
-    : prog_(program), mem_(memory), cfg_(config), params_(params), opt_(options) {
+    : Gpu(program, memory, config, params, options, {}) {}
+
+Gpu::Gpu(const Program& program, mem::GlobalMemory& memory, const base::LaunchConfig& config,
+         const std::vector<base::ParamBytes>& params, LaunchOptions options, std::vector<std::unique_ptr<Block>> spares)
+    : prog_(program), mem_(memory), cfg_(config), params_(params), opt_(options), spare_(std::move(spares)) {
     auto bad = [&](const std::string& m) {
         FaultSite s;
         s.kernel = prog_.kernelName;
@@ -514,16 +518,17 @@ void Gpu::runToEnd(uint32_t threads) {
         std::vector<std::jthread> pool;
         for (uint64_t t = 0; t < nt; ++t)
             pool.emplace_back([&] {
+                std::vector<std::unique_ptr<Block>> spares;   // the thread's last share's blocks, recycled
                 for (uint64_t i; !stopped() && (i = nextShare.fetch_add(1)) < ns;) {
                     try {
                         LaunchOptions o = opt_;
                         o.threads = 1;
                         o.firstBlock = first + total * i / ns;
                         o.endBlock = first + total * (i + 1) / ns;
-                        auto g = std::make_unique<Gpu>(prog_, mem_, cfg_, params_, o);
+                        std::unique_ptr<Gpu> g(new Gpu(prog_, mem_, cfg_, params_, o, std::move(spares)));
                         g->setListener(forks[i].get());
                         g->runLoop();
-                        g->spare_.clear();   // (its blocks' memory goes back while the others run)
+                        spares = std::move(g->spare_);
                         if (g->fault_) stop.store(true, std::memory_order_relaxed);
                         finishedInstructions.fetch_add(g->stats_.warpInstructions, std::memory_order_relaxed);
                         parts[i] = std::move(g);

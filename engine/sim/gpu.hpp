@@ -268,6 +268,9 @@ public:
 private:
     friend struct Exec;
     void admitBlocks();
+    // runToEnd's shares: a Gpu that starts with another share's retired blocks to recycle.
+    Gpu(const Program& program, mem::GlobalMemory& memory, const base::LaunchConfig& config,
+        const std::vector<base::ParamBytes>& params, LaunchOptions options, std::vector<std::unique_ptr<Block>> spares);
     bool pickAndIssue(int onlySlot, int onlyWarp);
     bool issueNext();
     void runLoop();   // to completion or the first fault (recorded, not thrown)
