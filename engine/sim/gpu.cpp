@@ -1974,8 +1974,6 @@ void storeWarpAny(int vec, WarpRegion r, const uint64_t* addrs, const uint64_t* 
     else strided ? storeWarp<E, 4, true>(r, addrs, vals) : storeWarp<E, 4, false>(r, addrs, vals);
 }
 
-bool isMemoryOp(Op op) { return op == Op::Ld || op == Op::Ldu || op == Op::St || op == Op::Atom || op == Op::Red; }
-
 // A memory instruction's part of its Step (the general path's execMemory and the pre-decoded
 // handlers fill it alike) or of a MemoryAccess (issueQuiet): the space it resolved to, bytes
 // per lane, the kind.

@@ -109,6 +109,10 @@ inline constexpr int kOpCount = static_cast<int>(Op::Count_);
 static_assert(sizeof(kOpTable) / sizeof(kOpTable[0]) == kOpCount);
 
 inline const OpInfo& opInfo(Op op) { return kOpTable[static_cast<int>(op)]; }
+
+// The instructions that access memory through an address (ld, ldu, st, atom, red): the ones whose
+// Step (and MemoryAccess) carries a space, a width and the lanes' addresses.
+inline bool isMemoryOp(Op op) { return op == Op::Ld || op == Op::Ldu || op == Op::St || op == Op::Atom || op == Op::Red; }
 // Looks an opcode up by its PTX spelling; returns false when the engine does not know it.
 bool opFromName(std::string_view name, Op& out);
 

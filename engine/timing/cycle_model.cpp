@@ -306,7 +306,7 @@ void TimedRun::decodeProgram() {
         p.sync = in.op == Op::Bar || in.op == Op::Barrier || in.op == Op::Exit || in.op == Op::Ret;
         // The only instructions whose Step the model reads (onStep): the Gpu fills the memory
         // fields of a Step for these five and no other.
-        p.memory = in.op == Op::Ld || in.op == Op::Ldu || in.op == Op::St || in.op == Op::Atom || in.op == Op::Red;
+        p.memory = sim::isMemoryOp(in.op);
         // Operands read, in the order that decides the stall reason on a tie (the first one
         // that is latest): sources, guard, address base, destinations (write after write).
         p.needs = static_cast<uint32_t>(operandSlots_.size());
