@@ -45,6 +45,21 @@ runtime::RunResult runLessonFunctional(const fs::path& path, std::map<std::strin
     return runtime::runLesson(l, runtime::resolveParams(l, overrides), dev);
 }
 
+// Everything a TimedRun predicts, as text: cycles, warp-instructions, cache counters, stalls,
+// stalls by line (two runs predict the same when their digests are equal).
+std::string digest(const TimingResult& t) {
+    std::ostringstream o;
+    o << "cycles " << t.cycles << " warp-instructions " << t.warpInstructions << " l1 " << t.l1Hits << "/" << t.l1Lookups << " l2 "
+      << t.l2Hits << " dram " << t.dramSectors << " stalls";
+    for (auto v : t.stalls) o << ' ' << v;
+    o << " by-line";
+    for (auto& [line, c] : t.stallsByLine) {
+        o << " L" << line;
+        for (auto v : c) o << ' ' << v;
+    }
+    return o.str();
+}
+
 uint64_t sum(const StallCounts& c) {
     uint64_t s = 0;
     for (auto v : c) s += v;
@@ -164,16 +179,6 @@ TEST_CASE("the cycle model predicts the same from quiet issues as from Steps", "
     struct SeesSteps : sim::StepListener {   // wants every Step (not sums-only)
         uint64_t memory = 0;
         void onStep(const sim::Step& s) override { memory += s.isLoad || s.isStore || s.isAtomic; }
-    };
-    auto digest = [](const TimingResult& t) {
-        std::ostringstream o;
-        o << t.cycles << ' ' << t.warpInstructions << ' ' << t.l1Hits << '/' << t.l1Lookups << ' ' << t.l2Hits << ' ' << t.dramSectors;
-        for (auto v : t.stalls) o << ' ' << v;
-        for (auto& [line, c] : t.stallsByLine) {
-            o << " L" << line;
-            for (auto v : c) o << ' ' << v;
-        }
-        return o.str();
     };
     uint64_t memorySteps = 0;
     int specs = 0;
@@ -498,13 +503,7 @@ TEST_CASE("timed mode: the bench launches at chosen sizes", "[.timed-bench]") {
         }
         s.dev.launch(mm ? "matmul_tiled" : "vadd", cfg, params);
         std::ostringstream d;
-        d << "cycles " << r.cycles << " warp-instructions " << r.warpInstructions << " l1 " << r.l1Hits << "/" << r.l1Lookups << " l2 "
-          << r.l2Hits << " dram " << r.dramSectors << " stalls";
-        for (auto v : r.stalls) d << " " << v;
-        uint64_t h = 1469598103934665603ull;   // FNV-1a over the per-line stalls
-        for (auto& [line, c] : r.stallsByLine)
-            for (uint64_t v : c) h = (h ^ (v + line * 0x9E3779B97F4A7C15ull)) * 1099511628211ull;
-        d << " by-line " << std::hex << h << std::dec << " line-stats";
+        d << digest(r) << " line-stats";
         for (auto& [line, ls] : lines.byLine())
             d << " " << line << ":" << ls.warpInstructions << "/" << ls.threadInstructions << "/" << ls.activeLanes << "/" << ls.branches << "/"
               << ls.divergentBranches;
