@@ -411,6 +411,84 @@ bool Gpu::issueQuiet(Block& b, Warp& w, MemoryAccess* mem) {
     return ok;
 }
 
+void Gpu::prefetchIssue(const uint32_t* regs, const uint32_t* preds, int32_t pc) const {
+    if (!fastOk_ || pc < 0 || size_t(pc) >= fast_.size() || !regs) return;
+    const FastOp& fo = fast_[static_cast<size_t>(pc)];
+    if (fo.guard >= 0 && preds) __builtin_prefetch(preds + fo.guard);
+    // A register's 32 lanes are 128 bytes, 256 when 64-bit: two host lines, or four.
+    auto reg = [regs](uint32_t offset, bool wide, bool write) {
+        const uint32_t* p = regs + offset;
+        for (int k = 0; k < (wide ? 4 : 2); ++k) {
+            if (write) __builtin_prefetch(p + 16 * k, 1);
+            else __builtin_prefetch(p + 16 * k, 0);
+        }
+    };
+    auto sources = [&](int n, bool wide) {
+        for (int k = 0; k < n; ++k)
+            if (!(fo.imms >> k & 1)) reg(fo.src[k], wide, false);
+    };
+    switch (fo.kind) {
+    case FastKind::Generic:
+    case FastKind::Bra:
+    case FastKind::MovUniform:
+        break;
+    case FastKind::MovTidX:
+    case FastKind::MovLaneId:
+        reg(fo.dst, fo.wideDst, true);
+        break;
+    case FastKind::LdParam:
+        reg(fo.dst, fo.size == 8, true);
+        break;
+    case FastKind::LdShared:
+    case FastKind::LdGlobal:
+        reg(fo.src[1], fo.wideBase, false);
+        reg(fo.dst, fo.size == 8, true);
+        break;
+    case FastKind::StShared:
+    case FastKind::StGlobal:
+        reg(fo.src[1], fo.wideBase, false);
+        sources(1, fo.size == 8);
+        break;
+    case FastKind::SetpI32:
+        sources(2, false);
+        if (preds) __builtin_prefetch(preds + fo.dst, 1);
+        break;
+    case FastKind::FmaF32:
+    case FastKind::MadLoI32:
+        sources(3, false);
+        reg(fo.dst, false, true);
+        break;
+    case FastKind::AddI64:
+    case FastKind::SubI64:
+        sources(2, true);
+        reg(fo.dst, true, true);
+        break;
+    case FastKind::MulWideS32:
+    case FastKind::MulWideU32:
+        sources(2, false);
+        reg(fo.dst, true, true);
+        break;
+    case FastKind::CvtU64U32:
+    case FastKind::CvtS64S32:
+        sources(1, false);
+        reg(fo.dst, true, true);
+        break;
+    case FastKind::Mov32:
+    case FastKind::Mov64:
+    case FastKind::Cvta:
+    case FastKind::ShlB32:
+    case FastKind::ShrU32:
+    case FastKind::ShrS32:
+        sources(1, fo.kind != FastKind::Mov32 && fo.kind != FastKind::ShlB32 && fo.kind != FastKind::ShrU32 && fo.kind != FastKind::ShrS32);
+        reg(fo.dst, fo.wideDst, true);
+        break;
+    default:   // the two-source 32-bit arithmetic
+        sources(2, false);
+        reg(fo.dst, false, true);
+        break;
+    }
+}
+
 void Gpu::keepPcCounts() {
     pcCounts_.assign(prog_.code.size(), PcCounts{});
     countByPc_ = true;

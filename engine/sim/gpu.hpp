@@ -201,6 +201,13 @@ public:
     // warp takes the lean path. A memory instruction's accesses go to `mem` (mem->valid; the
     // fields and addresses its Step would carry). Returns as stepWarp does.
     bool issueQuiet(Block& b, Warp& w, MemoryAccess* mem);
+    // A hint for the host's caches, with no effect on anything the Gpu computes: asks the host to
+    // fetch the lines that issuing the instruction at `pc` on the lean path would touch in a
+    // register file `regs` and predicate words `preds` (the registers it reads and writes, its
+    // guard). The cycle model calls it for the warps it expects to issue a little later, whose
+    // register files are otherwise cold (thousands of resident warps, one instruction each in
+    // turn). Pointers may be stale: nothing is read through them.
+    void prefetchIssue(const uint32_t* regs, const uint32_t* preds, int32_t pc) const;
     // Per-pc sums of the issues made with no listener, as run() keeps them for a sums-only
     // listener: keepPcCounts() starts them from zero, handPcCounts(l) gives them to
     // l.addCounts and stops.

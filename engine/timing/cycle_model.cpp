@@ -110,6 +110,10 @@ struct alignas(64) TimedRun::TWarp {
     int32_t fusedLeader = -1;                    // the fused shared-load group in flight
     uint32_t fusedMask = 0;
     uint64_t fusedReady = 0;
+    // Where the Gpu's warp kept its registers and predicates when last looked at: for prefetching
+    // only (prefetchLooks), never read through.
+    const uint32_t* regsHint = nullptr;
+    const uint32_t* predsHint = nullptr;
 };
 
 struct TimedRun::TBlock {
@@ -146,6 +150,8 @@ struct TimedRun::Scheduler {
     uint64_t pipeFreeAt[PipeCount] = {};
     int32_t lastIssued = -1;                     // slot
     int32_t lastRank = -1;                       // the rank of the warp now in slot lastIssued, -1 none
+    int32_t lastLocal = -1;                      // its local index (lastIssued / schedulers per SM)
+    const TWarp* guess = nullptr;                // (prefetchLooks) the warp its next look will likely pick
     uint64_t busyUntil = 0;                      // issue slots taken by an expanded instruction
     int32_t issuedSlot = -1, issuedPc = -1;      // this cycle
     uint64_t issuedCycle = kNever;
@@ -354,6 +360,8 @@ void TimedRun::placeBlock(sim::Block& b, uint32_t gpuSlot) {
         TWarp* w = newWarp(sm, slot);
         w->block = tb.get();
         w->gw = &b.warps[wi];
+        w->regsHint = b.warps[wi].regs;
+        w->predsHint = b.warps[wi].preds;
         w->warpInBlock = wi;
         w->slot = slot;
         w->sched = static_cast<uint16_t>(slot % spec_.schedulersPerSM);
@@ -503,6 +511,7 @@ uint64_t TimedRun::sharedLoadReady(Sm& sm, TWarp& w, int32_t pc) {
 void TimedRun::processCycle() {
     for (size_t si = 0; si < sms_.size(); ++si) {
         if (smCheck_[si] > now_) continue;   // no scheduler of this SM looks this cycle
+        prefetchLooks(si);
         Sm& sm = *sms_[si];
         for (auto& sc : sm.schedulers) {
             if (finished_) return;
@@ -609,6 +618,62 @@ void TimedRun::processCycle() {
         gpu_.step();   // marks the launch finished
     }
     if (gpu_.state() != sim::LaunchState::Running) finished_ = true;
+}
+
+// Prefetching. With thousands of resident warps each issuing one instruction in turn, the state
+// a look and an issue touch (the scheduler's queues, the warp's record and scoreboard, the Gpu's
+// warp and its register file) is rarely in the host's caches, and each miss waits for the one
+// before it (scheduler -> record -> warp -> registers). While one SM is looked at, the next SMs'
+// lines are asked for in stages, one link of that chain per SM of distance, for the warp each
+// scheduler will most likely pick. Only hints: nothing the model computes reads them, and a
+// wrong guess costs a few wasted fetches.
+
+// The warp a look of `sc` at cycle t will most likely pick: the one that issued last if it wakes
+// by t or is ready (greedy), else the oldest ready one; null when none is known to be.
+TimedRun::TWarp* TimedRun::likelyPick(const Scheduler& sc, uint64_t t) const {
+    uint64_t ready = 0;
+    for (uint32_t cm = sc.readyClasses; cm; cm &= cm - 1) ready |= sc.readyRanks[std::countr_zero(cm)];
+    if (sc.lastLocal >= 0) {
+        const int32_t local = sc.lastLocal;
+        if ((sc.waitMask >> local & 1) && sc.wakeAt[local] <= t) return sc.waiter[local];
+        if (sc.lastRank >= 0 && (ready >> sc.lastRank & 1)) return sc.byRank[sc.lastRank];
+    }
+    return ready ? sc.byRank[std::countr_zero(ready)] : nullptr;
+}
+
+void TimedRun::prefetchLooks(size_t si) {
+    const size_t n = sms_.size();
+    // The SM `d` places on (in the next cycle past the last SM), if it looks then.
+    auto ahead = [&](size_t d, uint64_t& t) -> Sm* {
+        size_t j = si + d;
+        t = now_;
+        while (j >= n) {
+            j -= n;
+            t = now_ + 1;
+        }
+        return smCheck_[j] <= t ? sms_[j].get() : nullptr;
+    };
+    uint64_t t;
+    // Three SMs ahead: each scheduler's likely pick (kept as its guess) and that warp's record.
+    if (Sm* s = ahead(3, t))
+        for (Scheduler& sc : s->schedulers) {
+            sc.guess = sc.nextCheck <= t ? likelyPick(sc, t) : nullptr;
+            if (sc.guess) {
+                __builtin_prefetch(sc.guess);
+                __builtin_prefetch(reinterpret_cast<const char*>(sc.guess) + 64);
+            }
+        }
+    // Two SMs ahead: what the guesses' issues will touch (the Gpu's warp, its register file,
+    // the scoreboard entries of its operands).
+    if (Sm* s = ahead(2, t))
+        for (const Scheduler& sc : s->schedulers) {
+            const TWarp* w = sc.guess;
+            if (!w || !w->nextInfo) continue;
+            __builtin_prefetch(w->gw);
+            const PcInfo& pi = *w->nextInfo;
+            gpu_.prefetchIssue(w->regsHint, w->predsHint, static_cast<int32_t>(w->nextInfo - pcInfo_.data()));
+            for (uint32_t k = pi.needs, e = pi.needs + pi.needCount; k < e; ++k) __builtin_prefetch(w->ops + operandSlots_[k]);
+        }
 }
 
 // Scheduler queues (see Scheduler).
@@ -998,6 +1063,7 @@ bool TimedRun::issueOne(Sm& sm, Scheduler& sc, TWarp& w) {
     sc.issuedCycle = now_;
     sc.lastIssued = static_cast<int32_t>(w.slot);
     sc.lastRank = w.rank;
+    sc.lastLocal = w.local;
     if (!ok) {
         finished_ = gpu_.state() != sim::LaunchState::Running;
         return false;
@@ -1076,7 +1142,10 @@ void TimedRun::finishWarp(TWarp& w) {
 }
 
 void TimedRun::evaluateNext(TWarp& w, uint64_t earliest) {
-    const int32_t pc = gpuWarp(w).pc();
+    const sim::Warp& gw = gpuWarp(w);
+    const int32_t pc = gw.pc();
+    w.regsHint = gw.regs;
+    w.predsHint = gw.preds;
     if (pc < 0) {
         finishWarp(w);
         return;

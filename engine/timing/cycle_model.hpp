@@ -142,6 +142,8 @@ private:
     struct OperandReady;
     void onStep(const sim::Step& s) override;
     void processCycle();
+    void prefetchLooks(size_t sm);
+    TWarp* likelyPick(const Scheduler& sc, uint64_t t) const;
     bool issueOne(Sm& sm, Scheduler& sc, TWarp& w);
     void syncResidency(size_t from = 0);
     TWarp* newWarp(Sm& sm, uint32_t slot);
