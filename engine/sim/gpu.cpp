@@ -489,6 +489,18 @@ void Gpu::prefetchIssue(const uint32_t* regs, const uint32_t* preds, int32_t pc)
     }
 }
 
+void Gpu::prefetchShared(const uint32_t* regs, const uint8_t* shared, size_t bytes, int32_t pc) const {
+    if (!fastOk_ || pc < 0 || size_t(pc) >= fast_.size() || !regs || !shared) return;
+    const FastOp& fo = fast_[static_cast<size_t>(pc)];
+    if (fo.kind != FastKind::LdShared && fo.kind != FastKind::StShared) return;
+    // (32-bit offsets, as the handler takes them: the low word of a 64-bit base.)
+    const uint32_t* base = regs + fo.src[1];
+    const uint32_t first = (fo.wideBase ? base[0] : base[0]) + uint32_t(fo.offset);
+    const uint32_t last = (fo.wideBase ? base[2 * 31] : base[31]) + uint32_t(fo.offset);
+    if (first < bytes) __builtin_prefetch(shared + first);
+    if (last < bytes && (last ^ first) >= 64) __builtin_prefetch(shared + last);
+}
+
 void Gpu::keepPcCounts() {
     pcCounts_.assign(prog_.code.size(), PcCounts{});
     countByPc_ = true;

@@ -208,6 +208,11 @@ public:
     // register files are otherwise cold (thousands of resident warps, one instruction each in
     // turn). Pointers may be stale: nothing is read through them.
     void prefetchIssue(const uint32_t* regs, const uint32_t* preds, int32_t pc) const;
+    // The same for the shared memory a pre-decoded shared load or store at `pc` will touch, in a
+    // block whose shared memory is `shared` (`bytes` long): the lines of its first and last lanes'
+    // addresses, read from the register file `regs` (which should be in the host's caches by now:
+    // prefetchIssue some time before).
+    void prefetchShared(const uint32_t* regs, const uint8_t* shared, size_t bytes, int32_t pc) const;
     // Per-pc sums of the issues made with no listener, as run() keeps them for a sums-only
     // listener: keepPcCounts() starts them from zero, handPcCounts(l) gives them to
     // l.addCounts and stops.

@@ -114,6 +114,7 @@ struct alignas(64) TimedRun::TWarp {
     // only (prefetchLooks), never read through.
     const uint32_t* regsHint = nullptr;
     const uint32_t* predsHint = nullptr;
+    const uint8_t* sharedHint = nullptr;         // its block's shared memory (sharedBytes_ long)
 };
 
 struct TimedRun::TBlock {
@@ -362,6 +363,7 @@ void TimedRun::placeBlock(sim::Block& b, uint32_t gpuSlot) {
         w->gw = &b.warps[wi];
         w->regsHint = b.warps[wi].regs;
         w->predsHint = b.warps[wi].preds;
+        w->sharedHint = b.shared.data();
         w->warpInBlock = wi;
         w->slot = slot;
         w->sched = static_cast<uint16_t>(slot % spec_.schedulersPerSM);
@@ -673,6 +675,14 @@ void TimedRun::prefetchLooks(size_t si) {
             const PcInfo& pi = *w->nextInfo;
             gpu_.prefetchIssue(w->regsHint, w->predsHint, static_cast<int32_t>(w->nextInfo - pcInfo_.data()));
             for (uint32_t k = pi.needs, e = pi.needs + pi.needCount; k < e; ++k) __builtin_prefetch(w->ops + operandSlots_[k]);
+        }
+    // The next SM: the shared memory the guesses' shared loads and stores will touch (their
+    // address registers were asked for one SM ago).
+    if (Sm* s = ahead(1, t))
+        for (const Scheduler& sc : s->schedulers) {
+            const TWarp* w = sc.guess;
+            if (w && w->nextInfo && w->nextInfo->throttleClass == ClassMio)
+                gpu_.prefetchShared(w->regsHint, w->sharedHint, gpu_.sharedBytesPerBlock(), static_cast<int32_t>(w->nextInfo - pcInfo_.data()));
         }
 }
 
