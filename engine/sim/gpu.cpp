@@ -411,21 +411,21 @@ bool Gpu::issueQuiet(Block& b, Warp& w, MemoryAccess* mem) {
     return ok;
 }
 
-void Gpu::prefetchIssue(const uint32_t* regs, const uint32_t* preds, int32_t pc) const {
-    if (!fastOk_ || pc < 0 || size_t(pc) >= fast_.size() || !regs) return;
+IssueFootprint Gpu::issueFootprint(int32_t pc) const {
+    IssueFootprint f;
+    if (!fastOk_ || pc < 0 || size_t(pc) >= fast_.size()) return f;
     const FastOp& fo = fast_[static_cast<size_t>(pc)];
-    if (fo.guard >= 0 && preds) __builtin_prefetch(preds + fo.guard);
-    // A register's 32 lanes are 128 bytes, 256 when 64-bit: two host lines, or four.
-    auto reg = [regs](uint32_t offset, bool wide, bool write) {
-        const uint32_t* p = regs + offset;
-        for (int k = 0; k < (wide ? 4 : 2); ++k) {
-            if (write) __builtin_prefetch(p + 16 * k, 1);
-            else __builtin_prefetch(p + 16 * k, 0);
-        }
+    f.pred = fo.guard;
+    auto reg = [&](uint32_t offset, bool wide) {
+        for (int k = 0; k < f.regs; ++k)
+            if (f.regOffset[k] == offset) return;
+        if (f.regs == IssueFootprint::kMaxRegs) return;
+        f.regOffset[f.regs] = offset;
+        f.regLines[f.regs++] = wide ? 4 : 2;
     };
     auto sources = [&](int n, bool wide) {
         for (int k = 0; k < n; ++k)
-            if (!(fo.imms >> k & 1)) reg(fo.src[k], wide, false);
+            if (!(fo.imms >> k & 1)) reg(fo.src[k], wide);
     };
     switch (fo.kind) {
     case FastKind::Generic:
@@ -434,71 +434,69 @@ void Gpu::prefetchIssue(const uint32_t* regs, const uint32_t* preds, int32_t pc)
         break;
     case FastKind::MovTidX:
     case FastKind::MovLaneId:
-        reg(fo.dst, fo.wideDst, true);
+        reg(fo.dst, fo.wideDst);
         break;
     case FastKind::LdParam:
-        reg(fo.dst, fo.size == 8, true);
+        reg(fo.dst, fo.size == 8);
         break;
     case FastKind::LdShared:
-    case FastKind::LdGlobal:
-        reg(fo.src[1], fo.wideBase, false);
-        reg(fo.dst, fo.size == 8, true);
-        break;
     case FastKind::StShared:
-    case FastKind::StGlobal:
-        reg(fo.src[1], fo.wideBase, false);
-        sources(1, fo.size == 8);
+    case FastKind::LdGlobal:
+    case FastKind::StGlobal: {
+        const bool load = fo.kind == FastKind::LdShared || fo.kind == FastKind::LdGlobal;
+        reg(fo.src[1], fo.wideBase);
+        if (load) reg(fo.dst, fo.size == 8);
+        else sources(1, fo.size == 8);
+        if (fo.kind == FastKind::LdShared || fo.kind == FastKind::StShared) {
+            f.shared = true;
+            f.sharedWideBase = fo.wideBase;
+            f.sharedBase = fo.src[1];
+            f.sharedOffset = uint32_t(fo.offset);
+        }
         break;
+    }
     case FastKind::SetpI32:
         sources(2, false);
-        if (preds) __builtin_prefetch(preds + fo.dst, 1);
+        f.pred = int32_t(fo.dst);
         break;
     case FastKind::FmaF32:
     case FastKind::MadLoI32:
         sources(3, false);
-        reg(fo.dst, false, true);
+        reg(fo.dst, false);
         break;
     case FastKind::AddI64:
     case FastKind::SubI64:
         sources(2, true);
-        reg(fo.dst, true, true);
+        reg(fo.dst, true);
         break;
     case FastKind::MulWideS32:
     case FastKind::MulWideU32:
         sources(2, false);
-        reg(fo.dst, true, true);
+        reg(fo.dst, true);
         break;
     case FastKind::CvtU64U32:
     case FastKind::CvtS64S32:
         sources(1, false);
-        reg(fo.dst, true, true);
+        reg(fo.dst, true);
         break;
-    case FastKind::Mov32:
     case FastKind::Mov64:
     case FastKind::Cvta:
+        sources(1, true);
+        reg(fo.dst, fo.wideDst);
+        break;
+    case FastKind::Mov32:
     case FastKind::ShlB32:
     case FastKind::ShrU32:
     case FastKind::ShrS32:
-        sources(1, fo.kind != FastKind::Mov32 && fo.kind != FastKind::ShlB32 && fo.kind != FastKind::ShrU32 && fo.kind != FastKind::ShrS32);
-        reg(fo.dst, fo.wideDst, true);
+        sources(1, false);
+        reg(fo.dst, fo.wideDst);
         break;
     default:   // the two-source 32-bit arithmetic
         sources(2, false);
-        reg(fo.dst, false, true);
+        reg(fo.dst, false);
         break;
     }
-}
-
-void Gpu::prefetchShared(const uint32_t* regs, const uint8_t* shared, size_t bytes, int32_t pc) const {
-    if (!fastOk_ || pc < 0 || size_t(pc) >= fast_.size() || !regs || !shared) return;
-    const FastOp& fo = fast_[static_cast<size_t>(pc)];
-    if (fo.kind != FastKind::LdShared && fo.kind != FastKind::StShared) return;
-    // (32-bit offsets, as the handler takes them: the low word of a 64-bit base.)
-    const uint32_t* base = regs + fo.src[1];
-    const uint32_t first = (fo.wideBase ? base[0] : base[0]) + uint32_t(fo.offset);
-    const uint32_t last = (fo.wideBase ? base[2 * 31] : base[31]) + uint32_t(fo.offset);
-    if (first < bytes) __builtin_prefetch(shared + first);
-    if (last < bytes && (last ^ first) >= 64) __builtin_prefetch(shared + last);
+    return f;
 }
 
 void Gpu::keepPcCounts() {

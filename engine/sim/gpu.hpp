@@ -187,6 +187,20 @@ struct LaunchStats {
     uint64_t blocksCompleted = 0;
 };
 
+// Gpu::issueFootprint: the host lines one pre-decoded instruction touches, by register-file word
+// offset (a register's 32 lanes are 2 lines of 64 bytes, a 64-bit one's 4).
+struct IssueFootprint {
+    static constexpr int kMaxRegs = 4;
+    uint32_t regOffset[kMaxRegs] = {};
+    uint8_t regLines[kMaxRegs] = {};
+    uint8_t regs = 0;                 // entries used
+    int32_t pred = -1;                // a predicate it reads or writes (index), -1 none
+    bool shared = false;              // a shared load or store: its lanes' offsets are
+    bool sharedWideBase = false;      // the address register at sharedBase (32-bit, or the low
+    uint32_t sharedBase = 0;          // words of a 64-bit one) plus sharedOffset
+    uint32_t sharedOffset = 0;
+};
+
 class Gpu {
 public:
     Gpu(const Program& program, mem::GlobalMemory& memory, const base::LaunchConfig& config,
@@ -201,18 +215,12 @@ public:
     // warp takes the lean path. A memory instruction's accesses go to `mem` (mem->valid; the
     // fields and addresses its Step would carry). Returns as stepWarp does.
     bool issueQuiet(Block& b, Warp& w, MemoryAccess* mem);
-    // A hint for the host's caches, with no effect on anything the Gpu computes: asks the host to
-    // fetch the lines that issuing the instruction at `pc` on the lean path would touch in a
-    // register file `regs` and predicate words `preds` (the registers it reads and writes, its
-    // guard). The cycle model calls it for the warps it expects to issue a little later, whose
-    // register files are otherwise cold (thousands of resident warps, one instruction each in
-    // turn). Pointers may be stale: nothing is read through them.
-    void prefetchIssue(const uint32_t* regs, const uint32_t* preds, int32_t pc) const;
-    // The same for the shared memory a pre-decoded shared load or store at `pc` will touch, in a
-    // block whose shared memory is `shared` (`bytes` long): the lines of its first and last lanes'
-    // addresses, read from the register file `regs` (which should be in the host's caches by now:
-    // prefetchIssue some time before).
-    void prefetchShared(const uint32_t* regs, const uint8_t* shared, size_t bytes, int32_t pc) const;
+    // What issuing the instruction at `pc` on the lean path touches in a warp's register file,
+    // predicates and (through an address register) its block's shared memory: for a caller that
+    // wants those lines fetched ahead (the cycle model, whose thousands of resident warps issue
+    // one instruction each in turn, so their register files are cold). Empty for an instruction
+    // without a pre-decoded handler, and before packRegisterFiles it names the unpacked offsets.
+    IssueFootprint issueFootprint(int32_t pc) const;
     // Per-pc sums of the issues made with no listener, as run() keeps them for a sums-only
     // listener: keepPcCounts() starts them from zero, handPcCounts(l) gives them to
     // l.addCounts and stops.

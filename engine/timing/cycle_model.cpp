@@ -71,6 +71,7 @@ struct TimedRun::PcInfo {
     bool memory = false;                         // ld, ldu, st, atom, red: its Step carries addresses
     uint32_t needs = 0, needCount = 0;           // operandSlots_[needs, +needCount): readiness read
     uint32_t writes = 0, writeCount = 0;         // operandSlots_[writes, +writeCount): readiness written
+    sim::IssueFootprint footprint;               // what its issue touches in the Gpu's warp (prefetchLooks)
 };
 
 // Readiness of one register or predicate of a warp (the scoreboard), packed in 8 bytes: the
@@ -147,6 +148,7 @@ struct TimedRun::Scheduler {
     uint32_t readyClasses = 0;                   // bit c: readyRanks[c] is not empty
     StallReason classMark[ClassCount] = {kNoMark, kNoMark, kNoMark, kNoMark, kNoMark, kNoMark, kNoMark};
     uint64_t readyRanks[ClassCount] = {};        // by throttle class: bit r, the warp byRank[r] is ready
+    uint64_t readyAll = 0;                       // their union
     uint64_t freshRanks = 0;                     // joined `ready` since the last look: not marked yet
     uint64_t pipeFreeAt[PipeCount] = {};
     int32_t lastIssued = -1;                     // slot
@@ -332,6 +334,7 @@ void TimedRun::decodeProgram() {
                 for (int k = 0; k < in.vec && k < 4; ++k) add(in.vecRegs[k]);
         }
         p.writeCount = static_cast<uint32_t>(operandSlots_.size()) - p.writes;
+        p.footprint = gpu_.issueFootprint(static_cast<int32_t>(pc));
     }
 }
 
@@ -633,8 +636,7 @@ void TimedRun::processCycle() {
 // The warp a look of `sc` at cycle t will most likely pick: the one that issued last if it wakes
 // by t or is ready (greedy), else the oldest ready one; null when none is known to be.
 TimedRun::TWarp* TimedRun::likelyPick(const Scheduler& sc, uint64_t t) const {
-    uint64_t ready = 0;
-    for (uint32_t cm = sc.readyClasses; cm; cm &= cm - 1) ready |= sc.readyRanks[std::countr_zero(cm)];
+    const uint64_t ready = sc.readyAll;
     if (sc.lastLocal >= 0) {
         const int32_t local = sc.lastLocal;
         if ((sc.waitMask >> local & 1) && sc.wakeAt[local] <= t) return sc.waiter[local];
@@ -665,24 +667,33 @@ void TimedRun::prefetchLooks(size_t si) {
                 __builtin_prefetch(reinterpret_cast<const char*>(sc.guess) + 64);
             }
         }
-    // Two SMs ahead: what the guesses' issues will touch (the Gpu's warp, its register file,
-    // the scoreboard entries of its operands).
+    // Two SMs ahead: what the guesses' issues will touch (the Gpu's warp, its registers and
+    // predicates, the scoreboard entries of its operands).
     if (Sm* s = ahead(2, t))
         for (const Scheduler& sc : s->schedulers) {
             const TWarp* w = sc.guess;
             if (!w || !w->nextInfo) continue;
             __builtin_prefetch(w->gw);
             const PcInfo& pi = *w->nextInfo;
-            gpu_.prefetchIssue(w->regsHint, w->predsHint, static_cast<int32_t>(w->nextInfo - pcInfo_.data()));
-            for (uint32_t k = pi.needs, e = pi.needs + pi.needCount; k < e; ++k) __builtin_prefetch(w->ops + operandSlots_[k]);
+            const sim::IssueFootprint& f = pi.footprint;
+            if (const uint32_t* regs = w->regsHint)
+                for (int k = 0; k < f.regs; ++k)
+                    for (int l = 0; l < f.regLines[k]; ++l) __builtin_prefetch(regs + f.regOffset[k] + 16 * l);
+            if (f.pred >= 0 && w->predsHint) __builtin_prefetch(w->predsHint + f.pred);
+            for (uint32_t k = pi.needs, e = pi.needs + std::min(pi.needCount, 4u); k < e; ++k) __builtin_prefetch(w->ops + operandSlots_[k]);
         }
-    // The next SM: the shared memory the guesses' shared loads and stores will touch (their
-    // address registers were asked for one SM ago).
+    // The next SM: the shared memory the guesses' shared loads and stores will touch, at their
+    // first and last lanes' offsets (the address registers were asked for one SM ago).
     if (Sm* s = ahead(1, t))
         for (const Scheduler& sc : s->schedulers) {
             const TWarp* w = sc.guess;
-            if (w && w->nextInfo && w->nextInfo->throttleClass == ClassMio)
-                gpu_.prefetchShared(w->regsHint, w->sharedHint, gpu_.sharedBytesPerBlock(), static_cast<int32_t>(w->nextInfo - pcInfo_.data()));
+            if (!w || !w->nextInfo || !w->nextInfo->footprint.shared || !w->regsHint || !w->sharedHint) continue;
+            const sim::IssueFootprint& f = w->nextInfo->footprint;
+            const uint32_t* base = w->regsHint + f.sharedBase;
+            const uint32_t first = base[0] + f.sharedOffset, last = base[f.sharedWideBase ? 62 : 31] + f.sharedOffset;
+            const uint32_t bytes = gpu_.sharedBytesPerBlock();
+            if (first < bytes) __builtin_prefetch(w->sharedHint + first);
+            if (last < bytes && (first ^ last) >= 64) __builtin_prefetch(w->sharedHint + last);
         }
 }
 
@@ -708,6 +719,7 @@ void TimedRun::addReady(Scheduler& sc, TWarp& w) {
     const int c = w.nextInfo->throttleClass;
     const uint64_t bit = uint64_t(1) << w.rank;
     sc.readyRanks[c] |= bit;
+    sc.readyAll |= bit;
     w.readyClass = c;
     sc.readyClasses |= 1u << c;
     sc.freshRanks |= bit;
@@ -718,6 +730,7 @@ void TimedRun::removeReady(Scheduler& sc, TWarp& w) {
     const uint64_t bit = uint64_t(1) << w.rank;
     uint64_t& set = sc.readyRanks[w.readyClass];
     set &= ~bit;
+    sc.readyAll &= ~bit;
     if (set == 0) sc.readyClasses &= ~(1u << w.readyClass);
     sc.freshRanks &= ~bit;
     w.readyClass = -1;
@@ -737,6 +750,7 @@ void TimedRun::dropRank(Scheduler& sc, TWarp& w) {
     const uint64_t below = (uint64_t(1) << r) - 1;
     auto close = [&](uint64_t m) { return (m & below) | ((m >> 1) & ~below); };
     for (uint64_t& m : sc.readyRanks) m = close(m);
+    sc.readyAll = close(sc.readyAll);
     sc.freshRanks = close(sc.freshRanks);
 }
 
