@@ -71,7 +71,13 @@ struct TimedRun::PcInfo {
     bool memory = false;                         // ld, ldu, st, atom, red: its Step carries addresses
     uint32_t needs = 0, needCount = 0;           // operandSlots_[needs, +needCount): readiness read
     uint32_t writes = 0, writeCount = 0;         // operandSlots_[writes, +writeCount): readiness written
-    sim::IssueFootprint footprint;               // what its issue touches in the Gpu's warp (prefetchLooks)
+    // What its issue touches (prefetchLooks): word offsets in the Gpu's register file, one per
+    // host line; scoreboard entries it reads; the rest of the Gpu's description.
+    sim::IssueFootprint footprint;
+    uint32_t lineWords[4 * sim::IssueFootprint::kMaxRegs] = {};
+    uint32_t lineCount = 0;
+    uint32_t boardSlots[4] = {};
+    uint32_t boardCount = 0;
 };
 
 // Readiness of one register or predicate of a warp (the scoreboard), packed in 8 bytes: the
@@ -335,6 +341,9 @@ void TimedRun::decodeProgram() {
         }
         p.writeCount = static_cast<uint32_t>(operandSlots_.size()) - p.writes;
         p.footprint = gpu_.issueFootprint(static_cast<int32_t>(pc));
+        for (int k = 0; k < p.footprint.regs; ++k)
+            for (int l = 0; l < p.footprint.regLines[k]; ++l) p.lineWords[p.lineCount++] = p.footprint.regOffset[k] + 16 * l;
+        for (uint32_t k = 0; k < p.needCount && p.boardCount < 4; ++k) p.boardSlots[p.boardCount++] = operandSlots_[p.needs + k];
     }
 }
 
@@ -677,10 +686,9 @@ void TimedRun::prefetchLooks(size_t si) {
             const PcInfo& pi = *w->nextInfo;
             const sim::IssueFootprint& f = pi.footprint;
             if (const uint32_t* regs = w->regsHint)
-                for (int k = 0; k < f.regs; ++k)
-                    for (int l = 0; l < f.regLines[k]; ++l) __builtin_prefetch(regs + f.regOffset[k] + 16 * l);
+                for (uint32_t k = 0; k < pi.lineCount; ++k) __builtin_prefetch(regs + pi.lineWords[k]);
             if (f.pred >= 0 && w->predsHint) __builtin_prefetch(w->predsHint + f.pred);
-            for (uint32_t k = pi.needs, e = pi.needs + std::min(pi.needCount, 4u); k < e; ++k) __builtin_prefetch(w->ops + operandSlots_[k]);
+            for (uint32_t k = 0; k < pi.boardCount; ++k) __builtin_prefetch(w->ops + pi.boardSlots[k]);
         }
     // The next SM: the shared memory the guesses' shared loads and stores will touch, at their
     // first and last lanes' offsets (the address registers were asked for one SM ago).
