@@ -171,16 +171,17 @@ struct TimedRun::Scheduler {
     std::vector<uint32_t> slots;                 // warp slots it owns
 };
 
-struct TimedRun::Sm {
+struct alignas(64) TimedRun::Sm {
     // (The records, scoreboards and schedulers are huge-page-backed: base/hot_memory.hpp.)
+    // What every look reads comes first, in one host line (prefetchLooks fetches it).
+    base::HotVector<Scheduler> schedulers;
+    double l1FreeAt = 0;                         // L1/shared data pipe
+    uint32_t index = 0;                          // in sms_ (its next check is smCheck_[index])
     std::vector<TWarp*> slots;                   // by warp slot: its record in `records`, or null (free)
     base::HotVector<TWarp> records;              // one per warp slot, reused as blocks come and go
     base::HotVector<OperandReady> scoreboard;    // warp slot x (registers + predicates), on first use
-    base::HotVector<Scheduler> schedulers;
     std::vector<uint32_t> blocks;                // linear indices
-    uint32_t index = 0;                          // in sms_ (its next check is smCheck_[index])
     std::unique_ptr<mem::SectorCache> l1;
-    double l1FreeAt = 0;                         // L1/shared data pipe
 };
 
 // ---------------------------------------------------------------- 3. set-up and block placement
@@ -667,6 +668,16 @@ void TimedRun::prefetchLooks(size_t si) {
         return smCheck_[j] <= t ? sms_[j].get() : nullptr;
     };
     uint64_t t;
+    // Five and four SMs ahead: the SM's record, then its schedulers' queue heads and the wake-up
+    // cycle of the warp that issued last.
+    static_assert(offsetof(Sm, index) < 64, "a look's fields of the SM record fit in one host line");
+    if (Sm* s = ahead(5, t)) __builtin_prefetch(s);
+    if (Sm* s = ahead(4, t))
+        for (const Scheduler& sc : s->schedulers) {
+            __builtin_prefetch(&sc);
+            __builtin_prefetch(reinterpret_cast<const char*>(&sc) + 64);
+            __builtin_prefetch(reinterpret_cast<const char*>(&sc) + 128);
+        }
     // Three SMs ahead: each scheduler's likely pick (kept as its guess) and that warp's record.
     if (Sm* s = ahead(3, t))
         for (Scheduler& sc : s->schedulers) {
@@ -689,6 +700,12 @@ void TimedRun::prefetchLooks(size_t si) {
                 for (uint32_t k = 0; k < pi.lineCount; ++k) __builtin_prefetch(regs + pi.lineWords[k]);
             if (f.pred >= 0 && w->predsHint) __builtin_prefetch(w->predsHint + f.pred);
             for (uint32_t k = 0; k < pi.boardCount; ++k) __builtin_prefetch(w->ops + pi.boardSlots[k]);
+            // After the issue the model reads the scoreboard entries of the instruction after it
+            // (evaluateNext): the next pc's, unless it branches.
+            if (&pi + 1 < pcInfo_.data() + pcInfo_.size()) {
+                const PcInfo& after = (&pi)[1];
+                for (uint32_t k = 0; k < after.boardCount; ++k) __builtin_prefetch(w->ops + after.boardSlots[k]);
+            }
         }
     // The next SM: the shared memory the guesses' shared loads and stores will touch, at their
     // first and last lanes' offsets (the address registers were asked for one SM ago).
