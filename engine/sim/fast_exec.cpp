@@ -197,11 +197,29 @@ __attribute__((target("avx2"))) Span32 offsetsAvx2(const uint32_t* base, uint32_
 }
 // Gathers at 64-bit global addresses (4 lanes a gather) and at shared-memory offsets (which the
 // bounds check keeps far below 2^31, so they serve as signed 32-bit indices: 8 lanes a gather for
-// 4-byte elements).
+// 4-byte elements). A gather is slow (microcoded on AMD; several times slower again on Intel
+// parts with the Gather Data Sampling mitigation), and most warps' 4-byte accesses come in runs of
+// 8 lanes that read consecutive words (a coalesced row) or one word (a broadcast): those runs take
+// one plain load instead, the same bytes.
 __attribute__((target("avx2"))) void gatherAvx2(const uint8_t* origin, const uint64_t* addrs, uint32_t* d) {
-    for (uint32_t l = 0; l < kLanes; l += 4) {
-        const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(addrs + l));
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(d + l), _mm256_i64gather_epi32(reinterpret_cast<const int*>(origin), a, 1));
+    const __m256i lowSteps = _mm256_setr_epi64x(0, 4, 8, 12), highSteps = _mm256_setr_epi64x(16, 20, 24, 28);
+    for (uint32_t l = 0; l < kLanes; l += 8) {
+        const __m256i a0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(addrs + l));
+        const __m256i a1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(addrs + l + 4));
+        const __m256i first = _mm256_set1_epi64x(static_cast<long long>(addrs[l]));
+        const __m256i d0 = _mm256_sub_epi64(a0, first), d1 = _mm256_sub_epi64(a1, first);
+        if (_mm256_movemask_epi8(_mm256_and_si256(_mm256_cmpeq_epi64(d0, lowSteps), _mm256_cmpeq_epi64(d1, highSteps))) == -1) {
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + l), _mm256_loadu_si256(reinterpret_cast<const __m256i*>(origin + addrs[l])));
+            continue;
+        }
+        if (_mm256_testz_si256(_mm256_or_si256(d0, d1), _mm256_or_si256(d0, d1))) {
+            uint32_t v;
+            std::memcpy(&v, origin + addrs[l], 4);
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + l), _mm256_set1_epi32(static_cast<int>(v)));
+            continue;
+        }
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(d + l), _mm256_i64gather_epi32(reinterpret_cast<const int*>(origin), a0, 1));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(d + l + 4), _mm256_i64gather_epi32(reinterpret_cast<const int*>(origin), a1, 1));
     }
 }
 __attribute__((target("avx2"))) void gatherAvx2(const uint8_t* origin, const uint64_t* addrs, uint64_t* d) {
@@ -211,9 +229,19 @@ __attribute__((target("avx2"))) void gatherAvx2(const uint8_t* origin, const uin
     }
 }
 __attribute__((target("avx2"))) void gatherAvx2(const uint8_t* origin, const uint32_t* offs, uint32_t* d) {
+    const __m256i steps = _mm256_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28);
     for (uint32_t l = 0; l < kLanes; l += 8) {
         const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(offs + l));
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + l), _mm256_i32gather_epi32(reinterpret_cast<const int*>(origin), a, 1));
+        const __m256i rel = _mm256_sub_epi32(a, _mm256_set1_epi32(static_cast<int>(offs[l])));
+        if (_mm256_movemask_epi8(_mm256_cmpeq_epi32(rel, steps)) == -1) {
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + l), _mm256_loadu_si256(reinterpret_cast<const __m256i*>(origin + offs[l])));
+        } else if (_mm256_testz_si256(rel, rel)) {
+            uint32_t v;
+            std::memcpy(&v, origin + offs[l], 4);
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + l), _mm256_set1_epi32(static_cast<int>(v)));
+        } else {
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + l), _mm256_i32gather_epi32(reinterpret_cast<const int*>(origin), a, 1));
+        }
     }
 }
 __attribute__((target("avx2"))) void gatherAvx2(const uint8_t* origin, const uint32_t* offs, uint64_t* d) {
