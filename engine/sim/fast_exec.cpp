@@ -250,6 +250,34 @@ __attribute__((target("avx2"))) void gatherAvx2(const uint8_t* origin, const uin
         _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + l), _mm256_i32gather_epi64(reinterpret_cast<const long long*>(origin), a, 1));
     }
 }
+// Stores of 4-byte elements: a run of 8 lanes that writes consecutive words is one plain store;
+// any other run is stored lane by lane, in lane order (the last lane to write a word wins, as in
+// scatterScalar).
+__attribute__((target("avx2"))) void scatterAvx2(uint8_t* origin, const uint32_t* offs, const uint32_t* v) {
+    const __m256i steps = _mm256_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28);
+    for (uint32_t l = 0; l < kLanes; l += 8) {
+        const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(offs + l));
+        const __m256i rel = _mm256_sub_epi32(a, _mm256_set1_epi32(static_cast<int>(offs[l])));
+        if (_mm256_movemask_epi8(_mm256_cmpeq_epi32(rel, steps)) == -1) {
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(origin + offs[l]), _mm256_loadu_si256(reinterpret_cast<const __m256i*>(v + l)));
+            continue;
+        }
+        for (uint32_t k = l; k < l + 8; ++k) std::memcpy(origin + offs[k], &v[k], 4);
+    }
+}
+__attribute__((target("avx2"))) void scatterAvx2(uint8_t* origin, const uint64_t* addrs, const uint32_t* v) {
+    const __m256i lowSteps = _mm256_setr_epi64x(0, 4, 8, 12), highSteps = _mm256_setr_epi64x(16, 20, 24, 28);
+    for (uint32_t l = 0; l < kLanes; l += 8) {
+        const __m256i first = _mm256_set1_epi64x(static_cast<long long>(addrs[l]));
+        const __m256i d0 = _mm256_sub_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(addrs + l)), first);
+        const __m256i d1 = _mm256_sub_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(addrs + l + 4)), first);
+        if (_mm256_movemask_epi8(_mm256_and_si256(_mm256_cmpeq_epi64(d0, lowSteps), _mm256_cmpeq_epi64(d1, highSteps))) == -1) {
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(origin + addrs[l]), _mm256_loadu_si256(reinterpret_cast<const __m256i*>(v + l)));
+            continue;
+        }
+        for (uint32_t k = l; k < l + 8; ++k) std::memcpy(origin + addrs[k], &v[k], 4);
+    }
+}
 // Lane l's element at p + l * stride (.param: one copy of the area per lane; 32 strides of a
 // parameter area are far below 2^31, so they serve as 32-bit indices).
 __attribute__((target("avx2"))) void gatherStridedAvx2(const uint8_t* p, uint64_t stride, uint32_t* d) {
@@ -323,7 +351,11 @@ template <bool kAvx2, class D>
 #endif
                 gatherScalar(origin, offs, v);
         } else {
-            scatterScalar(origin, offs, v);
+#ifdef WARPSCOPE_FAST_AVX2
+            if constexpr (kAvx2 && sizeof(D) == 4) scatterAvx2(origin, offs, v);
+            else
+#endif
+                scatterScalar(origin, offs, v);
         }
         return true;
     }
@@ -352,7 +384,11 @@ template <bool kAvx2, class D>
 #endif
             gatherScalar(origin, addrs, v);
     } else {
-        scatterScalar(origin, addrs, v);
+#ifdef WARPSCOPE_FAST_AVX2
+        if constexpr (kAvx2 && sizeof(D) == 4) scatterAvx2(origin, addrs, v);
+        else
+#endif
+            scatterScalar(origin, addrs, v);
     }
     return true;
 }

@@ -183,6 +183,77 @@ $L_done:
 	ret;
 }
 
+// Loads and stores whose lanes come in runs of 8 consecutive words, or 8 lanes on one word, or
+// neither (the AVX2 handlers take one plain load or store for such a run): out holds 8 regions of
+// one word per thread i. Regions 0-5: a[i], a[i & ~7], a[i ^ 1], a[0], and through shared memory
+// the word of lane t & ~7 and the value the lanes of t's run of 8 all stored to one word (the
+// last lane's); region 6: out[6n + (i & ~7)] = i, stored by 8 lanes at once (the last wins);
+// region 7: out[7n + (i ^ 1)] = a[i] (pairs swapped).
+.visible .entry lane_runs(
+	.param .u64 lane_runs_a,
+	.param .u64 lane_runs_out
+)
+{
+	.reg .b32 	%r<40>;
+	.reg .b64 	%rd<40>;
+	.shared .align 4 .b8 runs_sh[1024];
+
+	ld.param.u64 	%rd1, [lane_runs_a];
+	ld.param.u64 	%rd2, [lane_runs_out];
+	cvta.to.global.u64 	%rd3, %rd1;
+	cvta.to.global.u64 	%rd4, %rd2;
+	mov.u32 	%r1, %tid.x;
+	mov.u32 	%r2, %ctaid.x;
+	mov.u32 	%r3, %ntid.x;
+	mov.u32 	%r30, %nctaid.x;
+	mul.lo.s32 	%r31, %r30, %r3;
+	mul.wide.u32 	%rd30, %r31, 4;
+	mad.lo.s32 	%r4, %r2, %r3, %r1;
+	mul.wide.u32 	%rd5, %r4, 4;
+	add.s64 	%rd6, %rd3, %rd5;
+	ld.global.u32 	%r5, [%rd6];
+	and.b32 	%r6, %r4, -8;
+	mul.wide.u32 	%rd7, %r6, 4;
+	add.s64 	%rd8, %rd3, %rd7;
+	ld.global.u32 	%r7, [%rd8];
+	xor.b32 	%r8, %r4, 1;
+	mul.wide.u32 	%rd9, %r8, 4;
+	add.s64 	%rd10, %rd3, %rd9;
+	ld.global.u32 	%r9, [%rd10];
+	ld.global.u32 	%r10, [%rd3];
+	mov.u32 	%r11, runs_sh;
+	shl.b32 	%r12, %r1, 2;
+	add.s32 	%r13, %r11, %r12;
+	st.shared.u32 	[%r13], %r5;
+	and.b32 	%r14, %r1, -8;
+	shl.b32 	%r15, %r14, 2;
+	add.s32 	%r16, %r11, %r15;
+	st.shared.u32 	[%r16+512], %r1;
+	bar.sync 	0;
+	ld.shared.u32 	%r17, [%r16];
+	ld.shared.u32 	%r18, [%r16+512];
+	add.s64 	%rd11, %rd4, %rd5;
+	st.global.u32 	[%rd11], %r5;
+	add.s64 	%rd12, %rd11, %rd30;
+	st.global.u32 	[%rd12], %r7;
+	add.s64 	%rd13, %rd12, %rd30;
+	st.global.u32 	[%rd13], %r9;
+	add.s64 	%rd14, %rd13, %rd30;
+	st.global.u32 	[%rd14], %r10;
+	add.s64 	%rd15, %rd14, %rd30;
+	st.global.u32 	[%rd15], %r17;
+	add.s64 	%rd16, %rd15, %rd30;
+	st.global.u32 	[%rd16], %r18;
+	add.s64 	%rd17, %rd16, %rd30;
+	sub.s64 	%rd18, %rd17, %rd5;
+	add.s64 	%rd19, %rd18, %rd7;
+	st.global.u32 	[%rd19], %r4;
+	add.s64 	%rd20, %rd18, %rd30;
+	add.s64 	%rd21, %rd20, %rd9;
+	st.global.u32 	[%rd21], %r5;
+	ret;
+}
+
 // A register that only some blocks write (even blocks), then every thread stores it: odd
 // blocks must read zero even when their register file held an even block's values before.
 // %r9 is always written first. %r20 is a shfl source, read from lanes that never wrote it.
@@ -381,6 +452,33 @@ TEST_CASE("pre-decoded handlers: every kind gives the general interpreter's bits
         CHECK(v64 == uint64_t(-3));
         std::memcpy(&v, fast.out.data() + 256 * 2 + 160, 4);
         CHECK(v == 0x3fc00000u);
+    }
+}
+
+TEST_CASE("pre-decoded loads and stores: runs of consecutive lanes, one word, or neither", "[sim][fast]") {
+    const uint32_t grid = 6, block = 64, n = grid * block;
+    std::vector<uint32_t> a(n);
+    for (uint32_t i = 0; i < n; ++i) a[i] = 0x1000u + i * 7u;
+    const size_t outBytes = size_t(n) * 8 * 4;
+    const RunResult ref = runKernel("lane_runs", grid, block, a, {}, outBytes, 0, true);
+    checkSame(runKernel("lane_runs", grid, block, a, {}, outBytes, 0, false), ref);
+    checkSame(runKernel("lane_runs", grid, block, a, {}, outBytes, 0, false, 2, true), ref);   // without AVX2
+    auto word = [&](uint32_t region, uint32_t i) {
+        uint32_t v;
+        std::memcpy(&v, ref.out.data() + (size_t(region) * n + i) * 4, 4);
+        return v;
+    };
+    for (uint32_t i = 0; i < n; ++i) {
+        INFO("thread " << i);
+        const uint32_t t = i % block;
+        CHECK(word(0, i) == a[i]);
+        CHECK(word(1, i) == a[i & ~7u]);
+        CHECK(word(2, i) == a[i ^ 1u]);
+        CHECK(word(3, i) == a[0]);
+        CHECK(word(4, i) == a[i - t + (t & ~7u)]);
+        CHECK(word(5, i) == (t | 7u));                           // the last lane of the run stored last
+        CHECK(word(6, i) == (i % 8 == 0 ? i + 7 : 0u));          // idem, in global memory
+        CHECK(word(7, i) == a[i ^ 1u]);
     }
 }
 
