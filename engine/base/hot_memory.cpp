@@ -15,7 +15,7 @@ namespace {
 constexpr size_t kLine = 64;
 constexpr size_t kHuge = size_t(2) << 20;          // a transparent huge page
 constexpr size_t kChunk = size_t(16) << 20;        // what one mapping of pooled blocks holds
-constexpr size_t kLargest = size_t(1) << 20;       // bigger blocks are mapped one by one
+constexpr size_t kLargest = kHotPooledBytes;       // bigger blocks are mapped one by one
 // Size classes: 64-byte steps up to 1 KiB (16 classes), then powers of two up to 1 MiB (10).
 constexpr int kSmallClasses = 16;
 constexpr int kClasses = kSmallClasses + 10;

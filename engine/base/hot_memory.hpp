@@ -21,6 +21,10 @@
 
 namespace warpscope::base {
 
+// Blocks up to this size come from the pool's chunks, which stay mapped for the life of the
+// process (a pointer into a freed one still reads mapped memory); bigger ones are mapped alone.
+constexpr size_t kHotPooledBytes = size_t(1) << 20;
+
 // At least 64-byte aligned (a cache line); `bytes` may be 0. Throws std::bad_alloc.
 void* hotAllocate(size_t bytes);
 // `bytes` must be what was passed to hotAllocate for `p`.

@@ -215,9 +215,11 @@ TimedRun::TimedRun(sim::Gpu& gpu, const GpuSpec& spec, TimingOptions options, si
     stepless_ = downstream_ == nullptr;
     steplessSums_ = downstream_ && downstream_->sumsOnly();
 
+    registerFilesPooled_ = true;
     for (auto& f : gpu_.program().functions) {
         numRegs_ = std::max(numRegs_, f.numRegs);
         numPreds_ = std::max(numPreds_, f.numPreds);
+        registerFilesPooled_ &= size_t(f.regWords) * 4 <= base::kHotPooledBytes;
     }
     const uint32_t nSched = spec_.schedulersPerSM;
     const trace::CacheConfig caches = cacheConfigFor(spec_, occ_);   // the occupancy as forced, if it is
@@ -708,7 +710,11 @@ void TimedRun::prefetchLooks(size_t si) {
             }
         }
     // The next SM: the shared memory the guesses' shared loads and stores will touch, at their
-    // first and last lanes' offsets (the address registers were asked for one SM ago).
+    // first and last lanes' offsets (the address registers were asked for one SM ago). The only
+    // stage that reads through a hint: a stale regsHint (a retired block's register file) still
+    // points into the hot-memory pool's chunks, which are never unmapped, so the read is of mapped
+    // memory and at worst names a useless line. (Not when a register file may be mapped alone.)
+    if (!registerFilesPooled_) return;
     if (Sm* s = ahead(1, t))
         for (const Scheduler& sc : s->schedulers) {
             const TWarp* w = sc.guess;

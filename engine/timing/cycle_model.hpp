@@ -203,6 +203,7 @@ private:
     uint64_t blocksCompletedSeen_ = 0;
     uint64_t ageCounter_ = 0;
     uint32_t numRegs_ = 0, numPreds_ = 0;
+    bool registerFilesPooled_ = false;   // every frame's register file comes from the hot pool's chunks (prefetchLooks)
     // ptxas merges runs of 32-bit shared loads from one base register at offsets o, o+4, o+8,
     // o+12 (o a multiple of 16) into one LDS.128 (or two into an LDS.64) when it can prove the
     // alignment; the model charges such a group as one wide access (by pc: the group's first
