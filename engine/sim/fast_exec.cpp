@@ -195,31 +195,52 @@ __attribute__((target("avx2"))) Span32 offsetsAvx2(const uint32_t* base, uint32_
     o = _mm_or_si128(o, _mm_shuffle_epi32(o, 0xb1));
     return {uint32_t(_mm_cvtsi128_si32(m)), uint32_t(_mm_cvtsi128_si32(o))};
 }
+// How lanes l..l+7 address 4-byte words: consecutive words from lane l's (a coalesced row), all
+// lane l's word (a broadcast), or otherwise. Shared-memory offsets (32-bit) and global addresses.
+enum class Run8 { Consecutive, OneWord, Other };
+__attribute__((target("avx2"))) inline Run8 run8(const uint32_t* offs, uint32_t l) {
+    const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(offs + l));
+    const __m256i rel = _mm256_sub_epi32(a, _mm256_set1_epi32(static_cast<int>(offs[l])));
+    if (_mm256_movemask_epi8(_mm256_cmpeq_epi32(rel, _mm256_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28))) == -1) return Run8::Consecutive;
+    return _mm256_testz_si256(rel, rel) ? Run8::OneWord : Run8::Other;
+}
+__attribute__((target("avx2"))) inline Run8 run8(const uint64_t* addrs, uint32_t l) {
+    const __m256i first = _mm256_set1_epi64x(static_cast<long long>(addrs[l]));
+    const __m256i d0 = _mm256_sub_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(addrs + l)), first);
+    const __m256i d1 = _mm256_sub_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(addrs + l + 4)), first);
+    const __m256i c0 = _mm256_cmpeq_epi64(d0, _mm256_setr_epi64x(0, 4, 8, 12)), c1 = _mm256_cmpeq_epi64(d1, _mm256_setr_epi64x(16, 20, 24, 28));
+    if (_mm256_movemask_epi8(_mm256_and_si256(c0, c1)) == -1) return Run8::Consecutive;
+    const __m256i any = _mm256_or_si256(d0, d1);
+    return _mm256_testz_si256(any, any) ? Run8::OneWord : Run8::Other;
+}
 // Gathers at 64-bit global addresses (4 lanes a gather) and at shared-memory offsets (which the
 // bounds check keeps far below 2^31, so they serve as signed 32-bit indices: 8 lanes a gather for
 // 4-byte elements). A gather is slow (microcoded on AMD; several times slower again on Intel
-// parts with the Gather Data Sampling mitigation), and most warps' 4-byte accesses come in runs of
-// 8 lanes that read consecutive words (a coalesced row) or one word (a broadcast): those runs take
-// one plain load instead, the same bytes.
+// parts with the Gather Data Sampling mitigation), so a run of 8 lanes of 4-byte elements that
+// is consecutive or one word (run8) takes one plain load or a broadcast instead: the same bytes.
+template <class A>
+__attribute__((target("avx2"))) inline bool loadRun8(const uint8_t* origin, const A* addrs, uint32_t l, uint32_t* d) {
+    switch (run8(addrs, l)) {
+    case Run8::Consecutive:
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + l), _mm256_loadu_si256(reinterpret_cast<const __m256i*>(origin + addrs[l])));
+        return true;
+    case Run8::OneWord: {
+        uint32_t word;
+        std::memcpy(&word, origin + addrs[l], 4);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + l), _mm256_set1_epi32(static_cast<int>(word)));
+        return true;
+    }
+    case Run8::Other: break;
+    }
+    return false;
+}
 __attribute__((target("avx2"))) void gatherAvx2(const uint8_t* origin, const uint64_t* addrs, uint32_t* d) {
-    const __m256i lowSteps = _mm256_setr_epi64x(0, 4, 8, 12), highSteps = _mm256_setr_epi64x(16, 20, 24, 28);
     for (uint32_t l = 0; l < kLanes; l += 8) {
-        const __m256i a0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(addrs + l));
-        const __m256i a1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(addrs + l + 4));
-        const __m256i first = _mm256_set1_epi64x(static_cast<long long>(addrs[l]));
-        const __m256i d0 = _mm256_sub_epi64(a0, first), d1 = _mm256_sub_epi64(a1, first);
-        if (_mm256_movemask_epi8(_mm256_and_si256(_mm256_cmpeq_epi64(d0, lowSteps), _mm256_cmpeq_epi64(d1, highSteps))) == -1) {
-            _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + l), _mm256_loadu_si256(reinterpret_cast<const __m256i*>(origin + addrs[l])));
-            continue;
+        if (loadRun8(origin, addrs, l, d)) continue;
+        for (uint32_t h = l; h < l + 8; h += 4) {
+            const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(addrs + h));
+            _mm_storeu_si128(reinterpret_cast<__m128i*>(d + h), _mm256_i64gather_epi32(reinterpret_cast<const int*>(origin), a, 1));
         }
-        if (_mm256_testz_si256(_mm256_or_si256(d0, d1), _mm256_or_si256(d0, d1))) {
-            uint32_t v;
-            std::memcpy(&v, origin + addrs[l], 4);
-            _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + l), _mm256_set1_epi32(static_cast<int>(v)));
-            continue;
-        }
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(d + l), _mm256_i64gather_epi32(reinterpret_cast<const int*>(origin), a0, 1));
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(d + l + 4), _mm256_i64gather_epi32(reinterpret_cast<const int*>(origin), a1, 1));
     }
 }
 __attribute__((target("avx2"))) void gatherAvx2(const uint8_t* origin, const uint64_t* addrs, uint64_t* d) {
@@ -229,19 +250,10 @@ __attribute__((target("avx2"))) void gatherAvx2(const uint8_t* origin, const uin
     }
 }
 __attribute__((target("avx2"))) void gatherAvx2(const uint8_t* origin, const uint32_t* offs, uint32_t* d) {
-    const __m256i steps = _mm256_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28);
     for (uint32_t l = 0; l < kLanes; l += 8) {
+        if (loadRun8(origin, offs, l, d)) continue;
         const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(offs + l));
-        const __m256i rel = _mm256_sub_epi32(a, _mm256_set1_epi32(static_cast<int>(offs[l])));
-        if (_mm256_movemask_epi8(_mm256_cmpeq_epi32(rel, steps)) == -1) {
-            _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + l), _mm256_loadu_si256(reinterpret_cast<const __m256i*>(origin + offs[l])));
-        } else if (_mm256_testz_si256(rel, rel)) {
-            uint32_t v;
-            std::memcpy(&v, origin + offs[l], 4);
-            _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + l), _mm256_set1_epi32(static_cast<int>(v)));
-        } else {
-            _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + l), _mm256_i32gather_epi32(reinterpret_cast<const int*>(origin), a, 1));
-        }
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + l), _mm256_i32gather_epi32(reinterpret_cast<const int*>(origin), a, 1));
     }
 }
 __attribute__((target("avx2"))) void gatherAvx2(const uint8_t* origin, const uint32_t* offs, uint64_t* d) {
@@ -253,25 +265,10 @@ __attribute__((target("avx2"))) void gatherAvx2(const uint8_t* origin, const uin
 // Stores of 4-byte elements: a run of 8 lanes that writes consecutive words is one plain store;
 // any other run is stored lane by lane, in lane order (the last lane to write a word wins, as in
 // scatterScalar).
-__attribute__((target("avx2"))) void scatterAvx2(uint8_t* origin, const uint32_t* offs, const uint32_t* v) {
-    const __m256i steps = _mm256_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28);
+template <class A>
+__attribute__((target("avx2"))) void scatterAvx2(uint8_t* origin, const A* addrs, const uint32_t* v) {
     for (uint32_t l = 0; l < kLanes; l += 8) {
-        const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(offs + l));
-        const __m256i rel = _mm256_sub_epi32(a, _mm256_set1_epi32(static_cast<int>(offs[l])));
-        if (_mm256_movemask_epi8(_mm256_cmpeq_epi32(rel, steps)) == -1) {
-            _mm256_storeu_si256(reinterpret_cast<__m256i*>(origin + offs[l]), _mm256_loadu_si256(reinterpret_cast<const __m256i*>(v + l)));
-            continue;
-        }
-        for (uint32_t k = l; k < l + 8; ++k) std::memcpy(origin + offs[k], &v[k], 4);
-    }
-}
-__attribute__((target("avx2"))) void scatterAvx2(uint8_t* origin, const uint64_t* addrs, const uint32_t* v) {
-    const __m256i lowSteps = _mm256_setr_epi64x(0, 4, 8, 12), highSteps = _mm256_setr_epi64x(16, 20, 24, 28);
-    for (uint32_t l = 0; l < kLanes; l += 8) {
-        const __m256i first = _mm256_set1_epi64x(static_cast<long long>(addrs[l]));
-        const __m256i d0 = _mm256_sub_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(addrs + l)), first);
-        const __m256i d1 = _mm256_sub_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(addrs + l + 4)), first);
-        if (_mm256_movemask_epi8(_mm256_and_si256(_mm256_cmpeq_epi64(d0, lowSteps), _mm256_cmpeq_epi64(d1, highSteps))) == -1) {
+        if (run8(addrs, l) == Run8::Consecutive) {
             _mm256_storeu_si256(reinterpret_cast<__m256i*>(origin + addrs[l]), _mm256_loadu_si256(reinterpret_cast<const __m256i*>(v + l)));
             continue;
         }

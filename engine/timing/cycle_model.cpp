@@ -118,7 +118,7 @@ struct alignas(64) TimedRun::TWarp {
     uint32_t fusedMask = 0;
     uint64_t fusedReady = 0;
     // Where the Gpu's warp kept its registers and predicates when last looked at: for prefetching
-    // only (prefetchLooks), never read through.
+    // only (prefetchLooks; only its shared-memory stage reads through regsHint, see there).
     const uint32_t* regsHint = nullptr;
     const uint32_t* predsHint = nullptr;
     const uint8_t* sharedHint = nullptr;         // its block's shared memory (sharedBytes_ long)
@@ -670,8 +670,8 @@ void TimedRun::prefetchLooks(size_t si) {
         return smCheck_[j] <= t ? sms_[j].get() : nullptr;
     };
     uint64_t t;
-    // Five and four SMs ahead: the SM's record, then its schedulers' queue heads and the wake-up
-    // cycle of the warp that issued last.
+    // Five and four SMs ahead: the SM's record, then the first three lines of each of its
+    // schedulers (the queue masks, marks, pipes and last issuer a look reads first).
     static_assert(offsetof(Sm, index) < 64, "a look's fields of the SM record fit in one host line");
     if (Sm* s = ahead(5, t)) __builtin_prefetch(s);
     if (Sm* s = ahead(4, t))
