@@ -538,6 +538,58 @@ TEST_CASE("packed register files: the lessons' kernels need far fewer slots than
     }
 }
 
+TEST_CASE("issue footprints name the packed registers and shared address each instruction uses", "[sim][fast]") {
+    // Gpu::issueFootprint (the cycle model's prefetch hints) against the tiled matmul's real PTX:
+    // an f32 fma names its three sources and its destination, a shared load or store its address
+    // register and offset, all at the packed register file's offsets and inside it.
+    ptx::Module m = ptx::parse(wst::readFile(wst::sourcePath("lessons/matmul/kernel.ptx")), "kernel.ptx");
+    sim::Program prog = sim::compile(m, "matmul_tiled", {});
+    mem::GlobalMemory mem;
+    std::vector<base::ParamBytes> params;
+    for (int k = 0; k < 3; ++k) params.push_back(wst::arg(mem.allocate(64 * 64 * 4, "m")));
+    for (int k = 0; k < 3; ++k) params.push_back(wst::arg(int32_t(64)));
+    base::LaunchConfig cfg;
+    cfg.grid = {4, 4, 1};
+    cfg.block = {16, 16, 1};
+    sim::Gpu gpu(prog, mem, cfg, params, sim::LaunchOptions{});
+    gpu.packRegisterFiles();
+    const uint32_t* at = gpu.registerOffsets(0);
+    const size_t words = gpu.residentBlocks().front()->warps.front().frames.front().regWords.size();
+    CHECK(words * 3 < prog.functions[0].regWords);   // packed
+    auto named = [](const sim::IssueFootprint& f, uint32_t offset) {
+        for (int k = 0; k < f.regs; ++k)
+            if (f.regOffset[k] == offset) return true;
+        return false;
+    };
+    int fmas = 0, shared = 0;
+    for (size_t pc = 0; pc < prog.code.size(); ++pc) {
+        const sim::Instr& in = prog.code[pc];
+        const sim::IssueFootprint f = gpu.issueFootprint(int32_t(pc));
+        INFO("pc " << pc << " line " << in.line);
+        for (int k = 0; k < f.regs; ++k) CHECK(f.regOffset[k] + 16u * f.regLines[k] <= words);
+        if (in.op == sim::Op::Fma && in.type == ptx::Type::F32) {
+            ++fmas;
+            CHECK(f.regs == 4);
+            CHECK(named(f, at[in.dst.index]));
+            for (int k = 0; k < 3; ++k)
+                if (in.src[k].kind == sim::Operand::Kind::Reg) CHECK(named(f, at[in.src[k].index]));
+        }
+        if ((in.op == sim::Op::Ld || in.op == sim::Op::St) && in.space == ptx::StateSpace::Shared) {
+            ++shared;
+            CHECK(f.shared);
+            CHECK(f.sharedBase == at[in.addr.base.index]);
+            CHECK(f.sharedOffset == uint32_t(in.addr.offset));
+            CHECK(named(f, f.sharedBase));
+        } else {
+            CHECK_FALSE(f.shared);
+        }
+    }
+    CHECK(fmas >= 16);     // the unrolled tile loop
+    CHECK(shared >= 18);   // two tile stores and the tile loads
+    CHECK(gpu.issueFootprint(-1).regs == 0);
+    CHECK(gpu.issueFootprint(int32_t(prog.code.size())).regs == 0);
+}
+
 TEST_CASE("registersReadBeforeWritten: guarded writes, shfl sources and loop-carried registers", "[sim][fast]") {
     ptx::Module m = ptx::parse(kFastOps, "fastops.ptx");
     sim::Program p = sim::compile(m, "partial_writes", {});
