@@ -413,88 +413,31 @@ bool Gpu::issueQuiet(Block& b, Warp& w, MemoryAccess* mem) {
 
 IssueFootprint Gpu::issueFootprint(int32_t pc) const {
     IssueFootprint f;
-    if (!fastOk_ || pc < 0 || size_t(pc) >= fast_.size()) return f;
-    const FastOp& fo = fast_[static_cast<size_t>(pc)];
-    f.pred = fo.guard;
-    auto reg = [&](uint32_t offset, bool wide) {
+    if (pc < 0 || size_t(pc) >= prog_.code.size()) return f;
+    const Instr& I = prog_.code[static_cast<size_t>(pc)];
+    uint32_t func = 0;
+    while (func + 1 < prog_.functions.size() && !(pc >= prog_.functions[func].entry && pc < prog_.functions[func].end)) ++func;
+    const Function& fn = prog_.functions[func];
+    const uint32_t* offset = registerOffsets(func);   // the frame's layout (packed, for the kernel after packRegisterFiles)
+    // The registers it reads, then the ones it writes (the analysis the packing uses), each once.
+    auto reg = [&](uint32_t r) {
         for (int k = 0; k < f.regs; ++k)
-            if (f.regOffset[k] == offset) return;
+            if (f.regOffset[k] == offset[r]) return;
         if (f.regs == IssueFootprint::kMaxRegs) return;
-        f.regOffset[f.regs] = offset;
-        f.regLines[f.regs++] = wide ? 4 : 2;
+        f.regOffset[f.regs] = offset[r];
+        f.regLines[f.regs++] = fn.regWide[r] ? 4 : 2;
     };
-    auto sources = [&](int n, bool wide) {
-        for (int k = 0; k < n; ++k)
-            if (!(fo.imms >> k & 1)) reg(fo.src[k], wide);
-    };
-    switch (fo.kind) {
-    case FastKind::Generic:
-    case FastKind::Bra:
-    case FastKind::MovUniform:
-        break;
-    case FastKind::MovTidX:
-    case FastKind::MovLaneId:
-        reg(fo.dst, fo.wideDst);
-        break;
-    case FastKind::LdParam:
-        reg(fo.dst, fo.size == 8);
-        break;
-    case FastKind::LdShared:
-    case FastKind::StShared:
-    case FastKind::LdGlobal:
-    case FastKind::StGlobal: {
-        const bool load = fo.kind == FastKind::LdShared || fo.kind == FastKind::LdGlobal;
-        reg(fo.src[1], fo.wideBase);
-        if (load) reg(fo.dst, fo.size == 8);
-        else sources(1, fo.size == 8);
-        if (fo.kind == FastKind::LdShared || fo.kind == FastKind::StShared) {
-            f.shared = true;
-            f.sharedWideBase = fo.wideBase;
-            f.sharedBase = fo.src[1];
-            f.sharedOffset = uint32_t(fo.offset);
-        }
-        break;
-    }
-    case FastKind::SetpI32:
-        sources(2, false);
-        f.pred = int32_t(fo.dst);
-        break;
-    case FastKind::FmaF32:
-    case FastKind::MadLoI32:
-        sources(3, false);
-        reg(fo.dst, false);
-        break;
-    case FastKind::AddI64:
-    case FastKind::SubI64:
-        sources(2, true);
-        reg(fo.dst, true);
-        break;
-    case FastKind::MulWideS32:
-    case FastKind::MulWideU32:
-        sources(2, false);
-        reg(fo.dst, true);
-        break;
-    case FastKind::CvtU64U32:
-    case FastKind::CvtS64S32:
-        sources(1, false);
-        reg(fo.dst, true);
-        break;
-    case FastKind::Mov64:
-    case FastKind::Cvta:
-        sources(1, true);
-        reg(fo.dst, fo.wideDst);
-        break;
-    case FastKind::Mov32:
-    case FastKind::ShlB32:
-    case FastKind::ShrU32:
-    case FastKind::ShrS32:
-        sources(1, false);
-        reg(fo.dst, fo.wideDst);
-        break;
-    default:   // the two-source 32-bit arithmetic
-        sources(2, false);
-        reg(fo.dst, false);
-        break;
+    const RegisterOperands ro = registerOperands(I, fn.numRegs);
+    for (const auto* list : {&ro.reads, &ro.full, &ro.partial})
+        for (uint32_t r : *list) reg(r);
+    if (I.guard.kind == Operand::Kind::Pred) f.pred = int32_t(I.guard.index);
+    else if (I.dst.kind == Operand::Kind::Pred) f.pred = int32_t(I.dst.index);
+    if ((I.op == Op::Ld || I.op == Op::St) && I.space == StateSpace::Shared && I.addr.base.kind == Operand::Kind::Reg &&
+        I.addr.base.index < fn.numRegs) {
+        f.shared = true;
+        f.sharedWideBase = fn.regWide[I.addr.base.index];
+        f.sharedBase = offset[I.addr.base.index];
+        f.sharedOffset = uint32_t(I.addr.offset);
     }
     return f;
 }

@@ -187,8 +187,8 @@ struct LaunchStats {
     uint64_t blocksCompleted = 0;
 };
 
-// Gpu::issueFootprint: the host lines one pre-decoded instruction touches, by register-file word
-// offset (a register's 32 lanes are 2 lines of 64 bytes, a 64-bit one's 4).
+// Gpu::issueFootprint: the host lines one instruction touches, by register-file word offset (a
+// register's 32 lanes are 2 lines of 64 bytes, a 64-bit one's 4), at most kMaxRegs registers.
 struct IssueFootprint {
     static constexpr int kMaxRegs = 4;
     uint32_t regOffset[kMaxRegs] = {};
@@ -215,11 +215,12 @@ public:
     // warp takes the lean path. A memory instruction's accesses go to `mem` (mem->valid; the
     // fields and addresses its Step would carry). Returns as stepWarp does.
     bool issueQuiet(Block& b, Warp& w, MemoryAccess* mem);
-    // What issuing the instruction at `pc` on the lean path touches in a warp's register file,
-    // predicates and (through an address register) its block's shared memory: for a caller that
-    // wants those lines fetched ahead (the cycle model, whose thousands of resident warps issue
-    // one instruction each in turn, so their register files are cold). Empty for an instruction
-    // without a pre-decoded handler, and before packRegisterFiles it names the unpacked offsets.
+    // What issuing the instruction at `pc` touches in a warp's register file (the registers it
+    // reads and writes, registerOperands, at the frame's layout: registerOffsets), its predicates
+    // and, for a shared load or store, through its address register its block's shared memory:
+    // for a caller that wants those lines fetched ahead (the cycle model, whose thousands of
+    // resident warps issue one instruction each in turn, so their register files are cold).
+    // Before packRegisterFiles it names the unpacked offsets.
     IssueFootprint issueFootprint(int32_t pc) const;
     // Per-pc sums of the issues made with no listener, as run() keeps them for a sums-only
     // listener: keepPcCounts() starts them from zero, handPcCounts(l) gives them to

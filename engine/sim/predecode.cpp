@@ -38,13 +38,8 @@ bool writesDstForEveryLane(const Instr& I) {
     }
 }
 
-// The registers `I` reads, the ones it writes in every lane it executes on (`full`), and the
-// ones it may write in only some of them (`partial`: guarded, or a family writesDstForEveryLane
-// does not vouch for, or dst2), registers below `nregs` only. ld and mov-unpack write their
-// vector elements; st and mov-pack read them.
-struct RegisterOperands {
-    std::vector<uint32_t> reads, full, partial;
-};
+} // namespace
+
 RegisterOperands registerOperands(const Instr& I, uint32_t nregs) {
     RegisterOperands ro;
     auto isReg = [&](const Operand& o) { return o.kind == Operand::Kind::Reg && o.index < nregs; };
@@ -59,8 +54,6 @@ RegisterOperands registerOperands(const Instr& I, uint32_t nregs) {
     if (isReg(I.dst2)) ro.partial.push_back(I.dst2.index);
     return ro;
 }
-
-} // namespace
 
 std::vector<uint32_t> registersReadBeforeWritten(const Program& prog, uint32_t func) {
     const Function& fn = prog.functions[func];

@@ -19,6 +19,15 @@ namespace warpscope::sim {
 // be the same as with a cleared register file: the others are always written first.
 std::vector<uint32_t> registersReadBeforeWritten(const Program& prog, uint32_t func);
 
+// The registers `I` reads, the ones it writes in every lane it executes on (`full`), and the
+// ones it may write in only some of them (`partial`: guarded, or a family that does not write
+// every lane, or dst2), registers below `nregs` only. ld and mov-unpack write their vector
+// elements; st and mov-pack read them. (The analyses here, and Gpu::issueFootprint.)
+struct RegisterOperands {
+    std::vector<uint32_t> reads, full, partial;
+};
+RegisterOperands registerOperands(const Instr& I, uint32_t nregs);
+
 // ---------------------------------------------------------------- 1b. Packed register files
 // PTX names a fresh virtual register for nearly every value, so a kernel declares far more
 // registers than are ever live at once (the tiled matmul: 123, of which about 30 at a time).
