@@ -195,7 +195,15 @@ Lesson loadLessonTextImpl(const std::string& text, const fs::path& dir, const st
     }
     try {
         if (j.contains("id")) L.id = j["id"].get<std::string>();
-        if (j.contains("order")) L.order = j["order"].get<int>();
+        if (j.contains("order")) {
+            // An integer of any size parses; one past int (or written as 1e9) would not convert.
+            const json& o = j["order"];
+            const bool ok = o.is_number_unsigned() ? o.get<uint64_t>() <= 1000000
+                                                   : o.is_number_integer() && o.get<int64_t>() >= -1000000 && o.get<int64_t>() <= 1000000;
+            if (!ok)
+                bad(file + ": order", "is a whole number from -1000000 to 1000000 (lessons are listed by it)");
+            L.order = static_cast<int>(o.get<int64_t>());
+        }
         L.title = j.value("title", L.id);
         L.summary = j.value("summary", "");
         if (j.contains("source")) L.sourcePath = L.dir / j["source"].get<std::string>();

@@ -101,6 +101,13 @@ TEST_CASE("a good spec runs; each kind of mistake gets a precise message", "[run
     CHECK(TempLesson(kGood).error({{"M", "5"}}).find("Unknown parameter 'M'") != std::string::npos);
     CHECK(TempLesson(kGood).error({{"N", "abc"}}).find("not a number") != std::string::npos);
     CHECK(TempLesson(with(kGood, "\"block\": 32", "\"block\": 2048")).error().find("at most 1024 threads") != std::string::npos);
+    // The lesson list's order: a whole number of a sensible size (the fuzzer found an order too
+    // large for an int, which parses as a double).
+    CHECK(TempLesson(with(kGood, "\"ptx\"", "\"order\": 12, \"ptx\"")).error() == "");
+    CHECK(TempLesson(with(kGood, "\"ptx\"", "\"order\": -3, \"ptx\"")).error() == "");
+    for (const char* order : {"111111111111111111111111111111", "18446744073709551615", "1e9", "2.5", "\"3\"", "-9999999"})
+        CHECK(TempLesson(with(kGood, "\"ptx\"", std::string("\"order\": ") + order + ", \"ptx\"")).error().find("order: is a whole number") !=
+              std::string::npos);
 }
 
 TEST_CASE("buffer initialisers are deterministic and typed", "[runtime]") {
