@@ -18,6 +18,7 @@
 #include <immintrin.h>
 #endif
 #include <sstream>
+#include <system_error>
 #include <thread>
 
 namespace warpscope::sim {
@@ -49,10 +50,11 @@ int64_t alignUp(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
 // ---------------------------------------------------------------- 1. Launch set-up
 Gpu::Gpu(const Program& program, mem::GlobalMemory& memory, const base::LaunchConfig& config,
          const std::vector<base::ParamBytes>& params, LaunchOptions options)
-    : Gpu(program, memory, config, params, options, {}) {}
+    : Gpu(program, memory, config, params, options, {}, nullptr) {}
 
 Gpu::Gpu(const Program& program, mem::GlobalMemory& memory, const base::LaunchConfig& config,
-         const std::vector<base::ParamBytes>& params, LaunchOptions options, std::vector<std::unique_ptr<Block>> spares)
+         const std::vector<base::ParamBytes>& params, LaunchOptions options, std::vector<std::unique_ptr<Block>> spares,
+         const Gpu* like)
     : prog_(program), mem_(memory), cfg_(config), params_(params), opt_(options), spare_(std::move(spares)) {
     auto bad = [&](const std::string& m) {
         FaultSite s;
@@ -96,10 +98,19 @@ Gpu::Gpu(const Program& program, mem::GlobalMemory& memory, const base::LaunchCo
     opt_.firstBlock = std::min(opt_.firstBlock, opt_.endBlock);
     nextBlock_ = static_cast<uint32_t>(opt_.firstBlock);
     if (opt_.racecheck) race_ = std::make_unique<GlobalRaceCheck>(opt_.raceTrackBytes);
-    zeroRegs_ = registersReadBeforeWritten(prog_, 0);
-    kernelOffset_ = prog_.functions[0].regOffset;
-    kernelWords_ = prog_.functions[0].regWords;
-    fast_ = predecode(prog_);
+    if (like) {
+        zeroRegs_ = like->zeroRegs_;
+        kernelOffset_ = like->kernelOffset_;
+        kernelWords_ = like->kernelWords_;
+        fast_ = like->fast_;
+        packTried_ = like->packTried_;
+        headless_ = like->headless_;
+    } else {
+        zeroRegs_ = registersReadBeforeWritten(prog_, 0);
+        kernelOffset_ = prog_.functions[0].regOffset;
+        kernelWords_ = prog_.functions[0].regWords;
+        fast_ = predecode(prog_);
+    }
     fastFn_ = chooseFastFn(opt_.baselineHandlers);
     fastOk_ = !opt_.initcheck && !opt_.racecheck;   // the checkers look at every access on the general path
     checkAt_ = opt_.cancel ? std::min<uint64_t>(opt_.instructionBudget, kCancelPoll) : opt_.instructionBudget;
@@ -523,17 +534,38 @@ std::string Gpu::serialReason() const {
     return "";
 }
 
+std::vector<uint64_t> Gpu::shareBounds(uint64_t blocks, uint64_t threads) {
+    // Each share takes 1/(2 x threads) of the blocks still unassigned, but at least 1/(32 x
+    // threads) of the grid: the first round of shares covers about half the grid, and the last
+    // ones are small, so threads that finish at different times wait little for each other.
+    std::vector<uint64_t> b{0};
+    if (blocks == 0) return b;
+    threads = std::max<uint64_t>(threads, 1);
+    const uint64_t least = std::max<uint64_t>(1, blocks / (32 * threads));
+    for (uint64_t at = 0; at < blocks;) {
+        const uint64_t left = blocks - at;
+        at += std::min(left, std::max(least, left / (2 * threads)));
+        b.push_back(at);
+    }
+    return b;
+}
+
 void Gpu::runToEnd(uint32_t threads) {
     const uint64_t first = opt_.firstBlock, total = opt_.endBlock - opt_.firstBlock;
     const uint64_t nt = std::min<uint64_t>(threads, total);
     if (nt <= 1 || !serialReason().empty()) return run();
+    // The shares take the kernel as this Gpu decoded it; packed first when their runs will pack it
+    // (runLoop: a run that no Step listener watches), so no share packs or clears twice.
+    if (!listener_ || listener_->sumsOnly()) packKernelRegisters();
     // Global memory as it was, for the serial re-run after a fault: each chunk is copied by the
     // first store into it (mem/journal.hpp), so only written chunks are copied, by the shares.
     mem::WriteJournal journal(mem_);
-    // More shares than threads (contiguous runs of blocks, in block order), taken in turn by the
-    // threads as they finish one: a share that runs slower (a busy core) holds up the end less.
-    // Each thread builds the Gpus of the shares it takes, so nothing is built serially.
-    const uint64_t ns = std::min<uint64_t>(total, nt * kSharesPerThread);
+    // More shares than threads (contiguous runs of blocks, in block order, smaller towards the end:
+    // shareBounds), taken in turn by the threads as they finish one, so a share that runs slower
+    // (a busy core) or a thread that starts late holds up the end little. Each thread builds the
+    // Gpus of the shares it takes, so nothing is built serially.
+    const std::vector<uint64_t> bounds = shareBounds(total, nt);
+    const uint64_t ns = bounds.size() - 1;
     std::vector<std::unique_ptr<Gpu>> parts(ns);
     std::vector<std::unique_ptr<StepListener>> forks(ns);
     for (uint64_t i = 0; i < ns; ++i) forks[i] = listener_ ? listener_->fork() : nullptr;
@@ -545,29 +577,38 @@ void Gpu::runToEnd(uint32_t threads) {
         return stop.load(std::memory_order_relaxed) || finishedInstructions.load(std::memory_order_relaxed) > opt_.instructionBudget ||
                (opt_.cancel && opt_.cancel->load(std::memory_order_relaxed));
     };
+    auto worker = [&] {
+        std::vector<std::unique_ptr<Block>> spares;   // the thread's last share's blocks, recycled
+        for (uint64_t i; !stopped() && (i = nextShare.fetch_add(1)) < ns;) {
+            try {
+                LaunchOptions o = opt_;
+                o.threads = 1;
+                o.firstBlock = first + bounds[i];
+                o.endBlock = first + bounds[i + 1];
+                std::unique_ptr<Gpu> g(new Gpu(prog_, mem_, cfg_, params_, o, std::move(spares), this));
+                g->setListener(forks[i].get());
+                g->runLoop();
+                spares = std::move(g->spare_);
+                if (g->fault_) stop.store(true, std::memory_order_relaxed);
+                finishedInstructions.fetch_add(g->stats_.warpInstructions, std::memory_order_relaxed);
+                parts[i] = std::move(g);
+            } catch (...) {
+                stop.store(true, std::memory_order_relaxed);   // parts[i] stays empty
+            }
+        }
+    };
     {
+        // The calling thread is one of the workers: it starts at once, while a new thread may wait
+        // for its core to wake up. A thread the system will not start leaves its shares to the others.
         std::vector<std::jthread> pool;
-        for (uint64_t t = 0; t < nt; ++t)
-            pool.emplace_back([&] {
-                std::vector<std::unique_ptr<Block>> spares;   // the thread's last share's blocks, recycled
-                for (uint64_t i; !stopped() && (i = nextShare.fetch_add(1)) < ns;) {
-                    try {
-                        LaunchOptions o = opt_;
-                        o.threads = 1;
-                        o.firstBlock = first + total * i / ns;
-                        o.endBlock = first + total * (i + 1) / ns;
-                        std::unique_ptr<Gpu> g(new Gpu(prog_, mem_, cfg_, params_, o, std::move(spares)));
-                        g->setListener(forks[i].get());
-                        g->runLoop();
-                        spares = std::move(g->spare_);
-                        if (g->fault_) stop.store(true, std::memory_order_relaxed);
-                        finishedInstructions.fetch_add(g->stats_.warpInstructions, std::memory_order_relaxed);
-                        parts[i] = std::move(g);
-                    } catch (...) {
-                        stop.store(true, std::memory_order_relaxed);   // parts[i] stays empty
-                    }
-                }
-            });
+        for (uint64_t t = 1; t < nt; ++t) {
+            try {
+                pool.emplace_back(worker);
+            } catch (const std::system_error&) {
+                break;
+            }
+        }
+        worker();
     }
     bool redo = false;
     LaunchStats sum;

@@ -238,7 +238,9 @@ public:
     // any share restores global memory and re-runs the launch serially, so the reported fault is
     // the serial one; a cancel stops at once.
     void runToEnd(uint32_t threads);
-    static constexpr uint32_t kSharesPerThread = 4;   // runToEnd's shares: threads x this (at most one a block)
+    // runToEnd's shares of `blocks` blocks for `threads` threads: the first block of each share and,
+    // last, `blocks` (contiguous, in block order, none empty, smaller towards the end).
+    static std::vector<uint64_t> shareBounds(uint64_t blocks, uint64_t threads);
     // Why runToEnd would run this launch on one thread ("" when it would not).
     std::string serialReason() const;
     uint64_t runFor(uint64_t maxSteps);           // up to maxSteps instructions; returns how many ran
@@ -289,9 +291,12 @@ public:
 private:
     friend struct Exec;
     void admitBlocks();
-    // runToEnd's shares: a Gpu that starts with another share's retired blocks to recycle.
+    // runToEnd's shares: a Gpu that takes the launch's decoded kernel (pre-decoded instructions,
+    // register packing) from `like` instead of deriving it again, and starts with another share's
+    // retired blocks to recycle. (Null `like`: derive it, as the public constructor does.)
     Gpu(const Program& program, mem::GlobalMemory& memory, const base::LaunchConfig& config,
-        const std::vector<base::ParamBytes>& params, LaunchOptions options, std::vector<std::unique_ptr<Block>> spares);
+        const std::vector<base::ParamBytes>& params, LaunchOptions options, std::vector<std::unique_ptr<Block>> spares,
+        const Gpu* like);
     bool pickAndIssue(int onlySlot, int onlyWarp);
     bool issueNext();
     void runLoop();   // to completion or the first fault (recorded, not thrown)

@@ -6,6 +6,7 @@
 #include "base/error.hpp"
 #include "runtime/lesson.hpp"
 #include "runtime/sim_device.hpp"
+#include "sim/gpu.hpp"
 #include "trace/line_stats.hpp"
 
 #include <catch2/catch.hpp>
@@ -74,16 +75,48 @@ TEST_CASE("a parallel run to the end gives the serial run's results, statistics 
     int parallel = 0, serial = 0;
     for (auto& p : specs) {
         INFO("case " << p.string());
-        Outcome one = runOn(p, 1), four = runOn(p, 4);
+        // The shares of a run with a sums-only listener pack their register files; those of a run
+        // whose listener sees every Step (a FanOut) do not.
+        Outcome one = runOn(p, 1), four = runOn(p, 4), fourSteps = runOn(p, 4, true);
         CHECK(one.error == four.error);
+        CHECK(one.error == fourSteps.error);
         // Blocks racing on global words (planted race bugs) may leave other winners in parallel.
-        if (p.filename().string().find("-race") == std::string::npos) CHECK(one.memory == four.memory);
+        if (p.filename().string().find("-race") == std::string::npos) {
+            CHECK(one.memory == four.memory);
+            CHECK(one.memory == fourSteps.memory);
+        }
         CHECK(one.stats == four.stats);
+        CHECK(one.stats == fourSteps.stats);
         checkSameLines(one, four);
+        checkSameLines(one, fourSteps);
         for (auto& r : four.serialReasons) (r.empty() ? parallel : serial)++;
     }
     CHECK(parallel >= 5);   // most lessons' launches run in parallel
     CHECK(serial >= 2);     // the global-atomic kernels do not
+}
+
+TEST_CASE("a parallel run's shares cover the grid in block order, smaller towards the end", "[sim][parallel]") {
+    for (uint64_t blocks : {1ull, 2ull, 3ull, 7ull, 100ull, 1024ull, 16384ull, 1000003ull})
+        for (uint64_t threads : {1ull, 2ull, 3ull, 16ull, 64ull}) {
+            INFO(blocks << " blocks, " << threads << " threads");
+            const std::vector<uint64_t> b = sim::Gpu::shareBounds(blocks, threads);
+            REQUIRE(b.size() >= 2);
+            CHECK(b.front() == 0);
+            CHECK(b.back() == blocks);
+            for (size_t i = 1; i < b.size(); ++i) {
+                REQUIRE(b[i] > b[i - 1]);   // no empty share
+                if (i >= 2) CHECK(b[i] - b[i - 1] <= b[i - 1] - b[i - 2]);   // never larger than the one before
+            }
+            // The first share leaves the other threads most of the grid; the last is small, so
+            // threads finishing at different times wait little; and there are not many shares.
+            CHECK(b[1] <= std::max<uint64_t>(1, std::max(blocks / (2 * threads), blocks / (32 * threads))));
+            CHECK(b.back() - b[b.size() - 2] <= std::max<uint64_t>(1, blocks / (32 * threads)));
+            CHECK(b.size() - 1 <= std::min<uint64_t>(blocks, 8 * threads + 32 * threads));
+        }
+    // Two threads, 16384 blocks (vector add at 2^22): a quarter of the grid first, 1/64 last.
+    const std::vector<uint64_t> v = sim::Gpu::shareBounds(16384, 2);
+    CHECK(v[1] == 4096);
+    CHECK(v.back() - v[v.size() - 2] <= 256);
 }
 
 TEST_CASE("kernels whose blocks may communicate run serially", "[sim][parallel]") {
