@@ -130,6 +130,17 @@ std::vector<std::string> Gpu::notes() const {
 
 uint64_t Gpu::raceShadowBytes() const { return race_ ? race_->shadowBytes() : 0; }
 
+namespace {
+// A zeroed register file of exactly `words` words. One that held a bigger layout (the unpacked
+// one, before packKernelRegisters) gets a block of its new size: assign() would keep the old
+// capacity, and with it a power-of-two block several times too big, placed at the same offset
+// in every warp (the host's caches then hold far fewer warps' registers).
+void fitRegisterFile(base::HotVector<uint32_t>& regs, uint32_t words) {
+    if (regs.capacity() == words) regs.assign(words, 0);
+    else base::HotVector<uint32_t>(words, 0).swap(regs);
+}
+} // namespace
+
 void Gpu::admitBlocks() {
     const Function& kf = prog_.functions[0];
     while (resident_.size() < opt_.maxResidentBlocks && nextBlock_ < opt_.endBlock) {
@@ -176,7 +187,7 @@ void Gpu::admitBlocks() {
             if ((unwatched_ || headless_) && f.regWords.size() == kernelWords_) {
                 for (uint32_t r : zeroRegs_) std::memset(f.narrow(kernelOffset_[r]), 0, kf.regWide[r] ? 32 * 8 : 32 * 4);
             } else {
-                f.regWords.assign(kernelWords_, 0);
+                fitRegisterFile(f.regWords, kernelWords_);
             }
             f.preds.assign(kf.numPreds, 0);
             f.params.resize(size_t(kf.paramBytes) * 32);
@@ -390,7 +401,7 @@ void Gpu::packKernelRegisters() {
     for (auto& blk : resident_)
         for (auto& w : blk->warps)
             if (w.frames.size() == 1) {
-                w.frames[0].regWords.assign(kernelWords_, 0);
+                fitRegisterFile(w.frames[0].regWords, kernelWords_);
                 w.setFrame();
             }
 }
