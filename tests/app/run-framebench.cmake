@@ -28,7 +28,7 @@ endif()
 set(like "")
 find_program(XVFB_RUN xvfb-run)
 if(XVFB_RUN AND GUI)
-  set(ref "${outdir}/framebench-reference.png")
+  set(ref "${outdir}/framebench-${PLATFORM}-reference.png")   # one per test: the two run side by side
   file(REMOVE "${ref}" "${ref}.json")
   set(ENV{LIBGL_ALWAYS_SOFTWARE} "1")
   execute_process(COMMAND "${XVFB_RUN}" -a -s "-screen 0 1600x1000x24" "${GUI}" ${view} --screenshot "${ref}"
