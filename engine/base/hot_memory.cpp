@@ -77,7 +77,6 @@ size_t roundHuge(size_t bytes) { return (bytes + kHuge - 1) & ~(kHuge - 1); }
 struct Pool {
     std::mutex lock;
     std::array<FreeBlock*, kClasses> free{};
-    std::array<uint32_t, kClasses> color{};   // the next block's gap (in lines) for each class
     char* cursor = nullptr;
     char* end = nullptr;
 
@@ -88,18 +87,13 @@ struct Pool {
             return b;
         }
         const size_t bytes = classBytes(c);
-        // Blocks of 2 KiB and more start at 16 different line offsets in turn (a gap of up to
-        // 960 bytes before each): carved one after another they would all sit at the same offset
-        // modulo 4 KiB, so the same register (or shared-memory word) of every warp or block would
-        // fall into the same few sets of the host's caches, which then hold a fraction of them.
-        const size_t gap = c >= kSmallClasses ? kLine * (color[size_t(c)]++ % 16) : 0;
-        if (size_t(end - cursor) < gap + bytes) {
+        if (size_t(end - cursor) < bytes) {
             cursor = static_cast<char*>(mapAligned(kChunk));
             end = cursor + kChunk;
             gChunkBytes.fetch_add(kChunk, std::memory_order_relaxed);
         }
-        void* p = cursor + gap;
-        cursor += gap + bytes;
+        void* p = cursor;
+        cursor += bytes;
         return p;
     }
     void give(int c, FreeBlock* first, FreeBlock* last) {

@@ -1,7 +1,6 @@
 // The huge-page-backed pool for the simulator's hot state (base/hot_memory.hpp): alignment, blocks
 // that do not overlap and keep their bytes, reuse, blocks over 1 MiB, and blocks freed on
-// another thread than the one that allocated them, and blocks of 2 KiB or more spread over offsets
-// modulo 4 KiB.
+// another thread than the one that allocated them.
 #include "base/hot_memory.hpp"
 
 #include <catch2/catch.hpp>
@@ -93,22 +92,4 @@ TEST_CASE("hot memory: blocks freed on other threads, vectors of it", "[base]") 
     CHECK(v[999] == 7u);
     CHECK(v[4999] == 9u);
     CHECK(reinterpret_cast<uintptr_t>(v.data()) % 64 == 0);
-}
-
-TEST_CASE("hot memory: blocks of 2 KiB and more start at many offsets modulo 4 KiB", "[base]") {
-    // Register files (vector add's packed one is 1,920 bytes, matmul's 3,712) and shared memory:
-    // if every warp's started at the same offset modulo 4 KiB, the same register of every warp
-    // would fall into the same few sets of the host's caches.
-    for (size_t n : {size_t(1920), size_t(3712), size_t(100000)}) {
-        INFO(n << " bytes");
-        std::vector<void*> got;
-        std::set<uintptr_t> offsets;
-        for (int i = 0; i < 64; ++i) {
-            got.push_back(base::hotAllocate(n));
-            offsets.insert(reinterpret_cast<uintptr_t>(got.back()) % 4096);
-            CHECK(reinterpret_cast<uintptr_t>(got.back()) % 64 == 0);
-        }
-        CHECK(offsets.size() >= 8);
-        for (void* p : got) base::hotFree(p, n);
-    }
 }

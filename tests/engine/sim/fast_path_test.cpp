@@ -538,6 +538,45 @@ TEST_CASE("packed register files: the lessons' kernels need far fewer slots than
     }
 }
 
+TEST_CASE("packed register files take blocks of their packed size, admitted or recycled", "[sim][fast]") {
+    // Packing after admission must not leave a warp's registers in the block its unpacked layout
+    // needed (assign() keeps capacity): matmul's 3.7 KiB file would sit in a 32 KiB block, at the
+    // same offset in every warp, and the round-robin over hundreds of warps would miss the
+    // host's caches on every register (seen on the GPU machine's Xeon: a third slower).
+    ptx::Module m = ptx::parse(wst::readFile(wst::sourcePath("lessons/matmul/kernel.ptx")), "kernel.ptx");
+    sim::Program prog = sim::compile(m, "matmul_tiled", {});
+    mem::GlobalMemory mem;
+    std::vector<base::ParamBytes> params;
+    for (int k = 0; k < 3; ++k) params.push_back(wst::arg(mem.allocate(64 * 64 * 4, "m")));
+    for (int k = 0; k < 3; ++k) params.push_back(wst::arg(int32_t(64)));
+    base::LaunchConfig cfg;
+    cfg.grid = {4, 4, 1};
+    cfg.block = {16, 16, 1};
+    sim::LaunchOptions opt;
+    opt.maxResidentBlocks = 4;
+    sim::Gpu gpu(prog, mem, cfg, params, opt);
+    const size_t unpacked = prog.functions[0].regWords;
+    REQUIRE(gpu.residentBlocks().front()->warps.front().frames.front().regWords.capacity() >= unpacked);
+    gpu.packRegisterFiles();
+    const size_t packed = gpu.residentBlocks().front()->warps.front().frames.front().regWords.size();
+    CHECK(packed * 3 < unpacked);
+    auto fitted = [&] {
+        for (auto& b : gpu.residentBlocks())
+            for (auto& w : b->warps) {
+                if (w.frames.empty()) continue;
+                const auto& regs = w.frames.front().regWords;
+                if (regs.size() != packed || regs.capacity() != packed || w.regs != regs.data()) return false;
+            }
+        return true;
+    };
+    CHECK(fitted());
+    // Blocks admitted later recycle retired ones: their files stay at the packed size.
+    uint64_t guard = 0;
+    while (gpu.step() && ++guard < 2'000'000)
+        if (gpu.stats().blocksCompleted == 6) CHECK(fitted());
+    CHECK(gpu.stats().blocksCompleted == 16);
+}
+
 TEST_CASE("issue footprints name the packed registers and shared address each instruction uses", "[sim][fast]") {
     // Gpu::issueFootprint (the cycle model's prefetch hints) against the tiled matmul's real PTX:
     // an f32 fma names its three sources and its destination, a shared load or store its address
