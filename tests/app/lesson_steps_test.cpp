@@ -318,6 +318,16 @@ TEST_CASE("lesson variables: a malformed entry is reported, not fatal", "[lesson
     auto info = makeLessonInfo(L);
     CHECK(info->variables.empty());
     CHECK(info->variablesError.find("variables[0] needs") != std::string::npos);
+    // A line number too large for the source (it would wrap to another line): the same error.
+    j = readText(dir / "lesson.json");
+    j.replace(j.find("\"reg\": \"%r1\""), std::string("\"reg\": \"%r1\"").size(), "\"register\": \"%r1\"");
+    const size_t line = j.find("\"line\": 5 }", j.find("\"variables\""));   // vector add's "i"
+    REQUIRE(line != std::string::npos);
+    j.replace(line, std::string("\"line\": 5").size(), "\"line\": 4294967296");
+    std::ofstream(dir / "lesson.json") << j;
+    auto wrapped = makeLessonInfo(runtime::loadLesson(dir));
+    CHECK(wrapped->variables.empty());
+    CHECK(wrapped->variablesError.find("variables[0] needs") != std::string::npos);
     fs::remove_all(dir);
 }
 

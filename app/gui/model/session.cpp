@@ -46,7 +46,8 @@ std::shared_ptr<const LessonInfo> makeLessonInfo(const runtime::Lesson& lesson) 
                     const auto& v = vs[k];
                     std::string where = "variables[" + std::to_string(k) + "]";
                     if (!v.is_object() || !v.contains("name") || !v.contains("register") || !v.contains("line") ||
-                        !v["name"].is_string() || !v["register"].is_string() || !v["line"].is_number_unsigned())
+                        !v["name"].is_string() || !v["register"].is_string() || !v["line"].is_number_unsigned() ||
+                        v["line"].get<uint64_t>() > UINT32_MAX)   // (a larger one would wrap to another line)
                         throw std::runtime_error(where + " needs \"name\", \"register\" (\"%r1\") and \"line\" (a number)");
                     LessonVariable lv;
                     lv.name = v["name"].get<std::string>();
