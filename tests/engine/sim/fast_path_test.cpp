@@ -538,23 +538,33 @@ TEST_CASE("packed register files: the lessons' kernels need far fewer slots than
     }
 }
 
+namespace {
+// The tiled matmul's real PTX on 64x64 matrices: 4x4 blocks of 16x16 threads.
+struct MatmulLaunch {
+    ptx::Module m = ptx::parse(wst::readFile(wst::sourcePath("lessons/matmul/kernel.ptx")), "kernel.ptx");
+    sim::Program prog = sim::compile(m, "matmul_tiled", {});
+    mem::GlobalMemory mem;
+    std::vector<base::ParamBytes> params;
+    base::LaunchConfig cfg;
+    MatmulLaunch() {
+        for (int k = 0; k < 3; ++k) params.push_back(wst::arg(mem.allocate(64 * 64 * 4, "m")));
+        for (int k = 0; k < 3; ++k) params.push_back(wst::arg(int32_t(64)));
+        cfg.grid = {4, 4, 1};
+        cfg.block = {16, 16, 1};
+    }
+};
+} // namespace
+
 TEST_CASE("packed register files take blocks of their packed size, admitted or recycled", "[sim][fast]") {
     // Packing after admission must not leave a warp's registers in the block its unpacked layout
     // needed (assign() keeps capacity): matmul's 3.7 KiB file would sit in a 32 KiB block, at the
     // same offset in every warp, and the round-robin over hundreds of warps would miss the
     // host's caches on every register (seen on the GPU machine's Xeon: a third slower).
-    ptx::Module m = ptx::parse(wst::readFile(wst::sourcePath("lessons/matmul/kernel.ptx")), "kernel.ptx");
-    sim::Program prog = sim::compile(m, "matmul_tiled", {});
-    mem::GlobalMemory mem;
-    std::vector<base::ParamBytes> params;
-    for (int k = 0; k < 3; ++k) params.push_back(wst::arg(mem.allocate(64 * 64 * 4, "m")));
-    for (int k = 0; k < 3; ++k) params.push_back(wst::arg(int32_t(64)));
-    base::LaunchConfig cfg;
-    cfg.grid = {4, 4, 1};
-    cfg.block = {16, 16, 1};
+    MatmulLaunch L;
+    const sim::Program& prog = L.prog;
     sim::LaunchOptions opt;
     opt.maxResidentBlocks = 4;
-    sim::Gpu gpu(prog, mem, cfg, params, opt);
+    sim::Gpu gpu(prog, L.mem, L.cfg, L.params, opt);
     const size_t unpacked = prog.functions[0].regWords;
     REQUIRE(gpu.residentBlocks().front()->warps.front().frames.front().regWords.capacity() >= unpacked);
     gpu.packRegisterFiles();
@@ -581,16 +591,9 @@ TEST_CASE("issue footprints name the packed registers and shared address each in
     // Gpu::issueFootprint (the cycle model's prefetch hints) against the tiled matmul's real PTX:
     // an f32 fma names its three sources and its destination, a shared load or store its address
     // register and offset, all at the packed register file's offsets and inside it.
-    ptx::Module m = ptx::parse(wst::readFile(wst::sourcePath("lessons/matmul/kernel.ptx")), "kernel.ptx");
-    sim::Program prog = sim::compile(m, "matmul_tiled", {});
-    mem::GlobalMemory mem;
-    std::vector<base::ParamBytes> params;
-    for (int k = 0; k < 3; ++k) params.push_back(wst::arg(mem.allocate(64 * 64 * 4, "m")));
-    for (int k = 0; k < 3; ++k) params.push_back(wst::arg(int32_t(64)));
-    base::LaunchConfig cfg;
-    cfg.grid = {4, 4, 1};
-    cfg.block = {16, 16, 1};
-    sim::Gpu gpu(prog, mem, cfg, params, sim::LaunchOptions{});
+    MatmulLaunch L;
+    const sim::Program& prog = L.prog;
+    sim::Gpu gpu(prog, L.mem, L.cfg, L.params, sim::LaunchOptions{});
     gpu.packRegisterFiles();
     const uint32_t* at = gpu.registerOffsets(0);
     const size_t words = gpu.residentBlocks().front()->warps.front().frames.front().regWords.size();
