@@ -592,8 +592,10 @@ void Gpu::runToEnd(uint32_t threads) {
         std::vector<std::unique_ptr<Block>> spares;   // the thread's last share's blocks, recycled
         for (uint64_t i; !stopped() && (i = nextShare.fetch_add(1)) < ns;) {
             try {
+                if (opt_.beforeShare) opt_.beforeShare(i);
                 LaunchOptions o = opt_;
                 o.threads = 1;
+                o.beforeShare = nullptr;
                 o.firstBlock = first + bounds[i];
                 o.endBlock = first + bounds[i + 1];
                 std::unique_ptr<Gpu> g(new Gpu(prog_, mem_, cfg_, params_, o, std::move(spares), this));

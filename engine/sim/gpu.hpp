@@ -11,6 +11,7 @@
 #include "sim/step.hpp"
 
 #include <atomic>
+#include <functional>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -47,6 +48,10 @@ struct LaunchOptions {
     // The baseline x86-64 build of the pre-decoded handlers even where the CPU has AVX2+FMA (tests
     // run both builds; results are the same).
     bool baselineHandlers = false;
+    // Tests only: runToEnd calls it on a worker thread just before that thread runs share `share`
+    // (0, 1, ... in block order). The equality tests delay shares by seeded random amounts with it,
+    // so that the threads take the shares in other orders and at other times than they usually do.
+    std::function<void(uint64_t share)> beforeShare;
 };
 
 // A problem a checker found that does not stop the launch (initcheck, racecheck).

@@ -57,7 +57,10 @@ struct session_detail::ShareRecorder : sim::StepListener {
             lastChunkIndex = c;
             lastChunk = cs[c].get();
         }
-        ++(wasted ? lastChunk->wasted : lastChunk->accesses)[e % kChunk];
+        // Through a pointer, not `(wasted ? a : b)[i]`: GCC 12 with -fsanitize=undefined compiles
+        // a subscript of that conditional (two arrays) to element 0 whatever i is (issue 38).
+        uint32_t* counts = wasted ? lastChunk->wasted : lastChunk->accesses;
+        ++counts[e % kChunk];
     }
     size_t lastBuffer = ~size_t(0);
     uint64_t lastChunkIndex = 0;
