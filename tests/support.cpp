@@ -51,6 +51,7 @@ LessonOutcome runLessonSpec(const std::string& spec, bool initcheck, std::functi
     }
     for (auto& a : dev.memory().allocations())
         if (!a->freed) out.memory.emplace_back(a->data.get(), a->data.get() + a->size);
+    for (auto& r : dev.reports()) out.reports.push_back(r.tool + "|" + r.hazard + "|" + r.message);
     const auto& s = dev.lastStats();
     out.stats = {s.warpInstructions, s.threadInstructions, s.branches, s.divergentBranches, s.barriers, s.blocksCompleted};
     return out;

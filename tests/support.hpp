@@ -22,6 +22,7 @@ struct LessonOutcome {
     std::vector<std::vector<uint8_t>> memory;
     std::vector<uint64_t> stats;   // warp- and thread-instructions, branches, divergent, barriers, blocks
     std::string error;
+    std::vector<std::string> reports;   // "tool|hazard|message" of each checker report, in order
 };
 LessonOutcome runLessonSpec(const std::string& spec, bool initcheck,
                             std::function<void(warpscope::sim::Gpu&)> onLaunch = {}, uint32_t threads = 1);

@@ -181,6 +181,8 @@ void Gpu::admitBlocks() {
             w.barrierPc = -1;
             w.issued = 0;
             w.carry = 0;
+            w.parkedMask = 0;
+            w.parkedPc = -1;
             w.frames.resize(1);
             Frame& f = w.frames[0];
             f.func = 0;
@@ -655,6 +657,13 @@ void Gpu::runToEnd(uint32_t threads) {
     journal.close();
     for (size_t i = 0; i < parts.size(); ++i)
         if (listener_) listener_->join(*forks[i]);
+    // Reports that did not stop a share (synccheck's divergent barrier after exits), in block
+    // order, once per (tool, hazard, PTX line) as report() keeps them.
+    for (auto& p : parts)
+        for (CheckReport& r : p->reports_) {
+            const std::string key = r.tool + "|" + r.hazard + "|" + std::to_string(r.site.ptxLine.value_or(0));
+            if (reports_.size() < opt_.maxReports && reportKeys_.insert(key).second) reports_.push_back(std::move(r));
+        }
     stats_ = sum;
     spare_.clear();
     resident_.clear();
@@ -783,6 +792,116 @@ void Gpu::tryReleaseBarrier(Block& b) {
         barrierReleased_ = true;
         (void)liveThreads;
         return;
+    }
+}
+
+void Gpu::waitAtBarrier(Block& b, Warp& w, uint32_t id, uint32_t count, int32_t pc) {
+    arrival_ = {true, static_cast<uint8_t>(id), count};
+    w.state = WarpState::AtBarrier;
+    --b.readyWarps;
+    w.barrierId = id;
+    w.barrierCount = count;
+    w.barrierPc = pc;
+    tryReleaseBarrier(b);
+}
+
+bool Gpu::exitBound(int32_t start) {
+    const Function& kf = prog_.functions[0];
+    if (start < kf.entry || start >= kf.end) return false;
+    if (exitBound_.empty()) exitBound_.assign(prog_.code.size(), -1);
+    int8_t& known = exitBound_[static_cast<size_t>(start)];
+    if (known >= 0) return known == 1;
+    // Every instruction reachable from `start` in the kernel: none may be a barrier (of the block
+    // or the warp) or a call (whose body might hold one).
+    std::vector<uint8_t> seen(static_cast<size_t>(kf.end - kf.entry), 0);
+    std::vector<int32_t> todo{start};
+    bool ok = true;
+    while (ok && !todo.empty()) {
+        const int32_t pc = todo.back();
+        todo.pop_back();
+        if (pc < kf.entry || pc >= kf.end || seen[static_cast<size_t>(pc - kf.entry)]) continue;
+        seen[static_cast<size_t>(pc - kf.entry)] = 1;
+        const Instr& in = prog_.code[static_cast<size_t>(pc)];
+        const bool guarded = in.guard.kind != Operand::Kind::None;
+        switch (in.op) {
+        case Op::Bar:
+        case Op::Barrier:
+        case Op::Call: ok = false; break;
+        case Op::Ret:
+        case Op::Exit:
+        case Op::Trap:
+            if (guarded) todo.push_back(pc + 1);
+            break;
+        case Op::Bra:
+            todo.push_back(in.target);
+            if (guarded) todo.push_back(pc + 1);
+            break;
+        default: todo.push_back(pc + 1); break;
+        }
+    }
+    known = ok ? 1 : 0;
+    return ok;
+}
+
+// The top entry holds the lanes that have reached a bar.sync (its pc already past it); the
+// warp's other live lanes are elsewhere. The GPU (independent thread scheduling, Volta and
+// later) lets those run while the arrived ones wait, and counts a thread that exits as arrived.
+// Here: when the others are on the other side of the same branch, that side runs first; when
+// they wait where this path reconverges and nothing from there on can reach a barrier, they run
+// from there to the kernel's end. The arrived lanes then wait at the barrier (resumeParked).
+// Anything else (the others could meet a barrier: which one they count at is undefined) is
+// left to the caller's error.
+bool Gpu::parkAtBarrier(Block& b, Warp& w, const Instr& I, uint32_t id, uint32_t count) {
+    if (w.frames.size() != 1) return false;
+    Frame& f = w.frames.back();
+    const SimtEntry parked = w.top;
+    const uint32_t live = w.validMask & ~w.exited, others = live & ~parked.mask;
+    if (!f.stack.empty() && f.stack.back().rpc == parked.rpc && f.stack.back().pc != parked.rpc && (f.stack.back().mask & others)) {
+        w.top = f.stack.back();   // the other side of the branch runs first
+        f.stack.back() = parked;
+    } else {
+        if (parked.rpc < 0 || !exitBound(parked.rpc)) return false;
+        // Every other live lane must wait at the reconvergence point: entries that only wait
+        // there, then the entry that goes on from it with all of them.
+        size_t k = f.stack.size();
+        while (k > 0 && f.stack[k - 1].pc == parked.rpc && f.stack[k - 1].rpc == parked.rpc) --k;
+        if (k == 0 || f.stack[k - 1].pc != parked.rpc || (f.stack[k - 1].mask & live) != live) return false;
+        f.stack.push_back(parked);
+        w.top = {parked.rpc, kExitPc, others};
+    }
+    if (!w.parkedMask) {
+        std::ostringstream os;
+        os << "__syncthreads() reached by lanes 0x" << std::hex << parked.mask << " of the warp while its lanes 0x" << others << std::dec
+           << " were still on their way to the kernel's end (a return before the barrier). Volta and later GPUs count a thread "
+              "that has exited as arrived, so the barrier completes once they exit, as it does here; but __syncthreads() in "
+              "conditional code is only defined when the whole block takes the same side, and the threads that left do not "
+              "write what the others may read after the barrier.";
+        report("synccheck", "divergent barrier", os.str(), b, w, static_cast<int>(std::countr_zero(others)), &I, std::nullopt);
+    }
+    w.parkedMask = parked.mask;
+    w.parkedPc = parked.pc - 1;
+    w.parkedRpc = parked.rpc;
+    w.parkedId = id;
+    w.parkedCount = count;
+    return true;
+}
+
+void Gpu::resumeParked(Block& b, Warp& w) {
+    const uint32_t live = w.validMask & ~w.exited;
+    const Instr& I = prog_.code[static_cast<size_t>(w.parkedPc)];
+    if (w.top.mask == live) {   // the others have exited: the arrived lanes are all that is left
+        w.parkedMask = 0;
+        waitAtBarrier(b, w, w.parkedId, w.parkedCount, w.parkedPc);
+        return;
+    }
+    // The other side of the branch reached the reconvergence point: it must run on to the end.
+    w.parkedMask = 0;
+    if (!parkAtBarrier(b, w, I, w.parkedId, w.parkedCount)) {
+        std::ostringstream os;
+        os << "Barrier in divergent code: only lanes 0x" << std::hex << w.top.mask << " of the warp's live lanes 0x" << live << std::dec
+           << " reached __syncthreads(); the others took another path, one that can reach a barrier again. Every thread of the "
+              "block must reach the same barrier.";
+        raise(Error::Kind::Deadlock, os.str(), b, w, std::countr_zero(live & ~w.top.mask), &I);
     }
 }
 
@@ -2395,6 +2514,7 @@ void Gpu::issue(Block& b, Warp& w) {
     ++w.issued;
 
     sim::Step step;
+    arrival_.arrived = false;
     // A Step for the listener, or for issueQuiet's memory record (nobody else sees it).
     sim::Step* st = listener_ || (memTap_ && isMemoryOp(I.op)) ? &step : nullptr;
     Exec x(*this, b, w, f, I, active, execMask);
@@ -2530,12 +2650,18 @@ void Gpu::issue(Block& b, Warp& w) {
         }
         if (execMask == 0) break;
         const uint32_t live = w.validMask & ~w.exited;
-        if (active != live) {
+        // Some live lanes of the warp are elsewhere. Where they can only run to the kernel's end
+        // (an early return before __syncthreads()), they go on and the arrived lanes wait: exited
+        // threads count as arrived on Volta and later (parkAtBarrier). Otherwise: an error.
+        const bool partial = active != live && !(w.parkedMask && (active | w.parkedMask) == live);
+        auto divergent = [&] {
             std::ostringstream os;
             os << "Barrier in divergent code: only lanes 0x" << std::hex << active << " of the warp's live lanes 0x" << live
-               << std::dec << " reached __syncthreads(); the others took another path. Every thread of the block must reach the same barrier.";
+               << std::dec << " reached __syncthreads(); the others took another path, one that can reach a barrier again. "
+               << "Every thread of the block must reach the same barrier.";
             raise(Error::Kind::Deadlock, os.str(), b, w, std::countr_zero(live & ~active), &I);
-        }
+        };
+        if (partial && (I.barArrive || w.frames.size() != 1 || w.parkedMask)) divergent();
         const uint64_t* idv = x.src(0);
         uint32_t id = static_cast<uint32_t>(idv[std::countr_zero(execMask)]) & 15;
         uint32_t count = 0;
@@ -2575,12 +2701,27 @@ void Gpu::issue(Block& b, Warp& w) {
         w.top.pc = pc + 1;
         control = true;
         if (I.barArrive) break;
-        w.state = WarpState::AtBarrier;
-        --b.readyWarps;
-        w.barrierId = id;
-        w.barrierCount = count;
-        w.barrierPc = pc;
-        tryReleaseBarrier(b);
+        if (w.parkedMask && !partial && w.parkedPc == pc) {
+            w.parkedMask = 0;   // the other lanes came to the same barrier: an ordinary wait
+        } else if (w.parkedMask && !partial) {
+            // The rest of the warp is parked at another barrier instruction: both sides of a
+            // branch wait at a barrier of their own. Every live lane has arrived somewhere, and
+            // the GPU counts them all at the barrier; the Programming Guide does not promise it.
+            report("synccheck", "divergent barrier",
+                   "Lanes of one warp wait at two different __syncthreads() (the two sides of a branch, PTX lines " +
+                       std::to_string(prog_.code[static_cast<size_t>(w.parkedPc)].ptxLine) + " and " + std::to_string(I.ptxLine) +
+                       "): Volta and later GPUs count both as the same barrier, but __syncthreads() in conditional code is only "
+                       "defined when the whole block takes the same side.",
+                   b, w, static_cast<int>(std::countr_zero(active)), &I, std::nullopt);
+            w.parkedMask = 0;   // the parked entry runs on as an ordinary one after the release
+        } else if (partial) {
+            if (!parkAtBarrier(b, w, I, id, count)) {
+                w.top.pc = pc;
+                divergent();
+            }
+            break;
+        }
+        waitAtBarrier(b, w, id, count, pc);
         break;
     }
     case Op::Count_: break;
@@ -2604,6 +2745,9 @@ void Gpu::issue(Block& b, Warp& w) {
     if (w.state == WarpState::Done) {
         if (before == WarpState::Ready) --b.readyWarps;
         tryReleaseBarrier(b);
+    } else if (w.parkedMask && w.state == WarpState::Ready && w.top.pc == w.parkedPc + 1 && w.top.rpc == w.parkedRpc &&
+               (w.top.mask & ~w.parkedMask) == 0) {
+        resumeParked(b, w);   // the lanes that ran on have exited (or reconverged): the parked ones wait now
     }
     if (memTap_ && (step.isLoad || step.isStore || step.isAtomic)) {
         fillMemoryAccess(*memTap_, I, step.space, step.addresses ? execMask : 0);
@@ -2611,6 +2755,9 @@ void Gpu::issue(Block& b, Warp& w) {
     }
     if (st && listener_) {
         step.maskAfter = w.state == WarpState::Done ? 0 : w.activeMask();
+        step.barrierArrival = arrival_.arrived;
+        step.barrierId = arrival_.id;
+        step.barrierCount = arrival_.count;
         listener_->onStep(step);
     } else if (countByPc_) {
         PcCounts& c = pcCounts_[static_cast<size_t>(pc)];

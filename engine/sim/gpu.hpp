@@ -118,6 +118,13 @@ struct Warp {
     uint32_t barrierCount = 0;        // expected threads (0 = all of the block)
     int32_t barrierPc = -1;
     uint32_t localTop = 0;
+    // A barrier (bar.sync) reached by some of the warp's live lanes while the others were still on
+    // a path to the kernel's end (an early return before __syncthreads()). As on Volta and later,
+    // the arrived lanes wait in the SIMT entry {parkedPc + 1, parkedRpc} while the others run on;
+    // once those have exited, the warp waits at the barrier (Gpu::parkAtBarrier). 0: none.
+    uint32_t parkedMask = 0;
+    int32_t parkedPc = -1, parkedRpc = kExitPc;
+    uint32_t parkedId = 0, parkedCount = 0;
     base::HotVector<Frame> frames;
     std::vector<std::vector<uint8_t>> local;   // per lane .local stack
 
@@ -311,6 +318,12 @@ private:
     void stopLaunch(Block& b, Warp& w, uint32_t active, const Instr& I);   // throws when over budget or cancelled
     void checkMemberMask(Block& b, Warp& w, const Instr& I, uint32_t exec, const uint64_t* masks);   // synccheck, *.sync
     void tryReleaseBarrier(Block& b);
+    // bar.sync reached by the lanes `arrived` of the warp's live lanes: parks them and lets the
+    // others run when those can only reach the kernel's end; false when they could meet a barrier.
+    bool parkAtBarrier(Block& b, Warp& w, const Instr& I, uint32_t id, uint32_t count);
+    void resumeParked(Block& b, Warp& w);   // the parked entry is on top again: wait, or park again
+    bool exitBound(int32_t pc);             // no barrier or call between pc and the kernel's end
+    void waitAtBarrier(Block& b, Warp& w, uint32_t id, uint32_t count, int32_t pc);
     void retireIfDone(Block& b);
     void finishLanes(Warp& w, uint32_t lanes);   // exit: remove lanes from every frame
     [[noreturn]] void raise(Error::Kind kind, const std::string& what, const Block& b, const Warp& w, int lane,
@@ -342,6 +355,12 @@ private:
     bool countByPc_ = false;
     std::vector<PcCounts> pcCounts_;
     bool barrierReleased_ = false;
+    struct Arrival {
+        bool arrived = false;
+        uint8_t id = 0;
+        uint32_t count = 0;
+    } arrival_;                       // the issue in progress made its warp arrive at a barrier (Step::barrierArrival)
+    std::vector<int8_t> exitBound_;   // per pc: -1 not known yet, 0 a barrier or call can follow, 1 only the end
     std::vector<CheckReport> reports_;
     std::set<std::string> reportKeys_;   // one report per (tool, hazard, PTX line)
     std::unique_ptr<GlobalRaceCheck> race_;   // only with racecheck

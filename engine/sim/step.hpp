@@ -35,6 +35,12 @@ struct Step {
     uint32_t maskAfter = 0;        // the warp's active mask afterwards (divergence/reconvergence)
     bool branch = false;           // a branch instruction (bra)
     bool divergent = false;        // a branch that split the warp
+    // The warp arrived at a block barrier with this Step: it waits from here on (or was released at
+    // once). Usually the Step of a bar.sync; for lanes parked at a barrier while the rest of the
+    // warp ran to its end (Gpu::parkAtBarrier), the Step after which the last of those exited.
+    bool barrierArrival = false;
+    uint8_t barrierId = 0;
+    uint32_t barrierCount = 0;     // threads the barrier expects (0: the whole block)
     // Memory instructions (ld/st/atom/red): the resolved state space, bytes per lane (vector
     // accesses count all elements) and the per-lane addresses in that space.
     ptx::StateSpace space = ptx::StateSpace::None;

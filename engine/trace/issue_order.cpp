@@ -57,10 +57,9 @@ uint32_t ScheduleLog::record(const sim::Step& s) {
     if (i >= warps_.size()) warps_.resize(std::max<uint64_t>(i + 1, warps_.size() + warps_.size() / 2));
     WarpSchedule& w = warps_[i];
     const uint32_t ordinal = ++w.issued;
-    if (s.instr && s.execMask && waitsAtBarrier(*s.instr)) {
-        const sim::Operand* count = countOperand(*s.instr);
-        w.waits.push_back({ordinal, static_cast<uint32_t>(s.instr->src[0].imm) & 15, count ? static_cast<uint32_t>(count->imm) : 0});
-    }
+    // Where the warp arrived at a barrier (Step::barrierArrival: a bar.sync, or the exit of the
+    // last lanes that ran on while the others waited at one).
+    if (s.barrierArrival) w.waits.push_back({ordinal, s.barrierId & 15u, s.barrierCount});
     return ordinal;
 }
 

@@ -156,3 +156,18 @@ extern "C" __global__ void match_any_ok(const int* in, unsigned* out)
 {
     out[threadIdx.x] = __match_any_sync(0xffffffffu, in[threadIdx.x] & 3);
 }
+
+// __syncthreads() after some threads of the block returned (the grid's last block is partial):
+// the returned threads count as arrived on Volta and later, and the barrier completes; each
+// thread reads its right neighbour's element, or its own at the end of the block or array.
+extern "C" __global__ void syncthreads_after_return(const float* in, float* out, int n)
+{
+    __shared__ float tile[128];
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    tile[threadIdx.x] = in[i];
+    __syncthreads();
+    int j = threadIdx.x + 1 < blockDim.x && i + 1 < n ? threadIdx.x + 1 : threadIdx.x;
+    out[i] = tile[threadIdx.x] + tile[j];
+}

@@ -59,3 +59,17 @@ extern "C" __global__ void trap_kernel(int* out)
         __trap();
     out[threadIdx.x] = 1;
 }
+
+// __syncthreads() inside a loop where a quarter of each warp skips it: the lanes that skip go
+// round the loop again and can meet the barrier in another iteration, so the warp is not one
+// whose other lanes only run to the end (those the GPU counts as arrived once they exit).
+extern "C" __global__ void divergent_barrier_loop(int* out, int rounds)
+{
+    int t = threadIdx.x, acc = 0;
+    for (int k = 0; k < rounds; ++k) {
+        if (t % 32 < 8)
+            __syncthreads();
+        acc += k * t;
+    }
+    out[t] = acc;
+}

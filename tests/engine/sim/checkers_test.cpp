@@ -31,8 +31,10 @@ TEST_CASE("checkers catch every planted bug and nothing in the correct kernels",
         } catch (const Error& x) {
             err = x;
         }
-        if (err) INFO("error: " << err->what());
-        for (auto& r : dev.reports()) INFO("report: " << r.tool << " " << r.hazard << ": " << r.message);
+        // (INFO in this scope: inside an if or a loop it would be gone before the checks.)
+        std::string seen = err ? std::string("error: ") + err->what() : std::string("no error");
+        for (auto& r : dev.reports()) seen += "\nreport: " + r.tool + " " + r.hazard + ": " + r.message;
+        INFO(seen);
         if (tool == "none") {
             ++correct;
             CHECK_FALSE(err.has_value());
@@ -51,9 +53,6 @@ TEST_CASE("checkers catch every planted bug and nothing in the correct kernels",
             REQUIRE(err.has_value());
             CHECK(err->kind() == Error::Kind::Fault);
             CHECK(err->site().sourceLine.has_value());
-        } else if (tool == "synccheck") {
-            REQUIRE(err.has_value());
-            CHECK(err->kind() == Error::Kind::Deadlock);
         } else {
             CHECK_FALSE(err.has_value());
             bool found = false;

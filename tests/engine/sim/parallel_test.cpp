@@ -23,6 +23,7 @@ struct Outcome {
     std::vector<uint64_t> stats;   // warp/thread instructions, branches, divergent, barriers, blocks (summed)
     std::map<uint32_t, trace::LineStats> lines;
     std::string error;
+    std::vector<std::string> reports;
     std::vector<std::string> serialReasons;
 };
 
@@ -43,6 +44,7 @@ Outcome runOn(const fs::path& spec, uint32_t threads, bool viaSteps = false) {
     o.memory = std::move(r.memory);
     o.stats = std::move(r.stats);
     o.error = std::move(r.error);
+    o.reports = std::move(r.reports);
     o.lines = lines.byLine();
     return o;
 }
@@ -80,6 +82,8 @@ TEST_CASE("a parallel run to the end gives the serial run's results, statistics 
         Outcome one = runOn(p, 1), four = runOn(p, 4), fourSteps = runOn(p, 4, true);
         CHECK(one.error == four.error);
         CHECK(one.error == fourSteps.error);
+        CHECK(one.reports == four.reports);   // reports that do not stop a launch come from every share
+        CHECK(one.reports == fourSteps.reports);
         // Blocks racing on global words (planted race bugs) may leave other winners in parallel.
         if (p.filename().string().find("-race") == std::string::npos) {
             CHECK(one.memory == four.memory);
