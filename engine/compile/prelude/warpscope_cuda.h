@@ -7,7 +7,7 @@
 //
 // Sections: 1. qualifiers  2. vector types and built-in variables  3. synchronisation
 //           4. atomics  5. warp functions  6. conversions and bit tricks  7. math
-//           8. __ldg  9. unsupported features
+//           8. __ldg  9. unsupported features (a whole program's host headers: engine/cudart)
 #pragma once
 #define __WARPSCOPE_PRELUDE__ 1
 
@@ -401,6 +401,33 @@ __WS_FN int2 __ldg(const int2* p) { typedef int v2 __attribute__((ext_vector_typ
 __WS_FN int4 __ldg(const int4* p) { typedef int v4 __attribute__((ext_vector_type(4))); v4 v = __nvvm_ldg_i4((const v4*)p); return make_int4(v.x, v.y, v.z, v.w); }
 
 // ---------------------------------------------------------------- 9. unsupported features
+#ifdef __WARPSCOPE_WHOLE_PROGRAM__
+// A whole program (engine/cudart): the host code includes the system headers, whose host
+// functions of these names are the ones host code calls; clang picks these device-only
+// declarations in device code (overloading on __host__/__device__), so a kernel still gets the
+// message at its line. assert, cudaStream_t and the runtime API are the host headers'. Device
+// malloc/free are not declared here: clang's own <new> wrapper calls them from device code (a
+// kernel that calls them is then an error at its line: a host function called from device code).
+#define __WS_NO_LIBDEVICE(f) "warpscope's built-in compiler has no " #f ": it needs CUDA's libdevice; use the functions in docs/compile.md"
+#define __WS_NOLIB1(f) __device__ float f(float) __WS_UNAVAILABLE(__WS_NO_LIBDEVICE(f));
+#define __WS_NOLIB2(f) __device__ float f(float, float) __WS_UNAVAILABLE(__WS_NO_LIBDEVICE(f));
+#define __WS_NOLIBD1(f) __device__ double f(double) __WS_UNAVAILABLE(__WS_NO_LIBDEVICE(f));
+#define __WS_NOLIBD2(f) __device__ double f(double, double) __WS_UNAVAILABLE(__WS_NO_LIBDEVICE(f));
+__WS_NOLIB1(tanf) __WS_NOLIB1(asinf) __WS_NOLIB1(acosf) __WS_NOLIB1(atanf) __WS_NOLIB1(sinhf)
+__WS_NOLIB1(coshf) __WS_NOLIB1(tanhf) __WS_NOLIB1(log2f) __WS_NOLIB1(log10f) __WS_NOLIB1(log1pf)
+__WS_NOLIB1(expm1f) __WS_NOLIB1(exp10f) __WS_NOLIB1(erff) __WS_NOLIB1(erfcf) __WS_NOLIB1(cbrtf)
+__WS_NOLIB1(tgammaf) __WS_NOLIB1(lgammaf) __WS_NOLIB1(roundf)
+__WS_NOLIB2(atan2f) __WS_NOLIB2(hypotf) __WS_NOLIB2(fmodf) __WS_NOLIB2(remainderf)
+__WS_NOLIBD1(exp) __WS_NOLIBD1(log) __WS_NOLIBD1(sin) __WS_NOLIBD1(cos) __WS_NOLIBD1(tan)
+__WS_NOLIBD1(exp2) __WS_NOLIBD1(log2) __WS_NOLIBD1(tanh) __WS_NOLIBD2(pow) __WS_NOLIBD2(atan2)
+__device__ void sincosf(float, float*, float*) __WS_UNAVAILABLE(__WS_NO_LIBDEVICE(sincosf));
+#define __WS_NO_TEX "textures are not supported by the simulator: read the array through a pointer (use __ldg for the read-only path)"
+template <class T, int dim = 1, int mode = 0> struct __WS_UNAVAILABLE(__WS_NO_TEX) texture {};
+template <class T, class... A> __WS_HD T tex1Dfetch(A...) __WS_UNAVAILABLE(__WS_NO_TEX);
+template <class T, class... A> __WS_HD T tex1D(A...) __WS_UNAVAILABLE(__WS_NO_TEX);
+template <class T, class... A> __WS_HD T tex2D(A...) __WS_UNAVAILABLE(__WS_NO_TEX);
+template <class T, class... A> __WS_HD T tex3D(A...) __WS_UNAVAILABLE(__WS_NO_TEX);
+#else
 #define __WS_NO_LIBDEVICE(f) "warpscope's built-in compiler has no " #f ": it needs CUDA's libdevice; use the functions in docs/compile.md, or compile with nvcc/NVRTC (--compiler nvcc)"
 #define __WS_NOLIB1(f) __WS_HD float f(float) __WS_UNAVAILABLE(__WS_NO_LIBDEVICE(f));
 #define __WS_NOLIB2(f) __WS_HD float f(float, float) __WS_UNAVAILABLE(__WS_NO_LIBDEVICE(f));
@@ -435,3 +462,4 @@ __WS_HD int cudaConfigureCall(dim3, dim3, size_t = 0, cudaStream_t = 0) __WS_UNA
 __WS_HD int __cudaPushCallConfiguration(dim3, dim3, size_t = 0, cudaStream_t = 0) __WS_UNAVAILABLE(__WS_NO_DP);
 __WS_HD int cudaLaunchDevice(void*, void*, dim3, dim3, unsigned, cudaStream_t) __WS_UNAVAILABLE(__WS_NO_DP);
 __WS_HD int cudaDeviceSynchronize() __WS_UNAVAILABLE("cudaDeviceSynchronize in a kernel (dynamic parallelism) is not supported by the simulator");
+#endif // __WARPSCOPE_WHOLE_PROGRAM__

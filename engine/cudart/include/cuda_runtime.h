@@ -1,0 +1,53 @@
+// warpscope's CUDA host headers: what `#include <cuda_runtime.h>` gives a CUDA program (and what
+// nvcc includes on its own, so warpscope's build force-includes it): the device prelude (qualifiers,
+// vector types, built-in variables, device functions), the runtime API, and the C++ conveniences
+// (templated cudaMalloc, cudaMemcpyToSymbol by variable, cudaLaunchKernel by function).
+#pragma once
+#include "cuda_runtime_api.h"
+#include "device_launch_parameters.h"
+
+#ifdef __cplusplus
+template <class T> inline cudaError_t cudaMalloc(T** devPtr, size_t size) { return ::cudaMalloc((void**)(void*)devPtr, size); }
+template <class T> inline cudaError_t cudaMallocHost(T** ptr, size_t size) { return ::cudaMallocHost((void**)(void*)ptr, size); }
+template <class T> inline cudaError_t cudaHostAlloc(T** ptr, size_t size, unsigned int flags) {
+    return ::cudaHostAlloc((void**)(void*)ptr, size, flags);
+}
+template <class T> inline cudaError_t cudaMallocManaged(T** devPtr, size_t size, unsigned int flags = cudaMemAttachGlobal) {
+    return ::cudaMallocManaged((void**)(void*)devPtr, size, flags);
+}
+template <class T> inline cudaError_t cudaMemcpyToSymbol(const T& symbol, const void* src, size_t count, size_t offset = 0,
+                                                         cudaMemcpyKind kind = cudaMemcpyHostToDevice) {
+    return ::cudaMemcpyToSymbol((const void*)&symbol, src, count, offset, kind);
+}
+template <class T> inline cudaError_t cudaMemcpyFromSymbol(void* dst, const T& symbol, size_t count, size_t offset = 0,
+                                                           cudaMemcpyKind kind = cudaMemcpyDeviceToHost) {
+    return ::cudaMemcpyFromSymbol(dst, (const void*)&symbol, count, offset, kind);
+}
+template <class T> inline cudaError_t cudaMemcpyToSymbolAsync(const T& symbol, const void* src, size_t count, size_t offset = 0,
+                                                              cudaMemcpyKind kind = cudaMemcpyHostToDevice, cudaStream_t stream = 0) {
+    return ::cudaMemcpyToSymbolAsync((const void*)&symbol, src, count, offset, kind, stream);
+}
+template <class T> inline cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const T& symbol, size_t count, size_t offset = 0,
+                                                                cudaMemcpyKind kind = cudaMemcpyDeviceToHost, cudaStream_t stream = 0) {
+    return ::cudaMemcpyFromSymbolAsync(dst, (const void*)&symbol, count, offset, kind, stream);
+}
+template <class T> inline cudaError_t cudaGetSymbolAddress(void** devPtr, const T& symbol) {
+    return ::cudaGetSymbolAddress(devPtr, (const void*)&symbol);
+}
+template <class T> inline cudaError_t cudaGetSymbolSize(size_t* size, const T& symbol) {
+    return ::cudaGetSymbolSize(size, (const void*)&symbol);
+}
+template <class T> inline cudaError_t cudaLaunchKernel(T* func, dim3 grid, dim3 block, void** args, size_t sharedMem = 0,
+                                                       cudaStream_t stream = 0) {
+    return ::cudaLaunchKernel((const void*)func, grid, block, args, sharedMem, stream);
+}
+template <class T> inline cudaError_t cudaFuncSetAttribute(T* func, cudaFuncAttribute attr, int value) {
+    return ::cudaFuncSetAttribute((const void*)func, attr, value);
+}
+template <class T> inline cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, T* func) {
+    return ::cudaFuncGetAttributes(attr, (const void*)func);
+}
+template <class T> inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, T func, int blockSize, size_t dynamicSMemSize) {
+    return ::cudaOccupancyMaxActiveBlocksPerMultiprocessor(numBlocks, (const void*)func, blockSize, dynamicSMemSize);
+}
+#endif

@@ -1,0 +1,978 @@
+// warpscope's CUDA runtime: the CUDA Runtime API entry points a whole CUDA program calls (its own
+// calls and the registration and launch calls clang emits for it), over one runtime::SimDevice.
+// A program compiled against engine/cudart/include and linked with this library runs its
+// kernels on the simulator, unmodified (docs/whole-programs.md).
+//
+// Sections: 1. the process's runtime state  2. errors  3. registration and the module
+//           4. device queries  5. memory and unified memory  6. copies  7. streams and events
+//           8. launches  9. calls that are not supported
+//
+// Design notes:
+// - One runtime per process (CUDA's runtime is process-global too): a function-local static,
+//   created on the first call, guarded by one mutex (host threads may call in parallel).
+// - The simulator runs a kernel to completion when it is launched; CUDA reports a kernel's fault
+//   at the next synchronising call. So a fault is stored as the sticky error and every later call
+//   returns it, as CUDA does after cudaErrorIllegalAddress and friends; the fault report (kernel,
+//   block, thread, lane, line, address) goes to stderr at once.
+// - Unified memory (cudaMallocManaged): the allocation is a device allocation whose address is
+//   also mapped in the host process (mmap at the same address), so one pointer is valid on both
+//   sides. The host copy is pushed to the device before every operation that reads device memory
+//   and pulled back after every one that may write it (launches, copies, memsets).
+#include "cudart/include/driver_types.h"
+
+#include "base/data_dir.hpp"
+#include "base/error.hpp"
+#include "mem/memory.hpp"
+#include "runtime/sim_device.hpp"
+#include "timing/gpu_spec.hpp"
+
+#include <cxxabi.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace warpscope;
+
+// dim3 and uint3 as the program passes them (three unsigned ints, by value).
+struct WsDim3 {
+    unsigned x, y, z;
+};
+struct CUstream_st {
+    int id;
+};
+struct CUevent_st {
+    int id;
+    bool recorded;
+};
+
+// Set by the program's build (engine/cudart/build.cpp): the warpscope data folder (GPU presets),
+// for a program that runs outside the warpscope tree. Weak: absent when nobody defined it.
+extern "C" __attribute__((weak)) const char* __warpscope_data_dir;
+
+namespace {
+
+// ---------------------------------------------------------------- 1. the process's runtime state
+struct FatBinaryWrapper {   // what clang's module constructor passes to __cudaRegisterFatBinary
+    int magic;
+    int version;
+    const char* data;       // the "GPU binary": here PTX text, NUL-terminated
+    void* unused;
+};
+constexpr int kFatMagic = 0x466243b1;
+
+struct PushedConfig {
+    WsDim3 grid, block;
+    size_t shared;
+    void* stream;
+};
+
+struct Runtime {
+    std::recursive_mutex mutex;
+    std::vector<std::string> ptxTexts;               // one per registered fat binary, in order
+    std::map<const void*, std::string> kernels;      // host stub -> kernel (mangled) name
+    std::map<const void*, std::string> variables;    // host shadow -> module variable name
+    std::unique_ptr<runtime::SimDevice> device;
+    bool loaded = false;
+    std::string loadError;                           // why the PTX did not load (every launch says it)
+    timing::GpuSpec spec;
+    bool haveSpec = false;
+    cudaError_t sticky = cudaSuccess;                // a kernel fault: every later call returns it
+    std::set<CUstream_st*> streams;
+    std::set<CUevent_st*> events;
+    std::map<uint64_t, size_t> managed;              // unified allocations: base -> bytes
+    std::map<uintptr_t, int> managedPages;           // host pages mapped for them -> users
+    std::set<std::string> unsupportedSaid;
+};
+
+thread_local cudaError_t t_lastError = cudaSuccess;
+thread_local std::vector<PushedConfig> t_configs;
+
+Runtime& state() {
+    static Runtime* rt = new Runtime;   // never destroyed: module destructors call in at exit
+    return *rt;
+}
+
+// The GPU preset the device reports ($WARPSCOPE_GPU, default h100).
+void loadSpec(Runtime& rt) {
+    if (const char* d = std::getenv("WARPSCOPE_DATA_DIR"); d && *d) base::useDataDir(d);
+    else if (&__warpscope_data_dir && __warpscope_data_dir && *__warpscope_data_dir) base::useDataDir(__warpscope_data_dir);
+    const char* name = std::getenv("WARPSCOPE_GPU");
+    try {
+        rt.spec = timing::findPreset(name && *name ? name : "h100", timing::presetFolders());
+        rt.haveSpec = true;
+    } catch (const Error& e) {
+        std::fprintf(stderr, "warpscope: no GPU preset (%s); device properties are those of a generic GPU and events measure no time\n", e.what());
+    }
+}
+
+// The program's status for `warpscope run` ($WARPSCOPE_STATUS_FILE): "fault" when a kernel faulted.
+void writeStatus(const char* what) {
+    const char* path = std::getenv("WARPSCOPE_STATUS_FILE");
+    if (!path || !*path) return;
+    std::ofstream f(path, std::ios::app);
+    f << what << "\n";
+}
+
+// Merges the PTX of every registered fat binary (one per translation unit with kernels) into one
+// module: the first keeps its header, the others lose .version/.target/.address_size and have
+// their .file numbers moved up so their line tables stay apart.
+std::string mergePtx(const std::vector<std::string>& texts) {
+    if (texts.size() == 1) return texts[0];
+    std::string out;
+    for (size_t k = 0; k < texts.size(); ++k) {
+        std::istringstream in(texts[k]);
+        std::string line;
+        while (std::getline(in, line)) {
+            size_t i = line.find_first_not_of(" \t");
+            std::string_view t = i == std::string::npos ? std::string_view() : std::string_view(line).substr(i);
+            if (k > 0 && (t.starts_with(".version") || t.starts_with(".target") || t.starts_with(".address_size"))) continue;
+            if (k > 0 && (t.starts_with(".file") || t.starts_with(".loc"))) {
+                size_t n = line.find_first_of("0123456789", i);
+                size_t e = line.find_first_not_of("0123456789", n);
+                if (n != std::string::npos) {
+                    int num = std::atoi(line.substr(n, e - n).c_str()) + int(k) * 1000;
+                    line = line.substr(0, n) + std::to_string(num) + (e == std::string::npos ? "" : line.substr(e));
+                }
+            }
+            out += line;
+            out += '\n';
+        }
+    }
+    return out;
+}
+
+void ensureDevice(Runtime& rt) {
+    if (rt.device) return;
+    loadSpec(rt);
+    sim::LaunchOptions opt;
+    if (rt.haveSpec) opt.numSMs = rt.spec.smCount;
+    rt.device = std::make_unique<runtime::SimDevice>(opt);
+    if (!rt.ptxTexts.empty()) {
+        try {
+            rt.device->loadModule(mergePtx(rt.ptxTexts), "program");
+            rt.loaded = true;
+        } catch (const Error& e) {
+            rt.loadError = e.what();
+            std::fprintf(stderr, "warpscope: the program's kernels did not load: %s\n", e.what());
+        }
+    }
+    // Streams and events get times from the timeline model (the kernels then run through the
+    // cycle model); WARPSCOPE_TIMELINE=0 runs kernels untimed (events then measure 0 ms).
+    const char* tl = std::getenv("WARPSCOPE_TIMELINE");
+    if (rt.haveSpec && !(tl && std::string(tl) == "0")) rt.device->enableTimeline(rt.spec);
+}
+
+// Every API call starts here: the state, locked, with the device created.
+struct Call {
+    Runtime& rt;
+    std::lock_guard<std::recursive_mutex> lock;
+    Call() : rt(state()), lock(rt.mutex) { ensureDevice(rt); }
+};
+
+// ---------------------------------------------------------------- 2. errors
+cudaError_t ret(cudaError_t e) {
+    if (e != cudaSuccess) t_lastError = e;
+    return e;
+}
+
+// A call that cannot proceed because an earlier kernel faulted.
+#define WS_STICKY(rt) \
+    do { \
+        if ((rt).sticky != cudaSuccess) return ret((rt).sticky); \
+    } while (0)
+
+cudaError_t complain(cudaError_t e, const std::string& message) {
+    std::fprintf(stderr, "warpscope: %s\n", message.c_str());
+    return ret(e);
+}
+
+cudaError_t notSupported(const char* call, const char* why) {
+    Runtime& rt = state();
+    std::lock_guard<std::recursive_mutex> lock(rt.mutex);
+    if (rt.unsupportedSaid.insert(call).second)
+        std::fprintf(stderr, "warpscope: %s is not supported by warpscope's CUDA runtime (%s); it returns cudaErrorNotSupported\n", call, why);
+    return ret(cudaErrorNotSupported);
+}
+
+struct ErrorText {
+    cudaError_t code;
+    const char* name;
+    const char* text;
+};
+// Descriptions in the words of the CUDA Runtime API reference, shortened.
+const ErrorText kErrors[] = {
+    {cudaSuccess, "cudaSuccess", "no error"},
+    {cudaErrorInvalidValue, "cudaErrorInvalidValue", "invalid argument"},
+    {cudaErrorMemoryAllocation, "cudaErrorMemoryAllocation", "out of memory"},
+    {cudaErrorInitializationError, "cudaErrorInitializationError", "initialization error"},
+    {cudaErrorCudartUnloading, "cudaErrorCudartUnloading", "driver shutting down"},
+    {cudaErrorInvalidConfiguration, "cudaErrorInvalidConfiguration", "invalid configuration argument"},
+    {cudaErrorInvalidPitchValue, "cudaErrorInvalidPitchValue", "invalid pitch argument"},
+    {cudaErrorInvalidSymbol, "cudaErrorInvalidSymbol", "invalid device symbol"},
+    {cudaErrorInvalidHostPointer, "cudaErrorInvalidHostPointer", "invalid host pointer"},
+    {cudaErrorInvalidDevicePointer, "cudaErrorInvalidDevicePointer", "invalid device pointer"},
+    {cudaErrorInvalidMemcpyDirection, "cudaErrorInvalidMemcpyDirection", "invalid copy direction for memcpy"},
+    {cudaErrorMissingConfiguration, "cudaErrorMissingConfiguration", "__global__ function call is not configured"},
+    {cudaErrorInvalidDeviceFunction, "cudaErrorInvalidDeviceFunction", "invalid device function"},
+    {cudaErrorNoDevice, "cudaErrorNoDevice", "no CUDA-capable device is detected"},
+    {cudaErrorInvalidDevice, "cudaErrorInvalidDevice", "invalid device ordinal"},
+    {cudaErrorInvalidKernelImage, "cudaErrorInvalidKernelImage", "device kernel image is invalid"},
+    {cudaErrorInvalidPtx, "cudaErrorInvalidPtx", "a PTX JIT compilation failed"},
+    {cudaErrorInvalidResourceHandle, "cudaErrorInvalidResourceHandle", "invalid resource handle"},
+    {cudaErrorIllegalState, "cudaErrorIllegalState", "the operation cannot be performed in the present state"},
+    {cudaErrorSymbolNotFound, "cudaErrorSymbolNotFound", "named symbol not found"},
+    {cudaErrorNotReady, "cudaErrorNotReady", "device not ready"},
+    {cudaErrorIllegalAddress, "cudaErrorIllegalAddress", "an illegal memory access was encountered"},
+    {cudaErrorLaunchOutOfResources, "cudaErrorLaunchOutOfResources", "too many resources requested for launch"},
+    {cudaErrorLaunchTimeout, "cudaErrorLaunchTimeout", "the launch timed out and was terminated"},
+    {cudaErrorAssert, "cudaErrorAssert", "device-side assert triggered"},
+    {cudaErrorHostMemoryAlreadyRegistered, "cudaErrorHostMemoryAlreadyRegistered", "part or all of the requested memory range is already mapped"},
+    {cudaErrorHostMemoryNotRegistered, "cudaErrorHostMemoryNotRegistered", "pointer does not correspond to a registered memory region"},
+    {cudaErrorHardwareStackError, "cudaErrorHardwareStackError", "an illegal stack access was encountered"},
+    {cudaErrorIllegalInstruction, "cudaErrorIllegalInstruction", "an illegal instruction was encountered"},
+    {cudaErrorMisalignedAddress, "cudaErrorMisalignedAddress", "misaligned address"},
+    {cudaErrorInvalidAddressSpace, "cudaErrorInvalidAddressSpace", "operation not supported on global/shared address space"},
+    {cudaErrorInvalidPc, "cudaErrorInvalidPc", "invalid program counter"},
+    {cudaErrorLaunchFailure, "cudaErrorLaunchFailure", "unspecified launch failure"},
+    {cudaErrorNotPermitted, "cudaErrorNotPermitted", "operation not permitted"},
+    {cudaErrorNotSupported, "cudaErrorNotSupported", "operation not supported"},
+    {cudaErrorStreamCaptureUnsupported, "cudaErrorStreamCaptureUnsupported", "operation not permitted when stream is capturing"},
+    {cudaErrorUnknown, "cudaErrorUnknown", "unknown error"},
+};
+
+const ErrorText* findError(cudaError_t e) {
+    for (auto& t : kErrors)
+        if (t.code == e) return &t;
+    return nullptr;
+}
+
+// The error CUDA gives for what the simulator reported while running a kernel.
+cudaError_t launchErrorFor(const Error& e) {
+    const std::string m = e.what();
+    switch (e.kind()) {
+    case Error::Kind::Fault:
+        if (m.find("isaligned") != std::string::npos) return cudaErrorMisalignedAddress;
+        if (m.find("trap") != std::string::npos) return cudaErrorLaunchFailure;
+        if (m.find("stack overflow") != std::string::npos) return cudaErrorHardwareStackError;
+        if (m.find("Barrier") != std::string::npos) return cudaErrorLaunchFailure;
+        return cudaErrorIllegalAddress;
+    case Error::Kind::Budget: return cudaErrorLaunchTimeout;
+    case Error::Kind::Deadlock:
+    case Error::Kind::Cancelled: return cudaErrorLaunchFailure;
+    case Error::Kind::Unsupported: return cudaErrorNotSupported;
+    case Error::Kind::Input: return cudaErrorInvalidValue;
+    case Error::Kind::Device: return cudaErrorUnknown;
+    }
+    return cudaErrorUnknown;
+}
+
+// "vectorAdd(float const*, float const*, float*, int)" for "_Z9vectorAddPKfS0_Pfi".
+std::string demangle(const std::string& name) {
+    int status = 0;
+    char* d = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
+    std::string out = status == 0 && d ? d : name;
+    std::free(d);
+    return out;
+}
+
+// ---------------------------------------------------------------- 5. memory helpers
+// Device addresses live in the simulator's own range (mem/memory.hpp); a host pointer never does.
+bool inDeviceRange(const void* p) {
+    uint64_t a = reinterpret_cast<uint64_t>(p);
+    return a >= mem::kConstBase && a < mem::kGlobalBase + (uint64_t(1) << 40);
+}
+
+// A live device range [p, p+n), or a message saying what is wrong with it.
+bool liveDevice(Runtime& rt, const void* p, size_t n, const char* call, const char* role, std::string* why) {
+    uint64_t a = reinterpret_cast<uint64_t>(p);
+    if (rt.device->memory().find(a, std::max<size_t>(n, 1))) return true;
+    std::ostringstream o;
+    o << call << ": the " << role << " " << p << " (" << n << " bytes) is not inside a live device allocation";
+    if (const mem::Allocation* near = rt.device->memory().nearest(a)) {
+        if (near->freed && a >= near->base && a < near->base + near->size) o << " ('" << near->name << "' was freed)";
+        else if (a >= near->base && a < near->base + near->size) o << " (it runs past the end of '" << near->name << "', " << near->size << " bytes)";
+    }
+    *why = o.str();
+    return false;
+}
+
+const size_t kPage = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+
+// Pushes the host view of unified memory to the device before device work, and pulls it back
+// after; cheap when a program has none.
+struct ManagedSync {
+    Runtime& rt;
+    explicit ManagedSync(Runtime& r) : rt(r) {
+        for (auto& [base, n] : rt.managed)
+            std::memcpy(rt.device->memory().hostPointer(base, n, "unified memory"), reinterpret_cast<const void*>(base), n);
+    }
+    ~ManagedSync() {
+        for (auto& [base, n] : rt.managed) {
+            const mem::Allocation* a = rt.device->memory().find(base, n);
+            if (a) std::memcpy(reinterpret_cast<void*>(base), a->data.get() + (base - a->base), n);
+        }
+    }
+};
+
+bool mapManaged(Runtime& rt, uint64_t base, size_t n) {
+    uintptr_t first = base / kPage * kPage, end = (base + n + kPage - 1) / kPage * kPage;
+    std::vector<uintptr_t> mapped;
+    for (uintptr_t p = first; p < end; p += kPage) {
+        if (rt.managedPages[p]++ > 0) continue;
+        void* got = mmap(reinterpret_cast<void*>(p), kPage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+        if (got != reinterpret_cast<void*>(p)) {
+            if (got != MAP_FAILED) munmap(got, kPage);
+            rt.managedPages.erase(p);
+            for (uintptr_t q : mapped) {
+                munmap(reinterpret_cast<void*>(q), kPage);
+                rt.managedPages.erase(q);
+            }
+            for (uintptr_t q = first; q < p; q += kPage)
+                if (auto it = rt.managedPages.find(q); it != rt.managedPages.end() && --it->second == 0) rt.managedPages.erase(it);
+            return false;
+        }
+        mapped.push_back(p);
+    }
+    return true;
+}
+
+void unmapManaged(Runtime& rt, uint64_t base, size_t n) {
+    uintptr_t first = base / kPage * kPage, end = (base + n + kPage - 1) / kPage * kPage;
+    for (uintptr_t p = first; p < end; p += kPage) {
+        auto it = rt.managedPages.find(p);
+        if (it == rt.managedPages.end()) continue;
+        if (--it->second == 0) {
+            munmap(reinterpret_cast<void*>(p), kPage);
+            rt.managedPages.erase(it);
+        }
+    }
+}
+
+int streamId(Runtime& rt, cudaStream_t s, bool* ok) {
+    *ok = true;
+    if (s == nullptr || s == cudaStreamLegacy || s == cudaStreamPerThread) return 0;
+    if (!rt.streams.count(s)) {
+        *ok = false;
+        return 0;
+    }
+    return s->id;
+}
+
+// ---------------------------------------------------------------- 6. copies
+cudaError_t copy(void* dst, const void* src, size_t n, cudaMemcpyKind kind, cudaStream_t stream, bool async, const char* call) {
+    Call c;
+    WS_STICKY(c.rt);
+    bool okStream = true;
+    int sid = streamId(c.rt, stream, &okStream);
+    if (!okStream) return complain(cudaErrorInvalidResourceHandle, std::string(call) + ": the stream was never created or was destroyed");
+    if (n == 0) return cudaSuccess;
+    if (!dst || !src) return complain(cudaErrorInvalidValue, std::string(call) + ": a null pointer");
+    const bool dDev = inDeviceRange(dst), sDev = inDeviceRange(src);
+    if (kind == cudaMemcpyDefault) kind = dDev ? (sDev ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice) : (sDev ? cudaMemcpyDeviceToHost : cudaMemcpyHostToHost);
+    const bool wantD = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
+    const bool wantS = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
+    if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault) return complain(cudaErrorInvalidMemcpyDirection, std::string(call) + ": not a cudaMemcpyKind");
+    static const char* kKinds[] = {"cudaMemcpyHostToHost", "cudaMemcpyHostToDevice", "cudaMemcpyDeviceToHost", "cudaMemcpyDeviceToDevice"};
+    if (wantD != dDev)
+        return complain(cudaErrorInvalidValue, std::string(call) + " with " + kKinds[kind] + ": the destination " +
+                                                   (dDev ? "is a device pointer" : "is a host pointer, not device memory"));
+    if (wantS != sDev)
+        return complain(cudaErrorInvalidValue, std::string(call) + " with " + kKinds[kind] + ": the source " +
+                                                   (sDev ? "is a device pointer" : "is a host pointer, not device memory"));
+    std::string why;
+    if (dDev && !liveDevice(c.rt, dst, n, call, "destination", &why)) return complain(cudaErrorInvalidValue, why);
+    if (sDev && !liveDevice(c.rt, src, n, call, "source", &why)) return complain(cudaErrorInvalidValue, why);
+    try {
+        ManagedSync sync(c.rt);
+        const uint64_t d = reinterpret_cast<uint64_t>(dst), s = reinterpret_cast<uint64_t>(src);
+        switch (kind) {
+        case cudaMemcpyHostToHost: std::memmove(dst, src, n); break;
+        case cudaMemcpyHostToDevice: c.rt.device->copyToDevice(d, src, n, sid, !async, call); break;
+        case cudaMemcpyDeviceToHost: c.rt.device->copyToHost(dst, s, n, sid, !async, call); break;
+        default: c.rt.device->memcpyDtoD(d, s, n); break;
+        }
+    } catch (const Error& e) {
+        return complain(cudaErrorInvalidValue, std::string(call) + ": " + e.what());
+    }
+    return cudaSuccess;
+}
+
+cudaError_t symbolRange(Runtime& rt, const void* symbol, size_t count, size_t offset, uint64_t* addr, const char* call) {
+    auto it = rt.variables.find(symbol);
+    if (it == rt.variables.end()) return complain(cudaErrorInvalidSymbol, std::string(call) + ": the symbol is not a __device__ or __constant__ variable of the program");
+    if (!rt.loaded) return complain(cudaErrorInvalidSymbol, std::string(call) + ": the program's kernels did not load: " + rt.loadError);
+    size_t size = 0;
+    try {
+        *addr = rt.device->symbolAddress(it->second, &size);
+    } catch (const Error& e) {
+        return complain(cudaErrorInvalidSymbol, std::string(call) + ": " + e.what());
+    }
+    if (offset > size || count > size - offset)
+        return complain(cudaErrorInvalidValue, std::string(call) + ": " + std::to_string(count) + " bytes at offset " + std::to_string(offset) +
+                                                   " do not fit in '" + it->second + "' (" + std::to_string(size) + " bytes)");
+    *addr += offset;
+    return cudaSuccess;
+}
+
+} // namespace
+
+extern "C" {
+
+// ---------------------------------------------------------------- 2. errors (API)
+cudaError_t cudaGetLastError(void) {
+    cudaError_t e = t_lastError;
+    Runtime& rt = state();
+    t_lastError = rt.sticky;   // a sticky error stays
+    return e != cudaSuccess ? e : rt.sticky;
+}
+cudaError_t cudaPeekAtLastError(void) { return t_lastError != cudaSuccess ? t_lastError : state().sticky; }
+const char* cudaGetErrorName(cudaError_t error) {
+    const ErrorText* t = findError(error);
+    return t ? t->name : "cudaErrorUnknown";
+}
+const char* cudaGetErrorString(cudaError_t error) {
+    const ErrorText* t = findError(error);
+    return t ? t->text : "unrecognized error code";
+}
+
+// ---------------------------------------------------------------- 3. registration
+void** __cudaRegisterFatBinary(void* fatCubin) {
+    Runtime& rt = state();
+    std::lock_guard<std::recursive_mutex> lock(rt.mutex);
+    auto* w = static_cast<const FatBinaryWrapper*>(fatCubin);
+    if (w && w->magic == kFatMagic && w->data) rt.ptxTexts.emplace_back(w->data);
+    else std::fprintf(stderr, "warpscope: a fat binary that is not PTX text was registered and is ignored (built by nvcc, not by warpscope build?)\n");
+    if (rt.device) std::fprintf(stderr, "warpscope: a module registered after the first CUDA call is not loaded\n");
+    return static_cast<void**>(fatCubin);
+}
+void __cudaRegisterFatBinaryEnd(void**) {}
+void __cudaUnregisterFatBinary(void**) {}
+void __cudaRegisterFunction(void**, const char* hostFun, char*, const char* deviceName, int, void*, void*, void*, void*, int*) {
+    Runtime& rt = state();
+    std::lock_guard<std::recursive_mutex> lock(rt.mutex);
+    rt.kernels[hostFun] = deviceName;
+}
+void __cudaRegisterVar(void**, char* hostVar, char*, const char* deviceName, int, size_t, int, int) {
+    Runtime& rt = state();
+    std::lock_guard<std::recursive_mutex> lock(rt.mutex);
+    rt.variables[hostVar] = deviceName;
+}
+
+// ---------------------------------------------------------------- 4. device queries
+cudaError_t cudaGetDeviceCount(int* count) {
+    if (!count) return ret(cudaErrorInvalidValue);
+    *count = 1;
+    return cudaSuccess;
+}
+cudaError_t cudaGetDevice(int* device) {
+    if (!device) return ret(cudaErrorInvalidValue);
+    *device = 0;
+    return cudaSuccess;
+}
+cudaError_t cudaSetDevice(int device) {
+    if (device != 0) return complain(cudaErrorInvalidDevice, "cudaSetDevice(" + std::to_string(device) + "): the simulator has one device, 0");
+    Call c;
+    return cudaSuccess;
+}
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
+    if (!prop) return ret(cudaErrorInvalidValue);
+    if (device != 0) return ret(cudaErrorInvalidDevice);
+    Call c;
+    const timing::GpuSpec& s = c.rt.spec;
+    std::memset(prop, 0, sizeof *prop);
+    std::string name = "warpscope simulator (" + (c.rt.haveSpec ? s.name : std::string("generic")) + ")";
+    std::snprintf(prop->name, sizeof prop->name, "%s", name.c_str());
+    int major = 7, minor = 5;
+    if (c.rt.haveSpec) std::sscanf(s.computeCapability.c_str(), "%d.%d", &major, &minor);
+    prop->major = major;
+    prop->minor = minor;
+    prop->totalGlobalMem = static_cast<size_t>(c.rt.device->memory().limit());
+    prop->sharedMemPerBlock = c.rt.haveSpec ? s.defaultSharedPerBlock : 49152;
+    prop->regsPerBlock = c.rt.haveSpec ? int(s.maxRegistersPerBlock) : 65536;
+    prop->warpSize = 32;
+    prop->memPitch = SIZE_MAX / 2;
+    prop->maxThreadsPerBlock = c.rt.haveSpec ? int(s.maxThreadsPerBlock) : 1024;
+    prop->maxThreadsDim[0] = 1024;
+    prop->maxThreadsDim[1] = 1024;
+    prop->maxThreadsDim[2] = 64;
+    prop->maxGridSize[0] = 2147483647;
+    prop->maxGridSize[1] = 65535;
+    prop->maxGridSize[2] = 65535;
+    prop->clockRate = c.rt.haveSpec ? int(s.clockMHz * 1000) : 1000000;
+    prop->totalConstMem = 65536;
+    prop->textureAlignment = 512;
+    prop->deviceOverlap = 1;
+    prop->multiProcessorCount = c.rt.haveSpec ? int(s.smCount) : 4;
+    prop->canMapHostMemory = 0;
+    prop->concurrentKernels = 1;
+    prop->asyncEngineCount = c.rt.haveSpec ? int(s.copyEngines) : 2;
+    prop->unifiedAddressing = 1;
+    prop->l2CacheSize = c.rt.haveSpec ? int(s.l2Bytes) : 0;
+    prop->maxThreadsPerMultiProcessor = c.rt.haveSpec ? int(s.maxThreadsPerSM) : 2048;
+    prop->streamPrioritiesSupported = 0;
+    prop->globalL1CacheSupported = 1;
+    prop->localL1CacheSupported = 1;
+    prop->sharedMemPerMultiprocessor = c.rt.haveSpec ? s.sharedPerSM : 65536;
+    prop->regsPerMultiprocessor = c.rt.haveSpec ? int(s.registersPerSM) : 65536;
+    prop->managedMemory = 1;
+    prop->concurrentManagedAccess = 0;
+    prop->sharedMemPerBlockOptin = c.rt.haveSpec ? s.maxSharedPerBlock : 49152;
+    prop->maxBlocksPerMultiProcessor = c.rt.haveSpec ? int(s.maxBlocksPerSM) : 16;
+    prop->reservedSharedMemPerBlock = c.rt.haveSpec ? s.reservedSharedPerBlock : 0;
+    return cudaSuccess;
+}
+cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) {
+    if (!value) return ret(cudaErrorInvalidValue);
+    cudaDeviceProp p;
+    if (cudaError_t e = cudaGetDeviceProperties(&p, device); e != cudaSuccess) return e;
+    switch (attr) {
+    case cudaDevAttrMaxThreadsPerBlock: *value = p.maxThreadsPerBlock; break;
+    case cudaDevAttrMaxBlockDimX: *value = p.maxThreadsDim[0]; break;
+    case cudaDevAttrMaxBlockDimY: *value = p.maxThreadsDim[1]; break;
+    case cudaDevAttrMaxBlockDimZ: *value = p.maxThreadsDim[2]; break;
+    case cudaDevAttrMaxGridDimX: *value = p.maxGridSize[0]; break;
+    case cudaDevAttrMaxGridDimY: *value = p.maxGridSize[1]; break;
+    case cudaDevAttrMaxGridDimZ: *value = p.maxGridSize[2]; break;
+    case cudaDevAttrMaxSharedMemoryPerBlock: *value = int(p.sharedMemPerBlock); break;
+    case cudaDevAttrTotalConstantMemory: *value = int(p.totalConstMem); break;
+    case cudaDevAttrWarpSize: *value = 32; break;
+    case cudaDevAttrMaxRegistersPerBlock: *value = p.regsPerBlock; break;
+    case cudaDevAttrClockRate: *value = p.clockRate; break;
+    case cudaDevAttrMultiProcessorCount: *value = p.multiProcessorCount; break;
+    case cudaDevAttrComputeCapabilityMajor: *value = p.major; break;
+    case cudaDevAttrComputeCapabilityMinor: *value = p.minor; break;
+    case cudaDevAttrMaxThreadsPerMultiProcessor: *value = p.maxThreadsPerMultiProcessor; break;
+    case cudaDevAttrL2CacheSize: *value = p.l2CacheSize; break;
+    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *value = int(p.sharedMemPerMultiprocessor); break;
+    case cudaDevAttrMaxRegistersPerMultiprocessor: *value = p.regsPerMultiprocessor; break;
+    case cudaDevAttrManagedMemory: *value = 1; break;
+    case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = int(p.sharedMemPerBlockOptin); break;
+    case cudaDevAttrMaxBlocksPerMultiprocessor: *value = p.maxBlocksPerMultiProcessor; break;
+    default: return notSupported("cudaDeviceGetAttribute with this attribute", "warpscope reports the attributes listed in its driver_types.h");
+    }
+    return cudaSuccess;
+}
+cudaError_t cudaRuntimeGetVersion(int* v) {
+    if (!v) return ret(cudaErrorInvalidValue);
+    *v = 11050;
+    return cudaSuccess;
+}
+cudaError_t cudaDriverGetVersion(int* v) {
+    if (!v) return ret(cudaErrorInvalidValue);
+    *v = 11050;
+    return cudaSuccess;
+}
+cudaError_t cudaMemGetInfo(size_t* freeBytes, size_t* total) {
+    Call c;
+    WS_STICKY(c.rt);
+    const mem::GlobalMemory& m = c.rt.device->memory();
+    if (total) *total = m.limit();
+    if (freeBytes) *freeBytes = m.limit() > m.liveBytes() ? m.limit() - m.liveBytes() : 0;
+    return cudaSuccess;
+}
+cudaError_t cudaDeviceSynchronize(void) {
+    Call c;
+    WS_STICKY(c.rt);
+    try {
+        c.rt.device->synchronize();
+    } catch (const Error& e) {
+        return complain(cudaErrorIllegalState, std::string("cudaDeviceSynchronize: ") + e.what());
+    }
+    return cudaSuccess;
+}
+cudaError_t cudaThreadSynchronize(void) { return cudaDeviceSynchronize(); }
+cudaError_t cudaDeviceReset(void) {
+    Runtime& rt = state();
+    std::lock_guard<std::recursive_mutex> lock(rt.mutex);
+    for (auto& [base, n] : rt.managed) unmapManaged(rt, base, n);
+    rt.managed.clear();
+    for (auto* s : rt.streams) delete s;
+    rt.streams.clear();
+    for (auto* e : rt.events) delete e;
+    rt.events.clear();
+    rt.device.reset();
+    rt.loaded = false;
+    rt.sticky = cudaSuccess;
+    t_lastError = cudaSuccess;
+    return cudaSuccess;
+}
+
+// ---------------------------------------------------------------- 5. memory
+cudaError_t cudaMalloc(void** devPtr, size_t size) {
+    if (!devPtr) return ret(cudaErrorInvalidValue);
+    Call c;
+    WS_STICKY(c.rt);
+    try {
+        *devPtr = reinterpret_cast<void*>(c.rt.device->malloc(std::max<size_t>(size, 1), "cudaMalloc #" + std::to_string(c.rt.device->memory().allocations().size() + 1)));
+    } catch (const Error& e) {
+        *devPtr = nullptr;
+        return complain(cudaErrorMemoryAllocation, std::string("cudaMalloc(") + std::to_string(size) + " bytes): " + e.what());
+    }
+    return cudaSuccess;
+}
+cudaError_t cudaFree(void* devPtr) {
+    if (!devPtr) return cudaSuccess;
+    Call c;
+    WS_STICKY(c.rt);
+    const uint64_t a = reinterpret_cast<uint64_t>(devPtr);
+    const mem::Allocation* al = c.rt.device->memory().find(a, 1);
+    if (!inDeviceRange(devPtr) || !al || al->base != a) {
+        std::string what = !inDeviceRange(devPtr) ? "is a host pointer, not one from cudaMalloc" : !al ? "is not a live allocation (freed twice?)" : "points inside an allocation, not at its start";
+        return complain(cudaErrorInvalidValue, "cudaFree(" + std::string(std::to_string(a)) + "): the pointer " + what);
+    }
+    if (auto m = c.rt.managed.find(a); m != c.rt.managed.end()) {
+        unmapManaged(c.rt, m->first, m->second);
+        c.rt.managed.erase(m);
+    }
+    try {
+        c.rt.device->free(a);
+    } catch (const Error& e) {
+        return complain(cudaErrorInvalidValue, std::string("cudaFree: ") + e.what());
+    }
+    return cudaSuccess;
+}
+cudaError_t cudaMallocHost(void** ptr, size_t size) {
+    if (!ptr) return ret(cudaErrorInvalidValue);
+    Call c;
+    WS_STICKY(c.rt);
+    *ptr = c.rt.device->hostAlloc(size, true);
+    return cudaSuccess;
+}
+cudaError_t cudaHostAlloc(void** ptr, size_t size, unsigned int flags) {
+    if (flags & cudaHostAllocMapped) return notSupported("cudaHostAlloc with cudaHostAllocMapped", "zero-copy mapped host memory is not simulated yet");
+    return cudaMallocHost(ptr, size);   // portable and write-combined change nothing on one simulated device
+}
+cudaError_t cudaFreeHost(void* ptr) {
+    if (!ptr) return cudaSuccess;
+    Call c;
+    WS_STICKY(c.rt);
+    try {
+        c.rt.device->hostFree(ptr);
+    } catch (const Error&) {
+        return complain(cudaErrorInvalidValue, "cudaFreeHost: the pointer did not come from cudaMallocHost or cudaHostAlloc");
+    }
+    return cudaSuccess;
+}
+cudaError_t cudaMallocManaged(void** devPtr, size_t size, unsigned int flags) {
+    if (!devPtr || size == 0) return ret(cudaErrorInvalidValue);
+    if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost) return ret(cudaErrorInvalidValue);
+    Call c;
+    WS_STICKY(c.rt);
+    uint64_t a = 0;
+    try {
+        a = c.rt.device->malloc(size, "cudaMallocManaged #" + std::to_string(c.rt.device->memory().allocations().size() + 1));
+    } catch (const Error& e) {
+        return complain(cudaErrorMemoryAllocation, std::string("cudaMallocManaged: ") + e.what());
+    }
+    if (!mapManaged(c.rt, a, size)) {
+        c.rt.device->free(a);
+        return complain(cudaErrorMemoryAllocation, "cudaMallocManaged: the host address range of the allocation is taken, so it cannot be mapped on the host");
+    }
+    c.rt.managed[a] = size;
+    *devPtr = reinterpret_cast<void*>(a);
+    return cudaSuccess;
+}
+cudaError_t cudaMemPrefetchAsync(const void*, size_t, int, cudaStream_t) {
+    // Unified memory is always where it is needed (ManagedSync): a prefetch has nothing to move.
+    return cudaSuccess;
+}
+
+// ---------------------------------------------------------------- 6. copies (API)
+cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
+    return copy(dst, src, count, kind, nullptr, false, "cudaMemcpy");
+}
+cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind, cudaStream_t stream) {
+    return copy(dst, src, count, kind, stream, true, "cudaMemcpyAsync");
+}
+static cudaError_t memsetImpl(void* devPtr, int value, size_t count, const char* call) {
+    Call c;
+    WS_STICKY(c.rt);
+    if (count == 0) return cudaSuccess;
+    std::string why;
+    if (!inDeviceRange(devPtr)) return complain(cudaErrorInvalidValue, std::string(call) + ": the pointer is a host pointer, not device memory");
+    if (!liveDevice(c.rt, devPtr, count, call, "destination", &why)) return complain(cudaErrorInvalidValue, why);
+    ManagedSync sync(c.rt);
+    c.rt.device->memset(reinterpret_cast<uint64_t>(devPtr), static_cast<uint8_t>(value), count);
+    return cudaSuccess;
+}
+cudaError_t cudaMemset(void* devPtr, int value, size_t count) { return memsetImpl(devPtr, value, count, "cudaMemset"); }
+cudaError_t cudaMemsetAsync(void* devPtr, int value, size_t count, cudaStream_t stream) {
+    bool ok = true;
+    {
+        Call c;
+        streamId(c.rt, stream, &ok);
+    }
+    if (!ok) return complain(cudaErrorInvalidResourceHandle, "cudaMemsetAsync: the stream was never created or was destroyed");
+    return memsetImpl(devPtr, value, count, "cudaMemsetAsync");
+}
+cudaError_t cudaMemcpyToSymbolAsync(const void* symbol, const void* src, size_t count, size_t offset, cudaMemcpyKind kind, cudaStream_t stream) {
+    uint64_t addr = 0;
+    {
+        Call c;
+        WS_STICKY(c.rt);
+        if (cudaError_t e = symbolRange(c.rt, symbol, count, offset, &addr, "cudaMemcpyToSymbol"); e != cudaSuccess) return e;
+    }
+    if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault) return ret(cudaErrorInvalidMemcpyDirection);
+    return copy(reinterpret_cast<void*>(addr), src, count, kind, stream, stream != nullptr, "cudaMemcpyToSymbol");
+}
+cudaError_t cudaMemcpyToSymbol(const void* symbol, const void* src, size_t count, size_t offset, cudaMemcpyKind kind) {
+    return cudaMemcpyToSymbolAsync(symbol, src, count, offset, kind, nullptr);
+}
+cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t count, size_t offset, cudaMemcpyKind kind, cudaStream_t stream) {
+    uint64_t addr = 0;
+    {
+        Call c;
+        WS_STICKY(c.rt);
+        if (cudaError_t e = symbolRange(c.rt, symbol, count, offset, &addr, "cudaMemcpyFromSymbol"); e != cudaSuccess) return e;
+    }
+    if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault) return ret(cudaErrorInvalidMemcpyDirection);
+    return copy(dst, reinterpret_cast<const void*>(addr), count, kind, stream, stream != nullptr, "cudaMemcpyFromSymbol");
+}
+cudaError_t cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t count, size_t offset, cudaMemcpyKind kind) {
+    return cudaMemcpyFromSymbolAsync(dst, symbol, count, offset, kind, nullptr);
+}
+cudaError_t cudaGetSymbolAddress(void** devPtr, const void* symbol) {
+    if (!devPtr) return ret(cudaErrorInvalidValue);
+    Call c;
+    WS_STICKY(c.rt);
+    uint64_t addr = 0;
+    if (cudaError_t e = symbolRange(c.rt, symbol, 0, 0, &addr, "cudaGetSymbolAddress"); e != cudaSuccess) return e;
+    *devPtr = reinterpret_cast<void*>(addr);
+    return cudaSuccess;
+}
+cudaError_t cudaGetSymbolSize(size_t* size, const void* symbol) {
+    if (!size) return ret(cudaErrorInvalidValue);
+    Call c;
+    WS_STICKY(c.rt);
+    auto it = c.rt.variables.find(symbol);
+    if (it == c.rt.variables.end() || !c.rt.loaded) return ret(cudaErrorInvalidSymbol);
+    c.rt.device->symbolAddress(it->second, size);
+    return cudaSuccess;
+}
+
+// ---------------------------------------------------------------- 7. streams and events
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* pStream, unsigned int flags) {
+    if (!pStream || flags > cudaStreamNonBlocking) return ret(cudaErrorInvalidValue);
+    Call c;
+    WS_STICKY(c.rt);
+    auto* s = new CUstream_st{c.rt.device->createStream(flags & cudaStreamNonBlocking)};
+    c.rt.streams.insert(s);
+    *pStream = s;
+    return cudaSuccess;
+}
+cudaError_t cudaStreamCreate(cudaStream_t* pStream) { return cudaStreamCreateWithFlags(pStream, cudaStreamDefault); }
+cudaError_t cudaStreamDestroy(cudaStream_t stream) {
+    Call c;
+    WS_STICKY(c.rt);
+    if (!c.rt.streams.erase(stream)) return complain(cudaErrorInvalidResourceHandle, "cudaStreamDestroy: not a live stream");
+    delete stream;   // the simulator's stream number stays (work on it has already been modelled)
+    return cudaSuccess;
+}
+cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
+    Call c;
+    WS_STICKY(c.rt);
+    bool ok = true;
+    int sid = streamId(c.rt, stream, &ok);
+    if (!ok) return complain(cudaErrorInvalidResourceHandle, "cudaStreamSynchronize: not a live stream");
+    try {
+        c.rt.device->synchronizeStream(sid);
+    } catch (const Error& e) {
+        return complain(cudaErrorIllegalState, std::string("cudaStreamSynchronize: ") + e.what());
+    }
+    return cudaSuccess;
+}
+cudaError_t cudaStreamQuery(cudaStream_t stream) {
+    Call c;
+    WS_STICKY(c.rt);
+    bool ok = true;
+    streamId(c.rt, stream, &ok);
+    // The simulator has done a stream's work by the time the call that issued it returned.
+    return ok ? cudaSuccess : ret(cudaErrorInvalidResourceHandle);
+}
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int) {
+    Call c;
+    WS_STICKY(c.rt);
+    bool ok = true;
+    int sid = streamId(c.rt, stream, &ok);
+    if (!ok || !c.rt.events.count(event)) return complain(cudaErrorInvalidResourceHandle, "cudaStreamWaitEvent: not a live stream or event");
+    if (!event->recorded) return cudaSuccess;   // CUDA: waiting for a never-recorded event does nothing
+    c.rt.device->streamWaitEvent(sid, event->id);
+    return cudaSuccess;
+}
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags) {
+    if (!event || flags > (cudaEventBlockingSync | cudaEventDisableTiming | 0x04)) return ret(cudaErrorInvalidValue);
+    Call c;
+    WS_STICKY(c.rt);
+    auto* e = new CUevent_st{c.rt.device->createEvent(), false};
+    c.rt.events.insert(e);
+    *event = e;
+    return cudaSuccess;
+}
+cudaError_t cudaEventCreate(cudaEvent_t* event) { return cudaEventCreateWithFlags(event, cudaEventDefault); }
+cudaError_t cudaEventDestroy(cudaEvent_t event) {
+    Call c;
+    WS_STICKY(c.rt);
+    if (!c.rt.events.erase(event)) return complain(cudaErrorInvalidResourceHandle, "cudaEventDestroy: not a live event");
+    delete event;
+    return cudaSuccess;
+}
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
+    Call c;
+    WS_STICKY(c.rt);
+    bool ok = true;
+    int sid = streamId(c.rt, stream, &ok);
+    if (!ok || !c.rt.events.count(event)) return complain(cudaErrorInvalidResourceHandle, "cudaEventRecord: not a live stream or event");
+    try {
+        c.rt.device->recordEvent(event->id, sid);
+    } catch (const Error& e) {
+        return complain(cudaErrorIllegalState, std::string("cudaEventRecord: ") + e.what());
+    }
+    event->recorded = true;
+    return cudaSuccess;
+}
+cudaError_t cudaEventSynchronize(cudaEvent_t event) {
+    Call c;
+    WS_STICKY(c.rt);
+    if (!c.rt.events.count(event)) return complain(cudaErrorInvalidResourceHandle, "cudaEventSynchronize: not a live event");
+    if (!event->recorded) return cudaSuccess;
+    c.rt.device->synchronizeEvent(event->id);
+    return cudaSuccess;
+}
+cudaError_t cudaEventQuery(cudaEvent_t event) {
+    Call c;
+    WS_STICKY(c.rt);
+    if (!c.rt.events.count(event)) return ret(cudaErrorInvalidResourceHandle);
+    return cudaSuccess;
+}
+cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
+    if (!ms) return ret(cudaErrorInvalidValue);
+    Call c;
+    WS_STICKY(c.rt);
+    if (!c.rt.events.count(start) || !c.rt.events.count(end)) return complain(cudaErrorInvalidResourceHandle, "cudaEventElapsedTime: not a live event");
+    if (!start->recorded || !end->recorded) return ret(cudaErrorInvalidResourceHandle);
+    try {
+        *ms = static_cast<float>(c.rt.device->eventElapsedMs(start->id, end->id));
+    } catch (const Error& e) {
+        return complain(cudaErrorInvalidResourceHandle, std::string("cudaEventElapsedTime: ") + e.what());
+    }
+    return cudaSuccess;
+}
+
+// ---------------------------------------------------------------- 8. launches
+unsigned __cudaPushCallConfiguration(WsDim3 grid, WsDim3 block, size_t shared, void* stream) {
+    t_configs.push_back({grid, block, shared, stream});
+    return 0;
+}
+cudaError_t __cudaPopCallConfiguration(WsDim3* grid, WsDim3* block, size_t* shared, void* stream) {
+    if (t_configs.empty()) return ret(cudaErrorMissingConfiguration);
+    PushedConfig p = t_configs.back();
+    t_configs.pop_back();
+    *grid = p.grid;
+    *block = p.block;
+    *shared = p.shared;
+    *static_cast<void**>(stream) = p.stream;
+    return cudaSuccess;
+}
+
+cudaError_t cudaLaunchKernel(const void* func, WsDim3 grid, WsDim3 block, void** args, size_t sharedMem, cudaStream_t stream) {
+    Call c;
+    WS_STICKY(c.rt);
+    auto k = c.rt.kernels.find(func);
+    if (k == c.rt.kernels.end()) return complain(cudaErrorInvalidDeviceFunction, "cudaLaunchKernel: the function is not a kernel of this program");
+    const std::string& name = k->second;
+    if (!c.rt.loaded) return complain(cudaErrorInvalidPtx, "launch of " + demangle(name) + ": the program's kernels did not load: " + c.rt.loadError);
+    bool ok = true;
+    int sid = streamId(c.rt, stream, &ok);
+    if (!ok) return complain(cudaErrorInvalidResourceHandle, "launch of " + demangle(name) + ": the stream was never created or was destroyed");
+    // The launch limits of the device (cudaErrorInvalidConfiguration when they are broken).
+    const uint64_t threads = uint64_t(block.x) * block.y * block.z;
+    const uint32_t maxThreads = c.rt.haveSpec ? c.rt.spec.maxThreadsPerBlock : 1024;
+    const uint32_t maxShared = c.rt.haveSpec ? c.rt.spec.defaultSharedPerBlock : 49152;
+    std::ostringstream bad;
+    if (grid.x == 0 || grid.y == 0 || grid.z == 0 || block.x == 0 || block.y == 0 || block.z == 0) bad << "a grid or block dimension is 0";
+    else if (threads > maxThreads) bad << threads << " threads per block (" << block.x << "x" << block.y << "x" << block.z << "); the device allows " << maxThreads;
+    else if (block.x > 1024 || block.y > 1024 || block.z > 64) bad << "block (" << block.x << "," << block.y << "," << block.z << ") exceeds the largest block dimensions (1024, 1024, 64)";
+    else if (grid.x > 2147483647u || grid.y > 65535 || grid.z > 65535) bad << "grid (" << grid.x << "," << grid.y << "," << grid.z << ") exceeds the largest grid dimensions (2147483647, 65535, 65535)";
+    else if (sharedMem > maxShared) bad << sharedMem << " bytes of dynamic shared memory; the device allows " << maxShared << " per block";
+    if (!bad.str().empty()) return complain(cudaErrorInvalidConfiguration, "launch of " + demangle(name) + ": invalid configuration: " + bad.str());
+    const ptx::Function* fn = c.rt.device->module().findFunction(name);
+    if (!fn || !fn->isEntry) return complain(cudaErrorInvalidDeviceFunction, "launch of " + demangle(name) + ": no such kernel in the PTX");
+    std::vector<runtime::ParamBytes> params;
+    for (size_t i = 0; i < fn->params.size(); ++i) {
+        const int64_t n = fn->params[i].sizeInBytes();
+        if (!args || !args[i]) return complain(cudaErrorInvalidValue, "launch of " + demangle(name) + ": argument " + std::to_string(i) + " is missing");
+        const auto* b = static_cast<const uint8_t*>(args[i]);
+        params.emplace_back(b, b + std::max<int64_t>(n, 0));
+    }
+    runtime::LaunchConfig cfg;
+    cfg.grid = {grid.x, grid.y, grid.z};
+    cfg.block = {block.x, block.y, block.z};
+    cfg.dynamicSharedBytes = static_cast<uint32_t>(sharedMem);
+    try {
+        ManagedSync sync(c.rt);
+        c.rt.device->launchOn(sid, name, cfg, params);
+    } catch (const Error& e) {
+        cudaError_t code = launchErrorFor(e);
+        if (e.kind() == Error::Kind::Unsupported || e.kind() == Error::Kind::Input)
+            return complain(code, "launch of " + demangle(name) + ": " + e.what());
+        // A fault: sticky, as on a GPU; reported now with where it happened.
+        std::fprintf(stderr, "warpscope: kernel %s faulted: %s\n  CUDA reports this as %s (%s); every later CUDA call returns it.\n",
+                     demangle(name).c_str(), e.what(), cudaGetErrorName(code), cudaGetErrorString(code));
+        writeStatus("fault");
+        c.rt.sticky = code;
+        // The launch itself succeeds, as an asynchronous launch does; the error shows at the next call.
+        return cudaSuccess;
+    }
+    return cudaSuccess;
+}
+
+// ---------------------------------------------------------------- 9. calls that are not supported
+cudaError_t cudaMemcpy2D(void*, size_t, const void*, size_t, size_t, size_t, cudaMemcpyKind) {
+    return notSupported("cudaMemcpy2D", "pitched copies are not implemented yet");
+}
+cudaError_t cudaMemcpy2DAsync(void*, size_t, const void*, size_t, size_t, size_t, cudaMemcpyKind, cudaStream_t) {
+    return notSupported("cudaMemcpy2DAsync", "pitched copies are not implemented yet");
+}
+cudaError_t cudaMallocPitch(void**, size_t*, size_t, size_t) { return notSupported("cudaMallocPitch", "pitched allocations are not implemented yet"); }
+cudaError_t cudaHostRegister(void*, size_t, unsigned int) { return notSupported("cudaHostRegister", "registering existing host memory is not implemented yet"); }
+cudaError_t cudaHostUnregister(void*) { return notSupported("cudaHostUnregister", "registering existing host memory is not implemented yet"); }
+cudaError_t cudaHostGetDevicePointer(void**, void*, unsigned int) {
+    return notSupported("cudaHostGetDevicePointer", "zero-copy mapped host memory is not simulated yet");
+}
+cudaError_t cudaMemAdvise(const void*, size_t, int, int) { return notSupported("cudaMemAdvise", "unified-memory advice is not implemented yet"); }
+cudaError_t cudaLaunchHostFunc(cudaStream_t, void (*)(void*), void*) { return notSupported("cudaLaunchHostFunc", "host functions on streams are not implemented yet"); }
+cudaError_t cudaStreamAddCallback(cudaStream_t, void (*)(cudaStream_t, cudaError_t, void*), void*, unsigned int) {
+    return notSupported("cudaStreamAddCallback", "stream callbacks are not implemented yet");
+}
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t*, unsigned int, int) {
+    return notSupported("cudaStreamCreateWithPriority", "the timeline model has no stream priorities");
+}
+cudaError_t cudaDeviceGetStreamPriorityRange(int*, int*) {
+    return notSupported("cudaDeviceGetStreamPriorityRange", "the timeline model has no stream priorities");
+}
+cudaError_t cudaFuncSetAttribute(const void*, int, int) { return notSupported("cudaFuncSetAttribute", "kernel attributes are not implemented yet"); }
+cudaError_t cudaFuncGetAttributes(void*, const void*) { return notSupported("cudaFuncGetAttributes", "kernel attributes are not implemented yet"); }
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int*, const void*, int, size_t) {
+    return notSupported("cudaOccupancyMaxActiveBlocksPerMultiprocessor", "the occupancy API is not connected to the occupancy calculator yet");
+}
+cudaError_t cudaLaunchCooperativeKernel(const void*, WsDim3, WsDim3, void**, size_t, cudaStream_t) {
+    return notSupported("cudaLaunchCooperativeKernel", "grid-wide synchronisation is not simulated");
+}
+cudaError_t cudaDeviceSetLimit(int, size_t) { return notSupported("cudaDeviceSetLimit", "device limits are not implemented yet"); }
+cudaError_t cudaDeviceGetLimit(size_t*, int) { return notSupported("cudaDeviceGetLimit", "device limits are not implemented yet"); }
+cudaError_t cudaSetDeviceFlags(unsigned int) { return notSupported("cudaSetDeviceFlags", "device flags are not implemented yet"); }
+cudaError_t cudaStreamBeginCapture(cudaStream_t, int) { return notSupported("cudaStreamBeginCapture", "graphs are not connected to warpscope's CUDA runtime yet"); }
+
+} // extern "C"
