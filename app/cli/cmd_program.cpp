@@ -174,7 +174,9 @@ int runProgram(int argc, char** argv) {
             rlimit r{v, v};
             setrlimit(res, &r);
         };
-        lim(RLIMIT_CPU, static_cast<rlim_t>(a.cpuSeconds));
+        // CPU time: SIGXCPU at the limit (named in the message), SIGKILL two seconds later.
+        rlimit cpu{static_cast<rlim_t>(a.cpuSeconds), static_cast<rlim_t>(a.cpuSeconds + 2)};
+        setrlimit(RLIMIT_CPU, &cpu);
         lim(RLIMIT_AS, static_cast<rlim_t>(a.memoryMb) << 20);
         lim(RLIMIT_FSIZE, rlim_t(1) << 30);
         lim(RLIMIT_NPROC, static_cast<rlim_t>(nproc));

@@ -28,6 +28,7 @@
 
 #include <cxxabi.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -158,6 +159,10 @@ void ensureDevice(Runtime& rt) {
     loadSpec(rt);
     sim::LaunchOptions opt;
     if (rt.haveSpec) opt.numSMs = rt.spec.smCount;
+    // Under an address-space limit (warpscope run sets one) device memory gets half of it, so a
+    // huge cudaMalloc is cudaErrorMemoryAllocation rather than the host running out.
+    if (rlimit as{}; getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY)
+        opt.deviceMemoryBytes = std::min<uint64_t>(mem::defaultDeviceMemoryLimit(), as.rlim_cur / 2);
     rt.device = std::make_unique<runtime::SimDevice>(opt);
     if (!rt.ptxTexts.empty()) {
         try {
@@ -619,6 +624,9 @@ cudaError_t cudaMalloc(void** devPtr, size_t size) {
     } catch (const Error& e) {
         *devPtr = nullptr;
         return complain(cudaErrorMemoryAllocation, std::string("cudaMalloc(") + std::to_string(size) + " bytes): " + e.what());
+    } catch (const std::bad_alloc&) {
+        *devPtr = nullptr;
+        return complain(cudaErrorMemoryAllocation, std::string("cudaMalloc(") + std::to_string(size) + " bytes): the host has no memory left to simulate it");
     }
     return cudaSuccess;
 }
@@ -630,7 +638,9 @@ cudaError_t cudaFree(void* devPtr) {
     const mem::Allocation* al = c.rt.device->memory().find(a, 1);
     if (!inDeviceRange(devPtr) || !al || al->base != a) {
         std::string what = !inDeviceRange(devPtr) ? "is a host pointer, not one from cudaMalloc" : !al ? "is not a live allocation (freed twice?)" : "points inside an allocation, not at its start";
-        return complain(cudaErrorInvalidValue, "cudaFree(" + std::string(std::to_string(a)) + "): the pointer " + what);
+        char ptr[32];
+        std::snprintf(ptr, sizeof ptr, "%p", devPtr);
+        return complain(cudaErrorInvalidValue, std::string("cudaFree(") + ptr + "): the pointer " + what);
     }
     if (auto m = c.rt.managed.find(a); m != c.rt.managed.end()) {
         unmapManaged(c.rt, m->first, m->second);
@@ -647,7 +657,12 @@ cudaError_t cudaMallocHost(void** ptr, size_t size) {
     if (!ptr) return ret(cudaErrorInvalidValue);
     Call c;
     WS_STICKY(c.rt);
-    *ptr = c.rt.device->hostAlloc(size, true);
+    try {
+        *ptr = c.rt.device->hostAlloc(size, true);
+    } catch (const std::bad_alloc&) {
+        *ptr = nullptr;
+        return complain(cudaErrorMemoryAllocation, "cudaMallocHost(" + std::to_string(size) + " bytes): out of host memory");
+    }
     return cudaSuccess;
 }
 cudaError_t cudaHostAlloc(void** ptr, size_t size, unsigned int flags) {
@@ -675,6 +690,8 @@ cudaError_t cudaMallocManaged(void** devPtr, size_t size, unsigned int flags) {
         a = c.rt.device->malloc(size, "cudaMallocManaged #" + std::to_string(c.rt.device->memory().allocations().size() + 1));
     } catch (const Error& e) {
         return complain(cudaErrorMemoryAllocation, std::string("cudaMallocManaged: ") + e.what());
+    } catch (const std::bad_alloc&) {
+        return complain(cudaErrorMemoryAllocation, "cudaMallocManaged: the host has no memory left to simulate it");
     }
     if (!mapManaged(c.rt, a, size)) {
         c.rt.device->free(a);

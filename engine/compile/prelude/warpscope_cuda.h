@@ -89,7 +89,11 @@ __WS_FN dim3 __ws_gridDim() { return dim3((unsigned)__nvvm_read_ptx_sreg_nctaid_
 #define blockIdx (__ws_blockIdx())
 #define blockDim (__ws_blockDim())
 #define gridDim (__ws_gridDim())
+#ifdef __WARPSCOPE_WHOLE_PROGRAM__
+static constexpr int warpSize = 32;   // not a macro: host code reads cudaDeviceProp::warpSize
+#else
 #define warpSize 32
+#endif
 
 // ---------------------------------------------------------------- 3. synchronisation
 // __syncthreads() is a clang builtin for NVPTX (bar.sync 0).
@@ -421,6 +425,8 @@ __WS_NOLIB2(atan2f) __WS_NOLIB2(hypotf) __WS_NOLIB2(fmodf) __WS_NOLIB2(remainder
 __WS_NOLIBD1(exp) __WS_NOLIBD1(log) __WS_NOLIBD1(sin) __WS_NOLIBD1(cos) __WS_NOLIBD1(tan)
 __WS_NOLIBD1(exp2) __WS_NOLIBD1(log2) __WS_NOLIBD1(tanh) __WS_NOLIBD2(pow) __WS_NOLIBD2(atan2)
 __device__ void sincosf(float, float*, float*) __WS_UNAVAILABLE(__WS_NO_LIBDEVICE(sincosf));
+template <class... A> __device__ int printf(const char*, A...) __WS_UNAVAILABLE("printf in a kernel is not supported by the simulator yet (no vprintf): copy the values to the host and print them there");
+static __device__ void __assert_fail(const char*, const char*, unsigned int, const char*) __WS_UNAVAILABLE("assert in a kernel is not supported by the simulator yet: check the condition and write a flag the host reads");
 #define __WS_NO_TEX "textures are not supported by the simulator: read the array through a pointer (use __ldg for the read-only path)"
 template <class T, int dim = 1, int mode = 0> struct __WS_UNAVAILABLE(__WS_NO_TEX) texture {};
 template <class T, class... A> __WS_HD T tex1Dfetch(A...) __WS_UNAVAILABLE(__WS_NO_TEX);

@@ -1,0 +1,264 @@
+// Whole CUDA programs (tests/programs/*.cu) built through the real clang path with the CUDA
+// toolkit hidden, linked with warpscope's CUDA runtime, run as child processes: their output and
+// exit codes are CUDA's.
+#include "compile/compile.hpp"
+#include "cudart/build.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
+
+using namespace warpscope;
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path kPrograms = fs::path(WARPSCOPE_SOURCE_DIR) / "tests" / "programs";
+
+struct Env {
+    std::string name;
+    std::optional<std::string> old;
+    Env(const std::string& n, const char* v) : name(n) {
+        if (const char* o = std::getenv(n.c_str())) old = o;
+        if (v) setenv(n.c_str(), v, 1);
+        else unsetenv(n.c_str());
+    }
+    ~Env() {
+        if (old) setenv(name.c_str(), old->c_str(), 1);
+        else unsetenv(name.c_str());
+    }
+};
+
+// A private cache (every build is a real one) and no CUDA toolkit in sight: no nvcc on PATH, no
+// CUDA_PATH/CUDA_HOME, so only Debian's clang can build.
+struct NoToolkit {
+    fs::path cache;
+    Env path{"PATH", "/usr/bin:/bin"};
+    Env cudaPath{"CUDA_PATH", nullptr};
+    Env cudaHome{"CUDA_HOME", nullptr};
+    Env compiler{"WARPSCOPE_COMPILER", nullptr};
+    std::optional<Env> xdg;
+    NoToolkit() {
+        std::string t = (fs::temp_directory_path() / "warpscope-cudart-test-XXXXXX").string();
+        REQUIRE(mkdtemp(t.data()));
+        cache = t;
+        xdg.emplace("XDG_CACHE_HOME", cache.c_str());
+    }
+    ~NoToolkit() {
+        std::error_code ec;
+        fs::remove_all(cache, ec);
+    }
+};
+
+bool haveClang() { return !compile::findClangPath().empty(); }
+
+cudart::BuildResult build(std::vector<std::string> sources) {
+    cudart::BuildOptions o;
+    for (auto& s : sources) o.sources.push_back((kPrograms / s).string());
+    cudart::BuildResult r = cudart::buildProgram(o);
+    if (!r.ok) {
+        for (auto& d : r.diagnostics) UNSCOPED_INFO(d.text());
+        UNSCOPED_INFO(r.error);
+        UNSCOPED_INFO(r.log);
+    }
+    return r;
+}
+
+struct Run {
+    int exitCode = -1;
+    std::string output;   // stdout and stderr together
+    std::string status;   // what the runtime wrote to $WARPSCOPE_STATUS_FILE
+};
+
+Run run(const cudart::BuildResult& b, std::vector<std::string> args = {}) {
+    fs::path status = fs::path(std::getenv("XDG_CACHE_HOME")) / "status.txt";
+    std::error_code ec;
+    fs::remove(status, ec);
+    Env st("WARPSCOPE_STATUS_FILE", status.c_str());
+    Env data("WARPSCOPE_DATA_DIR", WARPSCOPE_SOURCE_DIR);
+    std::vector<std::string> argv = {b.executable};
+    argv.insert(argv.end(), args.begin(), args.end());
+    compile::ProcessResult p = compile::runProcess(argv, fs::temp_directory_path().string(), 120);
+    Run r;
+    r.exitCode = p.exitCode;
+    r.output = p.output;
+    std::ifstream f(status);
+    std::getline(f, r.status);
+    INFO(r.output);
+    CHECK_FALSE(p.timedOut);
+    return r;
+}
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+} // namespace
+
+TEST_CASE("cudart: add two numbers, built with no CUDA toolkit, cached the second time", "[cudart]") {
+    if (!haveClang()) { WARN("clang is not installed: skipped"); return; }
+    NoToolkit env;
+    cudart::BuildResult b = build({"add.cu"});
+    REQUIRE(b.ok);
+    CHECK_FALSE(b.cached);
+    CHECK_FALSE(has(b.log, "nvcc"));
+    Run r = run(b);
+    CHECK(r.output == "2 + 7 = 9\n");
+    CHECK(r.exitCode == 0);
+    cudart::BuildResult again = build({"add.cu"});
+    REQUIRE(again.ok);
+    CHECK(again.cached);
+}
+
+TEST_CASE("cudart: vector add with error checking", "[cudart]") {
+    if (!haveClang()) { WARN("clang is not installed: skipped"); return; }
+    NoToolkit env;
+    cudart::BuildResult b = build({"vector_add.cu"});
+    REQUIRE(b.ok);
+    Run r = run(b);
+    CHECK(r.output == "vector add of 5000 elements: PASSED\n");
+    CHECK(r.exitCode == 0);
+    Run one = run(b, {"1"});
+    CHECK(one.output == "vector add of 1 elements: PASSED\n");
+}
+
+TEST_CASE("cudart: __constant__ and __device__ variables through cudaMemcpyToSymbol/FromSymbol", "[cudart]") {
+    if (!haveClang()) { WARN("clang is not installed: skipped"); return; }
+    NoToolkit env;
+    cudart::BuildResult b = build({"constant.cu"});
+    REQUIRE(b.ok);
+    Run r = run(b);
+    INFO(r.output);
+    CHECK(has(r.output, "y[3] = 24.25, kernel threads counted = 64, mismatches = 0\n"));
+    CHECK(has(r.output, "oversized copy: cudaErrorInvalidValue\n"));
+    CHECK(has(r.output, "do not fit in 'coeffs' (16 bytes)"));
+    CHECK(r.exitCode == 0);
+}
+
+TEST_CASE("cudart: 2048 threads per block is cudaErrorInvalidConfiguration, not sticky", "[cudart]") {
+    if (!haveClang()) { WARN("clang is not installed: skipped"); return; }
+    NoToolkit env;
+    cudart::BuildResult b = build({"invalid_launch.cu"});
+    REQUIRE(b.ok);
+    Run r = run(b);
+    INFO(r.output);
+    CHECK(has(r.output, "launch with 2048 threads: cudaErrorInvalidConfiguration (invalid configuration argument)\n"));
+    CHECK(has(r.output, "after reading it: cudaSuccess\n"));
+    CHECK(has(r.output, "launch with 1024 threads: cudaSuccess\n"));
+    CHECK(has(r.output, "p[1022] = 1022, p[1023] = 1023\n"));
+    CHECK(has(r.output, "2048 threads per block (2048x1x1); the device allows 1024"));
+    CHECK(r.exitCode == 0);
+    CHECK(r.status.empty());
+}
+
+TEST_CASE("cudart: an out-of-bounds kernel is cudaErrorIllegalAddress, sticky, reported with its line", "[cudart]") {
+    if (!haveClang()) { WARN("clang is not installed: skipped"); return; }
+    NoToolkit env;
+    cudart::BuildResult b = build({"fault.cu"});
+    REQUIRE(b.ok);
+    Run r = run(b);
+    INFO(r.output);
+    CHECK(has(r.output, "kernel overrun(int*, int) faulted: Out-of-bounds store"));
+    CHECK(has(r.output, "source line 6"));
+    CHECK(has(r.output, "synchronize: cudaErrorIllegalAddress\n"));
+    CHECK(has(r.output, "copy after the fault: cudaErrorIllegalAddress\n"));
+    CHECK(has(r.output, "last error: cudaErrorIllegalAddress\n"));
+    CHECK(r.status == "fault");
+    CHECK(r.exitCode == 1);   // the program's own exit code (warpscope run turns a fault into 3)
+}
+
+TEST_CASE("cudart: streams and events with pinned memory", "[cudart]") {
+    if (!haveClang()) { WARN("clang is not installed: skipped"); return; }
+    NoToolkit env;
+    cudart::BuildResult b = build({"streams.cu"});
+    REQUIRE(b.ok);
+    Run r = run(b);
+    INFO(r.output);
+    CHECK(has(r.output, "elapsed: cudaSuccess, positive: yes\n"));
+    CHECK(has(r.output, "mismatches: 0\n"));
+    CHECK(has(r.output, "destroyed stream reused: cudaErrorInvalidResourceHandle\n"));
+    CHECK(r.exitCode == 0);
+}
+
+TEST_CASE("cudart: unified memory is one pointer on host and device", "[cudart]") {
+    if (!haveClang()) { WARN("clang is not installed: skipped"); return; }
+    NoToolkit env;
+    cudart::BuildResult b = build({"managed.cu"});
+    REQUIRE(b.ok);
+    Run r = run(b);
+    CHECK(r.output == "x[999] = 1999, mismatches after the first launch = 0\n");
+    CHECK(r.exitCode == 0);
+}
+
+TEST_CASE("cudart: API misuse gets CUDA's error codes and a message; unsupported calls say so once", "[cudart]") {
+    if (!haveClang()) { WARN("clang is not installed: skipped"); return; }
+    NoToolkit env;
+    cudart::BuildResult b = build({"misuse.cu"});
+    REQUIRE(b.ok);
+    Run r = run(b);
+    INFO(r.output);
+    CHECK(has(r.output, "copy to a freed pointer: cudaErrorInvalidValue\n"));
+    CHECK(has(r.output, "('cudaMalloc #1' was freed)"));
+    CHECK(has(r.output, "free it again: cudaErrorInvalidValue\n"));
+    CHECK(has(r.output, "host pointer as the device side: cudaErrorInvalidValue\n"));
+    CHECK(has(r.output, "copy past the end: cudaErrorInvalidValue\n"));
+    CHECK(has(r.output, "good copy: cudaSuccess\n"));
+    CHECK(has(r.output, "2D copy: cudaErrorNotSupported\n"));
+    CHECK(has(r.output, "2D copy again: cudaErrorNotSupported\n"));
+    size_t first = r.output.find("cudaMemcpy2D is not supported");
+    REQUIRE(first != std::string::npos);
+    CHECK(r.output.find("cudaMemcpy2D is not supported", first + 1) == std::string::npos);
+    CHECK(has(r.output, "device 1: cudaErrorInvalidDevice\n"));
+    CHECK(has(r.output, "1 TiB: cudaErrorMemoryAllocation, pointer null\n"));
+    CHECK(has(r.output, "last error: cudaErrorMemoryAllocation, then cudaSuccess\n"));
+    CHECK(r.exitCode == 0);
+}
+
+TEST_CASE("cudart: device properties come from the GPU preset", "[cudart]") {
+    if (!haveClang()) { WARN("clang is not installed: skipped"); return; }
+    NoToolkit env;
+    cudart::BuildResult b = build({"properties.cu"});
+    REQUIRE(b.ok);
+    Run r = run(b);
+    CHECK(r.output ==
+          "devices: 1\n"
+          "name: warpscope simulator (h100)\n"
+          "compute capability 9.0, 132 SMs (attribute 132), warp 32, 1024 threads per block\n"
+          "runtime version 11050\n");
+    Env gpu("WARPSCOPE_GPU", "teaching");
+    Run t = run(b);
+    CHECK(has(t.output, "name: warpscope simulator (teaching)\n"));
+}
+
+TEST_CASE("cudart: two translation units with kernels and templates", "[cudart]") {
+    if (!haveClang()) { WARN("clang is not installed: skipped"); return; }
+    NoToolkit env;
+    cudart::BuildResult b = build({"two_units/main.cu", "two_units/scale.cu"});
+    REQUIRE(b.ok);
+    Run r = run(b);
+    CHECK(r.output == "x[99] = 49.5, error: cudaSuccess\n");
+    CHECK(r.exitCode == 0);
+}
+
+TEST_CASE("cudart: a program that does not compile gives file:line:col", "[cudart]") {
+    if (!haveClang()) { WARN("clang is not installed: skipped"); return; }
+    NoToolkit env;
+    cudart::BuildOptions o;
+    o.sources = {(kPrograms / "build_error.cu").string()};
+    cudart::BuildResult b = cudart::buildProgram(o);
+    CHECK_FALSE(b.ok);
+    REQUIRE_FALSE(b.diagnostics.empty());
+    const compile::Diagnostic& d = b.diagnostics.front();
+    CHECK(d.file == o.sources[0]);
+    CHECK(d.line == 4);
+    CHECK(d.column == 34);
+    CHECK(has(d.message, "undeclared_name"));
+    o.sources = {(kPrograms / "no_such_file.cu").string()};
+    cudart::BuildResult missing = cudart::buildProgram(o);
+    CHECK_FALSE(missing.ok);
+    CHECK(has(missing.error, "no such file"));
+}

@@ -1,0 +1,3 @@
+#pragma once
+void scaleOnDevice(float* x, float s, int n);
+void scaleOnDevice(int* x, int s, int n);
