@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -95,6 +96,7 @@ struct Runtime {
     std::map<uint64_t, size_t> managed;              // unified allocations: base -> bytes
     std::map<uintptr_t, int> managedPages;           // host pages mapped for them -> users
     std::set<std::string> unsupportedSaid;
+    std::string pendingPrintf;                       // kernel printf output not yet flushed
 };
 
 thread_local cudaError_t t_lastError = cudaSuccess;
@@ -126,13 +128,51 @@ void writeStatus(const char* what) {
     f << what << "\n";
 }
 
+bool identChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$'; }
+
+// The module-scope symbols of one PTX text that are private to its translation unit (string
+// literals, static variables, .weak template instances): neither .visible nor .extern.
+std::set<std::string> privateSymbols(const std::string& text) {
+    std::set<std::string> names;
+    std::istringstream in(text);
+    std::string line;
+    int depth = 0;
+    while (std::getline(in, line)) {
+        size_t i = line.find_first_not_of(" \t");
+        if (depth == 0 && i != std::string::npos && line[i] == '.') {
+            std::string_view t = std::string_view(line).substr(i);
+            const bool priv = !t.starts_with(".visible") && !t.starts_with(".extern") && !t.starts_with(".entry");
+            if (priv && (t.starts_with(".global") || t.starts_with(".const") || t.starts_with(".weak") || t.starts_with(".func"))) {
+                std::string name;
+                if (size_t f = line.find(".func", i); f != std::string::npos) {
+                    size_t p = line.find_first_not_of(" \t", f + 5);
+                    if (p != std::string::npos && line[p] == '(') p = line.find(')', p) == std::string::npos ? p : line.find_first_not_of(" \t", line.find(')', p) + 1);
+                    while (p != std::string::npos && p < line.size() && identChar(line[p])) name += line[p++];
+                } else {
+                    std::string decl = line.substr(i, line.find_first_of("[=;", i) - i);
+                    size_t e = decl.find_last_not_of(" \t");
+                    size_t b = e;
+                    while (b != std::string::npos && b > 0 && identChar(decl[b - 1])) --b;
+                    if (e != std::string::npos) name = decl.substr(b, e - b + 1);
+                }
+                if (!name.empty()) names.insert(name);
+            }
+        }
+        for (char c : line) depth += c == '{' ? 1 : c == '}' ? -1 : 0;
+    }
+    return names;
+}
+
 // Merges the PTX of every registered fat binary (one per translation unit with kernels) into one
-// module: the first keeps its header, the others lose .version/.target/.address_size and have
-// their .file numbers moved up so their line tables stay apart.
+// module: the first keeps its header, the others lose .version/.target/.address_size, have their
+// .file numbers moved up (their line tables stay apart) and their private symbols renamed
+// (each unit has its own _$_str, static variables and template instances).
 std::string mergePtx(const std::vector<std::string>& texts) {
     if (texts.size() == 1) return texts[0];
     std::string out;
     for (size_t k = 0; k < texts.size(); ++k) {
+        std::set<std::string> rename = k > 0 ? privateSymbols(texts[k]) : std::set<std::string>();
+        const std::string suffix = "_ws" + std::to_string(k);
         std::istringstream in(texts[k]);
         std::string line;
         while (std::getline(in, line)) {
@@ -147,6 +187,21 @@ std::string mergePtx(const std::vector<std::string>& texts) {
                     line = line.substr(0, n) + std::to_string(num) + (e == std::string::npos ? "" : line.substr(e));
                 }
             }
+            if (!rename.empty() && !t.starts_with(".file")) {
+                std::string renamed;
+                for (size_t p = 0; p < line.size();) {
+                    if (identChar(line[p]) && !std::isdigit(static_cast<unsigned char>(line[p])) && (p == 0 || !(identChar(line[p - 1]) || line[p - 1] == '%'))) {
+                        size_t e = p;
+                        while (e < line.size() && identChar(line[e])) ++e;
+                        std::string tok = line.substr(p, e - p);
+                        renamed += rename.count(tok) ? tok + suffix : tok;
+                        p = e;
+                    } else {
+                        renamed += line[p++];
+                    }
+                }
+                line = std::move(renamed);
+            }
             out += line;
             out += '\n';
         }
@@ -154,8 +209,151 @@ std::string mergePtx(const std::vector<std::string>& texts) {
     return out;
 }
 
+// ---------------------------------------------------------------- kernel printf
+// The records the prelude's printf left in each translation unit's FIFO (warpscope_cuda.h,
+// section 9), formatted on the host.
+std::string deviceString(Runtime& rt, uint64_t addr) {
+    const mem::Allocation* a = rt.device->memory().find(addr, 1);
+    if (!a) return "(bad string address)";
+    const char* p = reinterpret_cast<const char*>(a->data.get() + (addr - a->base));
+    return std::string(p, strnlen(p, a->base + a->size - addr));
+}
+
+std::string formatRecord(Runtime& rt, const std::string& fmt, const uint64_t* args, size_t nargs) {
+    std::string out;
+    size_t next = 0;
+    auto take = [&](uint64_t* v) {
+        if (next >= nargs) return false;
+        *v = args[next++];
+        return true;
+    };
+    for (size_t p = 0; p < fmt.size(); ++p) {
+        if (fmt[p] != '%') {
+            out += fmt[p];
+            continue;
+        }
+        size_t start = p++;
+        if (p < fmt.size() && fmt[p] == '%') {
+            out += '%';
+            continue;
+        }
+        std::string spec = "%";
+        while (p < fmt.size() && std::strchr("-+ #0", fmt[p])) spec += fmt[p++];
+        uint64_t v = 0;
+        if (p < fmt.size() && fmt[p] == '*') {
+            ++p;
+            if (take(&v)) spec += std::to_string(static_cast<int>(v));
+        }
+        while (p < fmt.size() && std::isdigit(static_cast<unsigned char>(fmt[p]))) spec += fmt[p++];
+        if (p < fmt.size() && fmt[p] == '.') {
+            spec += fmt[p++];
+            if (p < fmt.size() && fmt[p] == '*') {
+                ++p;
+                if (take(&v)) spec += std::to_string(static_cast<int>(v));
+            }
+            while (p < fmt.size() && std::isdigit(static_cast<unsigned char>(fmt[p]))) spec += fmt[p++];
+        }
+        while (p < fmt.size() && std::strchr("hlLqjzt", fmt[p])) ++p;   // every argument arrived as 64 bits
+        if (p >= fmt.size()) {
+            out += fmt.substr(start);
+            break;
+        }
+        const char conv = fmt[p];
+        char buf[512];
+        if (!std::strchr("diouxXcfFeEgGaAsp", conv) || !take(&v)) {
+            out += fmt.substr(start, p - start + 1);
+            continue;
+        }
+        if (conv == 'd' || conv == 'i') std::snprintf(buf, sizeof buf, (spec + "lld").c_str(), static_cast<long long>(v));
+        else if (std::strchr("ouxX", conv)) std::snprintf(buf, sizeof buf, (spec + "ll" + conv).c_str(), static_cast<unsigned long long>(v));
+        else if (conv == 'c') std::snprintf(buf, sizeof buf, (spec + "c").c_str(), static_cast<int>(v));
+        else if (conv == 's') {
+            std::string str = v ? deviceString(rt, v) : "(null)";
+            std::vector<char> big(str.size() + 512);
+            std::snprintf(big.data(), big.size(), (spec + "s").c_str(), str.c_str());
+            out += big.data();
+            continue;
+        } else if (conv == 'p') std::snprintf(buf, sizeof buf, (spec + "p").c_str(), reinterpret_cast<void*>(v));
+        else {
+            double d;
+            std::memcpy(&d, &v, sizeof d);
+            std::snprintf(buf, sizeof buf, (spec + conv).c_str(), d);
+        }
+        out += buf;
+    }
+    return out;
+}
+
+// After a launch: moves the kernels' printf records to the pending output, emptying the FIFOs.
+void drainPrintf(Runtime& rt) {
+    if (!rt.loaded) return;
+    for (auto& var : rt.device->module().variables) {
+        if (var.name.find("__ws_printf_fifo") == std::string::npos) continue;
+        std::string usedName = var.name;
+        usedName.replace(usedName.find("fifo"), 4, "used");
+        try {
+            size_t fifoBytes = 0;
+            const uint64_t fifo = rt.device->symbolAddress(var.name, &fifoBytes);
+            const uint64_t usedAt = rt.device->symbolAddress(usedName);
+            uint64_t* used = reinterpret_cast<uint64_t*>(rt.device->memory().hostPointer(usedAt, 8, "printf FIFO"));
+            const uint64_t words = fifoBytes / 8;
+            const uint64_t* w = reinterpret_cast<const uint64_t*>(rt.device->memory().hostPointer(fifo, fifoBytes, "printf FIFO"));
+            const uint64_t end = std::min(*used, words);
+            for (uint64_t at = 0; at + 2 <= end;) {
+                const uint64_t len = w[at];
+                if (len < 2 || at + len > end) break;   // a record cut off by a full FIFO
+                rt.pendingPrintf += formatRecord(rt, deviceString(rt, w[at + 1]), w + at + 2, len - 2);
+                at += len;
+            }
+            if (*used > words) rt.pendingPrintf += "warpscope: the kernel printf buffer (1 MiB) was full; later printf output of that launch was dropped, as on a GPU\n";
+            *used = 0;
+        } catch (const Error&) {
+        }
+    }
+}
+
+// After a kernel trapped: the failed assert the prelude's __assert_fail noted, in CUDA's words
+// ("file:line: function: block [x,y,z], thread [x,y,z] Assertion `e` failed."), or empty.
+std::string takeAssert(Runtime& rt) {
+    std::string text;
+    for (auto& var : rt.device->module().variables) {
+        if (var.name.find("__ws_assert_info") == std::string::npos) continue;
+        try {
+            const uint64_t at = rt.device->symbolAddress(var.name);
+            uint64_t* a = reinterpret_cast<uint64_t*>(rt.device->memory().hostPointer(at, 64, "assert record"));
+            if (a[0] == 0 || !text.empty()) continue;
+            std::ostringstream o;
+            o << deviceString(rt, a[2]) << ":" << a[3] << ": " << deviceString(rt, a[4]) << ": block: [" << (a[5] & 0xffffffffu) << ","
+              << (a[5] >> 32) << "," << (a[6] & 0xffffffffu) << "], thread: [" << (a[6] >> 32) << "," << (a[7] & 0xffffffffu) << ","
+              << (a[7] >> 32) << "] Assertion `" << deviceString(rt, a[1]) << "` failed.";
+            text = o.str();
+            a[0] = 0;
+        } catch (const Error&) {
+        }
+    }
+    return text;
+}
+
+// At a synchronisation point, as CUDA does: the kernels' printf output so far goes to stdout.
+void flushPrintf(Runtime& rt) {
+    if (rt.pendingPrintf.empty()) return;
+    std::fwrite(rt.pendingPrintf.data(), 1, rt.pendingPrintf.size(), stdout);
+    std::fflush(stdout);
+    rt.pendingPrintf.clear();
+}
+
 void ensureDevice(Runtime& rt) {
     if (rt.device) return;
+    static bool atExit = false;
+    if (!atExit) {
+        atExit = true;
+        // Kernel printf output still pending when the program ends is printed then.
+        std::atexit([] {
+            Runtime& r = state();
+            std::lock_guard<std::recursive_mutex> lock(r.mutex);
+            flushPrintf(r);
+        });
+    }
     loadSpec(rt);
     sim::LaunchOptions opt;
     if (rt.haveSpec) opt.numSMs = rt.spec.smCount;
@@ -378,6 +576,7 @@ int streamId(Runtime& rt, cudaStream_t s, bool* ok) {
 // ---------------------------------------------------------------- 6. copies
 cudaError_t copy(void* dst, const void* src, size_t n, cudaMemcpyKind kind, cudaStream_t stream, bool async, const char* call) {
     Call c;
+    if (!async) flushPrintf(c.rt);   // a blocking copy synchronises
     WS_STICKY(c.rt);
     bool okStream = true;
     int sid = streamId(c.rt, stream, &okStream);
@@ -589,6 +788,7 @@ cudaError_t cudaMemGetInfo(size_t* freeBytes, size_t* total) {
 }
 cudaError_t cudaDeviceSynchronize(void) {
     Call c;
+    flushPrintf(c.rt);   // a synchronisation point: kernel printf output appears
     WS_STICKY(c.rt);
     try {
         c.rt.device->synchronize();
@@ -601,6 +801,7 @@ cudaError_t cudaThreadSynchronize(void) { return cudaDeviceSynchronize(); }
 cudaError_t cudaDeviceReset(void) {
     Runtime& rt = state();
     std::lock_guard<std::recursive_mutex> lock(rt.mutex);
+    flushPrintf(rt);
     for (auto& [base, n] : rt.managed) unmapManaged(rt, base, n);
     rt.managed.clear();
     for (auto* s : rt.streams) delete s;
@@ -799,6 +1000,7 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream) {
 }
 cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
     Call c;
+    flushPrintf(c.rt);   // a synchronisation point: kernel printf output appears
     WS_STICKY(c.rt);
     bool ok = true;
     int sid = streamId(c.rt, stream, &ok);
@@ -861,6 +1063,7 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
 }
 cudaError_t cudaEventSynchronize(cudaEvent_t event) {
     Call c;
+    flushPrintf(c.rt);   // a synchronisation point: kernel printf output appears
     WS_STICKY(c.rt);
     if (!c.rt.events.count(event)) return complain(cudaErrorInvalidResourceHandle, "cudaEventSynchronize: not a live event");
     if (!event->recorded) return cudaSuccess;
@@ -937,6 +1140,10 @@ cudaError_t cudaLaunchKernel(const void* func, WsDim3 grid, WsDim3 block, void**
     cfg.grid = {grid.x, grid.y, grid.z};
     cfg.block = {block.x, block.y, block.z};
     cfg.dynamicSharedBytes = static_cast<uint32_t>(sharedMem);
+    struct Drain {   // the kernel's printf records, whether it finished or faulted
+        Runtime& rt;
+        ~Drain() { drainPrintf(rt); }
+    } drain{c.rt};
     try {
         ManagedSync sync(c.rt);
         c.rt.device->launchOn(sid, name, cfg, params);
@@ -944,6 +1151,12 @@ cudaError_t cudaLaunchKernel(const void* func, WsDim3 grid, WsDim3 block, void**
         cudaError_t code = launchErrorFor(e);
         if (e.kind() == Error::Kind::Unsupported || e.kind() == Error::Kind::Input)
             return complain(code, "launch of " + demangle(name) + ": " + e.what());
+        if (std::string failed = takeAssert(c.rt); !failed.empty()) {
+            drainPrintf(c.rt);
+            flushPrintf(c.rt);   // what the kernel printed before it stopped, then CUDA's assert line
+            std::fprintf(stderr, "%s\n", failed.c_str());
+            code = cudaErrorAssert;
+        }
         // A fault: sticky, as on a GPU; reported now with where it happened.
         std::fprintf(stderr, "warpscope: kernel %s faulted: %s\n  CUDA reports this as %s (%s); every later CUDA call returns it.\n",
                      demangle(name).c_str(), e.what(), cudaGetErrorName(code), cudaGetErrorString(code));

@@ -425,8 +425,58 @@ __WS_NOLIB2(atan2f) __WS_NOLIB2(hypotf) __WS_NOLIB2(fmodf) __WS_NOLIB2(remainder
 __WS_NOLIBD1(exp) __WS_NOLIBD1(log) __WS_NOLIBD1(sin) __WS_NOLIBD1(cos) __WS_NOLIBD1(tan)
 __WS_NOLIBD1(exp2) __WS_NOLIBD1(log2) __WS_NOLIBD1(tanh) __WS_NOLIBD2(pow) __WS_NOLIBD2(atan2)
 __device__ void sincosf(float, float*, float*) __WS_UNAVAILABLE(__WS_NO_LIBDEVICE(sincosf));
-template <class... A> __device__ int printf(const char*, A...) __WS_UNAVAILABLE("printf in a kernel is not supported by the simulator yet (no vprintf): copy the values to the host and print them there");
-static __device__ void __assert_fail(const char*, const char*, unsigned int, const char*) __WS_UNAVAILABLE("assert in a kernel is not supported by the simulator yet: check the condition and write a flag the host reads");
+// printf in a kernel, as CUDA does it: each call appends a record to a FIFO in device memory and
+// the host runtime prints the records at the next synchronisation point (engine/cudart/runtime.cpp
+// reads __ws_printf_fifo after each launch). A record is 64-bit words: its length in words, the
+// format string's address, then each argument widened to 64 bits (integers sign- or zero-extended,
+// float as double, pointers as addresses). A full FIFO drops the record, as CUDA's does.
+#define __WS_PRINTF_WORDS (1u << 17)
+static __device__ unsigned long long __ws_printf_fifo[__WS_PRINTF_WORDS];
+static __device__ unsigned long long __ws_printf_used;
+__WS_FN unsigned long long __ws_pf(long long v) { return (unsigned long long)v; }
+__WS_FN unsigned long long __ws_pf(long v) { return (unsigned long long)(long long)v; }
+__WS_FN unsigned long long __ws_pf(int v) { return (unsigned long long)(long long)v; }
+__WS_FN unsigned long long __ws_pf(short v) { return (unsigned long long)(long long)v; }
+__WS_FN unsigned long long __ws_pf(signed char v) { return (unsigned long long)(long long)v; }
+__WS_FN unsigned long long __ws_pf(char v) { return (unsigned long long)(long long)v; }
+__WS_FN unsigned long long __ws_pf(bool v) { return v ? 1ull : 0ull; }
+__WS_FN unsigned long long __ws_pf(unsigned long long v) { return v; }
+__WS_FN unsigned long long __ws_pf(unsigned long v) { return v; }
+__WS_FN unsigned long long __ws_pf(unsigned int v) { return v; }
+__WS_FN unsigned long long __ws_pf(unsigned short v) { return v; }
+__WS_FN unsigned long long __ws_pf(unsigned char v) { return v; }
+__WS_FN unsigned long long __ws_pf(double v) { return __builtin_bit_cast(unsigned long long, v); }
+__WS_FN unsigned long long __ws_pf(float v) { return __builtin_bit_cast(unsigned long long, (double)v); }
+template <class T> __WS_FN unsigned long long __ws_pf(T* p) { return (unsigned long long)p; }
+template <class... A> __device__ __noinline__ int printf(const char* format, A... args) {
+    constexpr unsigned n = sizeof...(A);
+    const unsigned long long words = n + 2;
+    unsigned long long at = atomicAdd(&__ws_printf_used, words);
+    if (at + words > __WS_PRINTF_WORDS) return -1;
+    // Volatile: nothing in device code reads the FIFO, so plain stores would be dropped.
+    volatile unsigned long long* out = &__ws_printf_fifo[at];
+    *out++ = words;
+    *out++ = (unsigned long long)format;
+    ((*out++ = __ws_pf(args)), ...);
+    return (int)n;
+}
+// assert in a kernel (glibc's assert calls __assert_fail): the first failing thread notes what
+// failed and where, then every failing thread traps; the host runtime turns the trap into
+// cudaErrorAssert and prints CUDA's message.
+static __device__ unsigned long long __ws_assert_info[8];
+static __device__ __noinline__ void __assert_fail(const char* message, const char* file, unsigned int line, const char* function) {
+    if (atomicCAS(&__ws_assert_info[0], 0ull, 1ull) == 0) {
+        volatile unsigned long long* a = __ws_assert_info;
+        a[1] = (unsigned long long)message;
+        a[2] = (unsigned long long)file;
+        a[3] = line;
+        a[4] = (unsigned long long)function;
+        a[5] = blockIdx.x | (unsigned long long)blockIdx.y << 32;
+        a[6] = blockIdx.z | (unsigned long long)threadIdx.x << 32;
+        a[7] = threadIdx.y | (unsigned long long)threadIdx.z << 32;
+    }
+    __builtin_trap();
+}
 #define __WS_NO_TEX "textures are not supported by the simulator: read the array through a pointer (use __ldg for the read-only path)"
 template <class T, int dim = 1, int mode = 0> struct __WS_UNAVAILABLE(__WS_NO_TEX) texture {};
 template <class T, class... A> __WS_HD T tex1Dfetch(A...) __WS_UNAVAILABLE(__WS_NO_TEX);

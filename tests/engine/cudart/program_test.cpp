@@ -240,7 +240,7 @@ TEST_CASE("cudart: two translation units with kernels and templates", "[cudart]"
     cudart::BuildResult b = build({"two_units/main.cu", "two_units/scale.cu"});
     REQUIRE(b.ok);
     Run r = run(b);
-    CHECK(r.output == "x[99] = 49.5, error: cudaSuccess\n");
+    CHECK(r.output == "iota: 100 elements\nscaleKernel: 100 elements\nscaleKernel: 100 elements\nx[99] = 49.5, error: cudaSuccess\n");
     CHECK(r.exitCode == 0);
 }
 
@@ -261,4 +261,33 @@ TEST_CASE("cudart: a program that does not compile gives file:line:col", "[cudar
     cudart::BuildResult missing = cudart::buildProgram(o);
     CHECK_FALSE(missing.ok);
     CHECK(has(missing.error, "no such file"));
+}
+
+TEST_CASE("cudart: printf in a kernel appears at the next synchronisation point", "[cudart]") {
+    if (!haveClang()) { WARN("clang is not installed: skipped"); return; }
+    NoToolkit env;
+    cudart::BuildResult b = build({"printf.cu"});
+    REQUIRE(b.ok);
+    Run r = run(b);
+    CHECK(r.output ==
+          "host, before synchronizing\n"
+          "thread 0 of block 0: x=5 f=1.50 str Q|1.2e+04|%\n"
+          "thread 1 of block 0: x=5 f=1.50 str Q|1.2e+04|%\n"
+          "thread 0 of block 1: x=5 f=1.50 str Q|1.2e+04|%\n"
+          "thread 1 of block 1: x=5 f=1.50 str Q|1.2e+04|%\n"
+          "host, after\n");
+    CHECK(r.exitCode == 0);
+}
+
+TEST_CASE("cudart: a failed assert in a kernel is CUDA's message and cudaErrorAssert, sticky", "[cudart]") {
+    if (!haveClang()) { WARN("clang is not installed: skipped"); return; }
+    NoToolkit env;
+    cudart::BuildResult b = build({"assert.cu"});
+    REQUIRE(b.ok);
+    Run r = run(b);
+    INFO(r.output);
+    CHECK(has(r.output, "assert.cu:7: void check(const int *, int): block: [1,0,0], thread: [5,0,0] Assertion `v[i] >= 0` failed.\n"));
+    CHECK(has(r.output, "after the assert: cudaErrorAssert\n"));
+    CHECK(has(r.output, "next call: cudaErrorAssert\n"));
+    CHECK(r.status == "fault");
 }

@@ -5,6 +5,7 @@
 __global__ void iota(float* x, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) x[i] = float(i);
+    if (i == 0) printf("iota: %d elements\n", n);
 }
 
 int main() {
