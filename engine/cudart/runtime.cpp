@@ -24,7 +24,9 @@
 #include "base/error.hpp"
 #include "mem/memory.hpp"
 #include "runtime/sim_device.hpp"
+#include "timing/cycle_model.hpp"
 #include "timing/gpu_spec.hpp"
+#include "timing/occupancy.hpp"
 
 #include <cxxabi.h>
 #include <sys/mman.h>
@@ -97,6 +99,7 @@ struct Runtime {
     std::map<uintptr_t, int> managedPages;           // host pages mapped for them -> users
     std::set<std::string> unsupportedSaid;
     std::string pendingPrintf;                       // kernel printf output not yet flushed
+    std::map<const void*, uint32_t> maxDynamicShared;   // cudaFuncSetAttribute's opt-in, per kernel
 };
 
 thread_local cudaError_t t_lastError = cudaSuccess;
@@ -1119,7 +1122,8 @@ cudaError_t cudaLaunchKernel(const void* func, WsDim3 grid, WsDim3 block, void**
     // The launch limits of the device (cudaErrorInvalidConfiguration when they are broken).
     const uint64_t threads = uint64_t(block.x) * block.y * block.z;
     const uint32_t maxThreads = c.rt.haveSpec ? c.rt.spec.maxThreadsPerBlock : 1024;
-    const uint32_t maxShared = c.rt.haveSpec ? c.rt.spec.defaultSharedPerBlock : 49152;
+    uint32_t maxShared = c.rt.haveSpec ? c.rt.spec.defaultSharedPerBlock : 49152;
+    if (auto opt = c.rt.maxDynamicShared.find(func); opt != c.rt.maxDynamicShared.end()) maxShared = std::max(maxShared, opt->second);
     std::ostringstream bad;
     if (grid.x == 0 || grid.y == 0 || grid.z == 0 || block.x == 0 || block.y == 0 || block.z == 0) bad << "a grid or block dimension is 0";
     else if (threads > maxThreads) bad << threads << " threads per block (" << block.x << "x" << block.y << "x" << block.z << "); the device allows " << maxThreads;
@@ -1168,35 +1172,138 @@ cudaError_t cudaLaunchKernel(const void* func, WsDim3 grid, WsDim3 block, void**
     return cudaSuccess;
 }
 
-// ---------------------------------------------------------------- 9. calls that are not supported
-cudaError_t cudaMemcpy2D(void*, size_t, const void*, size_t, size_t, size_t, cudaMemcpyKind) {
-    return notSupported("cudaMemcpy2D", "pitched copies are not implemented yet");
+// ---------------------------------------------------------------- 9. more of the API, and calls that are not supported
+// Kernel attributes and occupancy from the PTX and the preset. Registers: the engine has no
+// register allocator (ptxas decides on a GPU), so the count is the cycle model's assumption.
+static const sim::Program* programOf(Runtime& rt, const void* func, std::string* name) {
+    auto k = rt.kernels.find(func);
+    if (k == rt.kernels.end() || !rt.loaded) return nullptr;
+    *name = k->second;
+    try {
+        return &rt.device->program(k->second);
+    } catch (const Error& e) {
+        complain(cudaErrorInvalidDeviceFunction, demangle(k->second) + ": " + e.what());
+        return nullptr;
+    }
 }
-cudaError_t cudaMemcpy2DAsync(void*, size_t, const void*, size_t, size_t, size_t, cudaMemcpyKind, cudaStream_t) {
-    return notSupported("cudaMemcpy2DAsync", "pitched copies are not implemented yet");
+
+cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const void* func) {
+    if (!attr) return ret(cudaErrorInvalidValue);
+    Call c;
+    WS_STICKY(c.rt);
+    std::string name;
+    const sim::Program* p = programOf(c.rt, func, &name);
+    if (!p) return ret(cudaErrorInvalidDeviceFunction);
+    std::memset(attr, 0, sizeof *attr);
+    attr->sharedSizeBytes = p->staticSharedBytes;
+    attr->localSizeBytes = p->functions.empty() ? 0 : p->functions[0].localBytes;
+    attr->maxThreadsPerBlock = c.rt.haveSpec ? int(c.rt.spec.maxThreadsPerBlock) : 1024;
+    attr->numRegs = int(timing::TimingOptions{}.registersPerThread);
+    int major = 7, minor = 5;
+    if (c.rt.haveSpec) std::sscanf(c.rt.spec.computeCapability.c_str(), "%d.%d", &major, &minor);
+    attr->ptxVersion = 75;
+    attr->binaryVersion = major * 10 + minor;
+    attr->maxDynamicSharedSizeBytes = c.rt.haveSpec ? int(c.rt.spec.defaultSharedPerBlock - p->staticSharedBytes) : 49152;
+    return cudaSuccess;
 }
-cudaError_t cudaMallocPitch(void**, size_t*, size_t, size_t) { return notSupported("cudaMallocPitch", "pitched allocations are not implemented yet"); }
+
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, const void* func, int blockSize, size_t dynamicSMemSize) {
+    if (!numBlocks || blockSize <= 0) return ret(cudaErrorInvalidValue);
+    Call c;
+    WS_STICKY(c.rt);
+    std::string name;
+    const sim::Program* p = programOf(c.rt, func, &name);
+    if (!p) return ret(cudaErrorInvalidDeviceFunction);
+    if (!c.rt.haveSpec) return notSupported("cudaOccupancyMaxActiveBlocksPerMultiprocessor without a GPU preset", "the occupancy calculator needs the preset's limits");
+    timing::OccupancyInput in;
+    in.threadsPerBlock = static_cast<uint32_t>(blockSize);
+    in.registersPerThread = timing::TimingOptions{}.registersPerThread;
+    in.sharedBytesPerBlock = p->staticSharedBytes + static_cast<uint32_t>(dynamicSMemSize);
+    timing::Occupancy occ = timing::computeOccupancy(c.rt.spec, in);
+    *numBlocks = occ.problem.empty() ? int(occ.activeBlocksPerSM) : 0;
+    return cudaSuccess;
+}
+
+cudaError_t cudaFuncSetAttribute(const void* func, int attr, int value) {
+    Call c;
+    WS_STICKY(c.rt);
+    if (!c.rt.kernels.count(func)) return ret(cudaErrorInvalidDeviceFunction);
+    if (attr == cudaFuncAttributePreferredSharedMemoryCarveout) return cudaSuccess;   // a hint; the model always has the largest carveout
+    if (attr != cudaFuncAttributeMaxDynamicSharedMemorySize) return ret(cudaErrorInvalidValue);
+    const int most = c.rt.haveSpec ? int(c.rt.spec.maxSharedPerBlock) : 49152;
+    if (value < 0 || value > most)
+        return complain(cudaErrorInvalidValue, "cudaFuncSetAttribute: " + std::to_string(value) + " bytes of dynamic shared memory; the device allows at most " + std::to_string(most));
+    c.rt.maxDynamicShared[func] = static_cast<uint32_t>(value);
+    return cudaSuccess;
+}
+
+// The simulator has done a stream's earlier work when the call that issued it returned, so a host
+// function enqueued now may run now: that is after everything before it in the stream.
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* userData) {
+    if (!fn) return ret(cudaErrorInvalidValue);
+    {
+        Call c;
+        WS_STICKY(c.rt);
+        bool ok = true;
+        streamId(c.rt, stream, &ok);
+        if (!ok) return complain(cudaErrorInvalidResourceHandle, "cudaLaunchHostFunc: not a live stream");
+        flushPrintf(c.rt);
+    }
+    fn(userData);   // outside the lock: a host function may not call CUDA, but must not deadlock if it does
+    return cudaSuccess;
+}
+cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void* userData, unsigned int flags) {
+    if (!callback || flags != 0) return ret(cudaErrorInvalidValue);
+    cudaError_t status;
+    {
+        Call c;
+        bool ok = true;
+        streamId(c.rt, stream, &ok);
+        if (!ok) return complain(cudaErrorInvalidResourceHandle, "cudaStreamAddCallback: not a live stream");
+        flushPrintf(c.rt);
+        status = c.rt.sticky;   // the callback is told of an earlier fault, as CUDA does
+    }
+    callback(stream, status, userData);
+    return cudaSuccess;
+}
+
+// Stream priorities are accepted (CUDA calls them hints) but not modelled by the timeline.
+cudaError_t cudaDeviceGetStreamPriorityRange(int* leastPriority, int* greatestPriority) {
+    if (leastPriority) *leastPriority = 0;
+    if (greatestPriority) *greatestPriority = -5;
+    return cudaSuccess;
+}
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t* pStream, unsigned int flags, int) { return cudaStreamCreateWithFlags(pStream, flags); }
+
+// Pitched memory: rows padded to 512 bytes, as cudaMallocPitch's alignment is on current GPUs.
+cudaError_t cudaMallocPitch(void** devPtr, size_t* pitch, size_t width, size_t height) {
+    if (!devPtr || !pitch) return ret(cudaErrorInvalidValue);
+    *pitch = (std::max<size_t>(width, 1) + 511) / 512 * 512;
+    return cudaMalloc(devPtr, *pitch * std::max<size_t>(height, 1));
+}
+static cudaError_t copy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height, cudaMemcpyKind kind,
+                          cudaStream_t stream, bool async, const char* call) {
+    if (width > dpitch || width > spitch) return complain(cudaErrorInvalidPitchValue, std::string(call) + ": the width is larger than a pitch");
+    for (size_t row = 0; row < height; ++row) {
+        cudaError_t e = copy(static_cast<char*>(dst) + row * dpitch, static_cast<const char*>(src) + row * spitch, width, kind, stream, async, call);
+        if (e != cudaSuccess) return e;
+    }
+    return cudaSuccess;
+}
+cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height, cudaMemcpyKind kind) {
+    return copy2D(dst, dpitch, src, spitch, width, height, kind, nullptr, false, "cudaMemcpy2D");
+}
+cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height, cudaMemcpyKind kind,
+                              cudaStream_t stream) {
+    return copy2D(dst, dpitch, src, spitch, width, height, kind, stream, true, "cudaMemcpy2DAsync");
+}
+
 cudaError_t cudaHostRegister(void*, size_t, unsigned int) { return notSupported("cudaHostRegister", "registering existing host memory is not implemented yet"); }
 cudaError_t cudaHostUnregister(void*) { return notSupported("cudaHostUnregister", "registering existing host memory is not implemented yet"); }
 cudaError_t cudaHostGetDevicePointer(void**, void*, unsigned int) {
     return notSupported("cudaHostGetDevicePointer", "zero-copy mapped host memory is not simulated yet");
 }
 cudaError_t cudaMemAdvise(const void*, size_t, int, int) { return notSupported("cudaMemAdvise", "unified-memory advice is not implemented yet"); }
-cudaError_t cudaLaunchHostFunc(cudaStream_t, void (*)(void*), void*) { return notSupported("cudaLaunchHostFunc", "host functions on streams are not implemented yet"); }
-cudaError_t cudaStreamAddCallback(cudaStream_t, void (*)(cudaStream_t, cudaError_t, void*), void*, unsigned int) {
-    return notSupported("cudaStreamAddCallback", "stream callbacks are not implemented yet");
-}
-cudaError_t cudaStreamCreateWithPriority(cudaStream_t*, unsigned int, int) {
-    return notSupported("cudaStreamCreateWithPriority", "the timeline model has no stream priorities");
-}
-cudaError_t cudaDeviceGetStreamPriorityRange(int*, int*) {
-    return notSupported("cudaDeviceGetStreamPriorityRange", "the timeline model has no stream priorities");
-}
-cudaError_t cudaFuncSetAttribute(const void*, int, int) { return notSupported("cudaFuncSetAttribute", "kernel attributes are not implemented yet"); }
-cudaError_t cudaFuncGetAttributes(void*, const void*) { return notSupported("cudaFuncGetAttributes", "kernel attributes are not implemented yet"); }
-cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int*, const void*, int, size_t) {
-    return notSupported("cudaOccupancyMaxActiveBlocksPerMultiprocessor", "the occupancy API is not connected to the occupancy calculator yet");
-}
 cudaError_t cudaLaunchCooperativeKernel(const void*, WsDim3, WsDim3, void**, size_t, cudaStream_t) {
     return notSupported("cudaLaunchCooperativeKernel", "grid-wide synchronisation is not simulated");
 }

@@ -50,4 +50,28 @@ template <class T> inline cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* 
 template <class T> inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, T func, int blockSize, size_t dynamicSMemSize) {
     return ::cudaOccupancyMaxActiveBlocksPerMultiprocessor(numBlocks, (const void*)func, blockSize, dynamicSMemSize);
 }
+// The block size that gives the most resident threads per SM, and the grid that fills the device
+// with it (the occupancy calculator's answer, through the per-size query above).
+template <class T> inline cudaError_t cudaOccupancyMaxPotentialBlockSize(int* minGridSize, int* blockSize, T func, size_t dynamicSMemSize = 0,
+                                                                         int blockSizeLimit = 0) {
+    if (!minGridSize || !blockSize) return cudaErrorInvalidValue;
+    cudaDeviceProp p;
+    cudaError_t e = cudaGetDeviceProperties(&p, 0);
+    if (e != cudaSuccess) return e;
+    int limit = blockSizeLimit > 0 && blockSizeLimit < p.maxThreadsPerBlock ? blockSizeLimit : p.maxThreadsPerBlock;
+    int best = 0, bestSize = 0, bestBlocks = 0;
+    for (int size = limit / 32 * 32; size >= 32; size -= 32) {
+        int blocks = 0;
+        e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, func, size, dynamicSMemSize);
+        if (e != cudaSuccess) return e;
+        if (blocks * size > best) {
+            best = blocks * size;
+            bestSize = size;
+            bestBlocks = blocks;
+        }
+    }
+    *blockSize = bestSize;
+    *minGridSize = bestBlocks * p.multiProcessorCount;
+    return cudaSuccess;
+}
 #endif

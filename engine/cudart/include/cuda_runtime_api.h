@@ -91,22 +91,24 @@ void __cudaRegisterFunction(void** fatCubinHandle, const char* hostFun, char* de
 void __cudaRegisterVar(void** fatCubinHandle, char* hostVar, char* deviceAddress, const char* deviceName, int ext,
                        size_t size, int constant, int global);
 
-// Declared, not implemented yet: each returns cudaErrorNotSupported and says so once on stderr.
+// Pitched memory, host functions on streams, kernel attributes, occupancy
 cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind);
 cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
                               enum cudaMemcpyKind kind, cudaStream_t stream __WS_DEFAULT(0));
 cudaError_t cudaMallocPitch(void** devPtr, size_t* pitch, size_t width, size_t height);
-cudaError_t cudaHostRegister(void* ptr, size_t size, unsigned int flags);
-cudaError_t cudaHostUnregister(void* ptr);
-cudaError_t cudaHostGetDevicePointer(void** pDevice, void* pHost, unsigned int flags);
-cudaError_t cudaMemAdvise(const void* devPtr, size_t count, enum cudaMemoryAdvise advice, int device);
 cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* userData);
 cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void* userData, unsigned int flags);
-cudaError_t cudaStreamCreateWithPriority(cudaStream_t* pStream, unsigned int flags, int priority);
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t* pStream, unsigned int flags, int priority);   // priority not modelled
 cudaError_t cudaDeviceGetStreamPriorityRange(int* leastPriority, int* greatestPriority);
 cudaError_t cudaFuncSetAttribute(const void* func, enum cudaFuncAttribute attr, int value);
 cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes* attr, const void* func);
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, const void* func, int blockSize, size_t dynamicSMemSize);
+
+// Declared, not implemented yet: each returns cudaErrorNotSupported and says so once on stderr.
+cudaError_t cudaHostRegister(void* ptr, size_t size, unsigned int flags);
+cudaError_t cudaHostUnregister(void* ptr);
+cudaError_t cudaHostGetDevicePointer(void** pDevice, void* pHost, unsigned int flags);
+cudaError_t cudaMemAdvise(const void* devPtr, size_t count, enum cudaMemoryAdvise advice, int device);
 cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 grid, dim3 block, void** args, size_t sharedMem,
                                         cudaStream_t stream);
 cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value);

@@ -207,11 +207,11 @@ TEST_CASE("cudart: API misuse gets CUDA's error codes and a message; unsupported
     CHECK(has(r.output, "host pointer as the device side: cudaErrorInvalidValue\n"));
     CHECK(has(r.output, "copy past the end: cudaErrorInvalidValue\n"));
     CHECK(has(r.output, "good copy: cudaSuccess\n"));
-    CHECK(has(r.output, "2D copy: cudaErrorNotSupported\n"));
-    CHECK(has(r.output, "2D copy again: cudaErrorNotSupported\n"));
-    size_t first = r.output.find("cudaMemcpy2D is not supported");
+    CHECK(has(r.output, "register host memory: cudaErrorNotSupported\n"));
+    CHECK(has(r.output, "register again: cudaErrorNotSupported\n"));
+    size_t first = r.output.find("cudaHostRegister is not supported");
     REQUIRE(first != std::string::npos);
-    CHECK(r.output.find("cudaMemcpy2D is not supported", first + 1) == std::string::npos);
+    CHECK(r.output.find("cudaHostRegister is not supported", first + 1) == std::string::npos);
     CHECK(has(r.output, "device 1: cudaErrorInvalidDevice\n"));
     CHECK(has(r.output, "1 TiB: cudaErrorMemoryAllocation, pointer null\n"));
     CHECK(has(r.output, "last error: cudaErrorMemoryAllocation, then cudaSuccess\n"));
@@ -290,4 +290,22 @@ TEST_CASE("cudart: a failed assert in a kernel is CUDA's message and cudaErrorAs
     CHECK(has(r.output, "after the assert: cudaErrorAssert\n"));
     CHECK(has(r.output, "next call: cudaErrorAssert\n"));
     CHECK(r.status == "fault");
+}
+
+TEST_CASE("cudart: kernel attributes, occupancy, shared-memory opt-in, host functions, pitched copies", "[cudart]") {
+    if (!haveClang()) { WARN("clang is not installed: skipped"); return; }
+    NoToolkit env;
+    cudart::BuildResult b = build({"api_more.cu"});
+    REQUIRE(b.ok);
+    Run r = run(b);
+    INFO(r.output);
+    CHECK(has(r.output, "tile: 1024 bytes of static shared memory\n"));
+    CHECK(has(r.output, "blocks of 256 per SM: 8\n"));   // H100: 2048 threads per SM, 32 registers assumed
+    CHECK(has(r.output, "potential block size > 0: yes, grid > 0: yes\n"));
+    CHECK(has(r.output, "64 KiB dynamic shared without opt-in: cudaErrorInvalidConfiguration\n"));
+    CHECK(has(r.output, "with opt-in: cudaSuccess\n"));
+    CHECK(has(r.output, "dyn[100] = 200\n"));
+    CHECK(has(r.output, "host function, value 42\ncallback, status cudaSuccess\n"));
+    CHECK(has(r.output, "pitch 512, back[2][4] = 24, error cudaSuccess\n"));
+    CHECK(r.exitCode == 0);
 }
