@@ -39,13 +39,15 @@ options:
   --cpu-seconds N   CPU-time limit of the program (default 120)
   --timeout N       wall-clock limit in seconds (default 300)
   --memory-mb N     address-space limit of the program in MiB (default 16384)
+  --budget N        warp-instructions per launch before a kernel counts as a runaway loop
+                    (cudaErrorLaunchTimeout; default 500000000)
   --no-cache        rebuild even when the same build is cached
 )";
 
 struct ProgramArgs {
     cudart::BuildOptions build;
     std::vector<std::string> programArgs;
-    std::string gpu;
+    std::string gpu, budget;
     uint64_t cpuSeconds = 120, timeoutSeconds = 300, memoryMb = 16384;
 };
 
@@ -57,7 +59,7 @@ bool parseArgs(int argc, char** argv, ProgramArgs& a, bool allowOutput) {
             for (++i; i < argc; ++i) a.programArgs.push_back(argv[i]);
             break;
         }
-        if (s == "-I" || s == "-D" || s == "-o" || s == "--gpu" || s == "--cpu-seconds" || s == "--timeout" || s == "--memory-mb") {
+        if (s == "-I" || s == "-D" || s == "-o" || s == "--gpu" || s == "--cpu-seconds" || s == "--timeout" || s == "--memory-mb" || s == "--budget") {
             if (i + 1 >= argc) {
                 std::cerr << "warpscope: " << s << " needs a value\n" << kProgramUsage;
                 return false;
@@ -70,6 +72,7 @@ bool parseArgs(int argc, char** argv, ProgramArgs& a, bool allowOutput) {
             else if (s == "--cpu-seconds") a.cpuSeconds = parseCount(v, s);
             else if (s == "--timeout") a.timeoutSeconds = parseCount(v, s);
             else if (s == "--memory-mb") a.memoryMb = parseCount(v, s);
+            else if (s == "--budget") a.budget = std::to_string(parseCount(v, s));
             else {
                 std::cerr << "warpscope: " << s << " is an option of warpscope build\n" << kProgramUsage;
                 return false;
@@ -184,6 +187,7 @@ int runProgram(int argc, char** argv) {
         if (sfd >= 0) setenv("WARPSCOPE_STATUS_FILE", statusPath, 1);
         if (!dataDir.empty()) setenv("WARPSCOPE_DATA_DIR", dataDir.c_str(), 1);
         if (!a.gpu.empty()) setenv("WARPSCOPE_GPU", a.gpu.c_str(), 1);
+        if (!a.budget.empty()) setenv("WARPSCOPE_BUDGET", a.budget.c_str(), 1);
         execv(cargs[0], cargs.data());
         std::perror("warpscope: cannot run the built program");
         _exit(127);

@@ -345,6 +345,16 @@ void flushPrintf(Runtime& rt) {
     rt.pendingPrintf.clear();
 }
 
+// Events get their times from the timeline model, and with it every kernel runs through the cycle
+// model (an order of magnitude slower than the plain simulator). So the model starts with the
+// program's first event (earlier work cannot lie between two of its events), or from the start
+// with WARPSCOPE_TIMELINE=1; never with WARPSCOPE_TIMELINE=0 (events then measure 0 ms).
+void enableTimeline(Runtime& rt) {
+    if (!rt.haveSpec || rt.device->timelineEnabled()) return;
+    if (const char* tl = std::getenv("WARPSCOPE_TIMELINE"); tl && std::string(tl) == "0") return;
+    rt.device->enableTimeline(rt.spec);
+}
+
 void ensureDevice(Runtime& rt) {
     if (rt.device) return;
     static bool atExit = false;
@@ -360,6 +370,10 @@ void ensureDevice(Runtime& rt) {
     loadSpec(rt);
     sim::LaunchOptions opt;
     if (rt.haveSpec) opt.numSMs = rt.spec.smCount;
+    if (const char* b = std::getenv("WARPSCOPE_BUDGET"); b && *b) {   // warpscope run --budget
+        const unsigned long long n = std::strtoull(b, nullptr, 10);
+        if (n > 0) opt.instructionBudget = n;
+    }
     // Under an address-space limit (warpscope run sets one) device memory gets half of it, so a
     // huge cudaMalloc is cudaErrorMemoryAllocation rather than the host running out.
     if (rlimit as{}; getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY)
@@ -374,10 +388,7 @@ void ensureDevice(Runtime& rt) {
             std::fprintf(stderr, "warpscope: the program's kernels did not load: %s\n", e.what());
         }
     }
-    // Streams and events get times from the timeline model (the kernels then run through the
-    // cycle model); WARPSCOPE_TIMELINE=0 runs kernels untimed (events then measure 0 ms).
-    const char* tl = std::getenv("WARPSCOPE_TIMELINE");
-    if (rt.haveSpec && !(tl && std::string(tl) == "0")) rt.device->enableTimeline(rt.spec);
+    if (const char* tl = std::getenv("WARPSCOPE_TIMELINE"); tl && std::string(tl) == "1") enableTimeline(rt);
 }
 
 // Every API call starts here: the state, locked, with the device created.
@@ -1037,6 +1048,7 @@ cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags) {
     if (!event || flags > (cudaEventBlockingSync | cudaEventDisableTiming | 0x04)) return ret(cudaErrorInvalidValue);
     Call c;
     WS_STICKY(c.rt);
+    enableTimeline(c.rt);
     auto* e = new CUevent_st{c.rt.device->createEvent(), false};
     c.rt.events.insert(e);
     *event = e;
