@@ -30,8 +30,12 @@
 #define CUDART_INF_F __builtin_huge_valf()
 #define CUDART_NAN_F __builtin_nanf("")
 #define CUDART_PI_F 3.141592654f
+#ifndef INFINITY   // a whole program's <math.h> may have defined them already
 #define INFINITY __builtin_huge_valf()
+#endif
+#ifndef NAN
 #define NAN __builtin_nanf("")
+#endif
 
 typedef __SIZE_TYPE__ size_t;
 typedef unsigned int uint;

@@ -3,6 +3,16 @@
 // vector types, built-in variables, device functions), the runtime API, and the C++ conveniences
 // (templated cudaMalloc, cudaMemcpyToSymbol by variable, cudaLaunchKernel by function).
 #pragma once
+// What CUDA's own headers bring in and programs rely on without including (malloc, memset,
+// sqrt, ...); clang's <new> wrapper for device code also needs malloc and free declared first.
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#ifdef __cplusplus
+#include <cmath>
+#include <cstdlib>
+#endif
 #include "cuda_runtime_api.h"
 #include "device_launch_parameters.h"
 

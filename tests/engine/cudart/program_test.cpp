@@ -8,6 +8,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -251,8 +252,11 @@ TEST_CASE("cudart: a program that does not compile gives file:line:col", "[cudar
     o.sources = {(kPrograms / "build_error.cu").string()};
     cudart::BuildResult b = cudart::buildProgram(o);
     CHECK_FALSE(b.ok);
-    REQUIRE_FALSE(b.diagnostics.empty());
-    const compile::Diagnostic& d = b.diagnostics.front();
+    auto err = std::find_if(b.diagnostics.begin(), b.diagnostics.end(),
+                            [](auto& x) { return x.severity == compile::Diagnostic::Severity::Error; });
+    REQUIRE(err != b.diagnostics.end());
+    const compile::Diagnostic& d = *err;
+    for (auto& x : b.diagnostics) CHECK(x.severity == compile::Diagnostic::Severity::Error);   // no warnings from warpscope's headers
     CHECK(d.file == o.sources[0]);
     CHECK(d.line == 4);
     CHECK(d.column == 34);
@@ -307,5 +311,17 @@ TEST_CASE("cudart: kernel attributes, occupancy, shared-memory opt-in, host func
     CHECK(has(r.output, "dyn[100] = 200\n"));
     CHECK(has(r.output, "host function, value 42\ncallback, status cudaSuccess\n"));
     CHECK(has(r.output, "pitch 512, back[2][4] = 24, error cudaSuccess\n"));
+    CHECK(r.exitCode == 0);
+}
+
+TEST_CASE("cudart: a course-style program with the C++ standard library and a templated reduction", "[cudart]") {
+    if (!haveClang()) { WARN("clang is not installed: skipped"); return; }
+    NoToolkit env;
+    cudart::BuildResult b = build({"reduction.cu"});
+    REQUIRE(b.ok);
+    Run r = run(b);
+    INFO(r.output);
+    CHECK(has(r.output, "PASSED\n"));
+    CHECK(has(r.output, " 43\n"));   // std::max and std::min in host code
     CHECK(r.exitCode == 0);
 }
