@@ -464,6 +464,27 @@ template <class... A> __device__ __noinline__ int printf(const char* format, A..
     ((*out++ = __ws_pf(args)), ...);
     return (int)n;
 }
+// CUDA's min and max are host functions too (host code calls them unqualified).
+#define __WS_HOST static inline __host__
+__WS_HOST int min(int a, int b) { return a < b ? a : b; }
+__WS_HOST unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }
+__WS_HOST unsigned min(int a, unsigned b) { return (unsigned)a < b ? (unsigned)a : b; }
+__WS_HOST unsigned min(unsigned a, int b) { return a < (unsigned)b ? a : (unsigned)b; }
+__WS_HOST long long min(long long a, long long b) { return a < b ? a : b; }
+__WS_HOST unsigned long long min(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
+__WS_HOST float min(float a, float b) { return fminf(a, b); }
+__WS_HOST double min(double a, double b) { return fmin(a, b); }
+__WS_HOST int max(int a, int b) { return a > b ? a : b; }
+__WS_HOST unsigned max(unsigned a, unsigned b) { return a > b ? a : b; }
+__WS_HOST unsigned max(int a, unsigned b) { return (unsigned)a > b ? (unsigned)a : b; }
+__WS_HOST unsigned max(unsigned a, int b) { return a > (unsigned)b ? a : (unsigned)b; }
+__WS_HOST long long max(long long a, long long b) { return a > b ? a : b; }
+__WS_HOST unsigned long long max(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
+__WS_HOST float max(float a, float b) { return fmaxf(a, b); }
+__WS_HOST double max(double a, double b) { return fmax(a, b); }
+// clang 14 implements __managed__ for HIP only: a variable would silently have two copies.
+#undef __managed__
+#define __managed__ __attribute__((unavailable("__managed__ variables are not supported by the clang that builds whole programs (clang 14 ignores the attribute): allocate with cudaMallocManaged instead")))
 // assert in a kernel (glibc's assert calls __assert_fail): the first failing thread notes what
 // failed and where, then every failing thread traps; the host runtime turns the trap into
 // cudaErrorAssert and prints CUDA's message.

@@ -310,6 +310,7 @@ TEST_CASE("cudart: kernel attributes, occupancy, shared-memory opt-in, host func
     CHECK(has(r.output, "with opt-in: cudaSuccess\n"));
     CHECK(has(r.output, "dyn[100] = 200\n"));
     CHECK(has(r.output, "host function, value 42\ncallback, status cudaSuccess\n"));
+    CHECK(has(r.output, "host min/max: 3 7 1.5\n"));
     CHECK(has(r.output, "pitch 512, back[2][4] = 24, error cudaSuccess\n"));
     CHECK(r.exitCode == 0);
 }
@@ -324,4 +325,14 @@ TEST_CASE("cudart: a course-style program with the C++ standard library and a te
     CHECK(has(r.output, "PASSED\n"));
     CHECK(has(r.output, " 43\n"));   // std::max and std::min in host code
     CHECK(r.exitCode == 0);
+}
+
+TEST_CASE("cudart: __managed__ variables are an error at their use, not two silent copies", "[cudart]") {
+    if (!haveClang()) { WARN("clang is not installed: skipped"); return; }
+    NoToolkit env;
+    cudart::BuildResult b = build({"managed_var.cu"});
+    CHECK_FALSE(b.ok);
+    REQUIRE_FALSE(b.diagnostics.empty());
+    CHECK(b.diagnostics.front().line == 5);
+    CHECK(has(b.diagnostics.front().message, "'counter' is unavailable: __managed__ variables are not supported"));
 }
