@@ -3,8 +3,9 @@
 //
 // The program runs as a child process with resource limits (CPU time, address space, file size,
 // processes) and a wall-clock limit; its stdout and stderr pass through. Exit codes: the
-// program's own; 3 when a kernel faulted (the runtime notes it in $WARPSCOPE_STATUS_FILE); 2 for
-// a build error or bad usage; 128+N when a signal ended it.
+// program's own; 3 when a kernel faulted or a checker reported (the runtime notes it in
+// $WARPSCOPE_STATUS_FILE); 2 for a build error or bad usage; 128+N when a signal ended it; 124
+// past the wall-clock limit.
 #include "cli.hpp"
 #include "base/data_dir.hpp"
 #include "base/parse_number.hpp"
@@ -39,6 +40,9 @@ options:
   --cpu-seconds N   CPU-time limit of the program (default 120)
   --timeout N       wall-clock limit in seconds (default 300)
   --memory-mb N     address-space limit of the program in MiB (default 16384)
+  --check LIST      initcheck,racecheck: report uninitialised reads and shared/global-memory
+                    races on stderr (exit code 3 when one reports)
+  --threads N       simulator threads per launch (default 1)
   --budget N        warp-instructions per launch before a kernel counts as a runaway loop
                     (cudaErrorLaunchTimeout; default 500000000)
   --no-cache        rebuild even when the same build is cached
@@ -47,7 +51,7 @@ options:
 struct ProgramArgs {
     cudart::BuildOptions build;
     std::vector<std::string> programArgs;
-    std::string gpu, budget;
+    std::string gpu, budget, check, threads;
     uint64_t cpuSeconds = 120, timeoutSeconds = 300, memoryMb = 16384;
 };
 
@@ -59,7 +63,8 @@ bool parseArgs(int argc, char** argv, ProgramArgs& a, bool allowOutput) {
             for (++i; i < argc; ++i) a.programArgs.push_back(argv[i]);
             break;
         }
-        if (s == "-I" || s == "-D" || s == "-o" || s == "--gpu" || s == "--cpu-seconds" || s == "--timeout" || s == "--memory-mb" || s == "--budget") {
+        if (s == "-I" || s == "-D" || s == "-o" || s == "--gpu" || s == "--cpu-seconds" || s == "--timeout" || s == "--memory-mb" || s == "--budget" ||
+            s == "--check" || s == "--threads") {
             if (i + 1 >= argc) {
                 std::cerr << "warpscope: " << s << " needs a value\n" << kProgramUsage;
                 return false;
@@ -73,6 +78,20 @@ bool parseArgs(int argc, char** argv, ProgramArgs& a, bool allowOutput) {
             else if (s == "--timeout") a.timeoutSeconds = parseCount(v, s);
             else if (s == "--memory-mb") a.memoryMb = parseCount(v, s);
             else if (s == "--budget") a.budget = std::to_string(parseCount(v, s));
+            else if (s == "--threads") a.threads = std::to_string(parseCount(v, s));
+            else if (s == "--check") {
+                for (size_t p = 0; p <= v.size();) {
+                    size_t e = v.find(',', p);
+                    std::string tool = v.substr(p, e == std::string::npos ? std::string::npos : e - p);
+                    if (tool != "initcheck" && tool != "racecheck" && tool != "memcheck" && tool != "synccheck") {
+                        std::cerr << "warpscope: --check takes initcheck, racecheck (memcheck and synccheck are always on), not '" << tool << "'\n";
+                        return false;
+                    }
+                    if (e == std::string::npos) break;
+                    p = e + 1;
+                }
+                a.check = v;
+            }
             else {
                 std::cerr << "warpscope: " << s << " is an option of warpscope build\n" << kProgramUsage;
                 return false;
@@ -188,6 +207,8 @@ int runProgram(int argc, char** argv) {
         if (!dataDir.empty()) setenv("WARPSCOPE_DATA_DIR", dataDir.c_str(), 1);
         if (!a.gpu.empty()) setenv("WARPSCOPE_GPU", a.gpu.c_str(), 1);
         if (!a.budget.empty()) setenv("WARPSCOPE_BUDGET", a.budget.c_str(), 1);
+        if (!a.check.empty()) setenv("WARPSCOPE_CHECK", a.check.c_str(), 1);
+        if (!a.threads.empty()) setenv("WARPSCOPE_THREADS", a.threads.c_str(), 1);
         execv(cargs[0], cargs.data());
         std::perror("warpscope: cannot run the built program");
         _exit(127);
@@ -223,7 +244,7 @@ int runProgram(int argc, char** argv) {
         std::cerr << "warpscope: the program was ended by signal " << sig << " (" << strsignal(sig) << ")" << limitName(sig) << "\n";
         return statusText == "fault" ? 3 : 128 + sig;
     }
-    if (statusText == "fault") return 3;
+    if (statusText == "fault" || statusText == "check") return 3;
     return WIFEXITED(status) ? WEXITSTATUS(status) : 2;
 }
 

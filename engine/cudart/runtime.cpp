@@ -100,6 +100,7 @@ struct Runtime {
     std::set<std::string> unsupportedSaid;
     std::string pendingPrintf;                       // kernel printf output not yet flushed
     std::map<const void*, uint32_t> maxDynamicShared;   // cudaFuncSetAttribute's opt-in, per kernel
+    size_t reportsShown = 0;                         // checker reports already printed
 };
 
 thread_local cudaError_t t_lastError = cudaSuccess;
@@ -370,6 +371,13 @@ void ensureDevice(Runtime& rt) {
     loadSpec(rt);
     sim::LaunchOptions opt;
     if (rt.haveSpec) opt.numSMs = rt.spec.smCount;
+    // warpscope run --check initcheck,racecheck and --threads N.
+    if (const char* chk = std::getenv("WARPSCOPE_CHECK"); chk && *chk) {
+        const std::string list = chk;
+        opt.initcheck = list.find("initcheck") != std::string::npos;
+        opt.racecheck = list.find("racecheck") != std::string::npos;
+    }
+    if (const char* t = std::getenv("WARPSCOPE_THREADS"); t && *t) opt.threads = static_cast<uint32_t>(std::max(1L, std::strtol(t, nullptr, 10)));
     if (const char* b = std::getenv("WARPSCOPE_BUDGET"); b && *b) {   // warpscope run --budget
         const unsigned long long n = std::strtoull(b, nullptr, 10);
         if (n > 0) opt.instructionBudget = n;
@@ -823,6 +831,7 @@ cudaError_t cudaDeviceReset(void) {
     for (auto* e : rt.events) delete e;
     rt.events.clear();
     rt.device.reset();
+    rt.reportsShown = 0;
     rt.loaded = false;
     rt.sticky = cudaSuccess;
     t_lastError = cudaSuccess;
@@ -1156,9 +1165,17 @@ cudaError_t cudaLaunchKernel(const void* func, WsDim3 grid, WsDim3 block, void**
     cfg.grid = {grid.x, grid.y, grid.z};
     cfg.block = {block.x, block.y, block.z};
     cfg.dynamicSharedBytes = static_cast<uint32_t>(sharedMem);
-    struct Drain {   // the kernel's printf records, whether it finished or faulted
+    struct Drain {   // the kernel's printf records and checker reports, whether it finished or faulted
         Runtime& rt;
-        ~Drain() { drainPrintf(rt); }
+        ~Drain() {
+            drainPrintf(rt);
+            const auto& reports = rt.device->reports();
+            for (; rt.reportsShown < reports.size(); ++rt.reportsShown) {
+                const sim::CheckReport& r = reports[rt.reportsShown];
+                std::fprintf(stderr, "warpscope: %s: %s: %s\n", r.tool.c_str(), r.hazard.c_str(), r.message.c_str());
+                writeStatus("check");
+            }
+        }
     } drain{c.rt};
     try {
         ManagedSync sync(c.rt);
