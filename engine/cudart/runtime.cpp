@@ -93,6 +93,7 @@ struct Runtime {
     timing::GpuSpec spec;
     bool haveSpec = false;
     cudaError_t sticky = cudaSuccess;                // a kernel fault: every later call returns it
+    cudaError_t pendingFault = cudaSuccess;          // a fault not yet seen by the host (see Call)
     std::set<CUstream_st*> streams;
     std::set<CUevent_st*> events;
     std::map<uint64_t, size_t> managed;              // unified allocations: base -> bytes
@@ -403,7 +404,12 @@ void ensureDevice(Runtime& rt) {
 struct Call {
     Runtime& rt;
     std::lock_guard<std::recursive_mutex> lock;
-    Call() : rt(state()), lock(rt.mutex) { ensureDevice(rt); }
+    Call() : rt(state()), lock(rt.mutex) {
+        ensureDevice(rt);
+        // A GPU reports a kernel's fault once the host next waits on or talks to the device, not to
+        // the launch or to cudaGetLastError right after it (the kernel is still running then).
+        if (rt.pendingFault != cudaSuccess && rt.sticky == cudaSuccess) rt.sticky = rt.pendingFault;
+    }
 };
 
 // ---------------------------------------------------------------- 2. errors
@@ -834,6 +840,7 @@ cudaError_t cudaDeviceReset(void) {
     rt.reportsShown = 0;
     rt.loaded = false;
     rt.sticky = cudaSuccess;
+    rt.pendingFault = cudaSuccess;
     t_lastError = cudaSuccess;
     return cudaSuccess;
 }
@@ -1191,11 +1198,11 @@ cudaError_t cudaLaunchKernel(const void* func, WsDim3 grid, WsDim3 block, void**
             code = cudaErrorAssert;
         }
         // A fault: sticky, as on a GPU; reported now with where it happened.
-        std::fprintf(stderr, "warpscope: kernel %s faulted: %s\n  CUDA reports this as %s (%s); every later CUDA call returns it.\n",
+        std::fprintf(stderr, "warpscope: kernel %s faulted: %s\n  CUDA reports this as %s (%s) from the next CUDA call on (not to the launch or a cudaGetLastError right after it: a GPU is still running the kernel then).\n",
                      demangle(name).c_str(), e.what(), cudaGetErrorName(code), cudaGetErrorString(code));
         writeStatus("fault");
-        c.rt.sticky = code;
-        // The launch itself succeeds, as an asynchronous launch does; the error shows at the next call.
+        c.rt.pendingFault = code;
+        // The launch itself succeeds, as an asynchronous launch does; the error shows from the next call on.
         return cudaSuccess;
     }
     return cudaSuccess;

@@ -1,4 +1,8 @@
-// A kernel that writes past the end of its array: cudaErrorIllegalAddress, sticky.
+// A kernel that writes past the end of its array: cudaErrorIllegalAddress, reported from the next
+// call after the launch on, and sticky. (The simulator checks every access against its
+// allocation, as compute-sanitizer does; a GPU alone notices only unmapped addresses: on the H100
+// this program ran without an error, as it did with 16 MiB past the end, and 1 GiB past the end
+// gave cudaErrorInvalidAddressSpace.)
 #include <cstdio>
 
 __global__ void overrun(int* p, int n) {
