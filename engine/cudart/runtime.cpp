@@ -102,6 +102,7 @@ struct Runtime {
     std::string pendingPrintf;                       // kernel printf output not yet flushed
     std::map<const void*, uint32_t> maxDynamicShared;   // cudaFuncSetAttribute's opt-in, per kernel
     size_t reportsShown = 0;                         // checker reports already printed
+    std::set<void*> mappedHost;                      // cudaHostAlloc(..., cudaHostAllocMapped)
 };
 
 thread_local cudaError_t t_lastError = cudaSuccess;
@@ -591,6 +592,26 @@ void unmapManaged(Runtime& rt, uint64_t base, size_t n) {
     }
 }
 
+// One allocation valid on host and device (unified memory, mapped host memory): a device
+// allocation whose address is also mapped in this process (ManagedSync keeps the two in step).
+cudaError_t allocShared(Runtime& rt, void** out, size_t size, const char* call, const std::string& label) {
+    uint64_t a = 0;
+    try {
+        a = rt.device->malloc(size, label);
+    } catch (const Error& e) {
+        return complain(cudaErrorMemoryAllocation, std::string(call) + ": " + e.what());
+    } catch (const std::bad_alloc&) {
+        return complain(cudaErrorMemoryAllocation, std::string(call) + ": the host has no memory left to simulate it");
+    }
+    if (!mapManaged(rt, a, size)) {
+        rt.device->free(a);
+        return complain(cudaErrorMemoryAllocation, std::string(call) + ": the host address range of the allocation is taken, so it cannot be mapped on the host");
+    }
+    rt.managed[a] = size;
+    *out = reinterpret_cast<void*>(a);
+    return cudaSuccess;
+}
+
 int streamId(Runtime& rt, cudaStream_t s, bool* ok) {
     *ok = true;
     if (s == nullptr || s == cudaStreamLegacy || s == cudaStreamPerThread) return 0;
@@ -747,7 +768,7 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
     prop->textureAlignment = 512;
     prop->deviceOverlap = 1;
     prop->multiProcessorCount = c.rt.haveSpec ? int(s.smCount) : 4;
-    prop->canMapHostMemory = 0;
+    prop->canMapHostMemory = 1;   // cudaHostAllocMapped
     prop->concurrentKernels = 1;
     prop->asyncEngineCount = c.rt.haveSpec ? int(s.copyEngines) : 2;
     prop->unifiedAddressing = 1;
@@ -832,6 +853,7 @@ cudaError_t cudaDeviceReset(void) {
     flushPrintf(rt);
     for (auto& [base, n] : rt.managed) unmapManaged(rt, base, n);
     rt.managed.clear();
+    rt.mappedHost.clear();
     for (auto* s : rt.streams) delete s;
     rt.streams.clear();
     for (auto* e : rt.events) delete e;
@@ -897,13 +919,27 @@ cudaError_t cudaMallocHost(void** ptr, size_t size) {
     return cudaSuccess;
 }
 cudaError_t cudaHostAlloc(void** ptr, size_t size, unsigned int flags) {
-    if (flags & cudaHostAllocMapped) return notSupported("cudaHostAlloc with cudaHostAllocMapped", "zero-copy mapped host memory is not simulated yet");
-    return cudaMallocHost(ptr, size);   // portable and write-combined change nothing on one simulated device
+    if (!ptr || flags > (cudaHostAllocPortable | cudaHostAllocMapped | cudaHostAllocWriteCombined)) return ret(cudaErrorInvalidValue);
+    if (!(flags & cudaHostAllocMapped)) return cudaMallocHost(ptr, size);   // portable, write-combined: nothing to do on one simulated device
+    // Mapped (zero-copy) host memory: kernels read and write it through the same pointer, as
+    // unified memory. (Copies from it are modelled as pageable on the timeline.)
+    Call c;
+    WS_STICKY(c.rt);
+    cudaError_t e = allocShared(c.rt, ptr, std::max<size_t>(size, 1), "cudaHostAlloc", "cudaHostAlloc mapped #" + std::to_string(c.rt.device->memory().allocations().size() + 1));
+    if (e == cudaSuccess) c.rt.mappedHost.insert(*ptr);
+    return e;
 }
 cudaError_t cudaFreeHost(void* ptr) {
     if (!ptr) return cudaSuccess;
     Call c;
     WS_STICKY(c.rt);
+    if (c.rt.mappedHost.erase(ptr)) {
+        const uint64_t a = reinterpret_cast<uint64_t>(ptr);
+        unmapManaged(c.rt, a, c.rt.managed[a]);
+        c.rt.managed.erase(a);
+        c.rt.device->free(a);
+        return cudaSuccess;
+    }
     try {
         c.rt.device->hostFree(ptr);
     } catch (const Error&) {
@@ -916,21 +952,7 @@ cudaError_t cudaMallocManaged(void** devPtr, size_t size, unsigned int flags) {
     if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost) return ret(cudaErrorInvalidValue);
     Call c;
     WS_STICKY(c.rt);
-    uint64_t a = 0;
-    try {
-        a = c.rt.device->malloc(size, "cudaMallocManaged #" + std::to_string(c.rt.device->memory().allocations().size() + 1));
-    } catch (const Error& e) {
-        return complain(cudaErrorMemoryAllocation, std::string("cudaMallocManaged: ") + e.what());
-    } catch (const std::bad_alloc&) {
-        return complain(cudaErrorMemoryAllocation, "cudaMallocManaged: the host has no memory left to simulate it");
-    }
-    if (!mapManaged(c.rt, a, size)) {
-        c.rt.device->free(a);
-        return complain(cudaErrorMemoryAllocation, "cudaMallocManaged: the host address range of the allocation is taken, so it cannot be mapped on the host");
-    }
-    c.rt.managed[a] = size;
-    *devPtr = reinterpret_cast<void*>(a);
-    return cudaSuccess;
+    return allocShared(c.rt, devPtr, size, "cudaMallocManaged", "cudaMallocManaged #" + std::to_string(c.rt.device->memory().allocations().size() + 1));
 }
 cudaError_t cudaMemPrefetchAsync(const void*, size_t, int, cudaStream_t) {
     // Unified memory is always where it is needed (ManagedSync): a prefetch has nothing to move.
@@ -1336,8 +1358,17 @@ cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t 
 
 cudaError_t cudaHostRegister(void*, size_t, unsigned int) { return notSupported("cudaHostRegister", "registering existing host memory is not implemented yet"); }
 cudaError_t cudaHostUnregister(void*) { return notSupported("cudaHostUnregister", "registering existing host memory is not implemented yet"); }
-cudaError_t cudaHostGetDevicePointer(void**, void*, unsigned int) {
-    return notSupported("cudaHostGetDevicePointer", "zero-copy mapped host memory is not simulated yet");
+cudaError_t cudaHostGetDevicePointer(void** pDevice, void* pHost, unsigned int flags) {
+    if (!pDevice || flags != 0) return ret(cudaErrorInvalidValue);
+    Call c;
+    WS_STICKY(c.rt);
+    const uint64_t a = reinterpret_cast<uint64_t>(pHost);
+    auto it = c.rt.managed.upper_bound(a);
+    if (it != c.rt.managed.begin() && a < std::prev(it)->first + std::prev(it)->second) {
+        *pDevice = pHost;   // mapped and unified memory have one address on both sides
+        return cudaSuccess;
+    }
+    return complain(cudaErrorInvalidValue, "cudaHostGetDevicePointer: the pointer is not mapped host memory; in warpscope, allocate it with cudaHostAlloc(..., cudaHostAllocMapped)");
 }
 cudaError_t cudaMemAdvise(const void*, size_t, int, int) { return notSupported("cudaMemAdvise", "unified-memory advice is not implemented yet"); }
 cudaError_t cudaLaunchCooperativeKernel(const void*, WsDim3, WsDim3, void**, size_t, cudaStream_t) {
@@ -1345,7 +1376,9 @@ cudaError_t cudaLaunchCooperativeKernel(const void*, WsDim3, WsDim3, void**, siz
 }
 cudaError_t cudaDeviceSetLimit(int, size_t) { return notSupported("cudaDeviceSetLimit", "device limits are not implemented yet"); }
 cudaError_t cudaDeviceGetLimit(size_t*, int) { return notSupported("cudaDeviceGetLimit", "device limits are not implemented yet"); }
-cudaError_t cudaSetDeviceFlags(unsigned int) { return notSupported("cudaSetDeviceFlags", "device flags are not implemented yet"); }
+// How the host waits (spin, yield, block) and whether host memory may be mapped: the simulator
+// runs work when it is issued and always allows mapping, so every valid combination is accepted.
+cudaError_t cudaSetDeviceFlags(unsigned int flags) { return flags <= 0x1f ? cudaSuccess : ret(cudaErrorInvalidValue); }
 cudaError_t cudaStreamBeginCapture(cudaStream_t, int) { return notSupported("cudaStreamBeginCapture", "graphs are not connected to warpscope's CUDA runtime yet"); }
 
 } // extern "C"

@@ -40,6 +40,8 @@ cudaError_t cudaFree(void* devPtr);
 cudaError_t cudaMallocHost(void** ptr, size_t size);
 cudaError_t cudaHostAlloc(void** pHost, size_t size, unsigned int flags);
 cudaError_t cudaFreeHost(void* ptr);
+cudaError_t cudaHostGetDevicePointer(void** pDevice, void* pHost, unsigned int flags);
+cudaError_t cudaSetDeviceFlags(unsigned int flags);
 cudaError_t cudaMallocManaged(void** devPtr, size_t size, unsigned int flags __WS_DEFAULT(cudaMemAttachGlobal));
 cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, enum cudaMemcpyKind kind);
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, enum cudaMemcpyKind kind, cudaStream_t stream __WS_DEFAULT(0));
@@ -107,13 +109,11 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, const 
 // Declared, not implemented yet: each returns cudaErrorNotSupported and says so once on stderr.
 cudaError_t cudaHostRegister(void* ptr, size_t size, unsigned int flags);
 cudaError_t cudaHostUnregister(void* ptr);
-cudaError_t cudaHostGetDevicePointer(void** pDevice, void* pHost, unsigned int flags);
 cudaError_t cudaMemAdvise(const void* devPtr, size_t count, enum cudaMemoryAdvise advice, int device);
 cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 grid, dim3 block, void** args, size_t sharedMem,
                                         cudaStream_t stream);
 cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value);
 cudaError_t cudaDeviceGetLimit(size_t* value, enum cudaLimit limit);
-cudaError_t cudaSetDeviceFlags(unsigned int flags);
 cudaError_t cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMode mode);
 
 #undef __WS_DEFAULT

@@ -337,3 +337,14 @@ TEST_CASE("cudart: __managed__ variables are an error at their use, not two sile
     CHECK(b.diagnostics.front().line == 5);
     CHECK(has(b.diagnostics.front().message, "'counter' is unavailable: __managed__ variables are not supported"));
 }
+
+TEST_CASE("cudart: zero copy through cudaHostAllocMapped and cudaHostGetDevicePointer", "[cudart]") {
+    if (!haveClang()) { WARN("clang is not installed: skipped"); return; }
+    NoToolkit env;
+    cudart::BuildResult b = build({"zero_copy.cu"});
+    REQUIRE(b.ok);
+    Run r = run(b);
+    INFO(r.output);
+    CHECK(has(r.output, "b[299] = 598, mismatches 0, unmapped pointer: cudaErrorInvalidValue\n"));
+    CHECK(r.exitCode == 0);
+}
