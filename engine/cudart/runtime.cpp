@@ -468,6 +468,7 @@ const ErrorText kErrors[] = {
     {cudaErrorNotReady, "cudaErrorNotReady", "device not ready"},
     {cudaErrorIllegalAddress, "cudaErrorIllegalAddress", "an illegal memory access was encountered"},
     {cudaErrorLaunchOutOfResources, "cudaErrorLaunchOutOfResources", "too many resources requested for launch"},
+    {cudaErrorUnsupportedLimit, "cudaErrorUnsupportedLimit", "limit is not supported on this architecture"},
     {cudaErrorLaunchTimeout, "cudaErrorLaunchTimeout", "the launch timed out and was terminated"},
     {cudaErrorAssert, "cudaErrorAssert", "device-side assert triggered"},
     {cudaErrorHostMemoryAlreadyRegistered, "cudaErrorHostMemoryAlreadyRegistered", "part or all of the requested memory range is already mapped"},
@@ -1374,8 +1375,35 @@ cudaError_t cudaMemAdvise(const void*, size_t, int, int) { return notSupported("
 cudaError_t cudaLaunchCooperativeKernel(const void*, WsDim3, WsDim3, void**, size_t, cudaStream_t) {
     return notSupported("cudaLaunchCooperativeKernel", "grid-wide synchronisation is not simulated");
 }
-cudaError_t cudaDeviceSetLimit(int, size_t) { return notSupported("cudaDeviceSetLimit", "device limits are not implemented yet"); }
-cudaError_t cudaDeviceGetLimit(size_t*, int) { return notSupported("cudaDeviceGetLimit", "device limits are not implemented yet"); }
+// Device limits: the stack is the simulator's local memory per thread; the printf FIFO is the
+// prelude's, 1 MiB; there is no device-side malloc heap.
+constexpr size_t kPrintfFifoBytes = size_t(1) << 20;
+cudaError_t cudaDeviceSetLimit(int limit, size_t value) {
+    Call c;
+    WS_STICKY(c.rt);
+    switch (limit) {
+    case cudaLimitStackSize:
+        if (value == 0) return ret(cudaErrorInvalidValue);
+        c.rt.device->options().maxLocalBytesPerThread = value;
+        return cudaSuccess;
+    case cudaLimitPrintfFifoSize:
+        if (value <= kPrintfFifoBytes) return cudaSuccess;   // the FIFO already holds that much
+        return notSupported("cudaDeviceSetLimit(cudaLimitPrintfFifoSize) above 1 MiB", "the kernel printf FIFO is 1 MiB");
+    case cudaLimitMallocHeapSize: return notSupported("cudaDeviceSetLimit(cudaLimitMallocHeapSize)", "device-side malloc is not simulated");
+    default: return ret(cudaErrorUnsupportedLimit);
+    }
+}
+cudaError_t cudaDeviceGetLimit(size_t* value, int limit) {
+    if (!value) return ret(cudaErrorInvalidValue);
+    Call c;
+    WS_STICKY(c.rt);
+    switch (limit) {
+    case cudaLimitStackSize: *value = c.rt.device->options().maxLocalBytesPerThread; return cudaSuccess;
+    case cudaLimitPrintfFifoSize: *value = kPrintfFifoBytes; return cudaSuccess;
+    case cudaLimitMallocHeapSize: *value = 0; return cudaSuccess;
+    default: return ret(cudaErrorUnsupportedLimit);
+    }
+}
 // How the host waits (spin, yield, block) and whether host memory may be mapped: the simulator
 // runs work when it is issued and always allows mapping, so every valid combination is accepted.
 cudaError_t cudaSetDeviceFlags(unsigned int flags) { return flags <= 0x1f ? cudaSuccess : ret(cudaErrorInvalidValue); }

@@ -58,6 +58,11 @@ int main() {
     cudaMallocPitch((void**)&pm, &pitch, 5 * sizeof(int), 3);
     cudaMemcpy2D(pm, pitch, m, 5 * sizeof(int), 5 * sizeof(int), 3, cudaMemcpyHostToDevice);
     cudaMemcpy2D(back, 5 * sizeof(int), pm, pitch, 5 * sizeof(int), 3, cudaMemcpyDeviceToHost);
+    size_t stack = 0, fifo = 0;
+    cudaError_t set = cudaDeviceSetLimit(cudaLimitStackSize, 4096);
+    cudaDeviceGetLimit(&stack, cudaLimitStackSize);
+    cudaDeviceGetLimit(&fifo, cudaLimitPrintfFifoSize);
+    printf("limits: set %s, stack %zu, printf FIFO %zu\n", cudaGetErrorName(set), stack, fifo);
     printf("host min/max: %d %u %g\n", min(3, 7), max(3u, 7u), min(2.5f, 1.5f));
     printf("pitch %zu, back[2][4] = %d, error %s\n", pitch, back[2][4], cudaGetErrorName(cudaGetLastError()));
     return 0;

@@ -33,6 +33,8 @@ cudaError_t cudaThreadSynchronize(void);
 cudaError_t cudaRuntimeGetVersion(int* runtimeVersion);
 cudaError_t cudaDriverGetVersion(int* driverVersion);
 cudaError_t cudaMemGetInfo(size_t* free, size_t* total);
+cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value);
+cudaError_t cudaDeviceGetLimit(size_t* value, enum cudaLimit limit);
 
 // Memory
 cudaError_t cudaMalloc(void** devPtr, size_t size);
@@ -112,8 +114,6 @@ cudaError_t cudaHostUnregister(void* ptr);
 cudaError_t cudaMemAdvise(const void* devPtr, size_t count, enum cudaMemoryAdvise advice, int device);
 cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 grid, dim3 block, void** args, size_t sharedMem,
                                         cudaStream_t stream);
-cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value);
-cudaError_t cudaDeviceGetLimit(size_t* value, enum cudaLimit limit);
 cudaError_t cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMode mode);
 
 #undef __WS_DEFAULT

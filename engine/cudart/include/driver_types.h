@@ -22,6 +22,7 @@ enum cudaError {
     cudaErrorNoDevice = 100,
     cudaErrorInvalidDevice = 101,
     cudaErrorInvalidKernelImage = 200,
+    cudaErrorUnsupportedLimit = 215,
     cudaErrorInvalidPtx = 218,
     cudaErrorInvalidResourceHandle = 400,
     cudaErrorIllegalState = 401,

@@ -312,6 +312,7 @@ TEST_CASE("cudart: kernel attributes, occupancy, shared-memory opt-in, host func
     CHECK(has(r.output, "dyn[100] = 200\n"));
     CHECK(has(r.output, "host function, value 42\ncallback, status cudaSuccess\n"));
     CHECK(has(r.output, "host min/max: 3 7 1.5\n"));
+    CHECK(has(r.output, "limits: set cudaSuccess, stack 4096, printf FIFO 1048576\n"));
     CHECK(has(r.output, "pitch 512, back[2][4] = 24, error cudaSuccess\n"));
     CHECK(r.exitCode == 0);
 }
