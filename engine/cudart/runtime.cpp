@@ -103,6 +103,7 @@ struct Runtime {
     std::map<const void*, uint32_t> maxDynamicShared;   // cudaFuncSetAttribute's opt-in, per kernel
     size_t reportsShown = 0;                         // checker reports already printed
     std::set<void*> mappedHost;                      // cudaHostAlloc(..., cudaHostAllocMapped)
+    int capturing = -1;                              // the stream being captured into a graph
 };
 
 thread_local cudaError_t t_lastError = cudaSuccess;
@@ -655,7 +656,10 @@ cudaError_t copy(void* dst, const void* src, size_t n, cudaMemcpyKind kind, cuda
         case cudaMemcpyHostToHost: std::memmove(dst, src, n); break;
         case cudaMemcpyHostToDevice: c.rt.device->copyToDevice(d, src, n, sid, !async, call); break;
         case cudaMemcpyDeviceToHost: c.rt.device->copyToHost(dst, s, n, sid, !async, call); break;
-        default: c.rt.device->memcpyDtoD(d, s, n); break;
+        default:
+            if (c.rt.capturing >= 0) return notSupported("a device-to-device copy during stream capture", "it would run now, not when the graph is launched");
+            c.rt.device->memcpyDtoD(d, s, n);
+            break;
         }
     } catch (const Error& e) {
         return complain(cudaErrorInvalidValue, std::string(call) + ": " + e.what());
@@ -855,6 +859,7 @@ cudaError_t cudaDeviceReset(void) {
     for (auto& [base, n] : rt.managed) unmapManaged(rt, base, n);
     rt.managed.clear();
     rt.mappedHost.clear();
+    rt.capturing = -1;
     for (auto* s : rt.streams) delete s;
     rt.streams.clear();
     for (auto* e : rt.events) delete e;
@@ -970,6 +975,7 @@ cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpy
 static cudaError_t memsetImpl(void* devPtr, int value, size_t count, const char* call) {
     Call c;
     WS_STICKY(c.rt);
+    if (c.rt.capturing >= 0) return notSupported("cudaMemset during stream capture", "a memset would run now, not when the graph is launched");
     if (count == 0) return cudaSuccess;
     std::string why;
     if (!inDeviceRange(devPtr)) return complain(cudaErrorInvalidValue, std::string(call) + ": the pointer is a host pointer, not device memory");
@@ -1306,6 +1312,7 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* userD
         bool ok = true;
         streamId(c.rt, stream, &ok);
         if (!ok) return complain(cudaErrorInvalidResourceHandle, "cudaLaunchHostFunc: not a live stream");
+        if (c.rt.capturing >= 0) return notSupported("cudaLaunchHostFunc during stream capture", "a host function would run now, not when the graph is launched");
         flushPrintf(c.rt);
     }
     fn(userData);   // outside the lock: a host function may not call CUDA, but must not deadlock if it does
@@ -1407,6 +1414,85 @@ cudaError_t cudaDeviceGetLimit(size_t* value, int limit) {
 // How the host waits (spin, yield, block) and whether host memory may be mapped: the simulator
 // runs work when it is issued and always allows mapping, so every valid combination is accepted.
 cudaError_t cudaSetDeviceFlags(unsigned int flags) { return flags <= 0x1f ? cudaSuccess : ret(cudaErrorInvalidValue); }
-cudaError_t cudaStreamBeginCapture(cudaStream_t, int) { return notSupported("cudaStreamBeginCapture", "graphs are not connected to warpscope's CUDA runtime yet"); }
+// Stream capture and graphs, over SimDevice's: copies and kernels issued to the captured stream
+// are recorded, not run; each graph launch runs them again. Memsets, device-to-device copies,
+// events and host functions inside a capture are not supported (they would run at once).
+cudaError_t cudaStreamBeginCapture(cudaStream_t stream, int) {
+    Call c;
+    WS_STICKY(c.rt);
+    bool ok = true;
+    int sid = streamId(c.rt, stream, &ok);
+    if (!ok) return complain(cudaErrorInvalidResourceHandle, "cudaStreamBeginCapture: not a live stream");
+    if (sid == 0) return complain(cudaErrorStreamCaptureUnsupported, "cudaStreamBeginCapture: the legacy default stream cannot be captured; capture a created stream");
+    try {
+        c.rt.device->beginCapture(sid);
+    } catch (const Error& e) {
+        return complain(cudaErrorIllegalState, std::string("cudaStreamBeginCapture: ") + e.what());
+    }
+    c.rt.capturing = sid;
+    return cudaSuccess;
+}
+cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* pGraph) {
+    if (!pGraph) return ret(cudaErrorInvalidValue);
+    Call c;
+    WS_STICKY(c.rt);
+    bool ok = true;
+    int sid = streamId(c.rt, stream, &ok);
+    if (!ok) return complain(cudaErrorInvalidResourceHandle, "cudaStreamEndCapture: not a live stream");
+    try {
+        int g = c.rt.device->endCapture(sid);
+        *pGraph = reinterpret_cast<cudaGraph_t>(new int(g));
+    } catch (const Error& e) {
+        return complain(cudaErrorIllegalState, std::string("cudaStreamEndCapture: ") + e.what());
+    }
+    c.rt.capturing = -1;
+    return cudaSuccess;
+}
+cudaError_t cudaStreamIsCapturing(cudaStream_t stream, cudaStreamCaptureStatus* status) {
+    if (!status) return ret(cudaErrorInvalidValue);
+    Call c;
+    bool ok = true;
+    int sid = streamId(c.rt, stream, &ok);
+    if (!ok) return ret(cudaErrorInvalidResourceHandle);
+    *status = c.rt.capturing >= 0 && c.rt.capturing == sid ? cudaStreamCaptureStatusActive : cudaStreamCaptureStatusNone;
+    return cudaSuccess;
+}
+cudaError_t cudaGraphInstantiate(cudaGraphExec_t* exec, cudaGraph_t graph, unsigned long long) {
+    if (!exec || !graph) return ret(cudaErrorInvalidValue);
+    *exec = reinterpret_cast<cudaGraphExec_t>(new int(*reinterpret_cast<int*>(graph)));
+    return cudaSuccess;
+}
+cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream) {
+    if (!exec) return ret(cudaErrorInvalidValue);
+    Call c;
+    WS_STICKY(c.rt);
+    bool ok = true;
+    int sid = streamId(c.rt, stream, &ok);
+    if (!ok) return complain(cudaErrorInvalidResourceHandle, "cudaGraphLaunch: not a live stream");
+    struct Drain {
+        Runtime& rt;
+        ~Drain() { drainPrintf(rt); }
+    } drain{c.rt};
+    try {
+        ManagedSync sync(c.rt);
+        c.rt.device->launchGraph(*reinterpret_cast<int*>(exec), sid);
+    } catch (const Error& e) {
+        cudaError_t code = launchErrorFor(e);
+        if (e.kind() == Error::Kind::Unsupported || e.kind() == Error::Kind::Input) return complain(code, std::string("cudaGraphLaunch: ") + e.what());
+        std::fprintf(stderr, "warpscope: a kernel of the graph faulted: %s\n  CUDA reports this as %s (%s) from the next CUDA call on.\n", e.what(),
+                     cudaGetErrorName(code), cudaGetErrorString(code));
+        writeStatus("fault");
+        c.rt.pendingFault = code;
+    }
+    return cudaSuccess;
+}
+cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec) {
+    delete reinterpret_cast<int*>(exec);
+    return cudaSuccess;
+}
+cudaError_t cudaGraphDestroy(cudaGraph_t graph) {
+    delete reinterpret_cast<int*>(graph);
+    return cudaSuccess;
+}
 
 } // extern "C"

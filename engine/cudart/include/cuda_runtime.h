@@ -60,6 +60,13 @@ template <class T> inline cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* 
 template <class T> inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, T func, int blockSize, size_t dynamicSMemSize) {
     return ::cudaOccupancyMaxActiveBlocksPerMultiprocessor(numBlocks, (const void*)func, blockSize, dynamicSMemSize);
 }
+// CUDA 11's cudaGraphInstantiate (error node and log), beside CUDA 12's (flags).
+inline cudaError_t cudaGraphInstantiate(cudaGraphExec_t* pGraphExec, cudaGraph_t graph, cudaGraphNode_t* pErrorNode, char* pLogBuffer,
+                                        size_t bufferSize) {
+    if (pErrorNode) *pErrorNode = 0;
+    if (pLogBuffer && bufferSize) pLogBuffer[0] = 0;
+    return ::cudaGraphInstantiate(pGraphExec, graph, 0ull);
+}
 // The block size that gives the most resident threads per SM, and the grid that fills the device
 // with it (the occupancy calculator's answer, through the per-size query above).
 template <class T> inline cudaError_t cudaOccupancyMaxPotentialBlockSize(int* minGridSize, int* blockSize, T func, size_t dynamicSMemSize = 0,

@@ -349,3 +349,15 @@ TEST_CASE("cudart: zero copy through cudaHostAllocMapped and cudaHostGetDevicePo
     CHECK(has(r.output, "b[299] = 598, mismatches 0, unmapped pointer: cudaErrorInvalidValue\n"));
     CHECK(r.exitCode == 0);
 }
+
+TEST_CASE("cudart: stream capture into a graph, launched three times", "[cudart]") {
+    if (!haveClang()) { WARN("clang is not installed: skipped"); return; }
+    NoToolkit env;
+    cudart::BuildResult b = build({"graph.cu"});
+    REQUIRE(b.ok);
+    Run r = run(b);
+    INFO(r.output);
+    CHECK(has(r.output, "capturing: yes; captured, not run: h[10] = 10; memset in a capture: cudaErrorNotSupported\n"));
+    CHECK(has(r.output, "after 3 launches: h[10] = 13, mismatches 0, error cudaSuccess\n"));
+    CHECK(r.exitCode == 0);
+}
