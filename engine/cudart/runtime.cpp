@@ -3,9 +3,12 @@
 // A program compiled against engine/cudart/include and linked with this library runs its
 // kernels on the simulator, unmodified (docs/whole-programs.md).
 //
-// Sections: 1. the process's runtime state  2. errors  3. registration and the module
-//           4. device queries  5. memory and unified memory  6. copies  7. streams and events
-//           8. launches  9. calls that are not supported
+// Sections (helpers first, then the API in the same order):
+//   helpers: 1. the process's runtime state and the module  1b. kernel printf and assert
+//            2. errors  5. memory and unified memory  6. copies
+//   API:     2. errors  3. registration  4. device queries  5. memory  6. copies
+//            7. streams and events  8. launches  9. kernel attributes, occupancy, host functions,
+//            pitched copies, limits, graphs, and the calls that are not supported
 //
 // Design notes:
 // - One runtime per process (CUDA's runtime is process-global too): a function-local static,
@@ -216,7 +219,7 @@ std::string mergePtx(const std::vector<std::string>& texts) {
     return out;
 }
 
-// ---------------------------------------------------------------- kernel printf
+// ---------------------------------------------------------------- 1b. kernel printf and assert
 // The records the prelude's printf left in each translation unit's FIFO (warpscope_cuda.h,
 // section 9), formatted on the host.
 std::string deviceString(Runtime& rt, uint64_t addr) {
@@ -1238,6 +1241,7 @@ cudaError_t cudaLaunchKernel(const void* func, WsDim3 grid, WsDim3 block, void**
 }
 
 // ---------------------------------------------------------------- 9. more of the API, and calls that are not supported
+// (kernel attributes, occupancy, host functions, pitched copies, limits, graphs)
 // Kernel attributes and occupancy from the PTX and the preset. Registers: the engine has no
 // register allocator (ptxas decides on a GPU), so the count is the cycle model's assumption.
 static const sim::Program* programOf(Runtime& rt, const void* func, std::string* name) {
