@@ -10,6 +10,7 @@
 #include "base/data_dir.hpp"
 #include "base/parse_number.hpp"
 #include "cudart/build.hpp"
+#include "timing/gpu_spec.hpp"
 
 #include <signal.h>
 #include <sys/resource.h>
@@ -167,6 +168,14 @@ const char* limitName(int sig) {
 int runProgram(int argc, char** argv) {
     ProgramArgs a;
     if (!parseArgs(argc, argv, a, false)) return 2;
+    if (!a.gpu.empty()) {
+        try {
+            timing::findPreset(a.gpu, timing::presetFolders());   // an unknown name is an error now, not a generic GPU later
+        } catch (const Error& e) {
+            std::cerr << "warpscope: --gpu: " << e.what() << "\n";
+            return 2;
+        }
+    }
     std::string exe;
     if (!build(a, &exe)) return 2;
 
