@@ -79,6 +79,22 @@ bool findLibraries(fs::path* cudartLib, fs::path* engineLib, std::string* why) {
     return false;
 }
 
+// The link command: the C++ compiler that built the libraries (their objects may need its
+// sanitizer runtimes: scripts/sanitize.sh), else clang as a C++ driver.
+std::vector<std::string> linker(const std::string& clang) {
+    std::vector<std::string> cmd;
+#ifdef WARPSCOPE_LINK_CXX
+    std::error_code ec;
+    if (fs::is_regular_file(WARPSCOPE_LINK_CXX, ec) || fs::is_symlink(WARPSCOPE_LINK_CXX, ec)) {
+        cmd.push_back(WARPSCOPE_LINK_CXX);
+        std::istringstream flags(WARPSCOPE_LINK_FLAGS);
+        for (std::string f; flags >> f;) cmd.push_back(f);
+        return cmd;
+    }
+#endif
+    return {clang, "--driver-mode=g++"};
+}
+
 std::string headersKey() {
     std::string all(compile::preludeText());
     for (auto& [name, text] : hostHeaders()) all += name + "\n" + std::string(text);
@@ -185,6 +201,7 @@ BuildResult buildProgram(const BuildOptions& o) {
     h.add(headersKey());
     h.add(fileStamp(cudartLib));
     h.add(fileStamp(engineLib));
+    for (auto& part : linker(clang)) h.add(part);
     std::vector<std::string> texts;
     std::vector<fs::path> dirs;
     for (auto& s : o.sources) {
@@ -327,7 +344,8 @@ BuildResult buildProgram(const BuildOptions& o) {
     if (!runTool({clang, "-x", "c++", "-c", cfg.string(), "-o", (work / "data_dir.o").string()}, "clang", o.timeoutSeconds, r)) return r;
     objects.push_back((work / "data_dir.o").string());
 
-    std::vector<std::string> link = {clang, "--driver-mode=g++", "-o", (work / "program").string()};
+    std::vector<std::string> link = linker(clang);
+    link.insert(link.end(), {"-o", (work / "program").string()});
     link.insert(link.end(), objects.begin(), objects.end());
     link.insert(link.end(), {cudartLib.string(), engineLib.string(), "-lpthread", "-ldl"});
     if (!runTool(link, "the linker", o.timeoutSeconds, r)) return r;
