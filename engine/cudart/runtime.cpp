@@ -107,6 +107,7 @@ struct Runtime {
     size_t reportsShown = 0;                         // checker reports already printed
     std::set<void*> mappedHost;                      // cudaHostAlloc(..., cudaHostAllocMapped)
     int capturing = -1;                              // the stream being captured into a graph
+    std::map<const void*, size_t> moduleOf;          // fat binary handle -> its index in ptxTexts
 };
 
 thread_local cudaError_t t_lastError = cudaSuccess;
@@ -151,19 +152,23 @@ std::set<std::string> privateSymbols(const std::string& text) {
         size_t i = line.find_first_not_of(" \t");
         if (depth == 0 && i != std::string::npos && line[i] == '.') {
             std::string_view t = std::string_view(line).substr(i);
-            const bool priv = !t.starts_with(".visible") && !t.starts_with(".extern") && !t.starts_with(".entry");
-            if (priv && (t.starts_with(".global") || t.starts_with(".const") || t.starts_with(".weak") || t.starts_with(".func"))) {
+            // Internal linkage: not .visible, or a _ZL name (clang makes a static __device__ variable
+            // that host code registers .visible, keeping its internal mangled name).
+            const bool decl = t.starts_with(".global") || t.starts_with(".const") || t.starts_with(".weak") || t.starts_with(".func") ||
+                              t.starts_with(".visible .global") || t.starts_with(".visible .const");
+            const bool hidden = !t.starts_with(".visible") && !t.starts_with(".extern") && !t.starts_with(".entry");
+            if (decl && (hidden || t.find(" _ZL") != std::string_view::npos)) {
                 std::string name;
                 if (size_t f = line.find(".func", i); f != std::string::npos) {
                     size_t p = line.find_first_not_of(" \t", f + 5);
                     if (p != std::string::npos && line[p] == '(') p = line.find(')', p) == std::string::npos ? p : line.find_first_not_of(" \t", line.find(')', p) + 1);
                     while (p != std::string::npos && p < line.size() && identChar(line[p])) name += line[p++];
                 } else {
-                    std::string decl = line.substr(i, line.find_first_of("[=;", i) - i);
-                    size_t e = decl.find_last_not_of(" \t");
+                    std::string head = line.substr(i, line.find_first_of("[=;", i) - i);
+                    size_t e = head.find_last_not_of(" \t");
                     size_t b = e;
-                    while (b != std::string::npos && b > 0 && identChar(decl[b - 1])) --b;
-                    if (e != std::string::npos) name = decl.substr(b, e - b + 1);
+                    while (b != std::string::npos && b > 0 && identChar(head[b - 1])) --b;
+                    if (e != std::string::npos) name = head.substr(b, e - b + 1);
                 }
                 if (!name.empty()) names.insert(name);
             }
@@ -180,14 +185,40 @@ std::set<std::string> privateSymbols(const std::string& text) {
 std::string mergePtx(const std::vector<std::string>& texts) {
     if (texts.size() == 1) return texts[0];
     std::string out;
+    std::set<std::string> entries;   // kernels defined so far
     for (size_t k = 0; k < texts.size(); ++k) {
         std::set<std::string> rename = k > 0 ? privateSymbols(texts[k]) : std::set<std::string>();
         const std::string suffix = "_ws" + std::to_string(k);
         std::istringstream in(texts[k]);
         std::string line;
+        int skipDepth = -1;   // inside a kernel an earlier unit already defined (a template instance)
+        bool skipStarted = false;
         while (std::getline(in, line)) {
             size_t i = line.find_first_not_of(" \t");
             std::string_view t = i == std::string::npos ? std::string_view() : std::string_view(line).substr(i);
+            if (skipDepth >= 0) {
+                for (char ch : line) {
+                    if (ch == '{') ++skipDepth, skipStarted = true;
+                    if (ch == '}') --skipDepth;
+                }
+                if (skipStarted && skipDepth == 0) skipDepth = -1;
+                continue;
+            }
+            if (size_t e = line.find(".entry"); e != std::string::npos && i != std::string::npos && line[i] == '.') {
+                size_t p = line.find_first_not_of(" \t", e + 6), q = p;
+                while (q != std::string::npos && q < line.size() && identChar(line[q])) ++q;
+                std::string name = p == std::string::npos ? std::string() : line.substr(p, q - p);
+                if (!name.empty() && !entries.insert(name).second) {   // the same kernel (ODR): keep the first
+                    skipDepth = 0;
+                    skipStarted = false;
+                    for (char ch : line) {
+                        if (ch == '{') ++skipDepth, skipStarted = true;
+                        if (ch == '}') --skipDepth;
+                    }
+                    if (skipStarted && skipDepth == 0) skipDepth = -1;
+                    continue;
+                }
+            }
             if (k > 0 && (t.starts_with(".version") || t.starts_with(".target") || t.starts_with(".address_size"))) continue;
             if (k > 0 && (t.starts_with(".file") || t.starts_with(".loc"))) {
                 size_t n = line.find_first_of("0123456789", i);
@@ -713,7 +744,10 @@ void** __cudaRegisterFatBinary(void* fatCubin) {
     Runtime& rt = state();
     std::lock_guard<std::recursive_mutex> lock(rt.mutex);
     auto* w = static_cast<const FatBinaryWrapper*>(fatCubin);
-    if (w && w->magic == kFatMagic && w->data) rt.ptxTexts.emplace_back(w->data);
+    if (w && w->magic == kFatMagic && w->data) {
+        rt.ptxTexts.emplace_back(w->data);
+        rt.moduleOf[fatCubin] = rt.ptxTexts.size() - 1;
+    }
     else std::fprintf(stderr, "warpscope: a fat binary that is not PTX text was registered and is ignored (built by nvcc, not by warpscope build?)\n");
     if (rt.device) std::fprintf(stderr, "warpscope: a module registered after the first CUDA call is not loaded\n");
     return static_cast<void**>(fatCubin);
@@ -725,10 +759,14 @@ void __cudaRegisterFunction(void**, const char* hostFun, char*, const char* devi
     std::lock_guard<std::recursive_mutex> lock(rt.mutex);
     rt.kernels[hostFun] = deviceName;
 }
-void __cudaRegisterVar(void**, char* hostVar, char*, const char* deviceName, int, size_t, int, int) {
+void __cudaRegisterVar(void** handle, char* hostVar, char*, const char* deviceName, int, size_t, int, int) {
     Runtime& rt = state();
     std::lock_guard<std::recursive_mutex> lock(rt.mutex);
-    rt.variables[hostVar] = deviceName;
+    std::string name = deviceName;
+    // A unit's private variable (static __device__) carries that unit's suffix in the merged module.
+    if (auto m = rt.moduleOf.find(handle); m != rt.moduleOf.end() && m->second > 0 && privateSymbols(rt.ptxTexts[m->second]).count(name))
+        name += "_ws" + std::to_string(m->second);
+    rt.variables[hostVar] = name;
 }
 
 // ---------------------------------------------------------------- 4. device queries

@@ -245,13 +245,15 @@ TEST_CASE("cudart: device properties come from the GPU preset", "[cudart]") {
     CHECK(has(t.output, "name: warpscope simulator (teaching)\n"));
 }
 
-TEST_CASE("cudart: two translation units with kernels and templates", "[cudart]") {
+TEST_CASE("cudart: two translation units: templates instantiated in both, same-named statics, printf in both", "[cudart]") {
     if (!haveClang()) { WARN("clang is not installed: skipped"); return; }
     NoToolkit env;
     cudart::BuildResult b = build({"two_units/main.cu", "two_units/scale.cu"});
     REQUIRE(b.ok);
     Run r = run(b);
-    CHECK(r.output == "iota: 100 elements\nscaleKernel: 100 elements\nscaleKernel: 100 elements\nx[99] = 49.5, error: cudaSuccess\n");
+    CHECK(r.output ==
+          "iota: 100 elements\nscaleKernel: 100 elements\nscaleKernel: 100 elements\n"
+          "x[99] = 49.5, y[5] = 6, launches: main.cu 10, scale.cu 2, error: cudaSuccess\n");
     CHECK(r.exitCode == 0);
 }
 
