@@ -20,6 +20,11 @@ for src in "$here"/*.cu; do
     echo "== $name (exit $rc)"
     cat "$out/$name.out.txt"
 done
+if "$nvcc" -arch=native -o "$out/mixed" "$here/mixed/main.cpp" "$here/mixed/square.cu" > "$out/mixed.build.txt" 2>&1; then
+    timeout 20 "$out/mixed" > "$out/mixed.out.txt" 2>&1
+    echo "== mixed (exit $?)"
+    cat "$out/mixed.out.txt"
+fi
 if "$nvcc" -arch=native -o "$out/two_units" "$here/two_units/main.cu" "$here/two_units/scale.cu" > "$out/two_units.build.txt" 2>&1; then
     timeout 20 "$out/two_units" > "$out/two_units.out.txt" 2>&1
     echo "== two_units (exit $?)"
