@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -170,6 +171,26 @@ bool runTool(const std::vector<std::string>& argv, const std::string& what, doub
     else if (p.signal) r.error = what + " crashed (signal " + std::to_string(p.signal) + ")";
     else if (!anyError) r.error = what + " failed (exit code " + std::to_string(p.exitCode) + "):\n" + p.output;
     return false;
+}
+
+// Keeps the program cache bounded: the 100 most recently built programs (about 1.5 MB each), and
+// no work folder of a build that ended more than an hour ago.
+void pruneCache(const fs::path& programs) {
+    std::error_code ec;
+    std::vector<std::pair<fs::file_time_type, fs::path>> built;
+    const auto now = fs::file_time_type::clock::now();
+    for (auto it = fs::directory_iterator(programs, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
+        auto t = fs::last_write_time(it->path(), ec);
+        if (ec) continue;
+        if (it->path().filename().string().find(".work.") != std::string::npos) {
+            if (now - t > std::chrono::hours(1)) fs::remove_all(it->path(), ec);
+            continue;
+        }
+        built.emplace_back(t, it->path());
+    }
+    if (built.size() <= 100) return;
+    std::sort(built.begin(), built.end());
+    for (size_t i = 0; i + 100 < built.size(); ++i) fs::remove_all(built[i].second, ec);
 }
 
 } // namespace
@@ -359,6 +380,7 @@ BuildResult buildProgram(const BuildOptions& o) {
         return r;
     }
     publish(exe);
+    pruneCache(done.parent_path());
     return r;
 }
 
