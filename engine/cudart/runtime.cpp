@@ -62,6 +62,7 @@ struct CUstream_st {
 struct CUevent_st {
     int id;
     bool recorded;
+    bool timing;   // not created with cudaEventDisableTiming
 };
 
 // Set by the program's build (engine/cudart/build.cpp): the warpscope data folder (GPU presets),
@@ -1135,7 +1136,7 @@ cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags) {
     Call c;
     WS_STICKY(c.rt);
     enableTimeline(c.rt);
-    auto* e = new CUevent_st{c.rt.device->createEvent(), false};
+    auto* e = new CUevent_st{c.rt.device->createEvent(), false, !(flags & cudaEventDisableTiming)};
     c.rt.events.insert(e);
     *event = e;
     return cudaSuccess;
@@ -1182,7 +1183,8 @@ cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) 
     Call c;
     WS_STICKY(c.rt);
     if (!c.rt.events.count(start) || !c.rt.events.count(end)) return complain(cudaErrorInvalidResourceHandle, "cudaEventElapsedTime: not a live event");
-    if (!start->recorded || !end->recorded) return ret(cudaErrorInvalidResourceHandle);
+    if (!start->recorded || !end->recorded) return complain(cudaErrorInvalidResourceHandle, "cudaEventElapsedTime: an event was never recorded");
+    if (!start->timing || !end->timing) return complain(cudaErrorInvalidResourceHandle, "cudaEventElapsedTime: an event was created with cudaEventDisableTiming");
     try {
         *ms = static_cast<float>(c.rt.device->eventElapsedMs(start->id, end->id));
     } catch (const Error& e) {

@@ -41,5 +41,13 @@ int main() {
     cudaFree(d);
     cudaFreeHost(h);
     printf("destroyed stream reused: %s\n", cudaGetErrorName(cudaStreamSynchronize(s[0])));
+    cudaEvent_t untimed, other;
+    cudaEventCreateWithFlags(&untimed, cudaEventDisableTiming);
+    cudaEventCreate(&other);
+    cudaEventRecord(untimed);
+    cudaEventRecord(other);
+    cudaEventSynchronize(other);
+    printf("elapsed with an untimed event: %s\n", cudaGetErrorName(cudaEventElapsedTime(&ms, untimed, other)));
+    cudaGetLastError();
     return bad == 0 && e == cudaSuccess && ms > 0 ? 0 : 1;
 }

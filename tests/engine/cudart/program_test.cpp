@@ -191,6 +191,7 @@ TEST_CASE("cudart: streams and events with pinned memory", "[cudart]") {
     CHECK(has(r.output, "elapsed: cudaSuccess, positive: yes\n"));
     CHECK(has(r.output, "mismatches: 0\n"));
     CHECK(has(r.output, "destroyed stream reused: cudaErrorInvalidResourceHandle\n"));
+    CHECK(has(r.output, "elapsed with an untimed event: cudaErrorInvalidResourceHandle\n"));
     CHECK(r.exitCode == 0);
 }
 
