@@ -208,7 +208,12 @@ int runProgram(int argc, char** argv) {
         // CPU time: SIGXCPU at the limit (named in the message), SIGKILL two seconds later.
         rlimit cpu{static_cast<rlim_t>(a.cpuSeconds), static_cast<rlim_t>(a.cpuSeconds + 2)};
         setrlimit(RLIMIT_CPU, &cpu);
+#if !defined(__SANITIZE_ADDRESS__)
         lim(RLIMIT_AS, static_cast<rlim_t>(a.memoryMb) << 20);
+#else
+        // A sanitized build links programs with AddressSanitizer, whose shadow memory reserves
+        // terabytes of address space: no address-space limit there (scripts/sanitize.sh).
+#endif
         lim(RLIMIT_FSIZE, rlim_t(1) << 30);
         lim(RLIMIT_NPROC, static_cast<rlim_t>(nproc));
         lim(RLIMIT_CORE, 0);
