@@ -156,6 +156,8 @@ void printTiming(const timing::TimingResult& t, const timing::GpuSpec& spec, con
 } // namespace
 
 int cmdRun(int argc, char** argv, const fs::path& lessonsDir) {
+    // A .cu/.cpp file is a whole CUDA program (host code and kernels): cmd_program.cpp.
+    if (argc > 0 && isWholeProgramArg(argv[0])) return runProgram(argc, argv);
     std::string target, backend = "sim", saveAll;
     bool asJson = false, lines = false, metrics = false;
     uint64_t budget = 0, maxBlocks = 0, deviceMemory = 0, raceTrackMb = 0;

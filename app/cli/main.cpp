@@ -19,6 +19,11 @@ namespace {
 const char* kUsage = R"(warpscope - step CUDA kernels warp by warp on a simulated GPU
 
 usage:
+  warpscope run prog.cu [more.cu|.cpp ...] [-I DIR] [-D NAME[=V]] [--gpu PRESET] [-- ARGS...]
+                                 build a whole CUDA program (host code and kernels) and run it
+                                 on the simulator; exit code: the program's, 3 if a kernel
+                                 faulted, 2 for a build error
+  warpscope build prog.cu [more.cu|.cpp ...] -o PROG   the same program as a native executable
   warpscope run <lesson-dir | lesson-id | spec.json> [options]
       --param NAME=VALUE   override a lesson parameter (repeatable)
       --backend sim|gpu    run on the simulator (default) or a real NVIDIA GPU
@@ -95,6 +100,7 @@ int main(int argc, char** argv) {
     fs::path lessonsDir = runtime::findLessonsDir(argv[0]);
     try {
         if (cmd == "run") return cmdRun(argc - 2, argv + 2, lessonsDir);
+        if (cmd == "build") return buildProgramCmd(argc - 2, argv + 2);
         if (cmd == "ptx") return cmdPtx(argc - 2, argv + 2);
         if (cmd == "compile") return runCompile(argc - 2, argv + 2);
         if (cmd == "lessons") return cmdLessons(argc - 2, argv + 2, lessonsDir);

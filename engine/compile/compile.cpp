@@ -63,24 +63,14 @@ bool Result::hasErrors() const {
     return !ok;
 }
 
-namespace {
-
 // ---------------------------------------------------------------- 2. child processes with a time limit
-struct ProcessResult {
-    int exitCode = -1;       // -1 when it did not exit normally
-    int signal = 0;          // the signal that ended it, if any
-    bool timedOut = false;
-    bool startFailed = false;
-    std::string output;      // stdout and stderr, interleaved
-};
 
-// Runs argv in `cwd` as its own process group; kills the whole group after `timeout` seconds.
-ProcessResult runProcess(const std::vector<std::string>& argv, const fs::path& cwd, double timeout) {
+ProcessResult runProcess(const std::vector<std::string>& argv, const std::string& cwd, double timeout) {
     ProcessResult r;
     std::vector<char*> args;
     for (auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
-    const std::string dir = cwd.string();
+    const std::string dir = cwd;
     int fds[2];
     if (pipe2(fds, O_CLOEXEC) != 0) { r.startFailed = true; r.output = "cannot create a pipe"; return r; }
     pid_t pid = fork();
@@ -126,6 +116,8 @@ ProcessResult runProcess(const std::vector<std::string>& argv, const fs::path& c
     if (r.exitCode == 127 && !r.timedOut) r.startFailed = true;
     return r;
 }
+
+namespace {
 
 // A private temporary folder, removed with everything in it when this goes out of scope.
 struct TempDir {
@@ -458,16 +450,24 @@ Result runClang(const std::string& source, const std::string& fileName, const Op
     const std::string base = safeBaseName(fileName);
     writeText(tmp.path / base, source);
     writeText(tmp.path / kPreludeName, preludeText());
-    fs::create_directory(tmp.path / "include");
-    writeStandInHeaders(tmp.path / "include");
     std::vector<std::string> argv = {clang.string(), "-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib",
                                      "--cuda-path=/nonexistent-warpscope", "--cuda-gpu-arch=sm_" + std::to_string(sm),
                                      "-Xclang", "-target-feature", "-Xclang", feature,
                                      "-S", "-gline-tables-only", "-O3", "-fno-builtin", "-Wno-unknown-cuda-version",
-                                     "-fno-color-diagnostics", "-fno-caret-diagnostics", "-nostdinc", "-Iinclude", "-include", kPreludeName,
-                                     base, "-o", "out.ptx"};
+                                     "-fno-color-diagnostics", "-fno-caret-diagnostics"};
+    if (o.wholeProgram) {
+        // A whole program: its host code includes the system's C++ headers, so they stay on the
+        // include path; the launch syntax needs CUDA >= 9.2's __cudaPushCallConfiguration.
+        argv.insert(argv.end(), {"-Xclang", "-target-sdk-version=11.5"});
+    } else {
+        fs::create_directory(tmp.path / "include");
+        writeStandInHeaders(tmp.path / "include");
+        argv.insert(argv.end(), {"-nostdinc", "-Iinclude", "-include", kPreludeName});
+    }
+    argv.insert(argv.end(), o.extraArgs.begin(), o.extraArgs.end());
+    argv.insert(argv.end(), {base, "-o", "out.ptx"});
     for (auto& a : argv) r.command += (r.command.empty() ? "" : " ") + a;
-    ProcessResult p = runProcess(argv, tmp.path, o.timeoutSeconds);
+    ProcessResult p = runProcess(argv, tmp.path.string(), o.timeoutSeconds);
     finishFromProcess(r, p, fileName, "clang", o.timeoutSeconds);
     // clang stops a kernel launch inside a kernel before the prelude's declarations can speak.
     for (auto& d : r.diagnostics)
@@ -504,7 +504,7 @@ Result runNvcc(const std::string& source, const std::string& fileName, const Opt
     if (arch.rfind("sm_", 0) == 0) arch = "compute_" + arch.substr(3);
     std::vector<std::string> argv = {nvcc.string(), "-ptx", "-lineinfo", "-arch=" + arch, base, "-o", "out.ptx"};
     for (auto& a : argv) r.command += (r.command.empty() ? "" : " ") + a;
-    ProcessResult p = runProcess(argv, tmp.path, o.timeoutSeconds);
+    ProcessResult p = runProcess(argv, tmp.path.string(), o.timeoutSeconds);
     finishFromProcess(r, p, fileName, "nvcc", o.timeoutSeconds);
     if (p.exitCode == 0 && !p.timedOut && fs::exists(tmp.path / "out.ptx")) {
         r.ptx = mapPreludeLines(readText(tmp.path / "out.ptx"));   // only the .file names change
@@ -640,7 +640,15 @@ Compiler resolve(Compiler c) {
 }
 } // namespace
 
+std::string findClangPath() { return findClang().string(); }
+
 Result compile(const std::string& source, const std::string& fileName, const Options& options) {
+    if (options.wholeProgram && options.compiler != Compiler::Auto && options.compiler != Compiler::Clang) {
+        Result r;
+        r.error = "a whole program's kernels are compiled by clang (the other compilers need CUDA's own headers)";
+        return r;
+    }
+    if (options.wholeProgram) return runClang(source, fileName, options);
     switch (resolve(options.compiler)) {
     case Compiler::Nvrtc: return runNvrtc(source, fileName, options);
     case Compiler::Nvcc: return runNvcc(source, fileName, options);
@@ -679,8 +687,16 @@ std::string contentKey(const std::vector<std::string_view>& parts) {
 
 Result compileCached(const std::string& source, const std::string& fileName, const Options& options) {
     const Compiler c = resolve(options.compiler);
-    const std::string key = contentKey({source, fs::path(fileName).filename().string(), compilerName(c), options.arch,
-                                        c == Compiler::Clang ? preludeText() : std::string_view(), "warpscope-ptx-cache-1"});
+    std::string whole;   // a whole program's device pass: its command-line additions are part of the key
+    if (options.wholeProgram) {
+        whole = "whole-program";
+        for (auto& a : options.extraArgs) whole += "\n" + a;
+    }
+    const std::string baseName = fs::path(fileName).filename().string();
+    std::vector<std::string_view> parts = {source, baseName, compilerName(c), options.arch,
+                                           c == Compiler::Clang ? preludeText() : std::string_view(), "warpscope-ptx-cache-1"};
+    if (!whole.empty()) parts.push_back(whole);
+    const std::string key = contentKey(parts);
     const fs::path dir = fs::path(cacheDir()) / "ptx";
     const fs::path file = dir / (key + ".ptx");
     std::error_code ec;

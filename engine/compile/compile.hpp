@@ -21,6 +21,11 @@ struct Options {
     Compiler compiler = Compiler::Auto;   // Auto: NVRTC, else nvcc, else clang
     std::string arch = "compute_75";      // compute_XX or sm_XX (the lessons' PTX is compute_75)
     double timeoutSeconds = 60;           // the compiler is killed after this long
+    // A whole CUDA program's device pass (engine/cudart): clang only; the system headers are
+    // allowed (host code in the file must parse), the prelude comes through warpscope's
+    // cuda_runtime.h (force-included by the caller through extraArgs), not -include.
+    bool wholeProgram = false;
+    std::vector<std::string> extraArgs;   // appended to the clang command line (-I, -D, -include)
 };
 
 struct Diagnostic {
@@ -65,6 +70,20 @@ Result compile(const std::string& source, const std::string& fileName, const Opt
 Result compileCached(const std::string& source, const std::string& fileName, const Options& options = {});
 // $XDG_CACHE_HOME/warpscope, else ~/.cache/warpscope, else <temp>/warpscope-cache.
 std::string cacheDir();
+
+// A child process with a time limit (the compilers' runner, shared with the whole-program build).
+struct ProcessResult {
+    int exitCode = -1;       // -1 when it did not exit normally
+    int signal = 0;          // the signal that ended it, if any
+    bool timedOut = false;
+    bool startFailed = false;
+    std::string output;      // stdout and stderr, interleaved
+};
+// Runs argv in `cwd` as its own process group; kills the whole group after `timeout` seconds.
+ProcessResult runProcess(const std::vector<std::string>& argv, const std::string& cwd, double timeout);
+// The clang the clang path uses ($WARPSCOPE_CLANG, else the newest clang-NN or clang on PATH);
+// empty when there is none.
+std::string findClangPath();
 
 // The prelude's text as built into the binary, and its file name.
 std::string_view preludeText();

@@ -7,7 +7,7 @@
 //
 // Sections: 1. qualifiers  2. vector types and built-in variables  3. synchronisation
 //           4. atomics  5. warp functions  6. conversions and bit tricks  7. math
-//           8. __ldg  9. unsupported features
+//           8. __ldg  9. unsupported features (a whole program's host headers: engine/cudart)
 #pragma once
 #define __WARPSCOPE_PRELUDE__ 1
 
@@ -30,8 +30,12 @@
 #define CUDART_INF_F __builtin_huge_valf()
 #define CUDART_NAN_F __builtin_nanf("")
 #define CUDART_PI_F 3.141592654f
+#ifndef INFINITY   // a whole program's <math.h> may have defined them already
 #define INFINITY __builtin_huge_valf()
+#endif
+#ifndef NAN
 #define NAN __builtin_nanf("")
+#endif
 
 typedef __SIZE_TYPE__ size_t;
 typedef unsigned int uint;
@@ -89,7 +93,11 @@ __WS_FN dim3 __ws_gridDim() { return dim3((unsigned)__nvvm_read_ptx_sreg_nctaid_
 #define blockIdx (__ws_blockIdx())
 #define blockDim (__ws_blockDim())
 #define gridDim (__ws_gridDim())
+#ifdef __WARPSCOPE_WHOLE_PROGRAM__
+static constexpr int warpSize = 32;   // not a macro: host code reads cudaDeviceProp::warpSize
+#else
 #define warpSize 32
+#endif
 
 // ---------------------------------------------------------------- 3. synchronisation
 // __syncthreads() is a clang builtin for NVPTX (bar.sync 0).
@@ -401,6 +409,106 @@ __WS_FN int2 __ldg(const int2* p) { typedef int v2 __attribute__((ext_vector_typ
 __WS_FN int4 __ldg(const int4* p) { typedef int v4 __attribute__((ext_vector_type(4))); v4 v = __nvvm_ldg_i4((const v4*)p); return make_int4(v.x, v.y, v.z, v.w); }
 
 // ---------------------------------------------------------------- 9. unsupported features
+#ifdef __WARPSCOPE_WHOLE_PROGRAM__
+// A whole program (engine/cudart): the host code includes the system headers, whose host
+// functions of these names are the ones host code calls; clang picks these device-only
+// declarations in device code (overloading on __host__/__device__), so a kernel still gets the
+// message at its line. assert, cudaStream_t and the runtime API are the host headers'. Device
+// malloc/free are not declared here: clang's own <new> wrapper calls them from device code (a
+// kernel that calls them is then an error at its line: a host function called from device code).
+#define __WS_NO_LIBDEVICE(f) "warpscope's built-in compiler has no " #f ": it needs CUDA's libdevice; use the functions in docs/compile.md"
+#define __WS_NOLIB1(f) __device__ float f(float) __WS_UNAVAILABLE(__WS_NO_LIBDEVICE(f));
+#define __WS_NOLIB2(f) __device__ float f(float, float) __WS_UNAVAILABLE(__WS_NO_LIBDEVICE(f));
+#define __WS_NOLIBD1(f) __device__ double f(double) __WS_UNAVAILABLE(__WS_NO_LIBDEVICE(f));
+#define __WS_NOLIBD2(f) __device__ double f(double, double) __WS_UNAVAILABLE(__WS_NO_LIBDEVICE(f));
+__WS_NOLIB1(tanf) __WS_NOLIB1(asinf) __WS_NOLIB1(acosf) __WS_NOLIB1(atanf) __WS_NOLIB1(sinhf)
+__WS_NOLIB1(coshf) __WS_NOLIB1(tanhf) __WS_NOLIB1(log2f) __WS_NOLIB1(log10f) __WS_NOLIB1(log1pf)
+__WS_NOLIB1(expm1f) __WS_NOLIB1(exp10f) __WS_NOLIB1(erff) __WS_NOLIB1(erfcf) __WS_NOLIB1(cbrtf)
+__WS_NOLIB1(tgammaf) __WS_NOLIB1(lgammaf) __WS_NOLIB1(roundf)
+__WS_NOLIB2(atan2f) __WS_NOLIB2(hypotf) __WS_NOLIB2(fmodf) __WS_NOLIB2(remainderf)
+__WS_NOLIBD1(exp) __WS_NOLIBD1(log) __WS_NOLIBD1(sin) __WS_NOLIBD1(cos) __WS_NOLIBD1(tan)
+__WS_NOLIBD1(exp2) __WS_NOLIBD1(log2) __WS_NOLIBD1(tanh) __WS_NOLIBD2(pow) __WS_NOLIBD2(atan2)
+__device__ void sincosf(float, float*, float*) __WS_UNAVAILABLE(__WS_NO_LIBDEVICE(sincosf));
+// printf in a kernel, as CUDA does it: each call appends a record to a FIFO in device memory and
+// the host runtime prints the records at the next synchronisation point (engine/cudart/runtime.cpp
+// reads __ws_printf_fifo after each launch). A record is 64-bit words: its length in words, the
+// format string's address, then each argument widened to 64 bits (integers sign- or zero-extended,
+// float as double, pointers as addresses). A full FIFO drops the record, as CUDA's does.
+#define __WS_PRINTF_WORDS (1u << 17)
+static __device__ unsigned long long __ws_printf_fifo[__WS_PRINTF_WORDS];
+static __device__ unsigned long long __ws_printf_used;
+__WS_FN unsigned long long __ws_pf(long long v) { return (unsigned long long)v; }
+__WS_FN unsigned long long __ws_pf(long v) { return (unsigned long long)(long long)v; }
+__WS_FN unsigned long long __ws_pf(int v) { return (unsigned long long)(long long)v; }
+__WS_FN unsigned long long __ws_pf(short v) { return (unsigned long long)(long long)v; }
+__WS_FN unsigned long long __ws_pf(signed char v) { return (unsigned long long)(long long)v; }
+__WS_FN unsigned long long __ws_pf(char v) { return (unsigned long long)(long long)v; }
+__WS_FN unsigned long long __ws_pf(bool v) { return v ? 1ull : 0ull; }
+__WS_FN unsigned long long __ws_pf(unsigned long long v) { return v; }
+__WS_FN unsigned long long __ws_pf(unsigned long v) { return v; }
+__WS_FN unsigned long long __ws_pf(unsigned int v) { return v; }
+__WS_FN unsigned long long __ws_pf(unsigned short v) { return v; }
+__WS_FN unsigned long long __ws_pf(unsigned char v) { return v; }
+__WS_FN unsigned long long __ws_pf(double v) { return __builtin_bit_cast(unsigned long long, v); }
+__WS_FN unsigned long long __ws_pf(float v) { return __builtin_bit_cast(unsigned long long, (double)v); }
+template <class T> __WS_FN unsigned long long __ws_pf(T* p) { return (unsigned long long)p; }
+template <class... A> __device__ __noinline__ int printf(const char* format, A... args) {
+    constexpr unsigned n = sizeof...(A);
+    const unsigned long long words = n + 2;
+    unsigned long long at = atomicAdd(&__ws_printf_used, words);
+    if (at + words > __WS_PRINTF_WORDS) return -1;
+    // Volatile: nothing in device code reads the FIFO, so plain stores would be dropped.
+    volatile unsigned long long* out = &__ws_printf_fifo[at];
+    *out++ = words;
+    *out++ = (unsigned long long)format;
+    ((*out++ = __ws_pf(args)), ...);
+    return (int)n;
+}
+// CUDA's min and max are host functions too (host code calls them unqualified).
+#define __WS_HOST static inline __host__
+__WS_HOST int min(int a, int b) { return a < b ? a : b; }
+__WS_HOST unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }
+__WS_HOST unsigned min(int a, unsigned b) { return (unsigned)a < b ? (unsigned)a : b; }
+__WS_HOST unsigned min(unsigned a, int b) { return a < (unsigned)b ? a : (unsigned)b; }
+__WS_HOST long long min(long long a, long long b) { return a < b ? a : b; }
+__WS_HOST unsigned long long min(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
+__WS_HOST float min(float a, float b) { return fminf(a, b); }
+__WS_HOST double min(double a, double b) { return fmin(a, b); }
+__WS_HOST int max(int a, int b) { return a > b ? a : b; }
+__WS_HOST unsigned max(unsigned a, unsigned b) { return a > b ? a : b; }
+__WS_HOST unsigned max(int a, unsigned b) { return (unsigned)a > b ? (unsigned)a : b; }
+__WS_HOST unsigned max(unsigned a, int b) { return a > (unsigned)b ? a : (unsigned)b; }
+__WS_HOST long long max(long long a, long long b) { return a > b ? a : b; }
+__WS_HOST unsigned long long max(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
+__WS_HOST float max(float a, float b) { return fmaxf(a, b); }
+__WS_HOST double max(double a, double b) { return fmax(a, b); }
+// clang 14 implements __managed__ for HIP only: a variable would silently have two copies.
+#undef __managed__
+#define __managed__ __attribute__((unavailable("__managed__ variables are not supported by the clang that builds whole programs (clang 14 ignores the attribute): allocate with cudaMallocManaged instead")))
+// assert in a kernel (glibc's assert calls __assert_fail): the first failing thread notes what
+// failed and where, then every failing thread traps; the host runtime turns the trap into
+// cudaErrorAssert and prints CUDA's message.
+static __device__ unsigned long long __ws_assert_info[8];
+static __device__ __noinline__ void __assert_fail(const char* message, const char* file, unsigned int line, const char* function) {
+    if (atomicCAS(&__ws_assert_info[0], 0ull, 1ull) == 0) {
+        volatile unsigned long long* a = __ws_assert_info;
+        a[1] = (unsigned long long)message;
+        a[2] = (unsigned long long)file;
+        a[3] = line;
+        a[4] = (unsigned long long)function;
+        a[5] = blockIdx.x | (unsigned long long)blockIdx.y << 32;
+        a[6] = blockIdx.z | (unsigned long long)threadIdx.x << 32;
+        a[7] = threadIdx.y | (unsigned long long)threadIdx.z << 32;
+    }
+    __builtin_trap();
+}
+#define __WS_NO_TEX "textures are not supported by the simulator: read the array through a pointer (use __ldg for the read-only path)"
+template <class T, int dim = 1, int mode = 0> struct __WS_UNAVAILABLE(__WS_NO_TEX) texture {};
+template <class T, class... A> __WS_HD T tex1Dfetch(A...) __WS_UNAVAILABLE(__WS_NO_TEX);
+template <class T, class... A> __WS_HD T tex1D(A...) __WS_UNAVAILABLE(__WS_NO_TEX);
+template <class T, class... A> __WS_HD T tex2D(A...) __WS_UNAVAILABLE(__WS_NO_TEX);
+template <class T, class... A> __WS_HD T tex3D(A...) __WS_UNAVAILABLE(__WS_NO_TEX);
+#else
 #define __WS_NO_LIBDEVICE(f) "warpscope's built-in compiler has no " #f ": it needs CUDA's libdevice; use the functions in docs/compile.md, or compile with nvcc/NVRTC (--compiler nvcc)"
 #define __WS_NOLIB1(f) __WS_HD float f(float) __WS_UNAVAILABLE(__WS_NO_LIBDEVICE(f));
 #define __WS_NOLIB2(f) __WS_HD float f(float, float) __WS_UNAVAILABLE(__WS_NO_LIBDEVICE(f));
@@ -435,3 +543,4 @@ __WS_HD int cudaConfigureCall(dim3, dim3, size_t = 0, cudaStream_t = 0) __WS_UNA
 __WS_HD int __cudaPushCallConfiguration(dim3, dim3, size_t = 0, cudaStream_t = 0) __WS_UNAVAILABLE(__WS_NO_DP);
 __WS_HD int cudaLaunchDevice(void*, void*, dim3, dim3, unsigned, cudaStream_t) __WS_UNAVAILABLE(__WS_NO_DP);
 __WS_HD int cudaDeviceSynchronize() __WS_UNAVAILABLE("cudaDeviceSynchronize in a kernel (dynamic parallelism) is not supported by the simulator");
+#endif // __WARPSCOPE_WHOLE_PROGRAM__

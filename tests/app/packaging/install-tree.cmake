@@ -62,9 +62,12 @@ run_cli("${PREFIX}" "^warpscope ${VERSION} \\(git [0-9a-f]+|unknown\\)" --versio
 # The bundled presets come from the installed assets/gpus, all five.
 run_cli("${PREFIX}" "teaching.*v100.*a100.*h100.*rtx4090.*bundled presets from [^;]*share/warpscope/assets/gpus" gpus)
 run_cli("${PREFIX}" "timed .* on h100" run reduction --timed --gpu h100)
+# A whole CUDA program, linked with the installed lib/warpscope libraries.
+run_cli("${PREFIX}" "^2 \\+ 7 = 9\n$" run "${CMAKE_CURRENT_LIST_DIR}/../../programs/add.cu")
 
 file(RENAME "${PREFIX}" "${PREFIX}-moved")
 run_cli("${PREFIX}-moved" "PASS" run vector-add)
+run_cli("${PREFIX}-moved" "^2 \\+ 7 = 9\n$" run "${CMAKE_CURRENT_LIST_DIR}/../../programs/add.cu")
 run_cli("${PREFIX}-moved" "prefix-moved/share/warpscope/lessons/vector-add" lessons --json)
 file(RENAME "${PREFIX}-moved" "${PREFIX}")
 message("installed tree OK: ${PREFIX}")

@@ -1,0 +1,43 @@
+// Building a whole CUDA program (host code and kernels, .cu and .cpp files) into a native
+// executable that runs its kernels on the simulator, without a CUDA toolkit: each .cu's kernels
+// go to PTX through the compile layer (clang, warpscope's prelude); each file's host code is
+// compiled by clang in CUDA host mode against warpscope's CUDA headers (include/), with its PTX
+// embedded as the "GPU binary"; the objects are linked with warpscope's CUDA runtime
+// (runtime.cpp) and the engine. Builds are cached by content (compile::cacheDir()/programs).
+#pragma once
+#include "compile/compile.hpp"
+
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace warpscope::cudart {
+
+struct BuildOptions {
+    std::vector<std::string> sources;       // .cu (host and device code) and .cpp/.cc/.c (host code)
+    std::vector<std::string> includeDirs;   // -I
+    std::vector<std::string> defines;       // -D NAME or NAME=VALUE
+    std::string output;                     // copy the executable here (empty: only the cache)
+    double timeoutSeconds = 120;            // per compiler or linker run
+    bool useCache = true;
+};
+
+struct BuildResult {
+    bool ok = false;
+    std::string executable;                          // the built program (in the cache, or `output`)
+    std::vector<compile::Diagnostic> diagnostics;    // file:line:col, from the pass that failed
+    std::string error;                               // why, when there are no diagnostics to show
+    std::string log;                                 // the commands and the tools' output
+    bool cached = false;
+};
+
+BuildResult buildProgram(const BuildOptions& options);
+
+// warpscope's CUDA host headers as built into the binary: (file name, text).
+const std::vector<std::pair<std::string, std::string_view>>& hostHeaders();
+
+// A file name that is a whole program's source (.cu, .cpp, .cc, .cxx, .c).
+bool isProgramSource(const std::string& path);
+
+} // namespace warpscope::cudart

@@ -1,0 +1,94 @@
+// warpscope's CUDA host headers: what `#include <cuda_runtime.h>` gives a CUDA program (and what
+// nvcc includes on its own, so warpscope's build force-includes it): the device prelude (qualifiers,
+// vector types, built-in variables, device functions), the runtime API, and the C++ conveniences
+// (templated cudaMalloc, cudaMemcpyToSymbol by variable, cudaLaunchKernel by function).
+#pragma once
+// What CUDA's own headers bring in and programs rely on without including (malloc, memset,
+// sqrt, ...); clang's <new> wrapper for device code also needs malloc and free declared first.
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#ifdef __cplusplus
+#include <cmath>
+#include <cstdlib>
+#endif
+#include "cuda_runtime_api.h"
+#include "device_launch_parameters.h"
+
+#ifdef __cplusplus
+template <class T> inline cudaError_t cudaMalloc(T** devPtr, size_t size) { return ::cudaMalloc((void**)(void*)devPtr, size); }
+template <class T> inline cudaError_t cudaMallocHost(T** ptr, size_t size) { return ::cudaMallocHost((void**)(void*)ptr, size); }
+template <class T> inline cudaError_t cudaHostAlloc(T** ptr, size_t size, unsigned int flags) {
+    return ::cudaHostAlloc((void**)(void*)ptr, size, flags);
+}
+template <class T> inline cudaError_t cudaMallocManaged(T** devPtr, size_t size, unsigned int flags = cudaMemAttachGlobal) {
+    return ::cudaMallocManaged((void**)(void*)devPtr, size, flags);
+}
+template <class T> inline cudaError_t cudaMemcpyToSymbol(const T& symbol, const void* src, size_t count, size_t offset = 0,
+                                                         cudaMemcpyKind kind = cudaMemcpyHostToDevice) {
+    return ::cudaMemcpyToSymbol((const void*)&symbol, src, count, offset, kind);
+}
+template <class T> inline cudaError_t cudaMemcpyFromSymbol(void* dst, const T& symbol, size_t count, size_t offset = 0,
+                                                           cudaMemcpyKind kind = cudaMemcpyDeviceToHost) {
+    return ::cudaMemcpyFromSymbol(dst, (const void*)&symbol, count, offset, kind);
+}
+template <class T> inline cudaError_t cudaMemcpyToSymbolAsync(const T& symbol, const void* src, size_t count, size_t offset = 0,
+                                                              cudaMemcpyKind kind = cudaMemcpyHostToDevice, cudaStream_t stream = 0) {
+    return ::cudaMemcpyToSymbolAsync((const void*)&symbol, src, count, offset, kind, stream);
+}
+template <class T> inline cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const T& symbol, size_t count, size_t offset = 0,
+                                                                cudaMemcpyKind kind = cudaMemcpyDeviceToHost, cudaStream_t stream = 0) {
+    return ::cudaMemcpyFromSymbolAsync(dst, (const void*)&symbol, count, offset, kind, stream);
+}
+template <class T> inline cudaError_t cudaGetSymbolAddress(void** devPtr, const T& symbol) {
+    return ::cudaGetSymbolAddress(devPtr, (const void*)&symbol);
+}
+template <class T> inline cudaError_t cudaGetSymbolSize(size_t* size, const T& symbol) {
+    return ::cudaGetSymbolSize(size, (const void*)&symbol);
+}
+template <class T> inline cudaError_t cudaLaunchKernel(T* func, dim3 grid, dim3 block, void** args, size_t sharedMem = 0,
+                                                       cudaStream_t stream = 0) {
+    return ::cudaLaunchKernel((const void*)func, grid, block, args, sharedMem, stream);
+}
+template <class T> inline cudaError_t cudaFuncSetAttribute(T* func, cudaFuncAttribute attr, int value) {
+    return ::cudaFuncSetAttribute((const void*)func, attr, value);
+}
+template <class T> inline cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, T* func) {
+    return ::cudaFuncGetAttributes(attr, (const void*)func);
+}
+template <class T> inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, T func, int blockSize, size_t dynamicSMemSize) {
+    return ::cudaOccupancyMaxActiveBlocksPerMultiprocessor(numBlocks, (const void*)func, blockSize, dynamicSMemSize);
+}
+// CUDA 11's cudaGraphInstantiate (error node and log), beside CUDA 12's (flags).
+inline cudaError_t cudaGraphInstantiate(cudaGraphExec_t* pGraphExec, cudaGraph_t graph, cudaGraphNode_t* pErrorNode, char* pLogBuffer,
+                                        size_t bufferSize) {
+    if (pErrorNode) *pErrorNode = 0;
+    if (pLogBuffer && bufferSize) pLogBuffer[0] = 0;
+    return ::cudaGraphInstantiate(pGraphExec, graph, 0ull);
+}
+// The block size that gives the most resident threads per SM, and the grid that fills the device
+// with it (the occupancy calculator's answer, through the per-size query above).
+template <class T> inline cudaError_t cudaOccupancyMaxPotentialBlockSize(int* minGridSize, int* blockSize, T func, size_t dynamicSMemSize = 0,
+                                                                         int blockSizeLimit = 0) {
+    if (!minGridSize || !blockSize) return cudaErrorInvalidValue;
+    cudaDeviceProp p;
+    cudaError_t e = cudaGetDeviceProperties(&p, 0);
+    if (e != cudaSuccess) return e;
+    int limit = blockSizeLimit > 0 && blockSizeLimit < p.maxThreadsPerBlock ? blockSizeLimit : p.maxThreadsPerBlock;
+    int best = 0, bestSize = 0, bestBlocks = 0;
+    for (int size = limit / 32 * 32; size >= 32; size -= 32) {
+        int blocks = 0;
+        e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, func, size, dynamicSMemSize);
+        if (e != cudaSuccess) return e;
+        if (blocks * size > best) {
+            best = blocks * size;
+            bestSize = size;
+            bestBlocks = blocks;
+        }
+    }
+    *blockSize = bestSize;
+    *minGridSize = bestBlocks * p.multiProcessorCount;
+    return cudaSuccess;
+}
+#endif

@@ -1,0 +1,1542 @@
+// warpscope's CUDA runtime: the CUDA Runtime API entry points a whole CUDA program calls (its own
+// calls and the registration and launch calls clang emits for it), over one runtime::SimDevice.
+// A program compiled against engine/cudart/include and linked with this library runs its
+// kernels on the simulator, unmodified (docs/whole-programs.md).
+//
+// Sections (helpers first, then the API in the same order):
+//   helpers: 1. the process's runtime state and the module  1b. kernel printf and assert
+//            2. errors  5. memory and unified memory  6. copies
+//   API:     2. errors  3. registration  4. device queries  5. memory  6. copies
+//            7. streams and events  8. launches  9. kernel attributes, occupancy, host functions,
+//            pitched copies, limits, graphs, and the calls that are not supported
+//
+// Design notes:
+// - One runtime per process (CUDA's runtime is process-global too): a function-local static,
+//   created on the first call, guarded by one mutex (host threads may call in parallel).
+// - The simulator runs a kernel to completion when it is launched; CUDA reports a kernel's fault
+//   at the next synchronising call. So a fault is stored as the sticky error and every later call
+//   returns it, as CUDA does after cudaErrorIllegalAddress and friends; the fault report (kernel,
+//   block, thread, lane, line, address) goes to stderr at once.
+// - Unified memory (cudaMallocManaged): the allocation is a device allocation whose address is
+//   also mapped in the host process (mmap at the same address), so one pointer is valid on both
+//   sides. The host copy is pushed to the device before every operation that reads device memory
+//   and pulled back after every one that may write it (launches, copies, memsets).
+#include "cudart/include/driver_types.h"
+
+#include "base/data_dir.hpp"
+#include "base/error.hpp"
+#include "mem/memory.hpp"
+#include "runtime/sim_device.hpp"
+#include "timing/cycle_model.hpp"
+#include "timing/gpu_spec.hpp"
+#include "timing/occupancy.hpp"
+
+#include <cxxabi.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace warpscope;
+
+// dim3 and uint3 as the program passes them (three unsigned ints, by value).
+struct WsDim3 {
+    unsigned x, y, z;
+};
+struct CUstream_st {
+    int id;
+};
+struct CUevent_st {
+    int id;
+    bool recorded;
+    bool timing;   // not created with cudaEventDisableTiming
+};
+
+// Set by the program's build (engine/cudart/build.cpp): the warpscope data folder (GPU presets),
+// for a program that runs outside the warpscope tree. Weak: absent when nobody defined it.
+extern "C" __attribute__((weak)) const char* __warpscope_data_dir;
+
+namespace {
+
+// ---------------------------------------------------------------- 1. the process's runtime state
+struct FatBinaryWrapper {   // what clang's module constructor passes to __cudaRegisterFatBinary
+    int magic;
+    int version;
+    const char* data;       // the "GPU binary": here PTX text, NUL-terminated
+    void* unused;
+};
+constexpr int kFatMagic = 0x466243b1;
+
+struct PushedConfig {
+    WsDim3 grid, block;
+    size_t shared;
+    void* stream;
+};
+
+struct Runtime {
+    std::recursive_mutex mutex;
+    std::vector<std::string> ptxTexts;               // one per registered fat binary, in order
+    std::map<const void*, std::string> kernels;      // host stub -> kernel (mangled) name
+    std::map<const void*, std::string> variables;    // host shadow -> module variable name
+    std::unique_ptr<runtime::SimDevice> device;
+    bool loaded = false;
+    std::string loadError;                           // why the PTX did not load (every launch says it)
+    timing::GpuSpec spec;
+    bool haveSpec = false;
+    cudaError_t sticky = cudaSuccess;                // a kernel fault: every later call returns it
+    cudaError_t pendingFault = cudaSuccess;          // a fault not yet seen by the host (see Call)
+    std::set<CUstream_st*> streams;
+    std::set<CUevent_st*> events;
+    std::map<uint64_t, size_t> managed;              // unified allocations: base -> bytes
+    std::map<uintptr_t, int> managedPages;           // host pages mapped for them -> users
+    std::set<std::string> unsupportedSaid;
+    std::string pendingPrintf;                       // kernel printf output not yet flushed
+    std::map<const void*, uint32_t> maxDynamicShared;   // cudaFuncSetAttribute's opt-in, per kernel
+    size_t reportsShown = 0;                         // checker reports already printed
+    std::set<void*> mappedHost;                      // cudaHostAlloc(..., cudaHostAllocMapped)
+    int capturing = -1;                              // the stream being captured into a graph
+    std::map<const void*, size_t> moduleOf;          // fat binary handle -> its index in ptxTexts
+};
+
+thread_local cudaError_t t_lastError = cudaSuccess;
+thread_local std::vector<PushedConfig> t_configs;
+
+Runtime& state() {
+    static Runtime* rt = new Runtime;   // never destroyed: module destructors call in at exit
+    return *rt;
+}
+
+// The GPU preset the device reports ($WARPSCOPE_GPU, default h100).
+void loadSpec(Runtime& rt) {
+    if (const char* d = std::getenv("WARPSCOPE_DATA_DIR"); d && *d) base::useDataDir(d);
+    else if (&__warpscope_data_dir && __warpscope_data_dir && *__warpscope_data_dir) base::useDataDir(__warpscope_data_dir);
+    const char* name = std::getenv("WARPSCOPE_GPU");
+    try {
+        rt.spec = timing::findPreset(name && *name ? name : "h100", timing::presetFolders());
+        rt.haveSpec = true;
+    } catch (const Error& e) {
+        std::fprintf(stderr, "warpscope: no GPU preset (%s); device properties are those of a generic GPU and events measure no time\n", e.what());
+    }
+}
+
+// The program's status for `warpscope run` ($WARPSCOPE_STATUS_FILE): "fault" when a kernel faulted.
+void writeStatus(const char* what) {
+    const char* path = std::getenv("WARPSCOPE_STATUS_FILE");
+    if (!path || !*path) return;
+    std::ofstream f(path, std::ios::app);
+    f << what << "\n";
+}
+
+bool identChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$'; }
+
+// The module-scope symbols of one PTX text that are private to its translation unit (string
+// literals, static variables, .weak template instances): neither .visible nor .extern.
+std::set<std::string> privateSymbols(const std::string& text) {
+    std::set<std::string> names;
+    std::istringstream in(text);
+    std::string line;
+    int depth = 0;
+    while (std::getline(in, line)) {
+        size_t i = line.find_first_not_of(" \t");
+        if (depth == 0 && i != std::string::npos && line[i] == '.') {
+            std::string_view t = std::string_view(line).substr(i);
+            // Internal linkage: not .visible, or a _ZL name (clang makes a static __device__ variable
+            // that host code registers .visible, keeping its internal mangled name).
+            const bool decl = t.starts_with(".global") || t.starts_with(".const") || t.starts_with(".weak") || t.starts_with(".func") ||
+                              t.starts_with(".visible .global") || t.starts_with(".visible .const");
+            const bool hidden = !t.starts_with(".visible") && !t.starts_with(".extern") && !t.starts_with(".entry");
+            if (decl && (hidden || t.find(" _ZL") != std::string_view::npos)) {
+                std::string name;
+                if (size_t f = line.find(".func", i); f != std::string::npos) {
+                    size_t p = line.find_first_not_of(" \t", f + 5);
+                    if (p != std::string::npos && line[p] == '(') p = line.find(')', p) == std::string::npos ? p : line.find_first_not_of(" \t", line.find(')', p) + 1);
+                    while (p != std::string::npos && p < line.size() && identChar(line[p])) name += line[p++];
+                } else {
+                    std::string head = line.substr(i, line.find_first_of("[=;", i) - i);
+                    size_t e = head.find_last_not_of(" \t");
+                    size_t b = e;
+                    while (b != std::string::npos && b > 0 && identChar(head[b - 1])) --b;
+                    if (e != std::string::npos) name = head.substr(b, e - b + 1);
+                }
+                if (!name.empty()) names.insert(name);
+            }
+        }
+        for (char c : line) depth += c == '{' ? 1 : c == '}' ? -1 : 0;
+    }
+    return names;
+}
+
+// Merges the PTX of every registered fat binary (one per translation unit with kernels) into one
+// module: the first keeps its header, the others lose .version/.target/.address_size, have their
+// .file numbers moved up (their line tables stay apart) and their private symbols renamed
+// (each unit has its own _$_str, static variables and template instances).
+std::string mergePtx(const std::vector<std::string>& texts) {
+    if (texts.size() == 1) return texts[0];
+    std::string out;
+    std::set<std::string> entries;   // kernels defined so far
+    for (size_t k = 0; k < texts.size(); ++k) {
+        std::set<std::string> rename = k > 0 ? privateSymbols(texts[k]) : std::set<std::string>();
+        const std::string suffix = "_ws" + std::to_string(k);
+        std::istringstream in(texts[k]);
+        std::string line;
+        int skipDepth = -1;   // inside a kernel an earlier unit already defined (a template instance)
+        bool skipStarted = false;
+        while (std::getline(in, line)) {
+            size_t i = line.find_first_not_of(" \t");
+            std::string_view t = i == std::string::npos ? std::string_view() : std::string_view(line).substr(i);
+            if (skipDepth >= 0) {
+                for (char ch : line) {
+                    if (ch == '{') ++skipDepth, skipStarted = true;
+                    if (ch == '}') --skipDepth;
+                }
+                if (skipStarted && skipDepth == 0) skipDepth = -1;
+                continue;
+            }
+            if (size_t e = line.find(".entry"); e != std::string::npos && i != std::string::npos && line[i] == '.') {
+                size_t p = line.find_first_not_of(" \t", e + 6), q = p;
+                while (q != std::string::npos && q < line.size() && identChar(line[q])) ++q;
+                std::string name = p == std::string::npos ? std::string() : line.substr(p, q - p);
+                if (!name.empty() && !entries.insert(name).second) {   // the same kernel (ODR): keep the first
+                    skipDepth = 0;
+                    skipStarted = false;
+                    for (char ch : line) {
+                        if (ch == '{') ++skipDepth, skipStarted = true;
+                        if (ch == '}') --skipDepth;
+                    }
+                    if (skipStarted && skipDepth == 0) skipDepth = -1;
+                    continue;
+                }
+            }
+            if (k > 0 && (t.starts_with(".version") || t.starts_with(".target") || t.starts_with(".address_size"))) continue;
+            if (k > 0 && (t.starts_with(".file") || t.starts_with(".loc"))) {
+                size_t n = line.find_first_of("0123456789", i);
+                size_t e = line.find_first_not_of("0123456789", n);
+                if (n != std::string::npos) {
+                    int num = std::atoi(line.substr(n, e - n).c_str()) + int(k) * 1000;
+                    line = line.substr(0, n) + std::to_string(num) + (e == std::string::npos ? "" : line.substr(e));
+                }
+            }
+            if (!rename.empty() && !t.starts_with(".file")) {
+                std::string renamed;
+                for (size_t p = 0; p < line.size();) {
+                    if (identChar(line[p]) && !std::isdigit(static_cast<unsigned char>(line[p])) && (p == 0 || !(identChar(line[p - 1]) || line[p - 1] == '%'))) {
+                        size_t e = p;
+                        while (e < line.size() && identChar(line[e])) ++e;
+                        std::string tok = line.substr(p, e - p);
+                        renamed += rename.count(tok) ? tok + suffix : tok;
+                        p = e;
+                    } else {
+                        renamed += line[p++];
+                    }
+                }
+                line = std::move(renamed);
+            }
+            out += line;
+            out += '\n';
+        }
+    }
+    return out;
+}
+
+// ---------------------------------------------------------------- 1b. kernel printf and assert
+// The records the prelude's printf left in each translation unit's FIFO (warpscope_cuda.h,
+// section 9), formatted on the host.
+std::string deviceString(Runtime& rt, uint64_t addr) {
+    const mem::Allocation* a = rt.device->memory().find(addr, 1);
+    if (!a) return "(bad string address)";
+    const char* p = reinterpret_cast<const char*>(a->data.get() + (addr - a->base));
+    return std::string(p, strnlen(p, a->base + a->size - addr));
+}
+
+std::string formatRecord(Runtime& rt, const std::string& fmt, const uint64_t* args, size_t nargs) {
+    std::string out;
+    size_t next = 0;
+    auto take = [&](uint64_t* v) {
+        if (next >= nargs) return false;
+        *v = args[next++];
+        return true;
+    };
+    for (size_t p = 0; p < fmt.size(); ++p) {
+        if (fmt[p] != '%') {
+            out += fmt[p];
+            continue;
+        }
+        size_t start = p++;
+        if (p < fmt.size() && fmt[p] == '%') {
+            out += '%';
+            continue;
+        }
+        std::string spec = "%";
+        while (p < fmt.size() && std::strchr("-+ #0", fmt[p])) spec += fmt[p++];
+        uint64_t v = 0;
+        if (p < fmt.size() && fmt[p] == '*') {
+            ++p;
+            if (take(&v)) spec += std::to_string(static_cast<int>(v));
+        }
+        while (p < fmt.size() && std::isdigit(static_cast<unsigned char>(fmt[p]))) spec += fmt[p++];
+        if (p < fmt.size() && fmt[p] == '.') {
+            spec += fmt[p++];
+            if (p < fmt.size() && fmt[p] == '*') {
+                ++p;
+                if (take(&v)) spec += std::to_string(static_cast<int>(v));
+            }
+            while (p < fmt.size() && std::isdigit(static_cast<unsigned char>(fmt[p]))) spec += fmt[p++];
+        }
+        while (p < fmt.size() && std::strchr("hlLqjzt", fmt[p])) ++p;   // every argument arrived as 64 bits
+        if (p >= fmt.size()) {
+            out += fmt.substr(start);
+            break;
+        }
+        const char conv = fmt[p];
+        char buf[512];
+        if (!std::strchr("diouxXcfFeEgGaAsp", conv) || !take(&v)) {
+            out += fmt.substr(start, p - start + 1);
+            continue;
+        }
+        if (conv == 'd' || conv == 'i') std::snprintf(buf, sizeof buf, (spec + "lld").c_str(), static_cast<long long>(v));
+        else if (std::strchr("ouxX", conv)) std::snprintf(buf, sizeof buf, (spec + "ll" + conv).c_str(), static_cast<unsigned long long>(v));
+        else if (conv == 'c') std::snprintf(buf, sizeof buf, (spec + "c").c_str(), static_cast<int>(v));
+        else if (conv == 's') {
+            std::string str = v ? deviceString(rt, v) : "(null)";
+            std::vector<char> big(str.size() + 512);
+            std::snprintf(big.data(), big.size(), (spec + "s").c_str(), str.c_str());
+            out += big.data();
+            continue;
+        } else if (conv == 'p') std::snprintf(buf, sizeof buf, (spec + "p").c_str(), reinterpret_cast<void*>(v));
+        else {
+            double d;
+            std::memcpy(&d, &v, sizeof d);
+            std::snprintf(buf, sizeof buf, (spec + conv).c_str(), d);
+        }
+        out += buf;
+    }
+    return out;
+}
+
+// After a launch: moves the kernels' printf records to the pending output, emptying the FIFOs.
+void drainPrintf(Runtime& rt) {
+    if (!rt.loaded) return;
+    for (auto& var : rt.device->module().variables) {
+        if (var.name.find("__ws_printf_fifo") == std::string::npos) continue;
+        std::string usedName = var.name;
+        usedName.replace(usedName.find("fifo"), 4, "used");
+        try {
+            size_t fifoBytes = 0;
+            const uint64_t fifo = rt.device->symbolAddress(var.name, &fifoBytes);
+            const uint64_t usedAt = rt.device->symbolAddress(usedName);
+            uint64_t* used = reinterpret_cast<uint64_t*>(rt.device->memory().hostPointer(usedAt, 8, "printf FIFO"));
+            const uint64_t words = fifoBytes / 8;
+            const uint64_t* w = reinterpret_cast<const uint64_t*>(rt.device->memory().hostPointer(fifo, fifoBytes, "printf FIFO"));
+            const uint64_t end = std::min(*used, words);
+            for (uint64_t at = 0; at + 2 <= end;) {
+                const uint64_t len = w[at];
+                if (len < 2 || at + len > end) break;   // a record cut off by a full FIFO
+                rt.pendingPrintf += formatRecord(rt, deviceString(rt, w[at + 1]), w + at + 2, len - 2);
+                at += len;
+            }
+            if (*used > words) rt.pendingPrintf += "warpscope: the kernel printf buffer (1 MiB) was full; later printf output of that launch was dropped, as on a GPU\n";
+            *used = 0;
+        } catch (const Error&) {
+        }
+    }
+}
+
+// After a kernel trapped: the failed assert the prelude's __assert_fail noted, in CUDA's words
+// ("file:line: function: block [x,y,z], thread [x,y,z] Assertion `e` failed."), or empty.
+std::string takeAssert(Runtime& rt) {
+    std::string text;
+    for (auto& var : rt.device->module().variables) {
+        if (var.name.find("__ws_assert_info") == std::string::npos) continue;
+        try {
+            const uint64_t at = rt.device->symbolAddress(var.name);
+            uint64_t* a = reinterpret_cast<uint64_t*>(rt.device->memory().hostPointer(at, 64, "assert record"));
+            if (a[0] == 0 || !text.empty()) continue;
+            std::ostringstream o;
+            o << deviceString(rt, a[2]) << ":" << a[3] << ": " << deviceString(rt, a[4]) << ": block: [" << (a[5] & 0xffffffffu) << ","
+              << (a[5] >> 32) << "," << (a[6] & 0xffffffffu) << "], thread: [" << (a[6] >> 32) << "," << (a[7] & 0xffffffffu) << ","
+              << (a[7] >> 32) << "] Assertion `" << deviceString(rt, a[1]) << "` failed.";
+            text = o.str();
+            a[0] = 0;
+        } catch (const Error&) {
+        }
+    }
+    return text;
+}
+
+// At a synchronisation point, as CUDA does: the kernels' printf output so far goes to stdout.
+void flushPrintf(Runtime& rt) {
+    if (rt.pendingPrintf.empty()) return;
+    std::fwrite(rt.pendingPrintf.data(), 1, rt.pendingPrintf.size(), stdout);
+    std::fflush(stdout);
+    rt.pendingPrintf.clear();
+}
+
+// Events get their times from the timeline model, and with it every kernel runs through the cycle
+// model (an order of magnitude slower than the plain simulator). So the model starts with the
+// program's first event (earlier work cannot lie between two of its events), or from the start
+// with WARPSCOPE_TIMELINE=1; never with WARPSCOPE_TIMELINE=0 (events then measure 0 ms).
+void enableTimeline(Runtime& rt) {
+    if (!rt.haveSpec || rt.device->timelineEnabled()) return;
+    if (const char* tl = std::getenv("WARPSCOPE_TIMELINE"); tl && std::string(tl) == "0") return;
+    rt.device->enableTimeline(rt.spec);
+}
+
+void ensureDevice(Runtime& rt) {
+    if (rt.device) return;
+    static bool atExit = false;
+    if (!atExit) {
+        atExit = true;
+        // Kernel printf output still pending when the program ends is printed then.
+        std::atexit([] {
+            Runtime& r = state();
+            std::lock_guard<std::recursive_mutex> lock(r.mutex);
+            flushPrintf(r);
+        });
+    }
+    loadSpec(rt);
+    sim::LaunchOptions opt;
+    if (rt.haveSpec) opt.numSMs = rt.spec.smCount;
+    // warpscope run --check initcheck,racecheck and --threads N.
+    if (const char* chk = std::getenv("WARPSCOPE_CHECK"); chk && *chk) {
+        const std::string list = chk;
+        opt.initcheck = list.find("initcheck") != std::string::npos;
+        opt.racecheck = list.find("racecheck") != std::string::npos;
+    }
+    if (const char* t = std::getenv("WARPSCOPE_THREADS"); t && *t) opt.threads = static_cast<uint32_t>(std::max(1L, std::strtol(t, nullptr, 10)));
+    if (const char* b = std::getenv("WARPSCOPE_BUDGET"); b && *b) {   // warpscope run --budget
+        const unsigned long long n = std::strtoull(b, nullptr, 10);
+        if (n > 0) opt.instructionBudget = n;
+    }
+    // Under an address-space limit (warpscope run sets one) device memory gets half of it, so a
+    // huge cudaMalloc is cudaErrorMemoryAllocation rather than the host running out.
+    if (rlimit as{}; getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY)
+        opt.deviceMemoryBytes = std::min<uint64_t>(mem::defaultDeviceMemoryLimit(), as.rlim_cur / 2);
+    rt.device = std::make_unique<runtime::SimDevice>(opt);
+    if (!rt.ptxTexts.empty()) {
+        try {
+            rt.device->loadModule(mergePtx(rt.ptxTexts), "program");
+            rt.loaded = true;
+        } catch (const Error& e) {
+            rt.loadError = e.what();
+            std::fprintf(stderr, "warpscope: the program's kernels did not load: %s\n", e.what());
+        }
+    }
+    if (const char* tl = std::getenv("WARPSCOPE_TIMELINE"); tl && std::string(tl) == "1") enableTimeline(rt);
+}
+
+// Every API call starts here: the state, locked, with the device created.
+struct Call {
+    Runtime& rt;
+    std::lock_guard<std::recursive_mutex> lock;
+    Call() : rt(state()), lock(rt.mutex) {
+        ensureDevice(rt);
+        // A GPU reports a kernel's fault once the host next waits on or talks to the device, not to
+        // the launch or to cudaGetLastError right after it (the kernel is still running then).
+        if (rt.pendingFault != cudaSuccess && rt.sticky == cudaSuccess) rt.sticky = rt.pendingFault;
+    }
+};
+
+// ---------------------------------------------------------------- 2. errors
+cudaError_t ret(cudaError_t e) {
+    if (e != cudaSuccess) t_lastError = e;
+    return e;
+}
+
+// A call that cannot proceed because an earlier kernel faulted.
+#define WS_STICKY(rt) \
+    do { \
+        if ((rt).sticky != cudaSuccess) return ret((rt).sticky); \
+    } while (0)
+
+cudaError_t complain(cudaError_t e, const std::string& message) {
+    std::fprintf(stderr, "warpscope: %s\n", message.c_str());
+    return ret(e);
+}
+
+cudaError_t notSupported(const char* call, const char* why) {
+    Runtime& rt = state();
+    std::lock_guard<std::recursive_mutex> lock(rt.mutex);
+    if (rt.unsupportedSaid.insert(call).second)
+        std::fprintf(stderr, "warpscope: %s is not supported by warpscope's CUDA runtime (%s); it returns cudaErrorNotSupported\n", call, why);
+    return ret(cudaErrorNotSupported);
+}
+
+struct ErrorText {
+    cudaError_t code;
+    const char* name;
+    const char* text;
+};
+// Descriptions in the words of the CUDA Runtime API reference, shortened.
+const ErrorText kErrors[] = {
+    {cudaSuccess, "cudaSuccess", "no error"},
+    {cudaErrorInvalidValue, "cudaErrorInvalidValue", "invalid argument"},
+    {cudaErrorMemoryAllocation, "cudaErrorMemoryAllocation", "out of memory"},
+    {cudaErrorInitializationError, "cudaErrorInitializationError", "initialization error"},
+    {cudaErrorCudartUnloading, "cudaErrorCudartUnloading", "driver shutting down"},
+    {cudaErrorInvalidConfiguration, "cudaErrorInvalidConfiguration", "invalid configuration argument"},
+    {cudaErrorInvalidPitchValue, "cudaErrorInvalidPitchValue", "invalid pitch argument"},
+    {cudaErrorInvalidSymbol, "cudaErrorInvalidSymbol", "invalid device symbol"},
+    {cudaErrorInvalidHostPointer, "cudaErrorInvalidHostPointer", "invalid host pointer"},
+    {cudaErrorInvalidDevicePointer, "cudaErrorInvalidDevicePointer", "invalid device pointer"},
+    {cudaErrorInvalidMemcpyDirection, "cudaErrorInvalidMemcpyDirection", "invalid copy direction for memcpy"},
+    {cudaErrorMissingConfiguration, "cudaErrorMissingConfiguration", "__global__ function call is not configured"},
+    {cudaErrorInvalidDeviceFunction, "cudaErrorInvalidDeviceFunction", "invalid device function"},
+    {cudaErrorNoDevice, "cudaErrorNoDevice", "no CUDA-capable device is detected"},
+    {cudaErrorInvalidDevice, "cudaErrorInvalidDevice", "invalid device ordinal"},
+    {cudaErrorInvalidKernelImage, "cudaErrorInvalidKernelImage", "device kernel image is invalid"},
+    {cudaErrorInvalidPtx, "cudaErrorInvalidPtx", "a PTX JIT compilation failed"},
+    {cudaErrorInvalidResourceHandle, "cudaErrorInvalidResourceHandle", "invalid resource handle"},
+    {cudaErrorIllegalState, "cudaErrorIllegalState", "the operation cannot be performed in the present state"},
+    {cudaErrorSymbolNotFound, "cudaErrorSymbolNotFound", "named symbol not found"},
+    {cudaErrorNotReady, "cudaErrorNotReady", "device not ready"},
+    {cudaErrorIllegalAddress, "cudaErrorIllegalAddress", "an illegal memory access was encountered"},
+    {cudaErrorLaunchOutOfResources, "cudaErrorLaunchOutOfResources", "too many resources requested for launch"},
+    {cudaErrorUnsupportedLimit, "cudaErrorUnsupportedLimit", "limit is not supported on this architecture"},
+    {cudaErrorLaunchTimeout, "cudaErrorLaunchTimeout", "the launch timed out and was terminated"},
+    {cudaErrorAssert, "cudaErrorAssert", "device-side assert triggered"},
+    {cudaErrorHostMemoryAlreadyRegistered, "cudaErrorHostMemoryAlreadyRegistered", "part or all of the requested memory range is already mapped"},
+    {cudaErrorHostMemoryNotRegistered, "cudaErrorHostMemoryNotRegistered", "pointer does not correspond to a registered memory region"},
+    {cudaErrorHardwareStackError, "cudaErrorHardwareStackError", "an illegal stack access was encountered"},
+    {cudaErrorIllegalInstruction, "cudaErrorIllegalInstruction", "an illegal instruction was encountered"},
+    {cudaErrorMisalignedAddress, "cudaErrorMisalignedAddress", "misaligned address"},
+    {cudaErrorInvalidAddressSpace, "cudaErrorInvalidAddressSpace", "operation not supported on global/shared address space"},
+    {cudaErrorInvalidPc, "cudaErrorInvalidPc", "invalid program counter"},
+    {cudaErrorLaunchFailure, "cudaErrorLaunchFailure", "unspecified launch failure"},
+    {cudaErrorNotPermitted, "cudaErrorNotPermitted", "operation not permitted"},
+    {cudaErrorNotSupported, "cudaErrorNotSupported", "operation not supported"},
+    {cudaErrorStreamCaptureUnsupported, "cudaErrorStreamCaptureUnsupported", "operation not permitted when stream is capturing"},
+    {cudaErrorUnknown, "cudaErrorUnknown", "unknown error"},
+};
+
+const ErrorText* findError(cudaError_t e) {
+    for (auto& t : kErrors)
+        if (t.code == e) return &t;
+    return nullptr;
+}
+
+// The error CUDA gives for what the simulator reported while running a kernel.
+cudaError_t launchErrorFor(const Error& e) {
+    const std::string m = e.what();
+    switch (e.kind()) {
+    case Error::Kind::Fault:
+        if (m.find("isaligned") != std::string::npos) return cudaErrorMisalignedAddress;
+        if (m.find("trap") != std::string::npos) return cudaErrorLaunchFailure;
+        if (m.find("stack overflow") != std::string::npos) return cudaErrorHardwareStackError;
+        if (m.find("Barrier") != std::string::npos) return cudaErrorLaunchFailure;
+        return cudaErrorIllegalAddress;
+    case Error::Kind::Budget: return cudaErrorLaunchTimeout;
+    case Error::Kind::Deadlock:
+    case Error::Kind::Cancelled: return cudaErrorLaunchFailure;
+    case Error::Kind::Unsupported: return cudaErrorNotSupported;
+    case Error::Kind::Input: return cudaErrorInvalidValue;
+    case Error::Kind::Device: return cudaErrorUnknown;
+    }
+    return cudaErrorUnknown;
+}
+
+// "vectorAdd(float const*, float const*, float*, int)" for "_Z9vectorAddPKfS0_Pfi".
+std::string demangle(const std::string& name) {
+    int status = 0;
+    char* d = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
+    std::string out = status == 0 && d ? d : name;
+    std::free(d);
+    return out;
+}
+
+// ---------------------------------------------------------------- 5. memory helpers
+// Device addresses live in the simulator's own range (mem/memory.hpp); a host pointer never does.
+bool inDeviceRange(const void* p) {
+    uint64_t a = reinterpret_cast<uint64_t>(p);
+    return a >= mem::kConstBase && a < mem::kGlobalBase + (uint64_t(1) << 40);
+}
+
+// A live device range [p, p+n), or a message saying what is wrong with it.
+bool liveDevice(Runtime& rt, const void* p, size_t n, const char* call, const char* role, std::string* why) {
+    uint64_t a = reinterpret_cast<uint64_t>(p);
+    if (rt.device->memory().find(a, std::max<size_t>(n, 1))) return true;
+    std::ostringstream o;
+    o << call << ": the " << role << " " << p << " (" << n << " bytes) is not inside a live device allocation";
+    if (const mem::Allocation* near = rt.device->memory().nearest(a)) {
+        if (near->freed && a >= near->base && a < near->base + near->size) o << " ('" << near->name << "' was freed)";
+        else if (a >= near->base && a < near->base + near->size) o << " (it runs past the end of '" << near->name << "', " << near->size << " bytes)";
+    }
+    *why = o.str();
+    return false;
+}
+
+const size_t kPage = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+
+// Pushes the host view of unified memory to the device before device work, and pulls it back
+// after; cheap when a program has none.
+struct ManagedSync {
+    Runtime& rt;
+    explicit ManagedSync(Runtime& r) : rt(r) {
+        for (auto& [base, n] : rt.managed)
+            std::memcpy(rt.device->memory().hostPointer(base, n, "unified memory"), reinterpret_cast<const void*>(base), n);
+    }
+    ~ManagedSync() {
+        for (auto& [base, n] : rt.managed) {
+            const mem::Allocation* a = rt.device->memory().find(base, n);
+            if (a) std::memcpy(reinterpret_cast<void*>(base), a->data.get() + (base - a->base), n);
+        }
+    }
+};
+
+bool mapManaged(Runtime& rt, uint64_t base, size_t n) {
+    uintptr_t first = base / kPage * kPage, end = (base + n + kPage - 1) / kPage * kPage;
+    std::vector<uintptr_t> mapped;
+    for (uintptr_t p = first; p < end; p += kPage) {
+        if (rt.managedPages[p]++ > 0) continue;
+        void* got = mmap(reinterpret_cast<void*>(p), kPage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+        if (got != reinterpret_cast<void*>(p)) {
+            if (got != MAP_FAILED) munmap(got, kPage);
+            rt.managedPages.erase(p);
+            for (uintptr_t q : mapped) {
+                munmap(reinterpret_cast<void*>(q), kPage);
+                rt.managedPages.erase(q);
+            }
+            for (uintptr_t q = first; q < p; q += kPage)
+                if (auto it = rt.managedPages.find(q); it != rt.managedPages.end() && --it->second == 0) rt.managedPages.erase(it);
+            return false;
+        }
+        mapped.push_back(p);
+    }
+    return true;
+}
+
+void unmapManaged(Runtime& rt, uint64_t base, size_t n) {
+    uintptr_t first = base / kPage * kPage, end = (base + n + kPage - 1) / kPage * kPage;
+    for (uintptr_t p = first; p < end; p += kPage) {
+        auto it = rt.managedPages.find(p);
+        if (it == rt.managedPages.end()) continue;
+        if (--it->second == 0) {
+            munmap(reinterpret_cast<void*>(p), kPage);
+            rt.managedPages.erase(it);
+        }
+    }
+}
+
+// One allocation valid on host and device (unified memory, mapped host memory): a device
+// allocation whose address is also mapped in this process (ManagedSync keeps the two in step).
+cudaError_t allocShared(Runtime& rt, void** out, size_t size, const char* call, const std::string& label) {
+    uint64_t a = 0;
+    try {
+        a = rt.device->malloc(size, label);
+    } catch (const Error& e) {
+        return complain(cudaErrorMemoryAllocation, std::string(call) + ": " + e.what());
+    } catch (const std::bad_alloc&) {
+        return complain(cudaErrorMemoryAllocation, std::string(call) + ": the host has no memory left to simulate it");
+    }
+    if (!mapManaged(rt, a, size)) {
+        rt.device->free(a);
+        return complain(cudaErrorMemoryAllocation, std::string(call) + ": the host address range of the allocation is taken, so it cannot be mapped on the host");
+    }
+    rt.managed[a] = size;
+    *out = reinterpret_cast<void*>(a);
+    return cudaSuccess;
+}
+
+int streamId(Runtime& rt, cudaStream_t s, bool* ok) {
+    *ok = true;
+    if (s == nullptr || s == cudaStreamLegacy || s == cudaStreamPerThread) return 0;
+    if (!rt.streams.count(s)) {
+        *ok = false;
+        return 0;
+    }
+    return s->id;
+}
+
+// ---------------------------------------------------------------- 6. copies
+cudaError_t copy(void* dst, const void* src, size_t n, cudaMemcpyKind kind, cudaStream_t stream, bool async, const char* call) {
+    Call c;
+    if (!async) flushPrintf(c.rt);   // a blocking copy synchronises
+    WS_STICKY(c.rt);
+    bool okStream = true;
+    int sid = streamId(c.rt, stream, &okStream);
+    if (!okStream) return complain(cudaErrorInvalidResourceHandle, std::string(call) + ": the stream was never created or was destroyed");
+    if (n == 0) return cudaSuccess;
+    if (!dst || !src) return complain(cudaErrorInvalidValue, std::string(call) + ": a null pointer");
+    const bool dDev = inDeviceRange(dst), sDev = inDeviceRange(src);
+    if (kind == cudaMemcpyDefault) kind = dDev ? (sDev ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice) : (sDev ? cudaMemcpyDeviceToHost : cudaMemcpyHostToHost);
+    const bool wantD = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
+    const bool wantS = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
+    if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault) return complain(cudaErrorInvalidMemcpyDirection, std::string(call) + ": not a cudaMemcpyKind");
+    static const char* kKinds[] = {"cudaMemcpyHostToHost", "cudaMemcpyHostToDevice", "cudaMemcpyDeviceToHost", "cudaMemcpyDeviceToDevice"};
+    if (wantD != dDev)
+        return complain(cudaErrorInvalidValue, std::string(call) + " with " + kKinds[kind] + ": the destination " +
+                                                   (dDev ? "is a device pointer" : "is a host pointer, not device memory"));
+    if (wantS != sDev)
+        return complain(cudaErrorInvalidValue, std::string(call) + " with " + kKinds[kind] + ": the source " +
+                                                   (sDev ? "is a device pointer" : "is a host pointer, not device memory"));
+    std::string why;
+    if (dDev && !liveDevice(c.rt, dst, n, call, "destination", &why)) return complain(cudaErrorInvalidValue, why);
+    if (sDev && !liveDevice(c.rt, src, n, call, "source", &why)) return complain(cudaErrorInvalidValue, why);
+    try {
+        ManagedSync sync(c.rt);
+        const uint64_t d = reinterpret_cast<uint64_t>(dst), s = reinterpret_cast<uint64_t>(src);
+        switch (kind) {
+        case cudaMemcpyHostToHost: std::memmove(dst, src, n); break;
+        case cudaMemcpyHostToDevice: c.rt.device->copyToDevice(d, src, n, sid, !async, call); break;
+        case cudaMemcpyDeviceToHost: c.rt.device->copyToHost(dst, s, n, sid, !async, call); break;
+        default:
+            if (c.rt.capturing >= 0) return notSupported("a device-to-device copy during stream capture", "it would run now, not when the graph is launched");
+            c.rt.device->memcpyDtoD(d, s, n);
+            break;
+        }
+    } catch (const Error& e) {
+        return complain(cudaErrorInvalidValue, std::string(call) + ": " + e.what());
+    }
+    return cudaSuccess;
+}
+
+cudaError_t symbolRange(Runtime& rt, const void* symbol, size_t count, size_t offset, uint64_t* addr, const char* call) {
+    auto it = rt.variables.find(symbol);
+    if (it == rt.variables.end()) return complain(cudaErrorInvalidSymbol, std::string(call) + ": the symbol is not a __device__ or __constant__ variable of the program");
+    if (!rt.loaded) return complain(cudaErrorInvalidSymbol, std::string(call) + ": the program's kernels did not load: " + rt.loadError);
+    size_t size = 0;
+    try {
+        *addr = rt.device->symbolAddress(it->second, &size);
+    } catch (const Error& e) {
+        return complain(cudaErrorInvalidSymbol, std::string(call) + ": " + e.what());
+    }
+    if (offset > size || count > size - offset)
+        return complain(cudaErrorInvalidValue, std::string(call) + ": " + std::to_string(count) + " bytes at offset " + std::to_string(offset) +
+                                                   " do not fit in '" + it->second + "' (" + std::to_string(size) + " bytes)");
+    *addr += offset;
+    return cudaSuccess;
+}
+
+} // namespace
+
+extern "C" {
+
+// ---------------------------------------------------------------- 2. errors (API)
+cudaError_t cudaGetLastError(void) {
+    cudaError_t e = t_lastError;
+    Runtime& rt = state();
+    t_lastError = rt.sticky;   // a sticky error stays
+    return e != cudaSuccess ? e : rt.sticky;
+}
+cudaError_t cudaPeekAtLastError(void) { return t_lastError != cudaSuccess ? t_lastError : state().sticky; }
+const char* cudaGetErrorName(cudaError_t error) {
+    const ErrorText* t = findError(error);
+    return t ? t->name : "cudaErrorUnknown";
+}
+const char* cudaGetErrorString(cudaError_t error) {
+    const ErrorText* t = findError(error);
+    return t ? t->text : "unrecognized error code";
+}
+
+// ---------------------------------------------------------------- 3. registration
+void** __cudaRegisterFatBinary(void* fatCubin) {
+    Runtime& rt = state();
+    std::lock_guard<std::recursive_mutex> lock(rt.mutex);
+    auto* w = static_cast<const FatBinaryWrapper*>(fatCubin);
+    if (w && w->magic == kFatMagic && w->data) {
+        rt.ptxTexts.emplace_back(w->data);
+        rt.moduleOf[fatCubin] = rt.ptxTexts.size() - 1;
+    }
+    else std::fprintf(stderr, "warpscope: a fat binary that is not PTX text was registered and is ignored (built by nvcc, not by warpscope build?)\n");
+    if (rt.device) std::fprintf(stderr, "warpscope: a module registered after the first CUDA call is not loaded\n");
+    return static_cast<void**>(fatCubin);
+}
+void __cudaRegisterFatBinaryEnd(void**) {}
+void __cudaUnregisterFatBinary(void**) {}
+void __cudaRegisterFunction(void**, const char* hostFun, char*, const char* deviceName, int, void*, void*, void*, void*, int*) {
+    Runtime& rt = state();
+    std::lock_guard<std::recursive_mutex> lock(rt.mutex);
+    rt.kernels[hostFun] = deviceName;
+}
+void __cudaRegisterVar(void** handle, char* hostVar, char*, const char* deviceName, int, size_t, int, int) {
+    Runtime& rt = state();
+    std::lock_guard<std::recursive_mutex> lock(rt.mutex);
+    std::string name = deviceName;
+    // A unit's private variable (static __device__) carries that unit's suffix in the merged module.
+    if (auto m = rt.moduleOf.find(handle); m != rt.moduleOf.end() && m->second > 0 && privateSymbols(rt.ptxTexts[m->second]).count(name))
+        name += "_ws" + std::to_string(m->second);
+    rt.variables[hostVar] = name;
+}
+
+// ---------------------------------------------------------------- 4. device queries
+cudaError_t cudaGetDeviceCount(int* count) {
+    if (!count) return ret(cudaErrorInvalidValue);
+    *count = 1;
+    return cudaSuccess;
+}
+cudaError_t cudaGetDevice(int* device) {
+    if (!device) return ret(cudaErrorInvalidValue);
+    *device = 0;
+    return cudaSuccess;
+}
+cudaError_t cudaSetDevice(int device) {
+    if (device != 0) return complain(cudaErrorInvalidDevice, "cudaSetDevice(" + std::to_string(device) + "): the simulator has one device, 0");
+    Call c;
+    return cudaSuccess;
+}
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
+    if (!prop) return ret(cudaErrorInvalidValue);
+    if (device != 0) return ret(cudaErrorInvalidDevice);
+    Call c;
+    const timing::GpuSpec& s = c.rt.spec;
+    std::memset(prop, 0, sizeof *prop);
+    std::string name = "warpscope simulator (" + (c.rt.haveSpec ? s.name : std::string("generic")) + ")";
+    std::snprintf(prop->name, sizeof prop->name, "%s", name.c_str());
+    int major = 7, minor = 5;
+    if (c.rt.haveSpec) std::sscanf(s.computeCapability.c_str(), "%d.%d", &major, &minor);
+    prop->major = major;
+    prop->minor = minor;
+    prop->totalGlobalMem = static_cast<size_t>(c.rt.device->memory().limit());
+    prop->sharedMemPerBlock = c.rt.haveSpec ? s.defaultSharedPerBlock : 49152;
+    prop->regsPerBlock = c.rt.haveSpec ? int(s.maxRegistersPerBlock) : 65536;
+    prop->warpSize = 32;
+    prop->memPitch = SIZE_MAX / 2;
+    prop->maxThreadsPerBlock = c.rt.haveSpec ? int(s.maxThreadsPerBlock) : 1024;
+    prop->maxThreadsDim[0] = 1024;
+    prop->maxThreadsDim[1] = 1024;
+    prop->maxThreadsDim[2] = 64;
+    prop->maxGridSize[0] = 2147483647;
+    prop->maxGridSize[1] = 65535;
+    prop->maxGridSize[2] = 65535;
+    prop->clockRate = c.rt.haveSpec ? int(s.clockMHz * 1000) : 1000000;
+    prop->totalConstMem = 65536;
+    prop->textureAlignment = 512;
+    prop->deviceOverlap = 1;
+    prop->multiProcessorCount = c.rt.haveSpec ? int(s.smCount) : 4;
+    prop->canMapHostMemory = 1;   // cudaHostAllocMapped
+    prop->concurrentKernels = 1;
+    prop->asyncEngineCount = c.rt.haveSpec ? int(s.copyEngines) : 2;
+    prop->unifiedAddressing = 1;
+    prop->l2CacheSize = c.rt.haveSpec ? int(s.l2Bytes) : 0;
+    prop->maxThreadsPerMultiProcessor = c.rt.haveSpec ? int(s.maxThreadsPerSM) : 2048;
+    prop->streamPrioritiesSupported = 0;
+    prop->globalL1CacheSupported = 1;
+    prop->localL1CacheSupported = 1;
+    prop->sharedMemPerMultiprocessor = c.rt.haveSpec ? s.sharedPerSM : 65536;
+    prop->regsPerMultiprocessor = c.rt.haveSpec ? int(s.registersPerSM) : 65536;
+    prop->managedMemory = 1;
+    prop->concurrentManagedAccess = 0;
+    prop->sharedMemPerBlockOptin = c.rt.haveSpec ? s.maxSharedPerBlock : 49152;
+    prop->maxBlocksPerMultiProcessor = c.rt.haveSpec ? int(s.maxBlocksPerSM) : 16;
+    prop->reservedSharedMemPerBlock = c.rt.haveSpec ? s.reservedSharedPerBlock : 0;
+    return cudaSuccess;
+}
+cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) {
+    if (!value) return ret(cudaErrorInvalidValue);
+    cudaDeviceProp p;
+    if (cudaError_t e = cudaGetDeviceProperties(&p, device); e != cudaSuccess) return e;
+    switch (attr) {
+    case cudaDevAttrMaxThreadsPerBlock: *value = p.maxThreadsPerBlock; break;
+    case cudaDevAttrMaxBlockDimX: *value = p.maxThreadsDim[0]; break;
+    case cudaDevAttrMaxBlockDimY: *value = p.maxThreadsDim[1]; break;
+    case cudaDevAttrMaxBlockDimZ: *value = p.maxThreadsDim[2]; break;
+    case cudaDevAttrMaxGridDimX: *value = p.maxGridSize[0]; break;
+    case cudaDevAttrMaxGridDimY: *value = p.maxGridSize[1]; break;
+    case cudaDevAttrMaxGridDimZ: *value = p.maxGridSize[2]; break;
+    case cudaDevAttrMaxSharedMemoryPerBlock: *value = int(p.sharedMemPerBlock); break;
+    case cudaDevAttrTotalConstantMemory: *value = int(p.totalConstMem); break;
+    case cudaDevAttrWarpSize: *value = 32; break;
+    case cudaDevAttrMaxRegistersPerBlock: *value = p.regsPerBlock; break;
+    case cudaDevAttrClockRate: *value = p.clockRate; break;
+    case cudaDevAttrMultiProcessorCount: *value = p.multiProcessorCount; break;
+    case cudaDevAttrComputeCapabilityMajor: *value = p.major; break;
+    case cudaDevAttrComputeCapabilityMinor: *value = p.minor; break;
+    case cudaDevAttrMaxThreadsPerMultiProcessor: *value = p.maxThreadsPerMultiProcessor; break;
+    case cudaDevAttrL2CacheSize: *value = p.l2CacheSize; break;
+    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *value = int(p.sharedMemPerMultiprocessor); break;
+    case cudaDevAttrMaxRegistersPerMultiprocessor: *value = p.regsPerMultiprocessor; break;
+    case cudaDevAttrManagedMemory: *value = 1; break;
+    case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = int(p.sharedMemPerBlockOptin); break;
+    case cudaDevAttrMaxBlocksPerMultiprocessor: *value = p.maxBlocksPerMultiProcessor; break;
+    default: return notSupported("cudaDeviceGetAttribute with this attribute", "warpscope reports the attributes listed in its driver_types.h");
+    }
+    return cudaSuccess;
+}
+cudaError_t cudaRuntimeGetVersion(int* v) {
+    if (!v) return ret(cudaErrorInvalidValue);
+    *v = 11050;
+    return cudaSuccess;
+}
+cudaError_t cudaDriverGetVersion(int* v) {
+    if (!v) return ret(cudaErrorInvalidValue);
+    *v = 11050;
+    return cudaSuccess;
+}
+cudaError_t cudaMemGetInfo(size_t* freeBytes, size_t* total) {
+    Call c;
+    WS_STICKY(c.rt);
+    const mem::GlobalMemory& m = c.rt.device->memory();
+    if (total) *total = m.limit();
+    if (freeBytes) *freeBytes = m.limit() > m.liveBytes() ? m.limit() - m.liveBytes() : 0;
+    return cudaSuccess;
+}
+cudaError_t cudaDeviceSynchronize(void) {
+    Call c;
+    flushPrintf(c.rt);   // a synchronisation point: kernel printf output appears
+    WS_STICKY(c.rt);
+    try {
+        c.rt.device->synchronize();
+    } catch (const Error& e) {
+        return complain(cudaErrorIllegalState, std::string("cudaDeviceSynchronize: ") + e.what());
+    }
+    return cudaSuccess;
+}
+cudaError_t cudaThreadSynchronize(void) { return cudaDeviceSynchronize(); }
+cudaError_t cudaDeviceReset(void) {
+    Runtime& rt = state();
+    std::lock_guard<std::recursive_mutex> lock(rt.mutex);
+    flushPrintf(rt);
+    for (auto& [base, n] : rt.managed) unmapManaged(rt, base, n);
+    rt.managed.clear();
+    rt.mappedHost.clear();
+    rt.capturing = -1;
+    for (auto* s : rt.streams) delete s;
+    rt.streams.clear();
+    for (auto* e : rt.events) delete e;
+    rt.events.clear();
+    rt.device.reset();
+    rt.reportsShown = 0;
+    rt.loaded = false;
+    rt.sticky = cudaSuccess;
+    rt.pendingFault = cudaSuccess;
+    t_lastError = cudaSuccess;
+    return cudaSuccess;
+}
+
+// ---------------------------------------------------------------- 5. memory
+cudaError_t cudaMalloc(void** devPtr, size_t size) {
+    if (!devPtr) return ret(cudaErrorInvalidValue);
+    Call c;
+    WS_STICKY(c.rt);
+    try {
+        *devPtr = reinterpret_cast<void*>(c.rt.device->malloc(std::max<size_t>(size, 1), "cudaMalloc #" + std::to_string(c.rt.device->memory().allocations().size() + 1)));
+    } catch (const Error& e) {
+        *devPtr = nullptr;
+        return complain(cudaErrorMemoryAllocation, std::string("cudaMalloc(") + std::to_string(size) + " bytes): " + e.what());
+    } catch (const std::bad_alloc&) {
+        *devPtr = nullptr;
+        return complain(cudaErrorMemoryAllocation, std::string("cudaMalloc(") + std::to_string(size) + " bytes): the host has no memory left to simulate it");
+    }
+    return cudaSuccess;
+}
+cudaError_t cudaFree(void* devPtr) {
+    if (!devPtr) return cudaSuccess;
+    Call c;
+    WS_STICKY(c.rt);
+    const uint64_t a = reinterpret_cast<uint64_t>(devPtr);
+    const mem::Allocation* al = c.rt.device->memory().find(a, 1);
+    if (!inDeviceRange(devPtr) || !al || al->base != a) {
+        std::string what = !inDeviceRange(devPtr) ? "is a host pointer, not one from cudaMalloc" : !al ? "is not a live allocation (freed twice?)" : "points inside an allocation, not at its start";
+        char ptr[32];
+        std::snprintf(ptr, sizeof ptr, "%p", devPtr);
+        return complain(cudaErrorInvalidValue, std::string("cudaFree(") + ptr + "): the pointer " + what);
+    }
+    if (auto m = c.rt.managed.find(a); m != c.rt.managed.end()) {
+        unmapManaged(c.rt, m->first, m->second);
+        c.rt.managed.erase(m);
+    }
+    try {
+        c.rt.device->free(a);
+    } catch (const Error& e) {
+        return complain(cudaErrorInvalidValue, std::string("cudaFree: ") + e.what());
+    }
+    return cudaSuccess;
+}
+cudaError_t cudaMallocHost(void** ptr, size_t size) {
+    if (!ptr) return ret(cudaErrorInvalidValue);
+    Call c;
+    WS_STICKY(c.rt);
+    try {
+        *ptr = c.rt.device->hostAlloc(size, true);
+    } catch (const std::bad_alloc&) {
+        *ptr = nullptr;
+        return complain(cudaErrorMemoryAllocation, "cudaMallocHost(" + std::to_string(size) + " bytes): out of host memory");
+    }
+    return cudaSuccess;
+}
+cudaError_t cudaHostAlloc(void** ptr, size_t size, unsigned int flags) {
+    if (!ptr || flags > (cudaHostAllocPortable | cudaHostAllocMapped | cudaHostAllocWriteCombined)) return ret(cudaErrorInvalidValue);
+    if (!(flags & cudaHostAllocMapped)) return cudaMallocHost(ptr, size);   // portable, write-combined: nothing to do on one simulated device
+    // Mapped (zero-copy) host memory: kernels read and write it through the same pointer, as
+    // unified memory. (Copies from it are modelled as pageable on the timeline.)
+    Call c;
+    WS_STICKY(c.rt);
+    cudaError_t e = allocShared(c.rt, ptr, std::max<size_t>(size, 1), "cudaHostAlloc", "cudaHostAlloc mapped #" + std::to_string(c.rt.device->memory().allocations().size() + 1));
+    if (e == cudaSuccess) c.rt.mappedHost.insert(*ptr);
+    return e;
+}
+cudaError_t cudaFreeHost(void* ptr) {
+    if (!ptr) return cudaSuccess;
+    Call c;
+    WS_STICKY(c.rt);
+    if (c.rt.mappedHost.erase(ptr)) {
+        const uint64_t a = reinterpret_cast<uint64_t>(ptr);
+        unmapManaged(c.rt, a, c.rt.managed[a]);
+        c.rt.managed.erase(a);
+        c.rt.device->free(a);
+        return cudaSuccess;
+    }
+    try {
+        c.rt.device->hostFree(ptr);
+    } catch (const Error&) {
+        return complain(cudaErrorInvalidValue, "cudaFreeHost: the pointer did not come from cudaMallocHost or cudaHostAlloc");
+    }
+    return cudaSuccess;
+}
+cudaError_t cudaMallocManaged(void** devPtr, size_t size, unsigned int flags) {
+    if (!devPtr || size == 0) return ret(cudaErrorInvalidValue);
+    if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost) return ret(cudaErrorInvalidValue);
+    Call c;
+    WS_STICKY(c.rt);
+    return allocShared(c.rt, devPtr, size, "cudaMallocManaged", "cudaMallocManaged #" + std::to_string(c.rt.device->memory().allocations().size() + 1));
+}
+cudaError_t cudaMemPrefetchAsync(const void*, size_t, int, cudaStream_t) {
+    // Unified memory is always where it is needed (ManagedSync): a prefetch has nothing to move.
+    return cudaSuccess;
+}
+
+// ---------------------------------------------------------------- 6. copies (API)
+cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
+    return copy(dst, src, count, kind, nullptr, false, "cudaMemcpy");
+}
+cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind, cudaStream_t stream) {
+    return copy(dst, src, count, kind, stream, true, "cudaMemcpyAsync");
+}
+static cudaError_t memsetImpl(void* devPtr, int value, size_t count, const char* call) {
+    Call c;
+    WS_STICKY(c.rt);
+    if (c.rt.capturing >= 0) return notSupported("cudaMemset during stream capture", "a memset would run now, not when the graph is launched");
+    if (count == 0) return cudaSuccess;
+    std::string why;
+    if (!inDeviceRange(devPtr)) return complain(cudaErrorInvalidValue, std::string(call) + ": the pointer is a host pointer, not device memory");
+    if (!liveDevice(c.rt, devPtr, count, call, "destination", &why)) return complain(cudaErrorInvalidValue, why);
+    ManagedSync sync(c.rt);
+    c.rt.device->memset(reinterpret_cast<uint64_t>(devPtr), static_cast<uint8_t>(value), count);
+    return cudaSuccess;
+}
+cudaError_t cudaMemset(void* devPtr, int value, size_t count) { return memsetImpl(devPtr, value, count, "cudaMemset"); }
+cudaError_t cudaMemsetAsync(void* devPtr, int value, size_t count, cudaStream_t stream) {
+    bool ok = true;
+    {
+        Call c;
+        streamId(c.rt, stream, &ok);
+    }
+    if (!ok) return complain(cudaErrorInvalidResourceHandle, "cudaMemsetAsync: the stream was never created or was destroyed");
+    return memsetImpl(devPtr, value, count, "cudaMemsetAsync");
+}
+cudaError_t cudaMemcpyToSymbolAsync(const void* symbol, const void* src, size_t count, size_t offset, cudaMemcpyKind kind, cudaStream_t stream) {
+    uint64_t addr = 0;
+    {
+        Call c;
+        WS_STICKY(c.rt);
+        if (cudaError_t e = symbolRange(c.rt, symbol, count, offset, &addr, "cudaMemcpyToSymbol"); e != cudaSuccess) return e;
+    }
+    if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault) return ret(cudaErrorInvalidMemcpyDirection);
+    return copy(reinterpret_cast<void*>(addr), src, count, kind, stream, stream != nullptr, "cudaMemcpyToSymbol");
+}
+cudaError_t cudaMemcpyToSymbol(const void* symbol, const void* src, size_t count, size_t offset, cudaMemcpyKind kind) {
+    return cudaMemcpyToSymbolAsync(symbol, src, count, offset, kind, nullptr);
+}
+cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t count, size_t offset, cudaMemcpyKind kind, cudaStream_t stream) {
+    uint64_t addr = 0;
+    {
+        Call c;
+        WS_STICKY(c.rt);
+        if (cudaError_t e = symbolRange(c.rt, symbol, count, offset, &addr, "cudaMemcpyFromSymbol"); e != cudaSuccess) return e;
+    }
+    if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault) return ret(cudaErrorInvalidMemcpyDirection);
+    return copy(dst, reinterpret_cast<const void*>(addr), count, kind, stream, stream != nullptr, "cudaMemcpyFromSymbol");
+}
+cudaError_t cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t count, size_t offset, cudaMemcpyKind kind) {
+    return cudaMemcpyFromSymbolAsync(dst, symbol, count, offset, kind, nullptr);
+}
+cudaError_t cudaGetSymbolAddress(void** devPtr, const void* symbol) {
+    if (!devPtr) return ret(cudaErrorInvalidValue);
+    Call c;
+    WS_STICKY(c.rt);
+    uint64_t addr = 0;
+    if (cudaError_t e = symbolRange(c.rt, symbol, 0, 0, &addr, "cudaGetSymbolAddress"); e != cudaSuccess) return e;
+    *devPtr = reinterpret_cast<void*>(addr);
+    return cudaSuccess;
+}
+cudaError_t cudaGetSymbolSize(size_t* size, const void* symbol) {
+    if (!size) return ret(cudaErrorInvalidValue);
+    Call c;
+    WS_STICKY(c.rt);
+    auto it = c.rt.variables.find(symbol);
+    if (it == c.rt.variables.end() || !c.rt.loaded) return ret(cudaErrorInvalidSymbol);
+    c.rt.device->symbolAddress(it->second, size);
+    return cudaSuccess;
+}
+
+// ---------------------------------------------------------------- 7. streams and events
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* pStream, unsigned int flags) {
+    if (!pStream || flags > cudaStreamNonBlocking) return ret(cudaErrorInvalidValue);
+    Call c;
+    WS_STICKY(c.rt);
+    auto* s = new CUstream_st{c.rt.device->createStream(flags & cudaStreamNonBlocking)};
+    c.rt.streams.insert(s);
+    *pStream = s;
+    return cudaSuccess;
+}
+cudaError_t cudaStreamCreate(cudaStream_t* pStream) { return cudaStreamCreateWithFlags(pStream, cudaStreamDefault); }
+cudaError_t cudaStreamDestroy(cudaStream_t stream) {
+    Call c;
+    WS_STICKY(c.rt);
+    if (!c.rt.streams.erase(stream)) return complain(cudaErrorInvalidResourceHandle, "cudaStreamDestroy: not a live stream");
+    delete stream;   // the simulator's stream number stays (work on it has already been modelled)
+    return cudaSuccess;
+}
+cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
+    Call c;
+    flushPrintf(c.rt);   // a synchronisation point: kernel printf output appears
+    WS_STICKY(c.rt);
+    bool ok = true;
+    int sid = streamId(c.rt, stream, &ok);
+    if (!ok) return complain(cudaErrorInvalidResourceHandle, "cudaStreamSynchronize: not a live stream");
+    try {
+        c.rt.device->synchronizeStream(sid);
+    } catch (const Error& e) {
+        return complain(cudaErrorIllegalState, std::string("cudaStreamSynchronize: ") + e.what());
+    }
+    return cudaSuccess;
+}
+cudaError_t cudaStreamQuery(cudaStream_t stream) {
+    Call c;
+    WS_STICKY(c.rt);
+    bool ok = true;
+    streamId(c.rt, stream, &ok);
+    // The simulator has done a stream's work by the time the call that issued it returned.
+    return ok ? cudaSuccess : ret(cudaErrorInvalidResourceHandle);
+}
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int) {
+    Call c;
+    WS_STICKY(c.rt);
+    bool ok = true;
+    int sid = streamId(c.rt, stream, &ok);
+    if (!ok || !c.rt.events.count(event)) return complain(cudaErrorInvalidResourceHandle, "cudaStreamWaitEvent: not a live stream or event");
+    if (!event->recorded) return cudaSuccess;   // CUDA: waiting for a never-recorded event does nothing
+    c.rt.device->streamWaitEvent(sid, event->id);
+    return cudaSuccess;
+}
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags) {
+    if (!event || flags > (cudaEventBlockingSync | cudaEventDisableTiming | 0x04)) return ret(cudaErrorInvalidValue);
+    Call c;
+    WS_STICKY(c.rt);
+    enableTimeline(c.rt);
+    auto* e = new CUevent_st{c.rt.device->createEvent(), false, !(flags & cudaEventDisableTiming)};
+    c.rt.events.insert(e);
+    *event = e;
+    return cudaSuccess;
+}
+cudaError_t cudaEventCreate(cudaEvent_t* event) { return cudaEventCreateWithFlags(event, cudaEventDefault); }
+cudaError_t cudaEventDestroy(cudaEvent_t event) {
+    Call c;
+    WS_STICKY(c.rt);
+    if (!c.rt.events.erase(event)) return complain(cudaErrorInvalidResourceHandle, "cudaEventDestroy: not a live event");
+    delete event;
+    return cudaSuccess;
+}
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
+    Call c;
+    WS_STICKY(c.rt);
+    bool ok = true;
+    int sid = streamId(c.rt, stream, &ok);
+    if (!ok || !c.rt.events.count(event)) return complain(cudaErrorInvalidResourceHandle, "cudaEventRecord: not a live stream or event");
+    try {
+        c.rt.device->recordEvent(event->id, sid);
+    } catch (const Error& e) {
+        return complain(cudaErrorIllegalState, std::string("cudaEventRecord: ") + e.what());
+    }
+    event->recorded = true;
+    return cudaSuccess;
+}
+cudaError_t cudaEventSynchronize(cudaEvent_t event) {
+    Call c;
+    flushPrintf(c.rt);   // a synchronisation point: kernel printf output appears
+    WS_STICKY(c.rt);
+    if (!c.rt.events.count(event)) return complain(cudaErrorInvalidResourceHandle, "cudaEventSynchronize: not a live event");
+    if (!event->recorded) return cudaSuccess;
+    c.rt.device->synchronizeEvent(event->id);
+    return cudaSuccess;
+}
+cudaError_t cudaEventQuery(cudaEvent_t event) {
+    Call c;
+    WS_STICKY(c.rt);
+    if (!c.rt.events.count(event)) return ret(cudaErrorInvalidResourceHandle);
+    return cudaSuccess;
+}
+cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
+    if (!ms) return ret(cudaErrorInvalidValue);
+    Call c;
+    WS_STICKY(c.rt);
+    if (!c.rt.events.count(start) || !c.rt.events.count(end)) return complain(cudaErrorInvalidResourceHandle, "cudaEventElapsedTime: not a live event");
+    if (!start->recorded || !end->recorded) return complain(cudaErrorInvalidResourceHandle, "cudaEventElapsedTime: an event was never recorded");
+    if (!start->timing || !end->timing) return complain(cudaErrorInvalidResourceHandle, "cudaEventElapsedTime: an event was created with cudaEventDisableTiming");
+    try {
+        *ms = static_cast<float>(c.rt.device->eventElapsedMs(start->id, end->id));
+    } catch (const Error& e) {
+        return complain(cudaErrorInvalidResourceHandle, std::string("cudaEventElapsedTime: ") + e.what());
+    }
+    return cudaSuccess;
+}
+
+// ---------------------------------------------------------------- 8. launches
+unsigned __cudaPushCallConfiguration(WsDim3 grid, WsDim3 block, size_t shared, void* stream) {
+    t_configs.push_back({grid, block, shared, stream});
+    return 0;
+}
+cudaError_t __cudaPopCallConfiguration(WsDim3* grid, WsDim3* block, size_t* shared, void* stream) {
+    if (t_configs.empty()) return ret(cudaErrorMissingConfiguration);
+    PushedConfig p = t_configs.back();
+    t_configs.pop_back();
+    *grid = p.grid;
+    *block = p.block;
+    *shared = p.shared;
+    *static_cast<void**>(stream) = p.stream;
+    return cudaSuccess;
+}
+
+cudaError_t cudaLaunchKernel(const void* func, WsDim3 grid, WsDim3 block, void** args, size_t sharedMem, cudaStream_t stream) {
+    Call c;
+    WS_STICKY(c.rt);
+    auto k = c.rt.kernels.find(func);
+    if (k == c.rt.kernels.end()) return complain(cudaErrorInvalidDeviceFunction, "cudaLaunchKernel: the function is not a kernel of this program");
+    const std::string& name = k->second;
+    if (!c.rt.loaded) return complain(cudaErrorInvalidPtx, "launch of " + demangle(name) + ": the program's kernels did not load: " + c.rt.loadError);
+    bool ok = true;
+    int sid = streamId(c.rt, stream, &ok);
+    if (!ok) return complain(cudaErrorInvalidResourceHandle, "launch of " + demangle(name) + ": the stream was never created or was destroyed");
+    // The launch limits of the device (cudaErrorInvalidConfiguration when they are broken).
+    const uint64_t threads = uint64_t(block.x) * block.y * block.z;
+    const uint32_t maxThreads = c.rt.haveSpec ? c.rt.spec.maxThreadsPerBlock : 1024;
+    uint32_t maxShared = c.rt.haveSpec ? c.rt.spec.defaultSharedPerBlock : 49152;
+    if (auto opt = c.rt.maxDynamicShared.find(func); opt != c.rt.maxDynamicShared.end()) maxShared = std::max(maxShared, opt->second);
+    std::ostringstream bad;
+    if (grid.x == 0 || grid.y == 0 || grid.z == 0 || block.x == 0 || block.y == 0 || block.z == 0) bad << "a grid or block dimension is 0";
+    else if (threads > maxThreads) bad << threads << " threads per block (" << block.x << "x" << block.y << "x" << block.z << "); the device allows " << maxThreads;
+    else if (block.x > 1024 || block.y > 1024 || block.z > 64) bad << "block (" << block.x << "," << block.y << "," << block.z << ") exceeds the largest block dimensions (1024, 1024, 64)";
+    else if (grid.x > 2147483647u || grid.y > 65535 || grid.z > 65535) bad << "grid (" << grid.x << "," << grid.y << "," << grid.z << ") exceeds the largest grid dimensions (2147483647, 65535, 65535)";
+    else if (sharedMem > maxShared) bad << sharedMem << " bytes of dynamic shared memory; the device allows " << maxShared << " per block";
+    if (!bad.str().empty()) return complain(cudaErrorInvalidConfiguration, "launch of " + demangle(name) + ": invalid configuration: " + bad.str());
+    const ptx::Function* fn = c.rt.device->module().findFunction(name);
+    if (!fn || !fn->isEntry) return complain(cudaErrorInvalidDeviceFunction, "launch of " + demangle(name) + ": no such kernel in the PTX");
+    std::vector<runtime::ParamBytes> params;
+    for (size_t i = 0; i < fn->params.size(); ++i) {
+        const int64_t n = fn->params[i].sizeInBytes();
+        if (!args || !args[i]) return complain(cudaErrorInvalidValue, "launch of " + demangle(name) + ": argument " + std::to_string(i) + " is missing");
+        const auto* b = static_cast<const uint8_t*>(args[i]);
+        params.emplace_back(b, b + std::max<int64_t>(n, 0));
+    }
+    runtime::LaunchConfig cfg;
+    cfg.grid = {grid.x, grid.y, grid.z};
+    cfg.block = {block.x, block.y, block.z};
+    cfg.dynamicSharedBytes = static_cast<uint32_t>(sharedMem);
+    struct Drain {   // the kernel's printf records and checker reports, whether it finished or faulted
+        Runtime& rt;
+        ~Drain() {
+            drainPrintf(rt);
+            const auto& reports = rt.device->reports();
+            for (; rt.reportsShown < reports.size(); ++rt.reportsShown) {
+                const sim::CheckReport& r = reports[rt.reportsShown];
+                std::fprintf(stderr, "warpscope: %s: %s: %s\n", r.tool.c_str(), r.hazard.c_str(), r.message.c_str());
+                writeStatus("check");
+            }
+        }
+    } drain{c.rt};
+    try {
+        ManagedSync sync(c.rt);
+        c.rt.device->launchOn(sid, name, cfg, params);
+    } catch (const Error& e) {
+        cudaError_t code = launchErrorFor(e);
+        if (e.kind() == Error::Kind::Unsupported || e.kind() == Error::Kind::Input)
+            return complain(code, "launch of " + demangle(name) + ": " + e.what());
+        if (std::string failed = takeAssert(c.rt); !failed.empty()) {
+            drainPrintf(c.rt);
+            flushPrintf(c.rt);   // what the kernel printed before it stopped, then CUDA's assert line
+            std::fprintf(stderr, "%s\n", failed.c_str());
+            code = cudaErrorAssert;
+        }
+        // A fault: sticky, as on a GPU; reported now with where it happened.
+        std::fprintf(stderr, "warpscope: kernel %s faulted: %s\n  CUDA reports this as %s (%s) from the next CUDA call on (not to the launch or a cudaGetLastError right after it: a GPU is still running the kernel then).\n",
+                     demangle(name).c_str(), e.what(), cudaGetErrorName(code), cudaGetErrorString(code));
+        writeStatus("fault");
+        c.rt.pendingFault = code;
+        // The launch itself succeeds, as an asynchronous launch does; the error shows from the next call on.
+        return cudaSuccess;
+    }
+    return cudaSuccess;
+}
+
+// ---------------------------------------------------------------- 9. more of the API, and calls that are not supported
+// (kernel attributes, occupancy, host functions, pitched copies, limits, graphs)
+// Kernel attributes and occupancy from the PTX and the preset. Registers: the engine has no
+// register allocator (ptxas decides on a GPU), so the count is the cycle model's assumption.
+static const sim::Program* programOf(Runtime& rt, const void* func, std::string* name) {
+    auto k = rt.kernels.find(func);
+    if (k == rt.kernels.end() || !rt.loaded) return nullptr;
+    *name = k->second;
+    try {
+        return &rt.device->program(k->second);
+    } catch (const Error& e) {
+        complain(cudaErrorInvalidDeviceFunction, demangle(k->second) + ": " + e.what());
+        return nullptr;
+    }
+}
+
+cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const void* func) {
+    if (!attr) return ret(cudaErrorInvalidValue);
+    Call c;
+    WS_STICKY(c.rt);
+    std::string name;
+    const sim::Program* p = programOf(c.rt, func, &name);
+    if (!p) return ret(cudaErrorInvalidDeviceFunction);
+    std::memset(attr, 0, sizeof *attr);
+    attr->sharedSizeBytes = p->staticSharedBytes;
+    attr->localSizeBytes = p->functions.empty() ? 0 : p->functions[0].localBytes;
+    attr->maxThreadsPerBlock = c.rt.haveSpec ? int(c.rt.spec.maxThreadsPerBlock) : 1024;
+    attr->numRegs = int(timing::TimingOptions{}.registersPerThread);
+    int major = 7, minor = 5;
+    if (c.rt.haveSpec) std::sscanf(c.rt.spec.computeCapability.c_str(), "%d.%d", &major, &minor);
+    attr->ptxVersion = 75;
+    attr->binaryVersion = major * 10 + minor;
+    attr->maxDynamicSharedSizeBytes = c.rt.haveSpec ? int(c.rt.spec.defaultSharedPerBlock - p->staticSharedBytes) : 49152;
+    return cudaSuccess;
+}
+
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, const void* func, int blockSize, size_t dynamicSMemSize) {
+    if (!numBlocks || blockSize <= 0) return ret(cudaErrorInvalidValue);
+    Call c;
+    WS_STICKY(c.rt);
+    std::string name;
+    const sim::Program* p = programOf(c.rt, func, &name);
+    if (!p) return ret(cudaErrorInvalidDeviceFunction);
+    if (!c.rt.haveSpec) return notSupported("cudaOccupancyMaxActiveBlocksPerMultiprocessor without a GPU preset", "the occupancy calculator needs the preset's limits");
+    timing::OccupancyInput in;
+    in.threadsPerBlock = static_cast<uint32_t>(blockSize);
+    in.registersPerThread = timing::TimingOptions{}.registersPerThread;
+    in.sharedBytesPerBlock = p->staticSharedBytes + static_cast<uint32_t>(dynamicSMemSize);
+    timing::Occupancy occ = timing::computeOccupancy(c.rt.spec, in);
+    *numBlocks = occ.problem.empty() ? int(occ.activeBlocksPerSM) : 0;
+    return cudaSuccess;
+}
+
+cudaError_t cudaFuncSetAttribute(const void* func, int attr, int value) {
+    Call c;
+    WS_STICKY(c.rt);
+    if (!c.rt.kernels.count(func)) return ret(cudaErrorInvalidDeviceFunction);
+    if (attr == cudaFuncAttributePreferredSharedMemoryCarveout) return cudaSuccess;   // a hint; the model always has the largest carveout
+    if (attr != cudaFuncAttributeMaxDynamicSharedMemorySize) return ret(cudaErrorInvalidValue);
+    const int most = c.rt.haveSpec ? int(c.rt.spec.maxSharedPerBlock) : 49152;
+    if (value < 0 || value > most)
+        return complain(cudaErrorInvalidValue, "cudaFuncSetAttribute: " + std::to_string(value) + " bytes of dynamic shared memory; the device allows at most " + std::to_string(most));
+    c.rt.maxDynamicShared[func] = static_cast<uint32_t>(value);
+    return cudaSuccess;
+}
+
+// The simulator has done a stream's earlier work when the call that issued it returned, so a host
+// function enqueued now may run now: that is after everything before it in the stream.
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* userData) {
+    if (!fn) return ret(cudaErrorInvalidValue);
+    {
+        Call c;
+        WS_STICKY(c.rt);
+        bool ok = true;
+        streamId(c.rt, stream, &ok);
+        if (!ok) return complain(cudaErrorInvalidResourceHandle, "cudaLaunchHostFunc: not a live stream");
+        if (c.rt.capturing >= 0) return notSupported("cudaLaunchHostFunc during stream capture", "a host function would run now, not when the graph is launched");
+        flushPrintf(c.rt);
+    }
+    fn(userData);   // outside the lock: a host function may not call CUDA, but must not deadlock if it does
+    return cudaSuccess;
+}
+cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void* userData, unsigned int flags) {
+    if (!callback || flags != 0) return ret(cudaErrorInvalidValue);
+    cudaError_t status;
+    {
+        Call c;
+        bool ok = true;
+        streamId(c.rt, stream, &ok);
+        if (!ok) return complain(cudaErrorInvalidResourceHandle, "cudaStreamAddCallback: not a live stream");
+        flushPrintf(c.rt);
+        status = c.rt.sticky;   // the callback is told of an earlier fault, as CUDA does
+    }
+    callback(stream, status, userData);
+    return cudaSuccess;
+}
+
+// Stream priorities are accepted (CUDA calls them hints) but not modelled by the timeline.
+cudaError_t cudaDeviceGetStreamPriorityRange(int* leastPriority, int* greatestPriority) {
+    if (leastPriority) *leastPriority = 0;
+    if (greatestPriority) *greatestPriority = -5;
+    return cudaSuccess;
+}
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t* pStream, unsigned int flags, int) { return cudaStreamCreateWithFlags(pStream, flags); }
+
+// Pitched memory: rows padded to 512 bytes, as cudaMallocPitch's alignment is on current GPUs.
+cudaError_t cudaMallocPitch(void** devPtr, size_t* pitch, size_t width, size_t height) {
+    if (!devPtr || !pitch) return ret(cudaErrorInvalidValue);
+    *pitch = (std::max<size_t>(width, 1) + 511) / 512 * 512;
+    return cudaMalloc(devPtr, *pitch * std::max<size_t>(height, 1));
+}
+static cudaError_t copy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height, cudaMemcpyKind kind,
+                          cudaStream_t stream, bool async, const char* call) {
+    if (width > dpitch || width > spitch) return complain(cudaErrorInvalidPitchValue, std::string(call) + ": the width is larger than a pitch");
+    for (size_t row = 0; row < height; ++row) {
+        cudaError_t e = copy(static_cast<char*>(dst) + row * dpitch, static_cast<const char*>(src) + row * spitch, width, kind, stream, async, call);
+        if (e != cudaSuccess) return e;
+    }
+    return cudaSuccess;
+}
+cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height, cudaMemcpyKind kind) {
+    return copy2D(dst, dpitch, src, spitch, width, height, kind, nullptr, false, "cudaMemcpy2D");
+}
+cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height, cudaMemcpyKind kind,
+                              cudaStream_t stream) {
+    return copy2D(dst, dpitch, src, spitch, width, height, kind, stream, true, "cudaMemcpy2DAsync");
+}
+
+cudaError_t cudaHostRegister(void*, size_t, unsigned int) { return notSupported("cudaHostRegister", "registering existing host memory is not implemented yet"); }
+cudaError_t cudaHostUnregister(void*) { return notSupported("cudaHostUnregister", "registering existing host memory is not implemented yet"); }
+cudaError_t cudaHostGetDevicePointer(void** pDevice, void* pHost, unsigned int flags) {
+    if (!pDevice || flags != 0) return ret(cudaErrorInvalidValue);
+    Call c;
+    WS_STICKY(c.rt);
+    const uint64_t a = reinterpret_cast<uint64_t>(pHost);
+    auto it = c.rt.managed.upper_bound(a);
+    if (it != c.rt.managed.begin() && a < std::prev(it)->first + std::prev(it)->second) {
+        *pDevice = pHost;   // mapped and unified memory have one address on both sides
+        return cudaSuccess;
+    }
+    return complain(cudaErrorInvalidValue, "cudaHostGetDevicePointer: the pointer is not mapped host memory; in warpscope, allocate it with cudaHostAlloc(..., cudaHostAllocMapped)");
+}
+cudaError_t cudaMemAdvise(const void*, size_t, int, int) { return notSupported("cudaMemAdvise", "unified-memory advice is not implemented yet"); }
+cudaError_t cudaLaunchCooperativeKernel(const void*, WsDim3, WsDim3, void**, size_t, cudaStream_t) {
+    return notSupported("cudaLaunchCooperativeKernel", "grid-wide synchronisation is not simulated");
+}
+// Device limits: the stack is the simulator's local memory per thread; the printf FIFO is the
+// prelude's, 1 MiB; there is no device-side malloc heap.
+constexpr size_t kPrintfFifoBytes = size_t(1) << 20;
+cudaError_t cudaDeviceSetLimit(int limit, size_t value) {
+    Call c;
+    WS_STICKY(c.rt);
+    switch (limit) {
+    case cudaLimitStackSize:
+        if (value == 0) return ret(cudaErrorInvalidValue);
+        c.rt.device->options().maxLocalBytesPerThread = value;
+        return cudaSuccess;
+    case cudaLimitPrintfFifoSize:
+        if (value <= kPrintfFifoBytes) return cudaSuccess;   // the FIFO already holds that much
+        return notSupported("cudaDeviceSetLimit(cudaLimitPrintfFifoSize) above 1 MiB", "the kernel printf FIFO is 1 MiB");
+    case cudaLimitMallocHeapSize: return notSupported("cudaDeviceSetLimit(cudaLimitMallocHeapSize)", "device-side malloc is not simulated");
+    default: return ret(cudaErrorUnsupportedLimit);
+    }
+}
+cudaError_t cudaDeviceGetLimit(size_t* value, int limit) {
+    if (!value) return ret(cudaErrorInvalidValue);
+    Call c;
+    WS_STICKY(c.rt);
+    switch (limit) {
+    case cudaLimitStackSize: *value = c.rt.device->options().maxLocalBytesPerThread; return cudaSuccess;
+    case cudaLimitPrintfFifoSize: *value = kPrintfFifoBytes; return cudaSuccess;
+    case cudaLimitMallocHeapSize: *value = 0; return cudaSuccess;
+    default: return ret(cudaErrorUnsupportedLimit);
+    }
+}
+// How the host waits (spin, yield, block) and whether host memory may be mapped: the simulator
+// runs work when it is issued and always allows mapping, so every valid combination is accepted.
+cudaError_t cudaSetDeviceFlags(unsigned int flags) { return flags <= 0x1f ? cudaSuccess : ret(cudaErrorInvalidValue); }
+// Stream capture and graphs, over SimDevice's: copies and kernels issued to the captured stream
+// are recorded, not run; each graph launch runs them again. Memsets, device-to-device copies,
+// events and host functions inside a capture are not supported (they would run at once).
+cudaError_t cudaStreamBeginCapture(cudaStream_t stream, int) {
+    Call c;
+    WS_STICKY(c.rt);
+    bool ok = true;
+    int sid = streamId(c.rt, stream, &ok);
+    if (!ok) return complain(cudaErrorInvalidResourceHandle, "cudaStreamBeginCapture: not a live stream");
+    if (sid == 0) return complain(cudaErrorStreamCaptureUnsupported, "cudaStreamBeginCapture: the legacy default stream cannot be captured; capture a created stream");
+    try {
+        c.rt.device->beginCapture(sid);
+    } catch (const Error& e) {
+        return complain(cudaErrorIllegalState, std::string("cudaStreamBeginCapture: ") + e.what());
+    }
+    c.rt.capturing = sid;
+    return cudaSuccess;
+}
+cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* pGraph) {
+    if (!pGraph) return ret(cudaErrorInvalidValue);
+    Call c;
+    WS_STICKY(c.rt);
+    bool ok = true;
+    int sid = streamId(c.rt, stream, &ok);
+    if (!ok) return complain(cudaErrorInvalidResourceHandle, "cudaStreamEndCapture: not a live stream");
+    try {
+        int g = c.rt.device->endCapture(sid);
+        *pGraph = reinterpret_cast<cudaGraph_t>(new int(g));
+    } catch (const Error& e) {
+        return complain(cudaErrorIllegalState, std::string("cudaStreamEndCapture: ") + e.what());
+    }
+    c.rt.capturing = -1;
+    return cudaSuccess;
+}
+cudaError_t cudaStreamIsCapturing(cudaStream_t stream, cudaStreamCaptureStatus* status) {
+    if (!status) return ret(cudaErrorInvalidValue);
+    Call c;
+    bool ok = true;
+    int sid = streamId(c.rt, stream, &ok);
+    if (!ok) return ret(cudaErrorInvalidResourceHandle);
+    *status = c.rt.capturing >= 0 && c.rt.capturing == sid ? cudaStreamCaptureStatusActive : cudaStreamCaptureStatusNone;
+    return cudaSuccess;
+}
+cudaError_t cudaGraphInstantiate(cudaGraphExec_t* exec, cudaGraph_t graph, unsigned long long) {
+    if (!exec || !graph) return ret(cudaErrorInvalidValue);
+    *exec = reinterpret_cast<cudaGraphExec_t>(new int(*reinterpret_cast<int*>(graph)));
+    return cudaSuccess;
+}
+cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream) {
+    if (!exec) return ret(cudaErrorInvalidValue);
+    Call c;
+    WS_STICKY(c.rt);
+    bool ok = true;
+    int sid = streamId(c.rt, stream, &ok);
+    if (!ok) return complain(cudaErrorInvalidResourceHandle, "cudaGraphLaunch: not a live stream");
+    struct Drain {
+        Runtime& rt;
+        ~Drain() { drainPrintf(rt); }
+    } drain{c.rt};
+    try {
+        ManagedSync sync(c.rt);
+        c.rt.device->launchGraph(*reinterpret_cast<int*>(exec), sid);
+    } catch (const Error& e) {
+        cudaError_t code = launchErrorFor(e);
+        if (e.kind() == Error::Kind::Unsupported || e.kind() == Error::Kind::Input) return complain(code, std::string("cudaGraphLaunch: ") + e.what());
+        std::fprintf(stderr, "warpscope: a kernel of the graph faulted: %s\n  CUDA reports this as %s (%s) from the next CUDA call on.\n", e.what(),
+                     cudaGetErrorName(code), cudaGetErrorString(code));
+        writeStatus("fault");
+        c.rt.pendingFault = code;
+    }
+    return cudaSuccess;
+}
+cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec) {
+    delete reinterpret_cast<int*>(exec);
+    return cudaSuccess;
+}
+cudaError_t cudaGraphDestroy(cudaGraph_t graph) {
+    delete reinterpret_cast<int*>(graph);
+    return cudaSuccess;
+}
+
+} // extern "C"

@@ -1,0 +1,376 @@
+// Whole CUDA programs (tests/programs/*.cu) built through the real clang path with the CUDA
+// toolkit hidden, linked with warpscope's CUDA runtime, run as child processes: their output and
+// exit codes are CUDA's.
+#include "compile/compile.hpp"
+#include "cudart/build.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
+
+using namespace warpscope;
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path kPrograms = fs::path(WARPSCOPE_SOURCE_DIR) / "tests" / "programs";
+
+struct Env {
+    std::string name;
+    std::optional<std::string> old;
+    Env(const std::string& n, const char* v) : name(n) {
+        if (const char* o = std::getenv(n.c_str())) old = o;
+        if (v) setenv(n.c_str(), v, 1);
+        else unsetenv(n.c_str());
+    }
+    ~Env() {
+        if (old) setenv(name.c_str(), old->c_str(), 1);
+        else unsetenv(name.c_str());
+    }
+};
+
+// A private cache (every build is a real one) and no CUDA toolkit in sight: no nvcc on PATH, no
+// CUDA_PATH/CUDA_HOME, so only Debian's clang can build.
+struct NoToolkit {
+    fs::path cache;
+    Env path{"PATH", "/usr/bin:/bin"};
+    Env cudaPath{"CUDA_PATH", nullptr};
+    Env cudaHome{"CUDA_HOME", nullptr};
+    Env compiler{"WARPSCOPE_COMPILER", nullptr};
+    std::optional<Env> xdg;
+    NoToolkit() {
+        std::string t = (fs::temp_directory_path() / "warpscope-cudart-test-XXXXXX").string();
+        REQUIRE(mkdtemp(t.data()));
+        cache = t;
+        xdg.emplace("XDG_CACHE_HOME", cache.c_str());
+    }
+    ~NoToolkit() {
+        std::error_code ec;
+        fs::remove_all(cache, ec);
+    }
+};
+
+bool haveClang() { return !compile::findClangPath().empty(); }
+
+// Under AddressSanitizer (scripts/sanitize.sh) the program links its runtime too, whose shadow
+// gap covers the simulator's device addresses: unified and mapped memory cannot be mapped there.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kAddressSanitizer = true;
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
+
+cudart::BuildResult build(std::vector<std::string> sources) {
+    cudart::BuildOptions o;
+    for (auto& s : sources) o.sources.push_back((kPrograms / s).string());
+    cudart::BuildResult r = cudart::buildProgram(o);
+    if (!r.ok) {
+        for (auto& d : r.diagnostics) UNSCOPED_INFO(d.text());
+        UNSCOPED_INFO(r.error);
+        UNSCOPED_INFO(r.log);
+    }
+    return r;
+}
+
+struct Run {
+    int exitCode = -1;
+    std::string output;   // stdout and stderr together
+    std::string status;   // what the runtime wrote to $WARPSCOPE_STATUS_FILE
+};
+
+Run run(const cudart::BuildResult& b, std::vector<std::string> args = {}) {
+    fs::path status = fs::path(std::getenv("XDG_CACHE_HOME")) / "status.txt";
+    std::error_code ec;
+    fs::remove(status, ec);
+    Env st("WARPSCOPE_STATUS_FILE", status.c_str());
+    Env data("WARPSCOPE_DATA_DIR", WARPSCOPE_SOURCE_DIR);
+    std::vector<std::string> argv = {b.executable};
+    argv.insert(argv.end(), args.begin(), args.end());
+    compile::ProcessResult p = compile::runProcess(argv, fs::temp_directory_path().string(), 120);
+    Run r;
+    r.exitCode = p.exitCode;
+    r.output = p.output;
+    std::ifstream f(status);
+    std::getline(f, r.status);
+    INFO(r.output);
+    CHECK_FALSE(p.timedOut);
+    return r;
+}
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+} // namespace
+
+TEST_CASE("cudart: add two numbers, built with no CUDA toolkit, cached the second time", "[cudart]") {
+    if (!haveClang()) { WARN("clang is not installed: skipped"); return; }
+    NoToolkit env;
+    cudart::BuildResult b = build({"add.cu"});
+    REQUIRE(b.ok);
+    CHECK_FALSE(b.cached);
+    CHECK_FALSE(has(b.log, "nvcc"));
+    Run r = run(b);
+    CHECK(r.output == "2 + 7 = 9\n");
+    CHECK(r.exitCode == 0);
+    cudart::BuildResult again = build({"add.cu"});
+    REQUIRE(again.ok);
+    CHECK(again.cached);
+}
+
+TEST_CASE("cudart: vector add with error checking", "[cudart]") {
+    if (!haveClang()) { WARN("clang is not installed: skipped"); return; }
+    NoToolkit env;
+    cudart::BuildResult b = build({"vector_add.cu"});
+    REQUIRE(b.ok);
+    Run r = run(b);
+    CHECK(r.output == "vector add of 5000 elements: PASSED\n");
+    CHECK(r.exitCode == 0);
+    Run one = run(b, {"1"});
+    CHECK(one.output == "vector add of 1 elements: PASSED\n");
+}
+
+TEST_CASE("cudart: __constant__ and __device__ variables through cudaMemcpyToSymbol/FromSymbol", "[cudart]") {
+    if (!haveClang()) { WARN("clang is not installed: skipped"); return; }
+    NoToolkit env;
+    cudart::BuildResult b = build({"constant.cu"});
+    REQUIRE(b.ok);
+    Run r = run(b);
+    INFO(r.output);
+    CHECK(has(r.output, "y[3] = 24.25, kernel threads counted = 64, mismatches = 0\n"));
+    CHECK(has(r.output, "oversized copy: cudaErrorInvalidValue\n"));
+    CHECK(has(r.output, "do not fit in 'coeffs' (16 bytes)"));
+    CHECK(r.exitCode == 0);
+}
+
+TEST_CASE("cudart: 2048 threads per block is cudaErrorInvalidConfiguration, not sticky", "[cudart]") {
+    if (!haveClang()) { WARN("clang is not installed: skipped"); return; }
+    NoToolkit env;
+    cudart::BuildResult b = build({"invalid_launch.cu"});
+    REQUIRE(b.ok);
+    Run r = run(b);
+    INFO(r.output);
+    CHECK(has(r.output, "launch with 2048 threads: cudaErrorInvalidConfiguration (invalid configuration argument)\n"));
+    CHECK(has(r.output, "after reading it: cudaSuccess\n"));
+    CHECK(has(r.output, "launch with 1024 threads: cudaSuccess\n"));
+    CHECK(has(r.output, "p[1022] = 1022, p[1023] = 1023\n"));
+    CHECK(has(r.output, "2048 threads per block (2048x1x1); the device allows 1024"));
+    CHECK(r.exitCode == 0);
+    CHECK(r.status.empty());
+}
+
+TEST_CASE("cudart: an out-of-bounds kernel is cudaErrorIllegalAddress, sticky, reported with its line", "[cudart]") {
+    if (!haveClang()) { WARN("clang is not installed: skipped"); return; }
+    NoToolkit env;
+    cudart::BuildResult b = build({"fault.cu"});
+    REQUIRE(b.ok);
+    Run r = run(b);
+    INFO(r.output);
+    CHECK(has(r.output, "kernel overrun(int*, int) faulted: Out-of-bounds store"));
+    CHECK(has(r.output, "source line 10"));
+    CHECK(has(r.output, "launch: cudaSuccess\n"));   // as on the H100: the launch itself was fine
+    CHECK(has(r.output, "synchronize: cudaErrorIllegalAddress\n"));
+    CHECK(has(r.output, "copy after the fault: cudaErrorIllegalAddress\n"));
+    CHECK(has(r.output, "last error: cudaErrorIllegalAddress\n"));
+    CHECK(r.status == "fault");
+    CHECK(r.exitCode == 1);   // the program's own exit code (warpscope run turns a fault into 3)
+}
+
+TEST_CASE("cudart: streams and events with pinned memory", "[cudart]") {
+    if (!haveClang()) { WARN("clang is not installed: skipped"); return; }
+    NoToolkit env;
+    cudart::BuildResult b = build({"streams.cu"});
+    REQUIRE(b.ok);
+    Run r = run(b);
+    INFO(r.output);
+    CHECK(has(r.output, "elapsed: cudaSuccess, positive: yes\n"));
+    CHECK(has(r.output, "mismatches: 0\n"));
+    CHECK(has(r.output, "destroyed stream reused: cudaErrorInvalidResourceHandle\n"));
+    CHECK(has(r.output, "elapsed with an untimed event: cudaErrorInvalidResourceHandle\n"));
+    CHECK(r.exitCode == 0);
+}
+
+TEST_CASE("cudart: unified memory is one pointer on host and device", "[cudart]") {
+    if (kAddressSanitizer) { WARN("AddressSanitizer's shadow gap covers the device addresses: skipped"); return; }
+    if (!haveClang()) { WARN("clang is not installed: skipped"); return; }
+    NoToolkit env;
+    cudart::BuildResult b = build({"managed.cu"});
+    REQUIRE(b.ok);
+    Run r = run(b);
+    CHECK(r.output == "x[999] = 1999, mismatches after the first launch = 0\n");
+    CHECK(r.exitCode == 0);
+}
+
+TEST_CASE("cudart: API misuse gets CUDA's error codes and a message; unsupported calls say so once", "[cudart]") {
+    if (!haveClang()) { WARN("clang is not installed: skipped"); return; }
+    NoToolkit env;
+    cudart::BuildResult b = build({"misuse.cu"});
+    REQUIRE(b.ok);
+    Run r = run(b);
+    INFO(r.output);
+    CHECK(has(r.output, "copy to a freed pointer: cudaErrorInvalidValue\n"));
+    CHECK(has(r.output, "('cudaMalloc #1' was freed)"));
+    CHECK(has(r.output, "free it again: cudaErrorInvalidValue\n"));
+    CHECK(has(r.output, "host pointer as the device side: cudaErrorInvalidValue\n"));
+    CHECK(has(r.output, "copy past the end: cudaErrorInvalidValue\n"));
+    CHECK(has(r.output, "good copy: cudaSuccess\n"));
+    CHECK(has(r.output, "register host memory: cudaErrorNotSupported\n"));
+    CHECK(has(r.output, "register again: cudaErrorNotSupported\n"));
+    size_t first = r.output.find("cudaHostRegister is not supported");
+    REQUIRE(first != std::string::npos);
+    CHECK(r.output.find("cudaHostRegister is not supported", first + 1) == std::string::npos);
+    CHECK(has(r.output, "device 1: cudaErrorInvalidDevice\n"));
+    CHECK(has(r.output, "1 TiB: cudaErrorMemoryAllocation, pointer null\n"));
+    CHECK(has(r.output, "last error: cudaErrorMemoryAllocation, then cudaSuccess\n"));
+    CHECK(r.exitCode == 0);
+}
+
+TEST_CASE("cudart: device properties come from the GPU preset", "[cudart]") {
+    if (!haveClang()) { WARN("clang is not installed: skipped"); return; }
+    NoToolkit env;
+    cudart::BuildResult b = build({"properties.cu"});
+    REQUIRE(b.ok);
+    Run r = run(b);
+    CHECK(r.output ==
+          "devices: 1\n"
+          "name: warpscope simulator (h100)\n"
+          "compute capability 9.0, 132 SMs (attribute 132), warp 32, 1024 threads per block\n"
+          "runtime version 11050\n");
+    Env gpu("WARPSCOPE_GPU", "teaching");
+    Run t = run(b);
+    CHECK(has(t.output, "name: warpscope simulator (teaching)\n"));
+}
+
+TEST_CASE("cudart: two translation units: templates instantiated in both, same-named statics, printf in both", "[cudart]") {
+    if (!haveClang()) { WARN("clang is not installed: skipped"); return; }
+    NoToolkit env;
+    cudart::BuildResult b = build({"two_units/main.cu", "two_units/scale.cu"});
+    REQUIRE(b.ok);
+    Run r = run(b);
+    CHECK(r.output ==
+          "iota: 100 elements\nscaleKernel: 100 elements\nscaleKernel: 100 elements\n"
+          "x[99] = 49.5, y[5] = 6, launches: main.cu 10, scale.cu 2, error: cudaSuccess\n");
+    CHECK(r.exitCode == 0);
+}
+
+TEST_CASE("cudart: a program that does not compile gives file:line:col", "[cudart]") {
+    if (!haveClang()) { WARN("clang is not installed: skipped"); return; }
+    NoToolkit env;
+    cudart::BuildOptions o;
+    o.sources = {(kPrograms / "build_error.cu").string()};
+    cudart::BuildResult b = cudart::buildProgram(o);
+    CHECK_FALSE(b.ok);
+    auto err = std::find_if(b.diagnostics.begin(), b.diagnostics.end(),
+                            [](auto& x) { return x.severity == compile::Diagnostic::Severity::Error; });
+    REQUIRE(err != b.diagnostics.end());
+    const compile::Diagnostic& d = *err;
+    for (auto& x : b.diagnostics) CHECK(x.severity == compile::Diagnostic::Severity::Error);   // no warnings from warpscope's headers
+    CHECK(d.file == o.sources[0]);
+    CHECK(d.line == 4);
+    CHECK(d.column == 34);
+    CHECK(has(d.message, "undeclared_name"));
+    o.sources = {(kPrograms / "no_such_file.cu").string()};
+    cudart::BuildResult missing = cudart::buildProgram(o);
+    CHECK_FALSE(missing.ok);
+    CHECK(has(missing.error, "no such file"));
+}
+
+TEST_CASE("cudart: printf in a kernel appears at the next synchronisation point", "[cudart]") {
+    if (!haveClang()) { WARN("clang is not installed: skipped"); return; }
+    NoToolkit env;
+    cudart::BuildResult b = build({"printf.cu"});
+    REQUIRE(b.ok);
+    Run r = run(b);
+    CHECK(r.output ==
+          "host, before synchronizing\n"
+          "thread 0 of block 0: x=5 f=1.50 str Q|1.2e+04|%\n"
+          "thread 1 of block 0: x=5 f=1.50 str Q|1.2e+04|%\n"
+          "thread 0 of block 1: x=5 f=1.50 str Q|1.2e+04|%\n"
+          "thread 1 of block 1: x=5 f=1.50 str Q|1.2e+04|%\n"
+          "host, after\n");
+    CHECK(r.exitCode == 0);
+}
+
+TEST_CASE("cudart: a failed assert in a kernel is CUDA's message and cudaErrorAssert, sticky", "[cudart]") {
+    if (!haveClang()) { WARN("clang is not installed: skipped"); return; }
+    NoToolkit env;
+    cudart::BuildResult b = build({"assert.cu"});
+    REQUIRE(b.ok);
+    Run r = run(b);
+    INFO(r.output);
+    CHECK(has(r.output, "assert.cu:7: void check(const int *, int): block: [1,0,0], thread: [5,0,0] Assertion `v[i] >= 0` failed.\n"));
+    CHECK(has(r.output, "after the assert: cudaErrorAssert\n"));
+    CHECK(has(r.output, "next call: cudaErrorAssert\n"));
+    CHECK(r.status == "fault");
+}
+
+TEST_CASE("cudart: kernel attributes, occupancy, shared-memory opt-in, host functions, pitched copies", "[cudart]") {
+    if (!haveClang()) { WARN("clang is not installed: skipped"); return; }
+    NoToolkit env;
+    cudart::BuildResult b = build({"api_more.cu"});
+    REQUIRE(b.ok);
+    Run r = run(b);
+    INFO(r.output);
+    CHECK(has(r.output, "tile: 1024 bytes of static shared memory\n"));
+    CHECK(has(r.output, "blocks of 256 per SM: 8\n"));   // H100: 2048 threads per SM, 32 registers assumed
+    CHECK(has(r.output, "potential block size > 0: yes, grid > 0: yes\n"));
+    CHECK(has(r.output, "64 KiB dynamic shared without opt-in: cudaErrorInvalidConfiguration\n"));
+    CHECK(has(r.output, "with opt-in: cudaSuccess\n"));
+    CHECK(has(r.output, "dyn[100] = 200\n"));
+    CHECK(has(r.output, "host function, value 42\ncallback, status cudaSuccess\n"));
+    CHECK(has(r.output, "host min/max: 3 7 1.5\n"));
+    CHECK(has(r.output, "limits: set cudaSuccess, stack 4096, printf FIFO 1048576\n"));
+    CHECK(has(r.output, "pitch 512, back[2][4] = 24, error cudaSuccess\n"));
+    CHECK(r.exitCode == 0);
+}
+
+TEST_CASE("cudart: a course-style program with the C++ standard library and a templated reduction", "[cudart]") {
+    if (!haveClang()) { WARN("clang is not installed: skipped"); return; }
+    NoToolkit env;
+    cudart::BuildResult b = build({"reduction.cu"});
+    REQUIRE(b.ok);
+    Run r = run(b);
+    INFO(r.output);
+    CHECK(has(r.output, "PASSED\n"));
+    CHECK(has(r.output, " 43\n"));   // std::max and std::min in host code
+    CHECK(r.exitCode == 0);
+}
+
+TEST_CASE("cudart: __managed__ variables are an error at their use, not two silent copies", "[cudart]") {
+    if (!haveClang()) { WARN("clang is not installed: skipped"); return; }
+    NoToolkit env;
+    cudart::BuildResult b = build({"managed_var.cu"});
+    CHECK_FALSE(b.ok);
+    REQUIRE_FALSE(b.diagnostics.empty());
+    CHECK(b.diagnostics.front().line == 5);
+    CHECK(has(b.diagnostics.front().message, "'counter' is unavailable: __managed__ variables are not supported"));
+}
+
+TEST_CASE("cudart: zero copy through cudaHostAllocMapped and cudaHostGetDevicePointer", "[cudart]") {
+    if (kAddressSanitizer) { WARN("AddressSanitizer's shadow gap covers the device addresses: skipped"); return; }
+    if (!haveClang()) { WARN("clang is not installed: skipped"); return; }
+    NoToolkit env;
+    cudart::BuildResult b = build({"zero_copy.cu"});
+    REQUIRE(b.ok);
+    Run r = run(b);
+    INFO(r.output);
+    CHECK(has(r.output, "b[299] = 598, mismatches 0, unmapped pointer: cudaErrorInvalidValue\n"));
+    CHECK(r.exitCode == 0);
+}
+
+TEST_CASE("cudart: stream capture into a graph, launched three times", "[cudart]") {
+    if (!haveClang()) { WARN("clang is not installed: skipped"); return; }
+    NoToolkit env;
+    cudart::BuildResult b = build({"graph.cu"});
+    REQUIRE(b.ok);
+    Run r = run(b);
+    INFO(r.output);
+    CHECK(has(r.output, "capturing: yes; captured, not run: h[10] = 10; memset in a capture: cudaErrorNotSupported\n"));
+    CHECK(has(r.output, "after 3 launches: h[10] = 13, mismatches 0, error cudaSuccess\n"));
+    CHECK(r.exitCode == 0);
+}
