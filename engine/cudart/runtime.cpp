@@ -1230,7 +1230,12 @@ cudaError_t cudaLaunchKernel(const void* func, WsDim3 grid, WsDim3 block, void**
     else if (block.x > 1024 || block.y > 1024 || block.z > 64) bad << "block (" << block.x << "," << block.y << "," << block.z << ") exceeds the largest block dimensions (1024, 1024, 64)";
     else if (grid.x > 2147483647u || grid.y > 65535 || grid.z > 65535) bad << "grid (" << grid.x << "," << grid.y << "," << grid.z << ") exceeds the largest grid dimensions (2147483647, 65535, 65535)";
     else if (sharedMem > maxShared) bad << sharedMem << " bytes of dynamic shared memory; the device allows " << maxShared << " per block";
-    if (!bad.str().empty()) return complain(cudaErrorInvalidConfiguration, "launch of " + demangle(name) + ": invalid configuration: " + bad.str());
+    // A block too large answers cudaErrorInvalidValue, as CUDA 13 on the H100 did
+    // (tests/programs/run-on-gpu.sh); the other limits keep the reference's InvalidConfiguration.
+    const bool tooBig = threads > maxThreads || block.x > 1024 || block.y > 1024 || block.z > 64;
+    if (!bad.str().empty())
+        return complain(tooBig && threads > 0 ? cudaErrorInvalidValue : cudaErrorInvalidConfiguration,
+                        "launch of " + demangle(name) + ": invalid configuration: " + bad.str());
     const ptx::Function* fn = c.rt.device->module().findFunction(name);
     if (!fn || !fn->isEntry) return complain(cudaErrorInvalidDeviceFunction, "launch of " + demangle(name) + ": no such kernel in the PTX");
     std::vector<runtime::ParamBytes> params;
