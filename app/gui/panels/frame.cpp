@@ -397,19 +397,25 @@ void drawFrame(AppContext& app, WindowHost& window, FrameState& fs) {
             ImGui::PopID();
             recordCutOff(app, p.id);
         }
-        // Presenter: dragging the lesson text's right border, or Source's left or bottom border,
-        // moves the split (kept per layout in the settings); every panel follows next frame.
-        if (isPresenter(app) && cond != ImGuiCond_Always && (std::strcmp(p.id, "lessons") == 0 || std::strcmp(p.id, "source") == 0)) {
+        // Presenter: dragging a border between the lesson text, Source and the step's panel moves
+        // the split (kept per layout in the settings); every panel follows next frame. Only a
+        // resize counts (the size changed), not a window moved by its title bar.
+        if (isPresenter(app) && cond != ImGuiCond_Always && std::strcmp(p.id, "controls") != 0) {
             ImVec2 wp = ImGui::GetWindowPos(), ws = ImGui::GetWindowSize();
-            Settings::Split& sp = app.settings.splits["presenter"];
-            Settings::Split was = sp;
+            const float W = app.workSize.x, H = app.workSize.y;
             auto moved = [](float a, float b) { return std::fabs(a - b) > 2.0f; };
-            if (std::strcmp(p.id, "lessons") == 0 && moved(ws.x, f.z * app.workSize.x)) sp.x = ws.x / app.workSize.x;
-            if (std::strcmp(p.id, "source") == 0) {
-                if (moved(wp.x, app.workPos.x + f.x * app.workSize.x)) sp.x = (wp.x - app.workPos.x) / app.workSize.x;
-                if (moved(ws.y, f.w * app.workSize.y)) sp.y = ws.y / app.workSize.y;
+            bool resizedW = moved(ws.x, f.z * W), resizedH = moved(ws.y, f.w * H);
+            if (resizedW || resizedH) {
+                Settings::Split& sp = app.settings.splits["presenter"];
+                Settings::Split was = sp;
+                bool lessons = std::strcmp(p.id, "lessons") == 0, source = std::strcmp(p.id, "source") == 0;
+                float left = wp.x - app.workPos.x, right = left + ws.x, top = wp.y - app.workPos.y, bottom = top + ws.y;
+                if (lessons && resizedW) sp.x = right / W;
+                if (!lessons && resizedW && moved(left, f.x * W)) sp.x = left / W;
+                if (source && resizedH) sp.y = bottom / H;
+                if (!lessons && !source && resizedH && moved(top, f.y * H)) sp.y = top / H;
+                if (sp.x != was.x || sp.y != was.y) splitMoved = true;
             }
-            if (sp.x != was.x || sp.y != was.y) splitMoved = true;
         }
         // The fractions to keep on the next resize: exact ones for a panel where they put it (no
         // rounding drift over many resizes), measured ones for a panel the user moved or resized.
