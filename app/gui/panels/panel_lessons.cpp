@@ -585,6 +585,9 @@ void drawLessonsPanel(AppContext& app) {
     // and the parameters once.
     const int fold = app.ui.lessonListOpen;
     app.ui.lessonListOpen = -1;
+    // A short panel (1920x1080 at scale 2: about 20 lines) starts with Parameters folded and keeps
+    // the lesson list to a few lines that scroll, so the step's text stays on screen.
+    const bool shortPanel = h < ImGui::GetTextLineHeightWithSpacing() * 28;
     if (fold >= 0) ImGui::SetNextItemOpen(fold == 1);
     if (ImGui::CollapsingHeader("Lessons", ImGuiTreeNodeFlags_DefaultOpen)) {
         // Tall enough for every entry (as lessonList lays them out), up to a third of the panel.
@@ -598,7 +601,7 @@ void drawLessonsPanel(AppContext& app) {
             listH += h1 + ImGui::CalcTextSize(L.summary.c_str(), nullptr, false, w - 8).y + 6 + ImGui::GetStyle().ItemSpacing.y;
         }
         listH += app.ui.lessonErrors.size() * ImGui::GetTextLineHeightWithSpacing() * 2;
-        listH = std::clamp(listH, ImGui::GetTextLineHeight() * 3, h * 0.34f);
+        listH = std::clamp(listH, ImGui::GetTextLineHeight() * 3, shortPanel ? ImGui::GetTextLineHeightWithSpacing() * 4.5f : h * 0.34f);
         ImGui::BeginChild("list", ImVec2(0, listH), true);
         lessonList(app);
         ImGui::EndChild();
@@ -606,7 +609,8 @@ void drawLessonsPanel(AppContext& app) {
     if (app.ui.current < 0) return;
     drawExerciseProgressLine(app);
     if (fold >= 0) ImGui::SetNextItemOpen(fold == 1);
-    if (ImGui::CollapsingHeader("Parameters", ImGuiTreeNodeFlags_DefaultOpen)) paramWidgets(app);
+    else ImGui::SetNextItemOpen(!shortPanel, ImGuiCond_Once);
+    if (ImGui::CollapsingHeader("Parameters")) paramWidgets(app);
     ImGui::Separator();
     stepsView(app);
 }
