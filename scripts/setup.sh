@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything warpscope needs on Debian 12 (bookworm), from Debian's own packages:
 # compiler and build tools, GLFW, Dear ImGui (with its GLFW/OpenGL3 backends), glm, stb,
-# nlohmann-json, Catch2, a font, Xvfb + Mesa for headless GUI tests and screenshots (Mesa's EGL for
+# nlohmann-json, Catch2, a font, Xvfb + Mesa for headless GUI tests and screenshots (openbox and
+# xdotool drive the real app under Xvfb as a user does) (Mesa's EGL for
 # the offscreen frame bench's test: app.framebench.*), and clang
 # with its libFuzzer runtime for the fuzz tests; desktop-file-utils, appstream and dpkg-dev (with
 # file) for the install and .deb tests (app/packaging).
@@ -12,6 +13,7 @@ packages=(
   build-essential cmake ninja-build pkg-config git
   libglfw3-dev libimgui-dev libglm-dev libstb-dev nlohmann-json3-dev catch2
   libgl1-mesa-dev libgl1-mesa-dri mesa-utils xvfb xauth
+  openbox xdotool x11-apps
   libegl-mesa0 libegl-dev
   fonts-dejavu-core
   clang libclang-rt-14-dev

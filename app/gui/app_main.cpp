@@ -63,7 +63,7 @@ usage: warpscope-gui [options] [PATH]
   --text-step K         show step K (1-based) of the lesson's text
   --do-step             with --text-step: do that step's actions, as its "Do it" button does
   --screenshot FILE     render one frame to FILE (PNG) and FILE.json (panel rectangles), then exit
-  --size WxH            window size (default 1600x1000)
+  --size WxH            window size (default: the screen's work area, maximized; 1600x1000 headless)
   --fonts DIR           look for the font files (assets/fonts.json) in DIR first
   --screenshot-matrix DIR  one screenshot (+ .json) per layout x size x scale into DIR, from one
                         process: each layout is chosen once, then the window is resized and
@@ -100,6 +100,7 @@ struct Options {
     std::map<std::string, std::string> params;
     uint64_t steps = 0;
     int width = 1600, height = 1000;
+    bool sizeGiven = false;   // --size: exactly that; else the desktop app fills the screen
     int benchFrames = 0;
     bool benchRun = false;
     bool noSettings = false;
@@ -198,6 +199,7 @@ bool parseArgs(int argc, char** argv, Options& o, const char* programName) {
             std::string s = val();
             if (std::sscanf(s.c_str(), "%dx%d", &o.width, &o.height) != 2 || o.width < 320 || o.height < 240)
                 throw Error(Error::Kind::Input, "--size expects WxH (at least 320x240), got '" + s + "'.");
+            o.sizeGiven = true;
         } else if (a == "--bench-frames") o.benchFrames = std::stoi(val());
         else if (a == "--bench-run") o.benchRun = true;
         else if (a == "--layout") {
@@ -340,6 +342,7 @@ int runApp(int argc, char** argv, Platform& platform) {
         }
     }
 
+    if (!opt.sizeGiven && !headless) platform.fillScreen();
     if (!platform.open(opt.width, opt.height, headless)) return 1;
 
     IMGUI_CHECKVERSION();
@@ -464,7 +467,16 @@ int runApp(int argc, char** argv, Platform& platform) {
             std::error_code ec;
             fs::create_directories(opt.matrixDir, ec);
         }   // bounded, so a run that never ends cannot keep a screenshot from being taken
-        while (!platform.shouldClose()) {
+        while (true) {
+            // Closing the window (or Quit) with unsaved text in the editor asks first; the
+            // window stays until the answer is Save or Discard.
+            if (platform.shouldClose()) {
+                if (headless || app.editorUi.quitConfirmed) break;
+                platform.cancelClose();
+                app.askBeforeLeaving("quit", [&app] { app.editorUi.quitConfirmed = true; });
+                if (app.editorUi.quitConfirmed) break;
+            }
+            if (app.editorUi.quitConfirmed) break;
             auto t0 = Clock::now();
             auto snapNow = session.snapshot();
             platform.pollEvents(!(headless || snapNow->state == RunState::Running || session.busy()));

@@ -16,10 +16,14 @@ public:
     // Creates the window or offscreen target (width x height) with an OpenGL 3.3 core context
     // current, and installs the GL entry-point loader (render/gl.hpp); on failure prints why.
     virtual bool open(int width, int height, bool headless) = 0;
+    // Called before open when no size was asked for: the window fills the screen's work area.
+    virtual void fillScreen() {}
     // The platform's ImGui backend, after ImGui::CreateContext and before the first frame.
     virtual void initImGui() = 0;
     virtual void shutdownImGui() = 0;
     virtual bool shouldClose() const = 0;
+    // The window's close button or Quit was answered "Cancel" (unsaved text): stay open.
+    virtual void cancelClose() {}
     // Handles input; `mayWait`: nothing is running, so it may sleep up to 0.1 s for an event.
     virtual void pollEvents(bool mayWait) = 0;
     virtual void setSize(int width, int height) = 0;

@@ -4,12 +4,16 @@
 //
 // Sections: 1. key codes  2. the GLFW platform  3. main
 #include "gui/app_main.hpp"
+#include "gui/model/input_queue.hpp"
 #include "gui/panels/keys.hpp"
 #include "gui/render/gl.hpp"
 
 #include <GLFW/glfw3.h>
 #include <backends/imgui_impl_glfw.h>
 
+#include <imgui.h>
+
+#include <array>
 #include <cstdio>
 
 namespace warpscope::gui {
@@ -43,6 +47,16 @@ public:
         glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
         glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
         if (headless) glfwWindowHint(GLFW_RESIZABLE, GLFW_FALSE);
+        if (fill_ && !headless) {
+            // The screen's work area (without panels and docks), maximized where a window manager runs.
+            int x = 0, y = 0, w = 0, h = 0;
+            if (GLFWmonitor* m = glfwGetPrimaryMonitor()) glfwGetMonitorWorkarea(m, &x, &y, &w, &h);
+            if (w >= 320 && h >= 240) {
+                width = w;
+                height = h;
+            }
+            glfwWindowHint(GLFW_MAXIMIZED, GLFW_TRUE);
+        }
         window_ = glfwCreateWindow(width, height, "warpscope", nullptr, nullptr);
         if (!window_) {
             std::fprintf(stderr, "warpscope-gui: cannot create an OpenGL 3.3 window.\n");
@@ -54,25 +68,72 @@ public:
         setGlProcLoader([](const char* name) { return reinterpret_cast<GlProc>(glfwGetProcAddress(name)); });
         return true;
     }
-    void initImGui() override { ImGui_ImplGlfw_InitForOpenGL(window_, true); }
+    void fillScreen() override { fill_ = true; }
+    void initImGui() override {
+        ImGui_ImplGlfw_InitForOpenGL(window_, true);
+        // Keys, characters and buttons go into the queue, in order, and reach ImGui's own
+        // callbacks one frame at a time (model/input_queue.hpp): a tap shorter than a frame counts.
+        glfwSetWindowUserPointer(window_, this);
+        glfwSetKeyCallback(window_, [](GLFWwindow* w, int key, int scancode, int action, int mods) {
+            if (action == GLFW_REPEAT) return;   // ImGui repeats held keys itself
+            self(w).input_.key(key, action == GLFW_PRESS, scancode, mods);
+        });
+        glfwSetCharCallback(window_, [](GLFWwindow* w, unsigned c) { self(w).input_.character(c); });
+        glfwSetMouseButtonCallback(window_, [](GLFWwindow* w, int button, int action, int mods) {
+            double x = 0, y = 0;
+            glfwGetCursorPos(w, &x, &y);
+            self(w).input_.mouseButton(button, action == GLFW_PRESS, mods, x, y);
+        });
+    }
     void shutdownImGui() override { ImGui_ImplGlfw_Shutdown(); }
     bool shouldClose() const override { return glfwWindowShouldClose(window_); }
     void pollEvents(bool mayWait) override {
-        if (mayWait) glfwWaitEventsTimeout(0.1);
+        if (mayWait && input_.empty()) glfwWaitEventsTimeout(0.1);
         else glfwPollEvents();
     }
     void setSize(int width, int height) override { glfwSetWindowSize(window_, width, height); }
-    void newImGuiFrame() override { ImGui_ImplGlfw_NewFrame(); }
+    void newImGuiFrame() override {
+        bool pressedAt = false;
+        ImVec2 at;
+        for (const InputEvent& e : input_.takeFrame()) {
+            switch (e.kind) {
+            case InputEvent::Kind::Key:
+                ImGui_ImplGlfw_KeyCallback(window_, e.code, e.scancode, e.down ? GLFW_PRESS : GLFW_RELEASE, e.mods);
+                break;
+            case InputEvent::Kind::Char:
+                ImGui_ImplGlfw_CharCallback(window_, static_cast<unsigned>(e.code));
+                break;
+            case InputEvent::Kind::MouseButton:
+                if (e.code >= 0 && e.code < static_cast<int>(mouseDown_.size())) mouseDown_[static_cast<size_t>(e.code)] = e.down;
+                if (e.down) {
+                    pressedAt = true;
+                    at = ImVec2(static_cast<float>(e.x), static_cast<float>(e.y));
+                }
+                break;
+            }
+        }
+        ImGui_ImplGlfw_NewFrame();
+        // The buttons as the queue has delivered them (a release waits a frame after its press),
+        // and a click lands where it was made.
+        ImGuiIO& io = ImGui::GetIO();
+        for (size_t b = 0; b < mouseDown_.size(); ++b) io.MouseDown[b] = mouseDown_[b];
+        if (pressedAt) io.MousePos = at;
+    }
     void present() override { glfwSwapBuffers(window_); }
     void close() override {
         glfwDestroyWindow(window_);
         glfwTerminate();
     }
     void requestClose() override { glfwSetWindowShouldClose(window_, 1); }
+    void cancelClose() override { glfwSetWindowShouldClose(window_, 0); }
     void framebufferSize(int& width, int& height) const override { glfwGetFramebufferSize(window_, &width, &height); }
 
 private:
+    static GlfwPlatform& self(GLFWwindow* w) { return *static_cast<GlfwPlatform*>(glfwGetWindowUserPointer(w)); }
     GLFWwindow* window_ = nullptr;
+    InputQueue input_;
+    bool fill_ = false;
+    std::array<bool, 5> mouseDown_{};
 };
 
 } // namespace

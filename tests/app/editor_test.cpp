@@ -10,6 +10,7 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <sstream>
 #include <unistd.h>
@@ -313,4 +314,250 @@ TEST_CASE("editor builds: an unsupported feature is an error at the student's li
     CHECK(d[0].line == 6);
     CHECK_THAT(d[0].message, Catch::Contains("printf is not supported by the simulator"));
     CHECK(ed.text() == text);
+}
+
+// ---------------------------------------------------------------- never lose the learner's text
+namespace {
+// A kernel file with unsaved text typed into it, autosaved.
+void typeUnsaved(EditorModel& ed, const fs::path& file, const std::string& typed) {
+    std::string err;
+    REQUIRE(ed.open(file, &err));
+    ed.edit(ed.text() + typed, 50.0);
+    REQUIRE(ed.autosaveNow());
+    REQUIRE(ed.dirty());
+}
+} // namespace
+
+TEST_CASE("unsaved text: New, Open, closing and switching lessons ask Save / Discard / Cancel", "[editor]") {
+    TempDir dir("leave");
+    fs::path autosave = dir.path / "settings" / "editor-autosave.json";
+    fs::path a = dir.path / "a.cu", b = dir.path / "b.cu";
+    REQUIRE(writeFileAtomic(a, "// a\n"));
+    REQUIRE(writeFileAtomic(b, "// b\n"));
+    const std::string typed = "// typed in a\n";
+    std::string err;
+
+    // The four actions that replace or close the editor's text, as the app runs them.
+    struct Path {
+        const char* name;
+        std::function<void(EditorModel&, bool&)> act;
+    };
+    std::vector<Path> paths = {
+        {"File > New kernel", [](EditorModel& ed, bool& ran) { ed.newFromTemplate("1d"); ran = true; }},
+        {"File > Open", [&](EditorModel& ed, bool& ran) { std::string e; REQUIRE(ed.open(b, &e)); ran = true; }},
+        {"closing the window", [](EditorModel&, bool& ran) { ran = true; }},
+        {"switching to a lesson", [](EditorModel& ed, bool& ran) { ed.close(); ran = true; }},
+    };
+    for (auto& p : paths) {
+        INFO(p.name);
+        REQUIRE(writeFileAtomic(a, "// a\n"));
+        fs::remove(autosave);
+        // Cancel: nothing happens, the text and its autosave stay.
+        {
+            EditorModel ed(autosave);
+            typeUnsaved(ed, a, typed);
+            LeaveGuard guard;
+            bool ran = false;
+            CHECK_FALSE(guard.ask(ed, p.name, [&] { p.act(ed, ran); }));
+            CHECK(guard.pending());
+            CHECK_FALSE(ran);
+            CHECK(guard.answer(ed, LeaveAnswer::Cancel));
+            CHECK_FALSE(guard.pending());
+            CHECK_FALSE(ran);
+            CHECK(ed.text() == "// a\n" + typed);
+            CHECK(ed.dirty());
+            REQUIRE(findRecovery(autosave));
+            CHECK(findRecovery(autosave)->text == "// a\n" + typed);
+        }
+        // Discard: the action runs; the file is untouched and nothing is offered later.
+        {
+            EditorModel ed(autosave);
+            typeUnsaved(ed, a, typed);
+            LeaveGuard guard;
+            bool ran = false;
+            CHECK_FALSE(guard.ask(ed, p.name, [&] { p.act(ed, ran); }));
+            CHECK(guard.answer(ed, LeaveAnswer::Discard));
+            CHECK(ran);
+            CHECK(readAll(a) == "// a\n");
+            for (auto& r : findRecoveries(autosave)) CHECK(r.file != fs::absolute(a));
+        }
+        // Save: the text is in the file, then the action runs.
+        {
+            EditorModel ed(autosave);
+            typeUnsaved(ed, a, typed);
+            LeaveGuard guard;
+            bool ran = false;
+            CHECK_FALSE(guard.ask(ed, p.name, [&] { p.act(ed, ran); }));
+            CHECK(guard.answer(ed, LeaveAnswer::Save, &err));
+            CHECK(ran);
+            CHECK(readAll(a) == "// a\n" + typed);
+            for (auto& r : findRecoveries(autosave)) CHECK(r.file != fs::absolute(a));
+        }
+        // Nothing unsaved: no question, the action runs at once.
+        {
+            EditorModel ed(autosave);
+            REQUIRE(ed.open(a, &err));
+            LeaveGuard guard;
+            bool ran = false;
+            CHECK(guard.ask(ed, p.name, [&] { p.act(ed, ran); }));
+            CHECK(ran);
+            CHECK_FALSE(guard.pending());
+        }
+    }
+
+    // A new kernel has no file: Save asks for a name first, then runs the action.
+    {
+        fs::remove(autosave);
+        EditorModel ed(autosave);
+        ed.newFromTemplate("tile");
+        ed.edit(ed.text() + "// mine\n", 10.0);
+        LeaveGuard guard;
+        bool ran = false;
+        CHECK_FALSE(guard.ask(ed, "open b.cu", [&] { ran = ed.open(b, &err); }));
+        CHECK_FALSE(guard.answer(ed, LeaveAnswer::Save, &err));
+        CHECK(guard.needsName());
+        CHECK(guard.pending());
+        CHECK_FALSE(ran);
+        fs::path named = dir.path / "mine.cu";
+        REQUIRE(ed.saveAs(named, &err));
+        CHECK(guard.answer(ed, LeaveAnswer::Save, &err));
+        CHECK(ran);
+        CHECK(ed.file() == fs::absolute(b));
+        CHECK_THAT(readAll(named), Catch::Contains("// mine"));
+    }
+}
+
+TEST_CASE("the autosave keeps every file's unsaved text until it is saved or discarded", "[editor]") {
+    TempDir dir("autosave-many");
+    fs::path autosave = dir.path / "settings" / "editor-autosave.json";
+    fs::path a = dir.path / "a.cu", b = dir.path / "b.cu";
+    REQUIRE(writeFileAtomic(a, "// a\n"));
+    REQUIRE(writeFileAtomic(b, "// b\n"));
+    std::string err;
+    EditorModel ed(autosave);
+    typeUnsaved(ed, a, "// typed in a\n");
+    // Leaving a's text unsaved (a crash, or a path past the question): the next file and a new
+    // kernel are autosaved beside it, never over it.
+    typeUnsaved(ed, b, "// typed in b\n");
+    ed.newFromTemplate("1d");
+    REQUIRE(ed.autosaveNow());
+    std::vector<Recovery> all = findRecoveries(autosave);
+    REQUIRE(all.size() == 3);
+    CHECK(all[0].file.empty());   // the most recent first
+    CHECK(all[1].file == fs::absolute(b));
+    CHECK(all[1].text == "// b\n// typed in b\n");
+    CHECK(all[2].file == fs::absolute(a));
+    CHECK(all[2].text == "// a\n// typed in a\n");
+    // Restoring a's text and saving it drops its entry only.
+    ed.recover(all[2]);
+    REQUIRE(ed.save(&err));
+    all = findRecoveries(autosave);
+    REQUIRE(all.size() == 2);
+    for (auto& r : all) CHECK(r.file != fs::absolute(a));
+    // Discarding b's text drops its entry and shows b's file again.
+    ed.recover(all[1].file == fs::absolute(b) ? all[1] : all[0]);
+    CHECK(ed.dirty());
+    ed.discard();
+    CHECK_FALSE(ed.dirty());
+    CHECK(ed.text() == "// b\n");
+    all = findRecoveries(autosave);
+    REQUIRE(all.size() == 1);
+    CHECK(all[0].file.empty());
+    // The one-entry autosave of earlier versions is still offered.
+    REQUIRE(writeFileAtomic(autosave, R"({"file": ")" + a.string() + R"(", "text": "// old format\n", "saved_at": "then"})"));
+    REQUIRE(findRecovery(autosave));
+    CHECK(findRecovery(autosave)->text == "// old format\n");
+    CHECK(forgetAutosaved(autosave, a));
+    CHECK_FALSE(findRecovery(autosave));
+}
+
+TEST_CASE("a fixed compile error is unmarked when undo brings back the good text", "[editor]") {
+    EditorModel ed{fs::path()};
+    ed.newFromTemplate("1d");
+    buildAndTake(ed);
+    REQUIRE(ed.lastGood());
+    std::string good = ed.text();
+    ed.edit(good + "this is not C++\n", 10);
+    buildAndTake(ed);
+    REQUIRE(ed.lastBuildFailed());
+    REQUIRE_FALSE(ed.diagnostics().empty());
+    REQUIRE(ed.undo());
+    REQUIRE(ed.text() == good);
+    // The text equals the last good build: no compile, and the failed build's marks go at once.
+    ed.build(clangOptions());
+    CHECK_FALSE(ed.building());
+    CHECK(ed.poll());   // a result, as a finished build is (the app runs it)
+    CHECK_FALSE(ed.lastBuildFailed());
+    CHECK(ed.diagnostics().empty());
+    CHECK(ed.buildError().empty());
+    CHECK_FALSE(ed.poll());
+}
+
+TEST_CASE("the Launch panel's first spec runs each template and starter as it is", "[editor]") {
+    struct Case {
+        std::string what;
+        std::string file;   // empty: a template
+        std::string templ;
+        bool twoD;
+    };
+    std::vector<Case> cases = {
+        {"1D template", "", "1d", false},
+        {"2D template", "", "2d", true},
+        {"tile template", "", "tile", false},
+        {"vector-add bounds-check", "lessons/vector-add/exercises/bounds-check/starter.cu", "", false},
+        {"vector-add grid-stride", "lessons/vector-add/exercises/grid-stride/starter.cu", "", false},
+        {"coalescing thread-mapping", "lessons/coalescing/exercises/thread-mapping/starter.cu", "", false},
+        {"coalescing row-major-2d", "lessons/coalescing/exercises/row-major-2d/starter.cu", "", true},
+        {"bank-conflicts transpose", "lessons/bank-conflicts/exercises/pad-the-tile/starter.cu", "", true},
+        {"divergence warp-uniform", "lessons/divergence/exercises/warp-uniform/starter.cu", "", false},
+    };
+    for (auto& c : cases) {
+        INFO(c.what);
+        EditorModel ed{fs::path()};
+        std::string err;
+        if (c.file.empty()) ed.newFromTemplate(c.templ);
+        else REQUIRE(ed.open(src(c.file), &err));
+        buildAndTake(ed);
+        INFO(ed.lastBuild()->result.log << ed.lastBuild()->result.error);
+        REQUIRE(ed.lastGood());
+        const LaunchSpec& s = ed.launch();
+        CHECK((s.grid[1] > 1) == c.twoD);   // a 2D kernel gets a 2D grid of 2D blocks
+        CHECK((s.block[1] > 1) == c.twoD);
+        for (auto& a : s.args)
+            if (!a.pointer) CHECK(a.value <= 1024);
+        runtime::SimDevice dev;
+        CHECK_NOTHROW(runtime::runLesson(ed.runnableLesson(), {}, dev));   // no fault
+    }
+    // Names say what an integer is: a radius is small, a count is the buffers' length.
+    KernelSignature k;
+    k.name = "stencil";
+    k.params = {{"in", "const float*", true, "f32"}, {"out", "float*", true, "f32"}, {"n", "int", false, "s32"}, {"radius", "int", false, "s32"}};
+    LaunchSpec s = defaultLaunchSpec(k);
+    CHECK(s.args[2].value == 1024);
+    CHECK(s.args[3].value == 3);
+    CHECK(s.args[0].count == 1024);
+    k.twoD = true;
+    s = defaultLaunchSpec(k);
+    CHECK(s.args[2].value == 32);   // the side of a 32 x 32 matrix
+    CHECK(s.grid[0] * s.block[0] == 32);
+    CHECK(s.grid[1] * s.block[1] == 32);
+}
+
+TEST_CASE("auto-indent: a new line keeps the indentation, one level more after '{'", "[editor]") {
+    std::string t = "void f()\n{\n    if (x) {\n";
+    CHECK(autoIndent(t, t.size()) == "        ");
+    t = "    int i = 0;\n";
+    CHECK(autoIndent(t, t.size()) == "    ");
+    t = "{\n";
+    CHECK(autoIndent(t, t.size()) == "    ");
+    t = "\tx;\n";
+    CHECK(autoIndent(t, t.size()) == "\t");
+    t = "x;\n";
+    CHECK(autoIndent(t, t.size()).empty());
+    t = "\n";
+    CHECK(autoIndent(t, 1).empty());
+    CHECK(autoIndent("abc", 2).empty());   // not just after a newline
+    // In the middle of the text: the line before the cursor counts.
+    t = "  a {\n}\n";
+    CHECK(autoIndent(t, 6) == "      ");
 }

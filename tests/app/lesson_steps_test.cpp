@@ -121,6 +121,66 @@ TEST_CASE("every lesson step: Do it lands on the state its text describes, forwa
     CHECK(checkedSteps >= 2 * 35);
 }
 
+namespace {
+// What a step's Do it leaves: the parameters, Timed mode, pins, the layout and the panel a step
+// opened (the Presenter slot), the selected warp and where it is. Going back to a step must leave
+// the same as going forward to it: each step states the whole state it needs.
+struct RecordingTarget : SessionActionTarget {
+    using SessionActionTarget::SessionActionTarget;
+    std::string layout = "(start)", panel = "(none)";
+    void ui(const StepAction& a) override {
+        // As Presenter shows it: a layout puts its key panel in the slot, a later `open` its panel.
+        if (a.kind == StepAction::Kind::Layout) {
+            layout = a.name;
+            panel = "key panel of " + a.name;
+        }
+        if (a.kind == StepAction::Kind::Open) panel = a.name;
+    }
+};
+std::string landing(const RecordingTarget& t, const Snapshot& s) {
+    std::ostringstream os;
+    for (auto& [k, v] : t.params) os << k << "=" << v << " ";
+    os << "| timed " << (t.timedPreset.empty() ? "off" : t.timedPreset) << " | pins " << t.globalPin.line << "/" << t.globalPin.access << " "
+       << t.sharedPin.line << "/" << t.sharedPin.access << " | layout " << t.layout << " | panel " << t.panel << " | launch " << s.launchIndex
+       << " block " << s.selBlock << " warp " << s.selWarp;
+    if (s.selected) os << " line " << s.selected->warp.line << " active " << std::popcount(s.selected->warp.masks.active);
+    os << " | " << runStateName(s.state);
+    return os.str();
+}
+} // namespace
+
+TEST_CASE("every lesson: back to a step lands on the same state as forward to it", "[lesson-steps]") {
+    int compared = 0;
+    for (auto& e : fs::directory_iterator(fs::path(WARPSCOPE_SOURCE_DIR) / "lessons")) {
+        fs::path steps = e.path() / "steps.md";
+        if (!fs::exists(e.path() / "lesson.json") || !fs::exists(steps)) continue;
+        const std::string id = e.path().filename().string();
+        runtime::Lesson L = runtime::loadLesson(e.path());
+        MdDocument d = parseMarkdown(readText(steps));
+        StepsCheck c = checkSteps(d, actionContextFor(L), id + "/steps.md");
+        Session ses;
+        RecordingTarget t(ses, L);
+        ses.load(L, t.params);
+        REQUIRE(ses.waitIdle(60));
+        std::vector<std::string> forward(c.actions.size());
+        for (size_t k = 0; k < c.actions.size(); ++k) {
+            if (c.actions[k].empty()) continue;
+            applyStepActions(c.actions[k], t);
+            REQUIRE(ses.waitIdle(120));
+            forward[k] = landing(t, *ses.snapshot());
+        }
+        for (size_t k = c.actions.size(); k-- > 0;) {
+            if (c.actions[k].empty()) continue;
+            applyStepActions(c.actions[k], t);
+            REQUIRE(ses.waitIdle(120));
+            INFO(id << " step " << k + 1 << " (" << d.sections[k].title << ")");
+            CHECK(landing(t, *ses.snapshot()) == forward[k]);
+            ++compared;
+        }
+    }
+    CHECK(compared >= 35);
+}
+
 TEST_CASE("Do it after a run to the end, and after stepping past the target, lands on the target", "[lesson-steps]") {
     LessonRun run("vector-add");
     Session& ses = run.ses;

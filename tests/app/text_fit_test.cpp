@@ -2,11 +2,13 @@
 // within the width, for every line of every lesson's kernel; metric names break at '_' and '.';
 // a status message is cut with "…".
 #include "gui/model/text_fit.hpp"
+#include "gui/model/grid_layout.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -98,4 +100,20 @@ TEST_CASE("ellipsize: keeps what fits and appends an ellipsis; never splits a UT
     CHECK(e == "Paused in\xE2\x80\xA6");   // 9 bytes + the 3-byte ellipsis
     std::string u = ellipsize("ab\xC3\x97" "cdef", 6, chars);   // "ab×cdef": 2 + 2 + 4 bytes
     CHECK(u == "ab\xE2\x80\xA6");                          // not "ab\xC3" + ellipsis
+}
+
+TEST_CASE("Grid & warps: a 2D grid is drawn gridDim.x wide, so block (x, y) is at column x, row y", "[text]") {
+    // grid (4,3,1) of 8-warp blocks in a panel that fits 3 large tiles side by side: the tiles
+    // shrink until 4 fit, never 3 wide by 4 tall.
+    for (float W : {1800.0f, 900.0f, 600.0f, 400.0f, 200.0f}) {
+        INFO("panel " << W << " px wide");
+        TileLayout L = gridTileLayout(W, 500, 8, 12, 1.0f, 17, 4, true);
+        CHECK(L.cols == 4);
+        if (W >= 200) CHECK(L.cols * L.tileW <= W);   // fits without scrolling when the smallest tiles fit
+    }
+    TileLayout tall = gridTileLayout(300, 2000, 1, 12, 1.0f, 17, 3, true);   // (3,4,1)
+    CHECK(tall.cols == 3);
+    // A 1D grid fills the width.
+    TileLayout one = gridTileLayout(900, 500, 8, 12, 1.0f, 17, 12, false);
+    CHECK(one.cols == std::max(1, static_cast<int>(900 / one.tileW)));
 }

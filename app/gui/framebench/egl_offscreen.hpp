@@ -34,6 +34,7 @@ public:
     void present() override {}
     void close() override;
     void requestClose() override { closeRequested_ = true; }
+    void cancelClose() override { closeRequested_ = false; }
     void framebufferSize(int& width, int& height) const override {
         width = width_;
         height = height_;

@@ -1,6 +1,6 @@
 // The kernel editor's model (editor.hpp).
 //
-// Sections: 1. text and undo  2. files and autosave  3. templates  4. the model
+// Sections: 1. text and undo  2. files and autosave  3. templates  4. the model  5. unsaved text: ask first
 #include "gui/model/editor.hpp"
 
 #include "base/error.hpp"
@@ -59,6 +59,19 @@ bool TextHistory::redo() {
     return true;
 }
 
+std::string autoIndent(const std::string& text, size_t cursor) {
+    if (cursor == 0 || cursor > text.size() || text[cursor - 1] != '\n') return {};
+    size_t end = cursor - 1;   // the newline that ends the previous line
+    size_t start = end == 0 ? 0 : text.rfind('\n', end - 1);
+    start = start == std::string::npos || end == 0 ? 0 : start + 1;
+    std::string line = text.substr(start, end - start);
+    size_t n = line.find_first_not_of(" \t");
+    std::string indent = line.substr(0, n == std::string::npos ? line.size() : n);
+    size_t last = line.find_last_not_of(" \t\r");
+    if (last != std::string::npos && line[last] == '{') indent += "    ";
+    return indent;
+}
+
 // ---------------------------------------------------------------- 2. files and autosave
 namespace {
 bool readFile(const fs::path& p, std::string& out) {
@@ -107,19 +120,67 @@ fs::path defaultAutosavePath() {
     return dir.empty() ? fs::path() : dir / "editor-autosave.json";
 }
 
-std::optional<Recovery> findRecovery(const fs::path& autosaveFile) {
+namespace {
+// Every entry of the autosave file as written (no comparison with the files on disk). A torn or
+// foreign file reads as no entries.
+std::vector<Recovery> readAutosave(const fs::path& autosaveFile) {
+    std::vector<Recovery> out;
     std::string text;
-    if (autosaveFile.empty() || !readFile(autosaveFile, text)) return std::nullopt;
+    if (autosaveFile.empty() || !readFile(autosaveFile, text)) return out;
     nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
-    if (j.is_discarded() || !j.is_object() || !j.contains("text") || !j["text"].is_string()) return std::nullopt;
-    Recovery r;
-    r.text = j["text"].get<std::string>();
-    if (j.contains("file") && j["file"].is_string()) r.file = j["file"].get<std::string>();
-    if (j.contains("saved_at") && j["saved_at"].is_string()) r.savedAt = j["saved_at"].get<std::string>();
-    std::string onDisk;
-    if (!r.file.empty() && readFile(r.file, onDisk) && onDisk == r.text) return std::nullopt;   // nothing unsaved
-    if (r.file.empty() && r.text.empty()) return std::nullopt;
-    return r;
+    if (j.is_discarded() || !j.is_object()) return out;
+    auto one = [&](const nlohmann::json& e) {
+        if (!e.is_object() || !e.contains("text") || !e["text"].is_string()) return;
+        Recovery r;
+        r.text = e["text"].get<std::string>();
+        if (e.contains("file") && e["file"].is_string()) r.file = e["file"].get<std::string>();
+        if (e.contains("saved_at") && e["saved_at"].is_string()) r.savedAt = e["saved_at"].get<std::string>();
+        out.push_back(std::move(r));
+    };
+    if (j.contains("files") && j["files"].is_array())
+        for (auto& e : j["files"]) one(e);
+    else
+        one(j);   // the one-entry format of earlier versions
+    return out;
+}
+
+// Writes the entries (most recent first); none left: the file goes.
+bool writeAutosave(const fs::path& autosaveFile, const std::vector<Recovery>& entries) {
+    if (entries.empty()) {
+        std::error_code ec;
+        fs::remove(autosaveFile, ec);
+        return !ec;
+    }
+    nlohmann::json files = nlohmann::json::array();
+    for (auto& r : entries) files.push_back({{"file", r.file.string()}, {"text", r.text}, {"saved_at", r.savedAt}});
+    return writeFileAtomic(autosaveFile, nlohmann::json{{"files", files}}.dump(1));
+}
+} // namespace
+
+std::vector<Recovery> findRecoveries(const fs::path& autosaveFile) {
+    std::vector<Recovery> out;
+    for (auto& r : readAutosave(autosaveFile)) {
+        std::string onDisk;
+        if (!r.file.empty() && readFile(r.file, onDisk) && onDisk == r.text) continue;   // nothing unsaved
+        if (r.file.empty() && r.text.empty()) continue;
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
+std::optional<Recovery> findRecovery(const fs::path& autosaveFile) {
+    std::vector<Recovery> all = findRecoveries(autosaveFile);
+    if (all.empty()) return std::nullopt;
+    return all.front();
+}
+
+bool forgetAutosaved(const fs::path& autosaveFile, const fs::path& file) {
+    if (autosaveFile.empty()) return false;
+    std::vector<Recovery> entries = readAutosave(autosaveFile);
+    auto keep = std::remove_if(entries.begin(), entries.end(), [&](const Recovery& r) { return r.file == file; });
+    if (keep == entries.end()) return true;
+    entries.erase(keep, entries.end());
+    return writeAutosave(autosaveFile, entries);
 }
 
 // ---------------------------------------------------------------- 3. templates
@@ -305,15 +366,82 @@ void EditorModel::tick(double nowSeconds) {
 
 bool EditorModel::autosaveNow() {
     if (autosaveFile_.empty() || !active_) return false;
-    nlohmann::json j{{"file", file_.string()}, {"text", text()}, {"saved_at", localTime()}};
-    if (!writeFileAtomic(autosaveFile_, j.dump(1))) return false;
+    // This file's entry is replaced (or dropped once the text equals the file); the entries of
+    // other files stay until they are saved or discarded.
+    std::vector<Recovery> entries = readAutosave(autosaveFile_);
+    entries.erase(std::remove_if(entries.begin(), entries.end(), [&](const Recovery& r) { return r.file == file_; }), entries.end());
+    if (dirty()) entries.insert(entries.begin(), Recovery{file_, text(), localTime()});
+    if (!writeAutosave(autosaveFile_, entries)) return false;
     autosavedRevision_ = revision_;
+    return true;
+}
+
+void EditorModel::discard() {
+    if (!active_) return;
+    if (!autosaveFile_.empty()) forgetAutosaved(autosaveFile_, file_);
+    if (file_.empty()) close();
+    else reopen(savedText_, file_, isPtx_);
+}
+
+void EditorModel::close() {
+    history_.reset("");
+    savedText_.clear();
+    file_.clear();
+    besideLesson_.clear();
+    isPtx_ = false;
+    active_ = false;
+    ++revision_;
+    autosavedRevision_ = revision_;
+}
+
+// ---------------------------------------------------------------- 5. unsaved text: ask first
+bool LeaveGuard::ask(const EditorModel& ed, std::string what, std::function<void()> then) {
+    if (!ed.active() || !ed.dirty()) {
+        then_ = nullptr;
+        needsName_ = false;
+        then();
+        return true;
+    }
+    then_ = std::move(then);
+    what_ = std::move(what);
+    needsName_ = false;
+    return false;
+}
+
+bool LeaveGuard::answer(EditorModel& ed, LeaveAnswer a, std::string* error) {
+    if (!then_) return true;
+    if (a == LeaveAnswer::Cancel) {
+        then_ = nullptr;
+        needsName_ = false;
+        return true;
+    }
+    if (a == LeaveAnswer::Save) {
+        if (ed.file().empty()) {
+            needsName_ = true;
+            if (error) *error = "This kernel has no file yet: give it a name.";
+            return false;
+        }
+        if (!ed.save(error)) return false;
+    } else {
+        ed.discard();
+    }
+    auto run = std::move(then_);
+    then_ = nullptr;
+    needsName_ = false;
+    run();
     return true;
 }
 
 void EditorModel::build(const compile::Options& options) {
     if (!active_) return;
     autosaveNow();
+    // The text is the last good build's again (an undo after a failed build): that build is the
+    // outcome, at once, so the failed build's error marks go (no compile needed).
+    if (good_ && good_->source == text() && good_->isPtx == isPtx_ && !runner_->running()) {
+        last_ = good_;
+        reused_ = true;   // poll() reports it as a new result, as a finished build
+        return;
+    }
     BuildRequest req;
     req.source = text();
     req.fileName = file_.empty() ? std::string("kernel.cu") : file_.filename().string();
@@ -323,6 +451,10 @@ void EditorModel::build(const compile::Options& options) {
 }
 
 bool EditorModel::poll() {
+    if (reused_) {
+        reused_ = false;
+        return true;
+    }
     auto r = runner_->result();
     if (!r || r == seen_) return false;
     seen_ = r;

@@ -3,7 +3,7 @@
 // while the text does not build). The Editor and Launch panels (panels/panel_editor.cpp) draw it;
 // tests drive it directly. The launch spec made from a kernel's signature is in editor_launch.hpp.
 //
-// Sections: 1. text and undo  2. files and autosave  3. builds  4. the model
+// Sections: 1. text and undo  2. files and autosave  3. builds  4. the model  5. unsaved text: ask first
 #pragma once
 #include "compile/compile.hpp"
 #include "gui/model/background.hpp"
@@ -11,6 +11,7 @@
 #include "runtime/lesson.hpp"
 
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -39,12 +40,19 @@ private:
     double lastEdit_ = -1e9;
 };
 
+// Auto-indent: what to insert at `cursor`, just after a typed newline: the previous line's
+// indentation (spaces and tabs), four spaces more when that line ends with '{'.
+std::string autoIndent(const std::string& text, size_t cursor);
+
 // ---------------------------------------------------------------- 2. files and autosave
 // Writes `text` to `path` through a temporary file in the same folder and a rename, so a crash
 // leaves either the old file or the new one. Returns false (and says why in *error) on failure.
 bool writeFileAtomic(const std::filesystem::path& path, const std::string& text, std::string* error = nullptr);
 
-// What the autosave file holds: the text and the file it belongs to (empty for a new kernel).
+// One entry of the autosave file: a text and the file it belongs to (empty for a new kernel).
+// The autosave file keeps one entry per file whose text is unsaved, so opening another file or
+// starting a new kernel never overwrites a text that was not saved; an entry goes when its text
+// is saved or the learner discards it.
 struct Recovery {
     std::filesystem::path file;
     std::string text;
@@ -52,8 +60,13 @@ struct Recovery {
 };
 // The autosave file in the settings folder (empty when persistence is disabled).
 std::filesystem::path defaultAutosavePath();
-// The unsaved text left by an earlier run, if any: an autosave whose text differs from its file.
+// Every unsaved text left by an earlier run: the autosave entries whose text differs from their
+// file, the most recent first. Reads the one-entry format of earlier versions too.
+std::vector<Recovery> findRecoveries(const std::filesystem::path& autosaveFile);
+// The most recent of them, if any.
 std::optional<Recovery> findRecovery(const std::filesystem::path& autosaveFile);
+// Drops the entry of `file` (empty: the new kernel's) from the autosave file.
+bool forgetAutosaved(const std::filesystem::path& autosaveFile, const std::filesystem::path& file);
 
 // Starter kernels for File > New kernel.
 struct KernelTemplate {
@@ -106,6 +119,11 @@ public:
     bool saveAsLesson(const std::filesystem::path& folder, std::string* error) const;
     // Restores an autosaved text as an unsaved edit of its file.
     void recover(const Recovery& r);
+    // Throws the unsaved text away: the editor shows the file's text again (a new kernel: the
+    // editor closes) and the autosave forgets it. The learner's explicit choice, never automatic.
+    void discard();
+    // Closes the kernel (switching to a lesson). Unsaved text stays in the autosave: ask first.
+    void close();
 
     // Autosave: every kAutosaveSeconds while the text changed, and on every build.
     static constexpr double kAutosaveSeconds = 3.0;
@@ -115,6 +133,7 @@ public:
 
     // Builds. build() starts one on the worker; poll() takes its result once it is done
     // (returns true when a new result arrived). The last good build is kept across failures.
+    // A text equal to the last good build's is not compiled again: that build is the result.
     void build(const compile::Options& options = {});
     bool poll();
     bool building() const { return runner_->running(); }
@@ -154,11 +173,38 @@ private:
     std::filesystem::path file_, autosaveFile_, besideLesson_;
     bool isPtx_ = false, active_ = false;
     uint64_t revision_ = 0, autosavedRevision_ = 0;
+    bool reused_ = false;   // build() took the last good build again: poll() says so once
     double lastAutosave_ = 0;
     std::unique_ptr<BackgroundRunner<BuildRequest, BuildOutcome>> runner_;
     std::shared_ptr<const BuildOutcome> seen_, last_, good_;
     std::vector<KernelSignature> kernels_;
     LaunchSpec launch_;
+};
+
+// ---------------------------------------------------------------- 5. unsaved text: ask first
+// What would replace or close the editor's text (File > New kernel, File > Open, closing the
+// window, switching to a lesson) goes through LeaveGuard: with no unsaved text it runs at once;
+// otherwise it waits for the learner's answer to "Save / Discard / Cancel". Window-free, so the
+// tests answer it; panels/panel_editor.cpp draws the question.
+enum class LeaveAnswer { Save, Discard, Cancel };
+class LeaveGuard {
+public:
+    // Runs `then` now and returns true when the editor has nothing unsaved; otherwise keeps it
+    // (replacing any earlier question) and returns false. `what` names the action ("open k.cu").
+    bool ask(const EditorModel& ed, std::string what, std::function<void()> then);
+    bool pending() const { return static_cast<bool>(then_); }
+    const std::string& what() const { return what_; }
+    // Save: saves to the file and runs the action; a new kernel has no file, so Save returns
+    // false with needsName() true (the caller asks for a name, saves as, then answers again).
+    // A failed save keeps the question and says why in *error. Discard: the unsaved text is
+    // dropped (EditorModel::discard) and the action runs. Cancel: nothing happens.
+    bool answer(EditorModel& ed, LeaveAnswer a, std::string* error = nullptr);
+    bool needsName() const { return needsName_; }
+
+private:
+    std::function<void()> then_;
+    std::string what_;
+    bool needsName_ = false;
 };
 
 } // namespace warpscope::gui

@@ -162,6 +162,18 @@ std::vector<KernelSignature> parseCudaKernels(const std::string& source) {
         KernelSignature k;
         k.name = s.substr(nameStart, nameEnd - nameStart);
         k.line = lineAt(s, nameStart);
+        // Its body (to the matching brace): a 2D kernel indexes .y.
+        size_t body = s.find_first_of("{;", close);
+        if (body != std::string::npos && s[body] == '{') {
+            int braces = 0;
+            size_t end = body;
+            for (; end < s.size(); ++end) {
+                if (s[end] == '{') ++braces;
+                if (s[end] == '}' && --braces == 0) break;
+            }
+            std::string text = s.substr(body, end - body);
+            k.twoD = text.find("threadIdx.y") != std::string::npos || text.find("blockIdx.y") != std::string::npos;
+        }
         std::vector<std::string> parts = splitTopLevel(s.substr(open + 1, close - open - 1));
         if (!(parts.size() == 1 && parts[0] == "void"))
             for (size_t i = 0; i < parts.size(); ++i) k.params.push_back(parseCudaParam(parts[i], i));
@@ -217,6 +229,7 @@ std::vector<KernelSignature> mergeSignatures(const std::vector<KernelSignature>&
             bool same = c.name == e.name || e.name.rfind("_Z" + std::to_string(c.name.size()) + c.name, 0) == 0;
             if (!same || c.params.size() != e.params.size()) continue;
             k.line = c.line;
+            k.twoD = c.twoD;
             for (size_t i = 0; i < k.params.size(); ++i) {
                 KernelParam p = c.params[i];
                 if (p.elemType.empty()) p.elemType = p.pointer ? "u8" : e.params[i].elemType;   // a struct: bytes / the PTX type
@@ -242,16 +255,39 @@ const char* bufferInitName(BufferInit i) {
 }
 
 namespace {
-LaunchArg defaultArg(const KernelParam& p, uint64_t count) {
+constexpr uint64_t kElements = 1024, kSide = 32;   // 1D: 1024 elements; 2D: a 32 x 32 matrix
+
+std::string lower(std::string t) {
+    for (char& c : t) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return t;
+}
+bool oneOf(const std::string& name, std::initializer_list<const char*> names) {
+    for (const char* n : names)
+        if (name == n) return true;
+    return false;
+}
+
+// An integer argument's first value, by its name (see defaultLaunchSpec).
+double integerDefault(const std::string& rawName, bool twoD) {
+    std::string n = lower(rawName);
+    if (oneOf(n, {"radius", "r", "halo"})) return 3;
+    if (oneOf(n, {"stride", "step"})) return 1;
+    if (oneOf(n, {"offset", "shift", "start"})) return 0;
+    if (oneOf(n, {"width", "height", "w", "h", "rows", "cols", "nrows", "ncols", "nx", "ny", "pitch", "side", "dim", "m", "k"})) return kSide;
+    if (oneOf(n, {"n", "count", "size", "len", "length", "num", "numel", "elements", "total"})) return twoD ? kSide : kElements;
+    return 1;
+}
+
+LaunchArg defaultArg(const KernelParam& p, bool twoD) {
     LaunchArg a;
     a.name = p.name;
     a.pointer = p.pointer;
     a.type = p.elemType.empty() ? (p.pointer ? "u8" : "s32") : p.elemType;
-    a.count = count;
+    a.count = kElements;   // 1D: n elements; 2D: 32 x 32
     // A const pointer is an input: give it values to work on.
     a.init = p.pointer && p.cppType.find("const") != std::string::npos ? BufferInit::Iota : BufferInit::Zeros;
     bool integer = a.type[0] == 's' || a.type[0] == 'u';
-    a.value = integer ? static_cast<double>(count) : 1.0;
+    a.value = integer ? integerDefault(p.name, twoD) : 1.0;
     return a;
 }
 } // namespace
@@ -259,7 +295,12 @@ LaunchArg defaultArg(const KernelParam& p, uint64_t count) {
 LaunchSpec defaultLaunchSpec(const KernelSignature& kernel) {
     LaunchSpec s;
     s.kernel = kernel.name;
-    for (auto& p : kernel.params) s.args.push_back(defaultArg(p, 1024));
+    for (auto& p : kernel.params) s.args.push_back(defaultArg(p, kernel.twoD));
+    if (kernel.twoD) {
+        const uint32_t grid[3] = {2, 2, 1}, block[3] = {16, 16, 1};
+        std::copy(std::begin(grid), std::end(grid), s.grid);
+        std::copy(std::begin(block), std::end(block), s.block);
+    }
     return s;
 }
 

@@ -21,6 +21,7 @@ struct KernelSignature {
     std::string name;        // the PTX .entry name (what a "launch" names)
     int line = 0;            // the .cu line of the signature (0 when unknown)
     std::vector<KernelParam> params;
+    bool twoD = false;       // its body indexes threadIdx.y or blockIdx.y (a 2D launch)
 };
 
 // `__global__` functions in CUDA C++ text, with their parameters (comments and strings skipped).
@@ -59,8 +60,11 @@ struct LaunchSpec {
     std::vector<LaunchArg> args;   // in parameter order
 };
 
-// A first spec for a kernel: 1024-element buffers (inputs that are const get iota, others zeros),
-// integer scalars set to the element count, a 1D launch of 4 x 256 threads.
+// A first spec for a kernel that runs as it is: 1024-element buffers (inputs that are const get
+// iota, others zeros) and integer scalars by their names: an element count (n, count, size, len)
+// 1024, or the side of a 32 x 32 matrix in a 2D kernel (n, width, height, rows, cols, M, N, K);
+// radius 3, stride 1, offset 0, anything else 1. A 1D launch of 4 x 256 threads, or for a 2D
+// kernel 2 x 2 blocks of 16 x 16 covering the 32 x 32 matrix.
 LaunchSpec defaultLaunchSpec(const KernelSignature& kernel);
 // Keeps what the user set for arguments that still exist (same name and kind) when the kernel
 // changes after a build; new arguments get their defaults.

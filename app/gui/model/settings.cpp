@@ -79,6 +79,17 @@ Settings loadSettings(const std::filesystem::path& file) {
             s.limits.maxBlocks = std::max<uint64_t>(l.value("max_blocks", s.limits.maxBlocks), 1);
             s.limits.instructionBudget = std::max<uint64_t>(l.value("instruction_budget", s.limits.instructionBudget), 1);
         }
+        if (j.contains("splits") && j["splits"].is_object())
+            for (auto& [k, v] : j["splits"].items())
+                if (v.is_object()) {
+                    Settings::Split sp;
+                    sp.x = std::clamp(v.value("x", 0.0f), 0.0f, 0.9f);
+                    sp.y = std::clamp(v.value("y", 0.0f), 0.0f, 0.95f);
+                    s.splits[k] = sp;
+                }
+        if (j.contains("recent_files") && j["recent_files"].is_array())
+            for (auto& v : j["recent_files"])
+                if (v.is_string() && s.recentFiles.size() < 10) s.recentFiles.push_back(v.get<std::string>());
         if (j.contains("panels") && j["panels"].is_object())
             for (auto& [k, v] : j["panels"].items())
                 if (v.is_boolean()) s.panelsOpen[k] = v.get<bool>();
@@ -103,6 +114,8 @@ bool saveSettings(const Settings& s, const std::filesystem::path& file) {
     j["last_lesson"] = s.lastLesson;
     j["layout"] = s.layout;
     j["panels"] = s.panelsOpen;
+    j["recent_files"] = s.recentFiles;
+    for (auto& [k, sp] : s.splits) j["splits"][k] = {{"x", sp.x}, {"y", sp.y}};
     j["limits"] = {{"device_memory_bytes", s.limits.deviceMemoryBytes},
                    {"max_blocks", s.limits.maxBlocks},
                    {"instruction_budget", s.limits.instructionBudget}};

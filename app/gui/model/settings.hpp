@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace warpscope::gui {
 
@@ -21,6 +22,13 @@ struct Settings {
     std::string lastLesson;
     std::string layout = "stepping";   // panel arrangement (View > Layout)
     std::map<std::string, bool> panelsOpen;
+    // Splits the user dragged, per layout: the left column's width and the top row's height as
+    // fractions of the work area (Presenter: the lesson text | Source over the step's panel).
+    struct Split {
+        float x = 0, y = 0;   // 0: the layout's own
+    };
+    std::map<std::string, Split> splits;
+    std::vector<std::string> recentFiles;   // File > Open / Save as: most recent first
     SandboxLimits limits;          // the sandbox for students' code (View > Limits)
 };
 

@@ -11,6 +11,7 @@
 
 #include <imgui.h>
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -39,6 +40,10 @@ struct EditorUi {
     int jumpColumn = 0;                     // and column (1-based; 0 = the line's start)
     uint64_t shownRevision = 0;             // the model revision the text widget shows
     bool autoRun = true;                    // a good build runs at once
+    LeaveGuard leave;                       // New / Open / quit / another lesson waiting for Save, Discard or Cancel
+    std::string leaveError;                 // why Save did not work (the question stays)
+    bool askLeave = false;                  // open the "unsaved changes" question this frame
+    bool quitConfirmed = false;             // the window may close (nothing unsaved, or the learner answered)
 };
 
 struct UiState {
@@ -48,6 +53,7 @@ struct UiState {
     int current = -1;                       // index into lessons
     runtime::ParamValues params;            // values shown in the parameter widgets
     int stepSection = 0;                    // steps.md section shown
+    int pageTurn = 0;                       // Page Down (+1) / Page Up (-1) this frame: the Lessons panel turns the page
     uint32_t clickedLine = 0;               // source line whose statistics are shown
     uint64_t scrolledForSerial = 0;         // source auto-scroll bookkeeping
     int32_t lastScrolledLine = -1;
@@ -61,6 +67,7 @@ struct UiState {
     std::string layout = "stepping";        // panel arrangement (panels.cpp layouts())
     std::string pendingLayout;              // chosen this frame (applied before the next)
     std::string actionLayout;               // chosen by a lesson step's action (applied before the next frame)
+    std::string actionPanel;                // Presenter: the panel a lesson step's `open` put in the slot (applied before the next frame)
     bool dockLessons = false;               // that layout keeps the Lessons panel open on the left
     std::vector<std::string> presenterPanels{"warp"};   // Presenter layout: the panels beside Source (frame.cpp presentPanels)
     std::vector<std::string> slotPanels{"warp"};        // a layout's "slot" placement (Exercise: the panel Show why opened)
@@ -151,6 +158,12 @@ struct AppContext {
     bool runEditorKernel();
     // Opens a path from File > Open or the command line: a kernel in the editor, a lesson or spec as a lesson.
     bool openPath(const std::string& path);
+    // Runs `then` now when the editor has no unsaved text, else after the learner answers
+    // Save / Discard / Cancel (panel_editor.cpp draws the question). `what`: "open k.cu".
+    void askBeforeLeaving(std::string what, std::function<void()> then);
+    // The Lessons panel and menu: closes the kernel in the editor (asking first when its text is
+    // unsaved) and loads lesson `index`.
+    void switchLesson(int index);
 };
 
 inline ImU32 col(Rgb c, int alpha = 255) { return IM_COL32(c.r, c.g, c.b, alpha); }

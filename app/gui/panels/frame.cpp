@@ -23,6 +23,8 @@ void followLessonLayout(AppContext& app, FrameState& fs) {
     fs.lessonSeen = s.lesson->lesson.id;
     if (app.ui.headless || (first && fs.explicitLayout)) return;
     bool streams = !s.lesson->lesson.streamCountExpr.empty();
+    // Presenter stays Presenter: its slot shows the Timeline (the lesson's steps open it).
+    if (app.ui.layout == "presenter") return;
     if (streams && app.ui.layout != "streams") {
         app.ui.pendingLayout = "streams";
         fs.autoStreams = true;
@@ -51,12 +53,20 @@ void presenterFractions(const AppContext& app, std::map<std::string, ImVec4>& ou
         for (auto& l : app.snap->lesson->sourceLines) longest = std::max(longest, l.size());
     float charW = app.fonts.mono ? app.fonts.mono->GetCharAdvance('0') : ImGui::GetFontSize() * 0.6f;
     float need = (static_cast<float>(longest) + 10) * charW + ImGui::GetStyle().WindowPadding.x * 4;   // markers, line numbers, padding
-    float srcW = std::clamp(need / std::max(1.0f, app.workSize.x), 0.60f, 0.70f);   // the lesson text keeps 30 %+
+    // The lesson text keeps 36 %+ (long source lines wrap): a projector's class reads it from afar.
+    float srcW = std::clamp(need / std::max(1.0f, app.workSize.x), 0.58f, 0.64f);
+    Settings::Split split;
+    if (auto it = app.settings.splits.find("presenter"); it != app.settings.splits.end()) split = it->second;
+    if (split.x > 0) srcW = 1 - std::clamp(split.x, 0.15f, 0.8f);   // the user dragged the border
     float lx = 1 - srcW;
     out["lessons"] = ImVec4(0, 0, lx, 1);
     const auto& slot = app.ui.presenterPanels;
-    // A short work area (1280x720 at scale 1.5: about 15 text lines) gives Source more of its height.
-    float srcH = slot.empty() ? 1.0f : app.workSize.y < ImGui::GetTextLineHeightWithSpacing() * 24 ? 0.70f : 0.58f;
+    // The step's panel (32 banks, a sector row and its picture, every timeline lane) gets about half
+    // the height; Source keeps the lines the step names in view (it scrolls to them).
+    bool shortArea = app.workSize.y < ImGui::GetTextLineHeightWithSpacing() * 24;
+    bool timeline = std::find(slot.begin(), slot.end(), "timeline") != slot.end();   // a lane per stream and engine
+    float srcH = slot.empty() ? 1.0f : timeline ? (shortArea ? 0.24f : 0.34f) : shortArea ? 0.40f : 0.52f;
+    if (!slot.empty() && split.y > 0) srcH = std::clamp(split.y, 0.15f, 0.9f);
     out["source"] = ImVec4(lx, 0, srcW, srcH);
     float w = srcW / static_cast<float>(std::max<size_t>(1, slot.size()));
     for (size_t i = 0; i < slot.size(); ++i) out[slot[i]] = ImVec4(lx + w * static_cast<float>(i), srcH, w, 1 - srcH);
@@ -99,6 +109,13 @@ std::map<std::string, ImVec4> layoutFractions(const AppContext& app) {
         for (size_t i = 0; i < slot.size(); ++i) out[slot[i]] = ImVec4(f.x + w * static_cast<float>(i), f.y, w, f.w);
     }
     if (dock) out["lessons"] = ImVec4(0, 0, lw, 1);
+    // The learner's copy in the editor (Exercise: "Start from a copy of the starter"): the editor
+    // takes Source's place above the slot, with the room to type; the kernel it runs is the same text.
+    if (app.ui.layout == "exercise" && out.count("editor") && out.count("source")) {
+        ImVec4 src = out["source"], ed = out["editor"];
+        out.erase("source");
+        out["editor"] = ImVec4(src.x, src.y, src.z, src.w + ed.w);
+    }
     return out;
 }
 
@@ -208,7 +225,7 @@ void drawMenu(AppContext& app, WindowHost& window) {
     }
     if (ImGui::BeginMenu("Lesson")) {
         for (size_t i = 0; i < app.ui.lessons.size(); ++i)
-            if (ImGui::MenuItem(app.ui.lessons[i].title.c_str(), nullptr, static_cast<int>(i) == app.ui.current)) app.loadLesson(static_cast<int>(i));
+            if (ImGui::MenuItem(app.ui.lessons[i].title.c_str(), nullptr, static_cast<int>(i) == app.ui.current)) app.switchLesson(static_cast<int>(i));
         ImGui::Separator();
         if (ImGui::MenuItem("Restart", "R")) app.session.restart();
         if (ImGui::MenuItem("Quit", "Ctrl+Q")) window.requestClose();
@@ -285,11 +302,14 @@ void drawFrame(AppContext& app, WindowHost& window, FrameState& fs) {
     app.drawn.clear();
     app.fits.clear();
     followLessonLayout(app, fs);
-    if (!app.ui.actionLayout.empty() && isPresenter(app)) {
-        // Presenter stays: a step's `layout X` shows X's key panel beside Source instead.
-        presentPanels(app, {presenterPanelFor(app.ui.actionLayout)});
+    if ((!app.ui.actionLayout.empty() || !app.ui.actionPanel.empty()) && isPresenter(app)) {
+        // Presenter stays: a step's `open P` shows P in the slot beside Source, else its
+        // `layout X` shows X's key panel there.
+        presentPanels(app, {app.ui.actionPanel.empty() ? presenterPanelFor(app.ui.actionLayout) : app.ui.actionPanel});
         app.ui.actionLayout.clear();
+        app.ui.actionPanel.clear();
     } else if (!app.ui.actionLayout.empty()) {
+        app.ui.actionPanel.clear();
         app.ui.dockLessons = true;
         applyLayout(app, app.ui.actionLayout);
         app.ui.actionLayout.clear();
@@ -355,6 +375,7 @@ void drawFrame(AppContext& app, WindowHost& window, FrameState& fs) {
     bool reset = fs.layoutAlways || app.ui.resetLayout;
     bool resized = fs.placedScale > 0 && (fs.placedFor.x != app.workSize.x || fs.placedFor.y != app.workSize.y || fs.placedScale != app.settings.uiScale);
     std::map<std::string, ImVec4> target = layoutFractions(app);
+    bool splitMoved = false;
     for (const PanelDef& p : panels()) {
         bool& open = panelOpen(app, p.id);
         if (!open) continue;
@@ -376,6 +397,26 @@ void drawFrame(AppContext& app, WindowHost& window, FrameState& fs) {
             ImGui::PopID();
             recordCutOff(app, p.id);
         }
+        // Presenter: dragging a border between the lesson text, Source and the step's panel moves
+        // the split (kept per layout in the settings); every panel follows next frame. Only a
+        // resize counts (the size changed), not a window moved by its title bar.
+        if (isPresenter(app) && cond != ImGuiCond_Always && std::strcmp(p.id, "controls") != 0) {
+            ImVec2 wp = ImGui::GetWindowPos(), ws = ImGui::GetWindowSize();
+            const float W = app.workSize.x, H = app.workSize.y;
+            auto moved = [](float a, float b) { return std::fabs(a - b) > 2.0f; };
+            bool resizedW = moved(ws.x, f.z * W), resizedH = moved(ws.y, f.w * H);
+            if (resizedW || resizedH) {
+                Settings::Split& sp = app.settings.splits["presenter"];
+                Settings::Split was = sp;
+                bool lessons = std::strcmp(p.id, "lessons") == 0, source = std::strcmp(p.id, "source") == 0;
+                float left = wp.x - app.workPos.x, right = left + ws.x, top = wp.y - app.workPos.y, bottom = top + ws.y;
+                if (lessons && resizedW) sp.x = right / W;
+                if (!lessons && resizedW && moved(left, f.x * W)) sp.x = left / W;
+                if (source && resizedH) sp.y = bottom / H;
+                if (!lessons && !source && resizedH && moved(top, f.y * H)) sp.y = top / H;
+                if (sp.x != was.x || sp.y != was.y) splitMoved = true;
+            }
+        }
         // The fractions to keep on the next resize: exact ones for a panel where they put it (no
         // rounding drift over many resizes), measured ones for a panel the user moved or resized.
         if (cond == ImGuiCond_Always) fs.fractions[p.id] = f;
@@ -393,9 +434,10 @@ void drawFrame(AppContext& app, WindowHost& window, FrameState& fs) {
     fs.openLastFrame.clear();
     for (auto& [id, open] : app.settings.panelsOpen)
         if (open) fs.openLastFrame.insert(id);
-    app.ui.resetLayout = false;
+    app.ui.resetLayout = splitMoved;   // the other panels follow a dragged split next frame
     drawNcuImportDialog(app);
     drawEditorDialogs(app);
+    drawLeaveQuestion(app);
     drawShortcutsHelp(app);
     drawAbout(app);
 }

@@ -27,7 +27,7 @@ constexpr Shortcut kShortcuts[] = {
     {"Esc", "cancel a long run (also a step back's replay and the host program)"},
     {"Backspace", "step back one warp-instruction"},
     {"R", "restart the lesson"},
-    {"Page Down / Page Up", "next / previous lesson step text"},
+    {"Page Down / Page Up", "next / previous lesson step (does it when \"Next does it\" is on)"},
     {"Ctrl+= / Ctrl+-", "bigger / smaller UI"},
     {"F1", "this help"},
 };
@@ -314,8 +314,14 @@ void handleShortcuts(AppContext& app) {
         RunState st = app.snap->state;
         if (st == RunState::Running || st == RunState::Loading || ses.busy()) ses.cancel();
     }
-    if (pressed(key::PageDown)) ++app.ui.stepSection;
-    if (pressed(key::PageUp) && app.ui.stepSection > 0) --app.ui.stepSection;
+    // The Lessons panel turns the page (and does the step when "Next does it" is on); a page
+    // turn it did not take last frame (the panel is closed) just moves the text.
+    if (app.ui.pageTurn != 0) {
+        app.ui.stepSection = std::max(0, app.ui.stepSection + app.ui.pageTurn);
+        app.ui.pageTurn = 0;
+    }
+    if (pressed(key::PageDown)) ++app.ui.pageTurn;
+    if (pressed(key::PageUp)) --app.ui.pageTurn;
     if (pressed(key::F1, false)) app.ui.showShortcuts = !app.ui.showShortcuts;
     if (io.KeyCtrl && (pressed(key::Equal, false) || pressed(key::KpAdd, false)))
         app.settings.uiScale = std::min(3.0f, app.settings.uiScale + 0.1f);

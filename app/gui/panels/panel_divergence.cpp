@@ -27,7 +27,9 @@ void drawDivergencePanel(AppContext& app) {
                "Lanes doing work: of those, the lanes whose predicate is on (smsp__thread_inst_executed_pred_on). A lane "
                "switched off by its own predicate, as in `if (i < n)` compiled to a predicated instruction, is active but "
                "does no work, so this can be lower without any divergent branch.");
-    ImGui::SameLine();
+    // The sentence goes beside the (?) only when ten characters of it fit there: a wrapped text
+    // starting near the right edge would get one letter per line.
+    sameLineIfFits(ImGui::GetFontSize() * 10);
     ImGui::TextWrapped("of 32 lanes: %.1f active (Nsight's executed ratio), %.1f doing work (predicate on)", per(activeLanes), per(threadInstr));
     if (s.lineStats.empty()) {
         ImGui::TextDisabled("Nothing issued yet: step the kernel.");
@@ -37,9 +39,12 @@ void drawDivergencePanel(AppContext& app) {
     // Instructions without a source line (compiler-generated, no .loc) are counted above but get
     // no row: there is no line to point at.
     auto noLine = s.lineStats.find(0);
-    if (noLine != s.lineStats.end() && noLine->second.warpInstructions)
-        ImGui::TextDisabled("%llu of them have no source line (compiler-generated); they are in the totals only.",
-                            static_cast<unsigned long long>(noLine->second.warpInstructions));
+    if (noLine != s.lineStats.end() && noLine->second.warpInstructions) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
+        ImGui::TextWrapped("%llu of them have no source line (compiler-generated); they are in the totals only.",
+                           static_cast<unsigned long long>(noLine->second.warpInstructions));
+        ImGui::PopStyleColor();
+    }
     ImGuiTableFlags tf = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit |
                          ImGuiTableFlags_Resizable;
     if (ImGui::BeginTable("div", 7, tf)) {

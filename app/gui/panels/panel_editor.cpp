@@ -12,6 +12,7 @@
 
 #include "base/error.hpp"
 #include "gui/model/open_path.hpp"
+#include "gui/model/file_browser.hpp"
 
 #include "gui/panels/keys.hpp"
 
@@ -96,6 +97,20 @@ bool AppContext::openPath(const std::string& path) {
     }
 }
 
+void AppContext::askBeforeLeaving(std::string what, std::function<void()> then) {
+    if (!editorUi.leave.ask(*editor, std::move(what), std::move(then))) editorUi.askLeave = true;
+}
+
+void AppContext::switchLesson(int index) {
+    std::string title = index >= 0 && static_cast<size_t>(index) < ui.lessons.size() ? ui.lessons[static_cast<size_t>(index)].title : std::string("another lesson");
+    askBeforeLeaving("open the lesson \"" + title + "\"", [this, index] {
+        if (editor->active()) editor->close();
+        // The Editor layout's panels are for a kernel of one's own: a lesson is stepped in Stepping.
+        if (ui.layout == "editor") ui.pendingLayout = "stepping";
+        loadLesson(index);
+    });
+}
+
 // Every frame: take a finished build (a good one runs at once), autosave when due.
 void editorFrame(AppContext& app) {
     EditorModel& ed = *app.editor;
@@ -121,6 +136,16 @@ void startDialog(AppContext& app, EditorUi::Dialog d) {
     std::snprintf(u.path, sizeof u.path, "%s", initial.c_str());
 }
 
+void startNewKernel(AppContext& app, std::string templateId) {
+    app.askBeforeLeaving("start a new kernel", [&app, templateId] {
+        app.editor->newFromTemplate(templateId);
+        app.editor->build();
+        app.editorUi.message.clear();
+        if (app.ui.layout != "editor") app.ui.pendingLayout = "editor";
+        app.settings.panelsOpen["editor"] = true;
+    });
+}
+
 void saveOrAsk(AppContext& app) {
     if (app.editor->file().empty()) {
         startDialog(app, EditorUi::Dialog::SaveAs);
@@ -134,7 +159,10 @@ void buildAndRun(AppContext& app) {
     EditorModel& ed = *app.editor;
     // Unchanged since the last good build: run it again; otherwise build, then run.
     if (ed.lastGood() && ed.lastGood()->source == ed.text() && !ed.building()) {
-        app.runEditorKernel();
+        // No compile: the good build becomes the last one (a failed build's marks go) and the
+        // next frame's poll runs it.
+        app.editorUi.runWhenBuilt = true;
+        ed.build();
         return;
     }
     app.editorUi.runWhenBuilt = true;
@@ -155,13 +183,7 @@ void drawEditorFileMenu(AppContext& app) {
     EditorModel& ed = *app.editor;
     if (ImGui::BeginMenu("New kernel")) {
         for (auto& t : kernelTemplates())
-            if (ImGui::MenuItem(t.title)) {
-                ed.newFromTemplate(t.id);
-                ed.build();
-                app.editorUi.message.clear();
-                if (app.ui.layout != "editor") app.ui.pendingLayout = "editor";
-                app.settings.panelsOpen["editor"] = true;
-            }
+            if (ImGui::MenuItem(t.title)) startNewKernel(app, t.id);
         ImGui::EndMenu();
     }
     if (ImGui::MenuItem("Open...")) startDialog(app, EditorUi::Dialog::Open);
@@ -170,6 +192,51 @@ void drawEditorFileMenu(AppContext& app) {
     if (ImGui::MenuItem("Save as lesson...", nullptr, false, ed.lastGood() != nullptr)) startDialog(app, EditorUi::Dialog::SaveLesson);
     ImGui::Separator();
 }
+
+namespace {
+// The dialog's file browser: recent files, then the folder of the typed path (folders to step
+// into, the files the dialog takes). A click puts the path in the field; returns true for a
+// double-clicked file.
+bool drawFileBrowser(AppContext& app) {
+    EditorUi& u = app.editorUi;
+    bool chosen = false;
+    auto setPath = [&](const fs::path& p, bool folder) { std::snprintf(u.path, sizeof u.path, "%s%s", p.string().c_str(), folder ? "/" : ""); };
+    const std::vector<std::string>& recent = app.settings.recentFiles;
+    if (!recent.empty() && u.dialog != EditorUi::Dialog::SaveLesson) {
+        ImGui::SetNextItemWidth(-1);
+        if (ImGui::BeginCombo("##recent", "Recent files")) {
+            for (auto& r : recent)
+                if (ImGui::Selectable(r.c_str())) setPath(r, false);
+            ImGui::EndCombo();
+        }
+    }
+    fs::path dir = browseFolderOf(u.path);
+    std::error_code ec;
+    dir = fs::absolute(dir, ec).lexically_normal();
+    ImGui::TextDisabled("%s", dir.string().c_str());
+    std::vector<std::string> exts;
+    if (u.dialog == EditorUi::Dialog::Open) exts = {".cu", ".cuh", ".ptx", ".json"};
+    else if (u.dialog == EditorUi::Dialog::SaveAs) exts = {".cu", ".cuh", ".ptx"};
+    else exts = {".none"};   // Save as lesson: folders only
+    std::string err;
+    std::vector<BrowserEntry> entries = listFolder(dir, exts, &err);
+    ImGui::BeginChild("files", ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * 10), true);
+    if (!err.empty()) ImGui::TextColored(colv(faultColor()), "%s", err.c_str());
+    for (auto& e : entries) {
+        std::string label = (e.folder ? "[folder] " : "") + e.name;
+        fs::path full = e.name == ".." ? dir.parent_path() : dir / e.name;
+        if (ImGui::Selectable(label.c_str(), false, ImGuiSelectableFlags_AllowDoubleClick)) {
+            if (e.folder) setPath(full, true);
+            else {
+                setPath(full, false);
+                chosen = ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left);
+            }
+        }
+    }
+    ImGui::EndChild();
+    return chosen;
+}
+} // namespace
 
 void drawEditorDialogs(AppContext& app) {
     EditorUi& u = app.editorUi;
@@ -188,17 +255,28 @@ void drawEditorDialogs(AppContext& app) {
                            : "A folder for kernel.cu, kernel.ptx, lesson.json (the Launch panel's settings) and steps.md; "
                              "it opens with File > Open or `warpscope run FOLDER`.";
     ImGui::TextWrapped("%s", help);
+    bool enter = drawFileBrowser(app) && u.dialog == EditorUi::Dialog::Open;   // a double-clicked file opens
     ImGui::SetNextItemWidth(-1);
     if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
-    bool enter = ImGui::InputText("##path", u.path, sizeof u.path, ImGuiInputTextFlags_EnterReturnsTrue);
+    enter = ImGui::InputText("##path", u.path, sizeof u.path, ImGuiInputTextFlags_EnterReturnsTrue) || enter;
     if (!u.message.empty()) ImGui::TextColored(colv(faultColor()), "%s", u.message.c_str());
     if (ImGui::Button(u.dialog == EditorUi::Dialog::Open ? "Open" : "Save") || enter) {
         std::string err;
         bool ok = false;
-        if (u.dialog == EditorUi::Dialog::Open) ok = app.openPath(u.path);
-        else if (u.dialog == EditorUi::Dialog::SaveAs) ok = app.editor->saveAs(u.path, &err);
+        if (u.dialog == EditorUi::Dialog::Open) {
+            std::string path = u.path;
+            app.askBeforeLeaving("open " + fs::path(path).filename().string(), [&app, path] { app.openPath(path); });
+            // Opened at once: a bad path keeps the dialog with its message. Asked first: the
+            // question comes next, and an error shows in the Editor panel.
+            ok = u.leave.pending() || u.message.empty();
+        } else if (u.dialog == EditorUi::Dialog::SaveAs) {
+            ok = app.editor->saveAs(u.path, &err);
+            // Saved under a name because "Save" was the answer to a question: now do what waited.
+            if (ok && u.leave.pending()) u.leave.answer(*app.editor, LeaveAnswer::Save, &err);
+        }
         else ok = app.editor->saveAsLesson(u.path, &err);
         if (!err.empty()) u.message = err;
+        if (ok && u.dialog != EditorUi::Dialog::SaveLesson) addRecent(app.settings.recentFiles, u.path);
         if (ok) {
             u.message.clear();
             u.dialog = EditorUi::Dialog::None;
@@ -208,8 +286,41 @@ void drawEditorDialogs(AppContext& app) {
     ImGui::SameLine();
     if (ImGui::Button("Cancel")) {
         u.dialog = EditorUi::Dialog::None;
+        if (u.leave.pending()) u.leave.answer(*app.editor, LeaveAnswer::Cancel);   // no name given: nothing happens
         ImGui::CloseCurrentPopup();
     }
+    ImGui::EndPopup();
+}
+
+// "Unsaved changes": Save / Discard / Cancel before New, Open, quitting or another lesson.
+void drawLeaveQuestion(AppContext& app) {
+    EditorUi& u = app.editorUi;
+    const char* title = "Unsaved changes";
+    if (u.askLeave) {
+        ImGui::OpenPopup(title);
+        u.askLeave = false;
+    }
+    if (!u.leave.pending()) return;
+    ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 30, 0), ImGuiCond_Appearing);
+    if (!ImGui::BeginPopupModal(title, nullptr, ImGuiWindowFlags_NoSavedSettings)) return;
+    ImGui::TextWrapped("%s has changes that are not saved. Save them before you %s?", app.editor->displayName().c_str(), u.leave.what().c_str());
+    if (!u.leaveError.empty()) ImGui::TextColored(colv(faultColor()), "%s", u.leaveError.c_str());
+    std::string err;
+    bool done = false;
+    if (ImGui::Button("Save")) {
+        done = u.leave.answer(*app.editor, LeaveAnswer::Save, &err);
+        if (!done && u.leave.needsName()) {
+            err.clear();
+            done = true;   // this question closes; the Save as dialog asks for the name, then the action runs
+            startDialog(app, EditorUi::Dialog::SaveAs);
+        }
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Discard")) done = u.leave.answer(*app.editor, LeaveAnswer::Discard);
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel") || ImGui::IsKeyPressed(key::Escape, false)) done = u.leave.answer(*app.editor, LeaveAnswer::Cancel);
+    if (!err.empty() || done) u.leaveError = err;
+    if (done) ImGui::CloseCurrentPopup();
     ImGui::EndPopup();
 }
 
@@ -222,6 +333,7 @@ struct TextWidgetState {
     int cursorOffset = -1;        // a jump: the byte offset to put the cursor at
     int cursor = 0;               // where the cursor is (for drawing it)
     bool active = false;
+    bool indentPending = false;   // Enter was typed: the new line gets the indentation (autoIndent)
     int resetScrollX = 0;         // frames to keep the gutter in view (focusing the wide widget scrolls it aside)
 };
 TextWidgetState g_text;
@@ -233,7 +345,20 @@ int textCallback(ImGuiInputTextCallbackData* data) {
         data->Buf = st->buf.data();
         return 0;
     }
+    if (data->EventFlag == ImGuiInputTextFlags_CallbackCharFilter) {
+        if (data->EventChar == '\n') st->indentPending = true;   // Enter: indent the new line once it is in
+        return 0;
+    }
     if (data->EventFlag == ImGuiInputTextFlags_CallbackAlways) {
+        if (st->indentPending) {
+            st->indentPending = false;
+            std::string text(data->Buf, static_cast<size_t>(data->BufTextLen));
+            size_t cursor = static_cast<size_t>(data->CursorPos);
+            if (cursor > 0 && cursor <= text.size() && text[cursor - 1] == '\n') {
+                std::string indent = autoIndent(text, cursor);
+                if (!indent.empty()) data->InsertChars(data->CursorPos, indent.c_str(), indent.c_str() + indent.size());
+            }
+        }
         if (st->replace) {
             int keep = data->CursorPos;   // undo keeps the cursor where it was (within the new text)
             data->DeleteChars(0, data->BufTextLen);
@@ -326,8 +451,7 @@ void drawEditorPanel(AppContext& app) {
         ImGui::TextWrapped("Write your own kernel: File > New kernel starts one from a template, File > Open opens a .cu or .ptx "
                            "(also: warpscope-gui path/to/kernel.cu). Ctrl+B builds it (no CUDA toolkit needed), Ctrl+R runs it.");
         if (ImGui::Button("New 1D kernel")) {
-            ed.newFromTemplate("1d");
-            ed.build();
+            startNewKernel(app, "1d");
         }
         ImGui::SameLine();
         if (ImGui::Button("Open...")) startDialog(app, EditorUi::Dialog::Open);
@@ -434,6 +558,7 @@ void drawEditorPanel(AppContext& app) {
     ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(0, 0, 0, 0));   // the coloured text is drawn below
     ImGui::PushStyleColor(ImGuiCol_FrameBg, IM_COL32(0, 0, 0, 0));
     ImGuiInputTextFlags flags = ImGuiInputTextFlags_AllowTabInput | ImGuiInputTextFlags_CallbackResize | ImGuiInputTextFlags_CallbackAlways |
+                                ImGuiInputTextFlags_CallbackCharFilter |
                                 ImGuiInputTextFlags_NoUndoRedo | ImGuiInputTextFlags_NoHorizontalScroll;
     bool changed = ImGui::InputTextMultiline("##code", g_text.buf.data(), g_text.buf.capacity() + 1, size, flags, textCallback, &g_text);
     ImGui::PopStyleColor(2);

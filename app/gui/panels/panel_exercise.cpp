@@ -48,6 +48,7 @@ struct ExerciseUi {
     int focusFrames = 0;
     WhyState why;
     int drawnFrame = -1;           // the last frame the panel was drawn (ImGui frame count)
+    std::string lesson;            // the lesson whose exercises are shown: kept while the learner's kernel runs as "editor"
 };
 
 ExerciseUi& state() {
@@ -167,6 +168,12 @@ void showWhy(AppContext& app, const grade::Exercise& ex, const grade::Criterion&
         app.ui.scrollToLine = p.line;
     }
     w.reportPending = p.goToReport;
+    // A wrong result: the heat map shows the buffer whose check failed ("out: element 17: got ..."),
+    // not the first buffer (the input).
+    if (c.kind == "correctness" && !c.detail.empty()) {
+        size_t colon = c.detail.find(':');
+        if (colon != std::string::npos && colon > 0) app.ui.heatBuffer = c.detail.substr(0, colon);
+    }
     if (!p.panel.empty()) placeWhyPanel(app, p.panel);
 }
 
@@ -250,6 +257,10 @@ void drawExercisePanel(AppContext& app) {
         if (!placed) app.ui.pendingLayout = "exercise";
     }
     std::string lesson = app.ui.current >= 0 && size_t(app.ui.current) < app.ui.lessons.size() ? app.ui.lessons[size_t(app.ui.current)].id : "";
+    // The learner's copy built and run from the editor is the lesson "editor": the panel stays on
+    // the exercise it is for.
+    if (lesson == "editor" && !u.lesson.empty()) lesson = u.lesson;
+    else if (!lesson.empty()) u.lesson = lesson;
     if (u.why.active && u.why.lesson != lesson) u.why = WhyState{};   // another lesson was chosen
     std::vector<int> mine = m.exercisesOf(lesson);
     if (mine.empty()) {
@@ -297,12 +308,33 @@ void drawExercisePanel(AppContext& app) {
     if (ImGui::Button("Start from a copy of the starter")) {
         std::string p = starterCopy(ex).string();
         std::snprintf(u.path, sizeof u.path, "%s", p.c_str());
-        u.note = "Copied to " + p + ": edit it, save, then Grade.";
+        u.note = "Copied to " + p + ": edit it in the Editor, then Grade (it saves first).";
+        // The copy opens in the editor beside this panel (asking first if the editor holds unsaved text).
+        app.askBeforeLeaving("open the starter's copy", [&app, p] {
+            bool wasExercise = app.ui.layout == "exercise" || app.ui.layout == "presenter";
+            if (!app.openPath(p)) return;
+            if (wasExercise || app.ui.pendingLayout == "editor") {
+                app.ui.pendingLayout = app.ui.layout == "presenter" ? std::string() : "exercise";
+                app.ui.slotPanels = {"editor"};
+                if (app.ui.layout == "presenter") presentPanels(app, {"editor"});
+                app.settings.panelsOpen["editor"] = true;
+                app.ui.resetLayout = true;
+            }
+        });
     }
     ImGui::SameLine();
     bool busy = m.grading();
     ImGui::BeginDisabled(busy || u.path[0] == 0);
-    if (ImGui::Button(busy ? "Grading..." : "Grade")) m.grade(u.path);
+    if (ImGui::Button(busy ? "Grading..." : "Grade")) {
+        // Grade grades what the editor shows: its unsaved text is saved first.
+        std::error_code ec;
+        EditorModel& ed = *app.editor;
+        std::string err;
+        bool saved = true;
+        if (ed.active() && ed.dirty() && !ed.file().empty() && std::filesystem::equivalent(ed.file(), u.path, ec)) saved = ed.save(&err);
+        if (saved) m.grade(u.path);
+        else u.note = err;
+    }
     ImGui::EndDisabled();
     if (!u.note.empty()) ImGui::TextWrapped("%s", u.note.c_str());
 

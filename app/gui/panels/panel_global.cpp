@@ -72,6 +72,10 @@ const MemAccess* memoryPicker(AppContext& app, bool shared, uint64_t& pick) {
     return a;
 }
 
+namespace {
+void drawGlobalDiagram(AppContext& app, const MemAccess& acc, const GlobalDiagram& d, bool compact);
+}
+
 void drawGlobalAccessPanel(AppContext& app) {
     const Snapshot& s = *app.snap;
     if (!s.program) {
@@ -96,6 +100,17 @@ void drawGlobalAccessPanel(AppContext& app) {
         ImGui::TextDisabled("into buffer '%s'", a->buffer.c_str());
     }
 
+    // A short panel (Presenter on a 720p projector) puts the picture first, under a one-line
+    // summary with the sector count, so the count and its picture are seen together; the table follows.
+    const float lineH = ImGui::GetTextLineHeightWithSpacing();
+    const bool compact = ImGui::GetContentRegionAvail().y < lineH * 16;
+    if (compact) {
+        ImGui::PushFont(app.fonts.bold);
+        ImGui::TextWrapped("%u sectors (ideal %u), %u of %u bytes used (%.0f%%)", d.sectorCount, std::max<uint32_t>(1, (d.bytesRequested + 31) / 32),
+                           d.bytesUsed, d.bytesMoved, d.efficiency());
+        ImGui::PopFont();
+        drawGlobalDiagram(app, *a, d, true);
+    }
     // Counts.
     if (ImGui::BeginTable("gcounts", 3, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV)) {
         ImGui::TableSetupColumn("what");
@@ -116,7 +131,13 @@ void drawGlobalAccessPanel(AppContext& app) {
         metricRow(app.fonts.mono, "efficiency", "smsp__sass_average_data_bytes_per_sector_mem_global_op_" + op + ".pct", buf);
         ImGui::EndTable();
     }
+    if (!compact) drawGlobalDiagram(app, *a, d, false);
+}
 
+namespace {
+// The lanes on top, the sectors grouped by 128-byte line below, a connector per lane; the legend.
+void drawGlobalDiagram(AppContext& app, const MemAccess& acc, const GlobalDiagram& d, bool compact) {
+    const MemAccess* a = &acc;
     // Diagram: lanes on top, sectors grouped by line below, a connector per lane.
     ImDrawList* dl = ImGui::GetWindowDrawList();
     float W = ImGui::GetContentRegionAvail().x;
@@ -128,7 +149,7 @@ void drawGlobalAccessPanel(AppContext& app) {
     size_t nLines = d.lines.size();
     float gap = nLines > 16 ? 2.0f : 8.0f;
     float slotW = std::max(2.0f, (W - gap * (nLines ? nLines - 1 : 0)) / std::max<size_t>(1, nLines * 4));
-    float secY = o.y + laneH + fontH * 3.2f;
+    float secY = o.y + laneH + fontH * (compact ? 2.2f : 3.2f);
     float secH = std::max(fontH * 2.0f, std::min(60.0f, slotW * 0.9f));
     ImVec2 mouse = ImGui::GetIO().MousePos;
     std::string tip;
@@ -220,7 +241,10 @@ void drawGlobalAccessPanel(AppContext& app) {
     legendSwatch(kWasted, "moved but unused (wasted)", fontH * 0.8f);
     legendSwatch(kNotMoved, "sector not moved", fontH * 0.8f);
     ImGui::NewLine();
-    ImGui::TextDisabled("Each box is a 128-byte line of four 32-byte sectors; only lines the warp touches are drawn.");
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("Each box is a 128-byte line of four 32-byte sectors; only lines the warp touches are drawn.");
+    ImGui::PopStyleColor();
 }
+} // namespace
 
 } // namespace warpscope::gui

@@ -2,37 +2,18 @@
 // lanes coloured by state, pending and finished blocks are plain tiles. Scales from one block to
 // many thousands: only the visible rows of tiles are drawn.
 #include "gui/panels/panels.hpp"
+#include "gui/model/grid_layout.hpp"
 
 #include <cmath>
 
 namespace warpscope::gui {
 
-namespace {
-struct TileLayout {
-    float laneW = 2, rowH = 3, pad = 3, labelH = 0;
-    float tileW = 0, tileH = 0;
-    int cols = 1;
-};
 
-// A 2D grid is laid out as rows of gridDim.x blocks when they fit, so block (x, y) sits at (x, y).
-TileLayout layoutFor(float W, float H, uint32_t wpb, uint64_t blocks, float zoom, float fontH, uint32_t gridX, bool is2d) {
-    TileLayout best;
-    float lanes[] = {18, 14, 11, 8, 6, 4, 3, 2, 1.5f, 1};
-    for (float lw : lanes) {
-        TileLayout t;
-        t.laneW = lw * zoom;
-        t.rowH = std::clamp(t.laneW * 1.1f, 2.0f, fontH * 1.1f);
-        t.pad = t.laneW >= 4 ? 6 : 3;
-        t.labelH = t.laneW >= 6 ? fontH + 2 : 0;
-        t.tileW = 32 * t.laneW + t.pad * 2;
-        t.tileH = wpb * t.rowH + t.labelH + t.pad * 2;
-        t.cols = std::max(1, static_cast<int>(W / t.tileW));
-        if (is2d && gridX <= static_cast<uint32_t>(t.cols)) t.cols = static_cast<int>(gridX);
-        double rows = std::ceil(double(blocks) / t.cols);
-        best = t;
-        if (rows * t.tileH <= H || lw <= 1) break;
-    }
-    return best;
+namespace {
+// "(x,y,z)" of a linear block index (x fastest, as CUDA numbers blocks).
+std::string blockCoords(const Snapshot& s, uint64_t lin) {
+    uint64_t gx = std::max(1u, s.grid[0]), gy = std::max(1u, s.grid[1]);
+    return "(" + std::to_string(lin % gx) + "," + std::to_string(lin / gx % gy) + "," + std::to_string(lin / (gx * gy)) + ")";
 }
 } // namespace
 
@@ -79,10 +60,10 @@ void drawGridPanel(AppContext& app) {
     }
     if (!s.program) return;
 
-    ImGui::BeginChild("tiles", ImVec2(0, 0), true);
+    ImGui::BeginChild("tiles", ImVec2(0, 0), true, ImGuiWindowFlags_HorizontalScrollbar);   // a wide 2D grid scrolls, never wraps
     ImVec2 avail = ImGui::GetContentRegionAvail();
     float fontH = ImGui::GetTextLineHeight();
-    TileLayout L = layoutFor(avail.x, avail.y, std::max(1u, s.warpsPerBlock), s.blockCount, app.ui.gridZoom, fontH, s.grid[0],
+    TileLayout L = gridTileLayout(avail.x, avail.y, std::max(1u, s.warpsPerBlock), s.blockCount, app.ui.gridZoom, fontH, s.grid[0],
                              s.grid[1] > 1 || s.grid[2] > 1);
     uint64_t rows = (s.blockCount + L.cols - 1) / L.cols;
     ImVec2 origin = ImGui::GetCursorScreenPos();
@@ -109,10 +90,10 @@ void drawGridPanel(AppContext& app) {
             bool hov = hoveredWin && mouse.x >= a.x && mouse.x < b.x && mouse.y >= a.y && mouse.y < b.y;
             if (st == Snapshot::BlockStatus::Pending) {
                 dl->AddRect(a, b, col(blockPendingColor()), 2, 0, 1.0f);
-                if (hov) tip = "block " + std::to_string(lin) + ": pending (not resident yet)";
+                if (hov) tip = "block " + std::to_string(lin) + " " + blockCoords(s, lin) + ": pending (not resident yet)";
             } else if (st == Snapshot::BlockStatus::Done) {
                 dl->AddRectFilled(a, b, col(blockDoneColor(), 170), 2);
-                if (hov) tip = "block " + std::to_string(lin) + ": done";
+                if (hov) tip = "block " + std::to_string(lin) + " " + blockCoords(s, lin) + ": done";
             } else {
                 const BlockView& bv = *s.residentBlock(static_cast<uint32_t>(lin));
                 dl->AddRect(a, b, ImGui::GetColorU32(ImGuiCol_Border), 2, 0, 1.0f);

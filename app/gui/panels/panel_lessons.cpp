@@ -4,6 +4,7 @@
 #include "gui/model/markdown.hpp"
 #include "gui/panels/panels.hpp"
 #include "gui/model/step_actions.hpp"
+#include "gui/model/text_fit.hpp"
 
 #include <cfloat>
 #include <cmath>
@@ -112,6 +113,7 @@ struct StepsState {
     StepsCheck check;
     std::map<int, AnswerGate> gates;
     int shown = -1;                 // the section the gates' baselines belong to
+    int scrolledFor = -1;           // the section the text's scroll position belongs to (a new one starts at the top)
     std::string focusPanel;         // `open` action: focus this window on the next frames
     int focusFrames = 0;
     std::string actionNote;         // what the last Do it could not do
@@ -138,6 +140,7 @@ StepsState* currentSteps(AppContext& app) {
         if (!sameLesson) {   // a parameter change rebuilds LessonInfo: keep what was revealed
             st.gates.clear();
             st.shown = -1;
+            st.scrolledFor = -1;
             st.actionNote.clear();
             st.landingIdleFrames = -1;
         }
@@ -311,7 +314,9 @@ struct AppActionTarget : StepActionTarget {
                 st.actionNote = "No panel named '" + a.name + "'.";
                 break;
             }
-            app.settings.panelsOpen[def->id] = true;
+            // Presenter: the step's panel goes into the slot beside Source, never floating.
+            if (ui.layout == "presenter") ui.actionPanel = def->id;
+            else app.settings.panelsOpen[def->id] = true;
             st.focusPanel = def->title;
             st.focusFrames = 3;
             break;
@@ -349,7 +354,7 @@ void lessonList(AppContext& app) {
         ImGui::PopFont();
         float wrapH = ImGui::CalcTextSize(L.summary.c_str(), nullptr, false, w - 8).y;
         if (ImGui::Selectable("##lesson", sel, 0, ImVec2(w, h1 + wrapH + 6))) {
-            if (!sel) app.loadLesson(static_cast<int>(i));
+            if (!sel) app.switchLesson(static_cast<int>(i));
         }
         ImDrawList* dl = ImGui::GetWindowDrawList();
         dl->AddText(app.fonts.bold, app.fonts.bold->FontSize, ImVec2(p.x + 4, p.y + 1), ImGui::GetColorU32(ImGuiCol_Text), title.c_str(), nullptr, w - 8);
@@ -464,18 +469,29 @@ void stepsView(AppContext& app) {
         static const std::vector<StepAction> none;
         return k >= 0 && k < static_cast<int>(st.check.actions.size()) ? st.check.actions[static_cast<size_t>(k)] : none;
     };
+    // ▶ / ◀ and Page Down / Page Up (a presenter's clicker) turn the page the same way: with
+    // "Next does it" on, the step's actions run too, except going forward to a step that asks for
+    // a prediction not answered yet. Its actions state the state it needs, so going back lands too.
+    auto turn = [&](int delta) {
+        int to = std::clamp(ui.stepSection + delta, 0, std::max(0, n - 1));
+        if (to == ui.stepSection || n == 0) return;
+        ui.stepSection = to;
+        const MdSection& next = doc.sections[static_cast<size_t>(to)];
+        // Forward, a prediction step waits for Do it; back, the class has been past it: it lands.
+        bool waits = delta > 0 && next.hasAnswer() && !(st.gates.count(to) && st.gates[to].revealed);
+        if (st.autoActions && !waits && !actionsOf(to).empty()) applyActions(app, actionsOf(to), st);
+    };
+    if (ui.pageTurn != 0) {
+        turn(ui.pageTurn);
+        ui.pageTurn = 0;
+    }
     if (n > 0) {
         ImGui::BeginDisabled(ui.stepSection == 0);
-        if (ImGui::ArrowButton("##prev", ImGuiDir_Left)) --ui.stepSection;
+        if (ImGui::ArrowButton("##prev", ImGuiDir_Left)) turn(-1);
         ImGui::EndDisabled();
         ImGui::SameLine();
         ImGui::BeginDisabled(ui.stepSection >= n - 1);
-        if (ImGui::ArrowButton("##next", ImGuiDir_Right)) {
-            ++ui.stepSection;
-            const MdSection& next = doc.sections[static_cast<size_t>(ui.stepSection)];
-            // Next does the step's actions, except where the step asks for a prediction first.
-            if (st.autoActions && !next.hasAnswer() && !actionsOf(ui.stepSection).empty()) applyActions(app, actionsOf(ui.stepSection), st);
-        }
+        if (ImGui::ArrowButton("##next", ImGuiDir_Right)) turn(+1);
         ImGui::EndDisabled();
         ImGui::SameLine();
         ImGui::Text("Step %d of %d", ui.stepSection + 1, n);
@@ -523,9 +539,10 @@ void stepsView(AppContext& app) {
         std::string sum = actionSummary(acts);
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", sum.c_str());
         ImGui::SameLine();
-        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
-        ImGui::TextWrapped("%s", sum.c_str());
-        ImGui::PopStyleColor();
+        // One line (the whole list in the tooltip): the step's text keeps the room.
+        std::string line = ellipsize(sum, ImGui::GetContentRegionAvail().x, [](const std::string& t) { return ImGui::CalcTextSize(t.c_str()).x; });
+        ImGui::TextDisabled("%s", line.c_str());
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", sum.c_str());
         if (!st.actionNote.empty()) {
             ImGui::PushStyleColor(ImGuiCol_Text, colv(faultColor()));
             ImGui::TextWrapped("%s", st.actionNote.c_str());
@@ -533,6 +550,10 @@ void stepsView(AppContext& app) {
         }
     }
     ImGui::BeginChild("steps", ImVec2(0, 0), false);
+    if (st.scrolledFor != ui.stepSection) {   // another step or lesson: its text starts at the top
+        ImGui::SetScrollY(0);
+        st.scrolledFor = ui.stepSection;
+    }
     if (ui.stepSection == 0) renderBlocks(app, doc.intro);
     if (n > 0) {
         const MdSection& sec = doc.sections[static_cast<size_t>(ui.stepSection)];
@@ -564,6 +585,9 @@ void drawLessonsPanel(AppContext& app) {
     // and the parameters once.
     const int fold = app.ui.lessonListOpen;
     app.ui.lessonListOpen = -1;
+    // A short panel (1920x1080 at scale 2: about 20 lines) starts with Parameters folded and keeps
+    // the lesson list to a few lines that scroll, so the step's text stays on screen.
+    const bool shortPanel = h < ImGui::GetTextLineHeightWithSpacing() * 28;
     if (fold >= 0) ImGui::SetNextItemOpen(fold == 1);
     if (ImGui::CollapsingHeader("Lessons", ImGuiTreeNodeFlags_DefaultOpen)) {
         // Tall enough for every entry (as lessonList lays them out), up to a third of the panel.
@@ -577,7 +601,7 @@ void drawLessonsPanel(AppContext& app) {
             listH += h1 + ImGui::CalcTextSize(L.summary.c_str(), nullptr, false, w - 8).y + 6 + ImGui::GetStyle().ItemSpacing.y;
         }
         listH += app.ui.lessonErrors.size() * ImGui::GetTextLineHeightWithSpacing() * 2;
-        listH = std::clamp(listH, ImGui::GetTextLineHeight() * 3, h * 0.34f);
+        listH = std::clamp(listH, ImGui::GetTextLineHeight() * 3, shortPanel ? ImGui::GetTextLineHeightWithSpacing() * 4.5f : h * 0.34f);
         ImGui::BeginChild("list", ImVec2(0, listH), true);
         lessonList(app);
         ImGui::EndChild();
@@ -585,7 +609,8 @@ void drawLessonsPanel(AppContext& app) {
     if (app.ui.current < 0) return;
     drawExerciseProgressLine(app);
     if (fold >= 0) ImGui::SetNextItemOpen(fold == 1);
-    if (ImGui::CollapsingHeader("Parameters", ImGuiTreeNodeFlags_DefaultOpen)) paramWidgets(app);
+    else ImGui::SetNextItemOpen(!shortPanel, ImGuiCond_Once);
+    if (ImGui::CollapsingHeader("Parameters")) paramWidgets(app);
     ImGui::Separator();
     stepsView(app);
 }

@@ -26,8 +26,11 @@ void drawReportsPanel(AppContext& app) {
     changed |= ImGui::Checkbox("racecheck", &race);
     if (ImGui::IsItemHovered()) tooltip("Report shared-memory hazards between warps with no barrier between them");
     if (changed) app.session.setCheckers(init, race);
-    ImGui::SameLine();
-    ImGui::TextDisabled("memcheck and synccheck are always on (they stop the launch)");
+    const char* always = "memcheck and synccheck are always on (they stop the launch)";
+    sameLineIfFits(ImGui::CalcTextSize(always).x);   // else its own line, wrapped: never cut at the right
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", always);
+    ImGui::PopStyleColor();
     if (changed) ImGui::TextDisabled("The lesson restarts with the new checkers.");
 
     if (s.error) {

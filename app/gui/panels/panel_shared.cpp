@@ -89,7 +89,15 @@ void drawSharedBanksPanel(AppContext& app) {
             for (auto& w : bank) rows.push_back(w.row);
     std::sort(rows.begin(), rows.end());
     rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
-    ImGui::BeginChild("banks", ImVec2(0, -ImGui::GetTextLineHeightWithSpacing() * 1.2f), false, ImGuiWindowFlags_HorizontalScrollbar);
+    // The legend first: it wraps onto as many lines as the width needs, and the grid takes the rest.
+    {
+        float lh = ImGui::GetTextLineHeight();
+        legendSwatch(kSingle, "one lane, no conflict", lh * 0.8f);
+        legendSwatch(kBroadcast, "broadcast (Nx = N lanes, one word)", lh * 0.8f);
+        legendSwatch(kConflict, "bank conflict (distinct words, one bank)", lh * 0.8f);
+        ImGui::NewLine();
+    }
+    ImGui::BeginChild("banks", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     float fontH = ImGui::GetTextLineHeight();
     float small = app.fonts.mono->FontSize * 0.72f;
@@ -157,10 +165,6 @@ void drawSharedBanksPanel(AppContext& app) {
     }
     ImGui::EndChild();
     if (!tip.empty()) tooltip("%s", tip.c_str());
-    legendSwatch(kSingle, "one lane, no conflict", fontH * 0.8f);
-    legendSwatch(kBroadcast, "broadcast (Nx = N lanes, one word)", fontH * 0.8f);
-    legendSwatch(kConflict, "bank conflict (distinct words, one bank)", fontH * 0.8f);
-    ImGui::NewLine();
 }
 
 } // namespace warpscope::gui

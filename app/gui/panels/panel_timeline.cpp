@@ -301,6 +301,10 @@ void drawTimelinePanel(AppContext& app) {
     auto res = app.timeline->result();
     bool running = app.timeline->running();
 
+    // A short panel (Presenter on a 720p projector) is for the lanes: the controls keep one row,
+    // the figures become the total, and the legend and export are left out (the lanes' tooltips
+    // name every operation).
+    const bool compact = ImGui::GetContentRegionAvail().y < ImGui::GetTextLineHeightWithSpacing() * 16;
     // Controls: run again, zoom, GPU preset, hardware toggle.
     if (ImGui::Button(running ? "Running..." : "Run again")) requestTimelineRun(app, true, 0);
     ImGui::SameLine();
@@ -311,6 +315,7 @@ void drawTimelinePanel(AppContext& app) {
     ImGui::SameLine();
     bool zoomIn = ImGui::Button(" + ");
     if (ImGui::IsItemHovered()) tooltip("Zoom in (mouse wheel over the lanes; drag to pan)");
+    if (!compact) {
     ImGui::SameLine();
     ImGui::TextDisabled("GPU preset");
     ImGui::SameLine();
@@ -322,6 +327,7 @@ void drawTimelinePanel(AppContext& app) {
     }
     ImGui::SameLine();
     drawGpuToggle(app);
+    }
     ImGui::SameLine();
     if (running) ImGui::TextDisabled("simulating...");
     else if (res && res->simOk) ImGui::TextDisabled("simulated in %.1f s", res->simSeconds);
@@ -341,6 +347,13 @@ void drawTimelinePanel(AppContext& app) {
     ImGui::PopTextWrapPos();
     if (!res->simOk && !res->hwOk) return;
 
+    if (compact) {
+        if (res->simOk) {
+            ImGui::PushFont(app.fonts.bold);
+            ImGui::Text("simulated: %.3g \xC2\xB5s in all", res->sim.totalUs());
+            ImGui::PopFont();
+        }
+    } else {
     if (res->simOk) drawFigures(*res);
     drawTimelineLegend();
 
@@ -353,6 +366,7 @@ void drawTimelinePanel(AppContext& app) {
     if (!st.exportStatus.empty()) {
         ImGui::SameLine();
         ImGui::TextColored(st.exportOk ? colv(okabe_ito::BluishGreen) : colv(faultColor()), "%s", st.exportStatus.c_str());
+    }
     }
 
     // The view: both timelines share it.
@@ -396,7 +410,7 @@ void drawTimelinePanel(AppContext& app) {
         }
         float fixed = titles * (textH + 12) + lanesN * 4 + 4;
         float fit = rows > 0 ? (lanesH - fixed) / rows : textH + 6;
-        cv.rowH = std::clamp(fit, textH + 6, textH * 2.0f);
+        cv.rowH = std::clamp(fit, compact ? textH + 1 : textH + 6, textH * 2.0f);
     }
     drawAxis(dl, cv, origin.y, axisH, lanesTop + lanesH);
 

@@ -82,6 +82,8 @@ void drawEditorPanel(AppContext& app);
 void drawLaunchPanel(AppContext& app);
 void drawEditorFileMenu(AppContext& app);
 void drawEditorDialogs(AppContext& app);
+// "Unsaved changes: Save / Discard / Cancel" before New, Open, quitting or another lesson.
+void drawLeaveQuestion(AppContext& app);
 void handleEditorShortcuts(AppContext& app);
 void editorFrame(AppContext& app);
 void drawShortcutsHelp(AppContext& app);

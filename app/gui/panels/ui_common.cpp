@@ -100,6 +100,10 @@ void drawLegend(bool compact) {
 }
 
 void legendSwatch(Rgb c, const char* label, float size) {
+    // An entry that no longer fits on the line starts the next one (the legends were cut at the right).
+    const ImGuiStyle& st = ImGui::GetStyle();
+    float w = size + st.ItemSpacing.x + ImGui::CalcTextSize(label).x;
+    if (ImGui::GetContentRegionAvail().x < w && ImGui::GetCursorPosX() > st.WindowPadding.x + st.ItemSpacing.x) ImGui::NewLine();
     ImVec2 p = ImGui::GetCursorScreenPos();
     ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + 2), ImVec2(p.x + size, p.y + 2 + size), col(c));
     ImGui::Dummy(ImVec2(size, size));
