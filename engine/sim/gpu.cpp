@@ -2092,7 +2092,14 @@ void checkAccess(Exec& x, uint32_t bytes, bool before) {
                            g.reportWanted("racecheck", "lockstep", &I)) {
                     std::ostringstream os;
                     os << "Warp-synchronous read at shared-memory offset " << word * 4 << ": lane " << l << " reads what lane " << int(c.writerLane)
-                       << " of the same warp wrote, relying on lockstep execution; add __syncwarp() between the write and the read.";
+                       << " of the same warp wrote, relying on lockstep execution.";
+                    // A tile that other warps read too (a halo, a transpose) needs the block's
+                    // barrier; __syncwarp() only orders lanes of one warp.
+                    if (g.warpsPerBlock() > 1)
+                        os << " Add __syncthreads() between the write and the read (it orders every thread of the block, this "
+                              "warp's lanes too); __syncwarp() is enough only where no other warp reads these words.";
+                    else
+                        os << " Add __syncwarp() between the write and the read.";
                     g.report("racecheck", "lockstep", os.str(), x.b, x.w, l, &I, addr);
                 }
                 if (c.readEpoch != epoch) {

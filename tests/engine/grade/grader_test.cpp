@@ -150,6 +150,19 @@ TEST_CASE("failing criteria point at the panel and the line that show why", "[gr
     CHECK(rc->panel == "reports");
     CHECK(rc->line > 0);
     CHECK(rc->detail.find("hazard") != std::string::npos);
+    // The first report's advice is the block's barrier, the fix a tile with a halo needs
+    // (lanes of one warp reading each other's slots are only part of it).
+    INFO(rc->detail);
+    CHECK(rc->detail.find("__syncthreads()") != std::string::npos);
+    CHECK(rc->detail.find("Add __syncwarp()") == std::string::npos);
+    // The starter's first report is a lane reading a slot another lane of its warp wrote: the
+    // advice is still the block's barrier, since other warps read the tile too.
+    grade::GradeResult starter = grade::gradeFile(st, st.starter);
+    auto sc = std::find_if(starter.criteria.begin(), starter.criteria.end(), [](auto& c) { return c.name == "racecheck"; });
+    REQUIRE(sc != starter.criteria.end());
+    INFO(sc->detail);
+    CHECK(sc->detail.find("lockstep") != std::string::npos);
+    CHECK(sc->detail.find("Add __syncthreads()") != std::string::npos);
 }
 
 TEST_CASE("a compile error is a failed criterion with the compiler's message", "[grade]") {
