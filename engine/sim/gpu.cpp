@@ -896,13 +896,15 @@ void Gpu::resumeParked(Block& b, Warp& w) {
     }
     // The other side of the branch reached the reconvergence point: it must run on to the end.
     w.parkedMask = 0;
-    if (!parkAtBarrier(b, w, I, w.parkedId, w.parkedCount)) {
-        std::ostringstream os;
-        os << "Barrier in divergent code: only lanes 0x" << std::hex << w.top.mask << " of the warp's live lanes 0x" << live << std::dec
-           << " reached __syncthreads(); the others took another path, one that can reach a barrier again. Every thread of the "
-              "block must reach the same barrier.";
-        raise(Error::Kind::Deadlock, os.str(), b, w, std::countr_zero(live & ~w.top.mask), &I);
-    }
+    if (!parkAtBarrier(b, w, I, w.parkedId, w.parkedCount)) divergentBarrier(b, w, I, w.top.mask, live);
+}
+
+void Gpu::divergentBarrier(const Block& b, const Warp& w, const Instr& I, uint32_t arrived, uint32_t live) {
+    std::ostringstream os;
+    os << "Barrier in divergent code: only lanes 0x" << std::hex << arrived << " of the warp's live lanes 0x" << live << std::dec
+       << " reached __syncthreads(); the others took another path, one that can reach a barrier again. Every thread of the "
+          "block must reach the same barrier.";
+    raise(Error::Kind::Deadlock, os.str(), b, w, std::countr_zero(live & ~arrived), &I);
 }
 
 void Gpu::retireIfDone(Block& b) {
@@ -2661,13 +2663,7 @@ void Gpu::issue(Block& b, Warp& w) {
         // (an early return before __syncthreads()), they go on and the arrived lanes wait: exited
         // threads count as arrived on Volta and later (parkAtBarrier). Otherwise: an error.
         const bool partial = active != live && !(w.parkedMask && (active | w.parkedMask) == live);
-        auto divergent = [&] {
-            std::ostringstream os;
-            os << "Barrier in divergent code: only lanes 0x" << std::hex << active << " of the warp's live lanes 0x" << live
-               << std::dec << " reached __syncthreads(); the others took another path, one that can reach a barrier again. "
-               << "Every thread of the block must reach the same barrier.";
-            raise(Error::Kind::Deadlock, os.str(), b, w, std::countr_zero(live & ~active), &I);
-        };
+        auto divergent = [&] { divergentBarrier(b, w, I, active, live); };
         if (partial && (I.barArrive || w.frames.size() != 1 || w.parkedMask)) divergent();
         const uint64_t* idv = x.src(0);
         uint32_t id = static_cast<uint32_t>(idv[std::countr_zero(execMask)]) & 15;

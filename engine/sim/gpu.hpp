@@ -322,6 +322,7 @@ private:
     // others run when those can only reach the kernel's end; false when they could meet a barrier.
     bool parkAtBarrier(Block& b, Warp& w, const Instr& I, uint32_t id, uint32_t count);
     void resumeParked(Block& b, Warp& w);   // the parked entry is on top again: wait, or park again
+    [[noreturn]] void divergentBarrier(const Block& b, const Warp& w, const Instr& I, uint32_t arrived, uint32_t live);
     bool exitBound(int32_t pc);             // no barrier or call between pc and the kernel's end
     void waitAtBarrier(Block& b, Warp& w, uint32_t id, uint32_t count, int32_t pc);
     void retireIfDone(Block& b);
