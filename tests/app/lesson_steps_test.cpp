@@ -89,15 +89,34 @@ struct LessonRun {
 };
 } // namespace
 
-TEST_CASE("every lesson step: Do it lands on the state its text describes, forwards and backwards", "[lesson-steps]") {
-    int checkedSteps = 0;
+namespace {
+// Every lesson folder with its text: the lesson, its steps and their checked actions.
+struct LessonSteps {
+    std::string id;
+    runtime::Lesson lesson;
+    MdDocument doc;
+    StepsCheck check;
+};
+std::vector<LessonSteps> lessonsWithSteps() {
+    std::vector<LessonSteps> out;
     for (auto& e : fs::directory_iterator(fs::path(WARPSCOPE_SOURCE_DIR) / "lessons")) {
         fs::path steps = e.path() / "steps.md";
         if (!fs::exists(e.path() / "lesson.json") || !fs::exists(steps)) continue;
-        const std::string id = e.path().filename().string();
-        runtime::Lesson L = runtime::loadLesson(e.path());
-        MdDocument d = parseMarkdown(readText(steps));
-        StepsCheck c = checkSteps(d, actionContextFor(L), id + "/steps.md");
+        LessonSteps l{e.path().filename().string(), runtime::loadLesson(e.path()), parseMarkdown(readText(steps)), {}};
+        l.check = checkSteps(l.doc, actionContextFor(l.lesson), l.id + "/steps.md");
+        out.push_back(std::move(l));
+    }
+    return out;
+}
+} // namespace
+
+TEST_CASE("every lesson step: Do it lands on the state its text describes, forwards and backwards", "[lesson-steps]") {
+    int checkedSteps = 0;
+    for (const LessonSteps& ls : lessonsWithSteps()) {
+        const std::string& id = ls.id;
+        const runtime::Lesson& L = ls.lesson;
+        const MdDocument& d = ls.doc;
+        const StepsCheck& c = ls.check;
         for (auto& err : c.errors) FAIL_CHECK(err);
         Session ses;
         SessionActionTarget t(ses, L);
@@ -151,13 +170,11 @@ std::string landing(const RecordingTarget& t, const Snapshot& s) {
 
 TEST_CASE("every lesson: back to a step lands on the same state as forward to it", "[lesson-steps]") {
     int compared = 0;
-    for (auto& e : fs::directory_iterator(fs::path(WARPSCOPE_SOURCE_DIR) / "lessons")) {
-        fs::path steps = e.path() / "steps.md";
-        if (!fs::exists(e.path() / "lesson.json") || !fs::exists(steps)) continue;
-        const std::string id = e.path().filename().string();
-        runtime::Lesson L = runtime::loadLesson(e.path());
-        MdDocument d = parseMarkdown(readText(steps));
-        StepsCheck c = checkSteps(d, actionContextFor(L), id + "/steps.md");
+    for (const LessonSteps& ls : lessonsWithSteps()) {
+        const std::string& id = ls.id;
+        const runtime::Lesson& L = ls.lesson;
+        const MdDocument& d = ls.doc;
+        const StepsCheck& c = ls.check;
         Session ses;
         RecordingTarget t(ses, L);
         ses.load(L, t.params);
