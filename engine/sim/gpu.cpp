@@ -660,10 +660,7 @@ void Gpu::runToEnd(uint32_t threads) {
     // Reports that did not stop a share (synccheck's divergent barrier after exits), in block
     // order, once per (tool, hazard, PTX line) as report() keeps them.
     for (auto& p : parts)
-        for (CheckReport& r : p->reports_) {
-            const std::string key = r.tool + "|" + r.hazard + "|" + std::to_string(r.site.ptxLine.value_or(0));
-            if (reports_.size() < opt_.maxReports && reportKeys_.insert(key).second) reports_.push_back(std::move(r));
-        }
+        for (CheckReport& r : p->reports_) keepReport(std::move(r));
     stats_ = sum;
     spare_.clear();
     resident_.clear();
@@ -980,12 +977,16 @@ void Gpu::raise(Error::Kind kind, const std::string& what, const Block& b, const
 
 void Gpu::report(const std::string& tool, const std::string& hazard, const std::string& what, const Block& b, const Warp& w, int lane,
                  const Instr* in, std::optional<uint64_t> address) {
-    std::string key = tool + "|" + hazard + "|" + std::to_string(in ? in->ptxLine : 0);
-    if (reports_.size() >= opt_.maxReports || !reportKeys_.insert(key).second) return;
+    if (!reportWanted(tool, hazard, in)) return;
     CheckReport r = locate(what, b, w, lane, in, address, hazard.find("global") != std::string::npos);
     r.tool = tool;
     r.hazard = hazard;
-    reports_.push_back(std::move(r));
+    keepReport(std::move(r));
+}
+
+void Gpu::keepReport(CheckReport r) {
+    if (reports_.size() < opt_.maxReports && reportKeys_.insert(reportKey(r.tool, r.hazard, r.site.ptxLine.value_or(0))).second)
+        reports_.push_back(std::move(r));
 }
 
 // ---------------------------------------------------------------- 5. Exec: operands and memory

@@ -398,8 +398,12 @@ public:
     // False when a report of this (tool, hazard, instruction) would be dropped as a duplicate or
     // past the cap: callers skip composing its message (hazards repeat in loops).
     bool reportWanted(const std::string& tool, const std::string& hazard, const Instr* in) const {
-        return reports_.size() < opt_.maxReports && !reportKeys_.count(tool + "|" + hazard + "|" + std::to_string(in ? in->ptxLine : 0));
+        return reports_.size() < opt_.maxReports && !reportKeys_.count(reportKey(tool, hazard, in ? in->ptxLine : 0));
     }
+    static std::string reportKey(const std::string& tool, const std::string& hazard, uint32_t ptxLine) {
+        return tool + "|" + hazard + "|" + std::to_string(ptxLine);
+    }
+    void keepReport(CheckReport r);   // once per (tool, hazard, PTX line), up to the cap
     // Adds a report (deduplicated, capped at LaunchOptions::maxReports).
     void report(const std::string& tool, const std::string& hazard, const std::string& what, const Block& b, const Warp& w, int lane,
                 const Instr* in, std::optional<uint64_t> address);
