@@ -2,9 +2,8 @@
 // statistics, Nsight Compute counters, checkers, the cycle model and the host timeline.
 #include "cli.hpp"
 #include "base/parse_number.hpp"
-#include "hw/cuda_device.hpp"
+#include "run/run.hpp"
 #include "runtime/lesson.hpp"
-#include "runtime/sim_device.hpp"
 #include "sim/program.hpp"
 #include "timing/cycle_model.hpp"
 #include "timing/gpu_spec.hpp"
@@ -232,102 +231,50 @@ int cmdRun(int argc, char** argv, const fs::path& lessonsDir) {
     if (timed && backend != "sim") throw Error(Error::Kind::Input, "--timed needs the simulator (--backend sim).");
     // A simulated timeline needs each kernel's predicted duration: the cycle model runs.
     if (wantTimeline && backend == "sim") timed = true;
-    timing::GpuSpec gpuSpec;
-    if (timed || metrics) gpuSpec = timing::findPreset(gpuName, timing::presetFolders());
-    // --warm: one L2 for the whole program, so each launch finds what the earlier ones left.
-    if (warm) timingOpt.l2 = timing::warmL2(gpuSpec);
-    std::vector<timing::TimingResult> timings;   // one per launch
-
     runtime::Lesson lesson = runtime::loadLesson(resolveLessonArg(target, lessonsDir));
     runtime::ParamValues params = runtime::resolveParams(lesson, overrides);
 
-    std::unique_ptr<runtime::Device> device;
-    trace::LineStatsCollector collector;
-    std::vector<std::unique_ptr<trace::CounterCollector>> counters;   // one per launch
-    sim::FanOut fanOut;
-    runtime::SimDevice* sim = nullptr;
-    if (backend == "gpu") {
-        device = hw::openCudaDevice(0);
-    } else {
-        sim::LaunchOptions opt;
-        if (budget) opt.instructionBudget = budget;
-        if (maxBlocks) opt.maxBlocks = maxBlocks;
-        if (deviceMemory) opt.deviceMemoryBytes = deviceMemory;
-        if (raceTrackMb) opt.raceTrackBytes = raceTrackMb << 20;
-        opt.initcheck = initcheck;
-        opt.racecheck = racecheck;
-        opt.threads = static_cast<uint32_t>(threads);
-        auto s = std::make_unique<runtime::SimDevice>(opt);
-        sim = s.get();
-        if (lines || metrics || timed) {
-            s->onLaunch = [&](sim::Gpu& g) {
-                fanOut = sim::FanOut();
-                if (lines) fanOut.add(&collector);
-                if (metrics) {
-                    // The caches of the GPU preset (--gpu, default h100): L1 per SM after the
-                    // resident blocks' shared memory, the preset's L2.
-                    trace::CacheConfig cc = timing::cacheConfigFor(gpuSpec, g, timingOpt.registersPerThread);
-                    if (!timed) cc.numSMs = sim->options().numSMs;   // blocks spread over the simulator's SMs
-                    counters.push_back(std::make_unique<trace::CounterCollector>(cc));
-                    // Untimed, the collector may fork: the blocks spread over the threads and its
-                    // caches replay the serial issue order afterwards (same numbers as one thread).
-                    if (!timed) counters.back()->enableParallel(trace::LaunchShape::of(g), g.program());
-                    fanOut.add(counters.back().get());
-                }
-                if (timed) {
-                    // The cycle model picks the order in which warps issue; the functional
-                    // engine executes them (SimDevice then just collects the finished launch).
-                    // lesson.json "registers" stands in for --registers when that is not given.
-                    timing::TimingOptions launchOpt = timingOpt;
-                    if (launchOpt.registersEstimated)
-                        if (auto r = lesson.registersFor(g.program().kernelName)) {
-                            launchOpt.registersPerThread = *r;
-                            launchOpt.registersEstimated = false;
-                        }
-                    timing::TimedRun run(g, gpuSpec, launchOpt, fanOut.empty() ? nullptr : &fanOut);
-                    try {
-                        run.run();
-                    } catch (const Error&) {
-                        timings.push_back(run.result());
-                        throw;
-                    }
-                    timings.push_back(run.result());
-                    sim->reportKernelMicros(timings.back().microseconds);
-                } else {
-                    g.setListener(&fanOut);
-                }
-            };
-        }
-        if (wantTimeline) s->enableTimeline(gpuSpec, timingOpt);
-        device = std::move(s);
-    }
+    run::RunSpec spec;
+    spec.backend = backend == "gpu" ? run::Backend::Gpu : run::Backend::Sim;
+    spec.preset = gpuName;
+    spec.timed = timed;
+    spec.warm = warm;
+    spec.counters = metrics && backend == "sim";
+    spec.lineStats = lines;
+    spec.timeline = wantTimeline;
+    spec.timing = timingOpt;
+    if (budget) spec.sim.instructionBudget = budget;
+    if (maxBlocks) spec.sim.maxBlocks = maxBlocks;
+    if (deviceMemory) spec.sim.deviceMemoryBytes = deviceMemory;
+    if (raceTrackMb) spec.sim.raceTrackBytes = raceTrackMb << 20;
+    spec.sim.initcheck = initcheck;
+    spec.sim.racecheck = racecheck;
+    spec.sim.threads = static_cast<uint32_t>(threads);
+    const bool sim = backend == "sim";
+    run::RunReport rep = run::run(lesson, params, spec);
+    const timing::GpuSpec& gpuSpec = rep.gpu;
 
     json out;
     out["lesson"] = lesson.id;
     out["title"] = lesson.title;
     out["backend"] = backend;
-    out["device"] = device->name();
+    out["device"] = rep.device;
     for (auto& [k, v] : params) out["params"][k] = v;
-    runtime::RunResult result;
-    try {
-        result = runtime::runLesson(lesson, params, *device);
-    } catch (const Error& e) {
+    if (rep.error) {
+        const Error& e = *rep.error;
         if (asJson) {
             out["error"] = errorJson(e);
-            if (sim)
-                for (auto& r : sim->reports()) out["reports"].push_back({{"tool", r.tool}, {"hazard", r.hazard}, {"message", r.message}});
+            for (auto& r : rep.reports) out["reports"].push_back({{"tool", r.tool}, {"hazard", r.hazard}, {"message", r.message}});
             std::cout << out.dump(2) << "\n";
         } else {
-            if (sim)
-                for (auto& r : sim->reports()) std::cerr << r.tool << " (" << r.hazard << "): " << r.message << "\n";
-            if (sim)
-                for (auto& n : sim->notes()) std::cerr << "note: " << n << "\n";
+            for (auto& r : rep.reports) std::cerr << r.tool << " (" << r.hazard << "): " << r.message << "\n";
+            for (auto& n : rep.notes) std::cerr << "note: " << n << "\n";
             std::cerr << "error (" << Error::kindName(e.kind()) << "): " << e.what() << "\n";
         }
         return exitCodeFor(e);
     }
-    const std::vector<sim::CheckReport> noReports;
-    const auto& reports = sim ? sim->reports() : noReports;
+    const runtime::RunResult& result = rep.result;
+    const auto& reports = rep.reports;
     for (auto& r : reports) {
         json jr = {{"tool", r.tool}, {"hazard", r.hazard}, {"message", r.message}};
         if (!r.site.kernel.empty()) jr["kernel"] = r.site.kernel;
@@ -341,9 +288,8 @@ int cmdRun(int argc, char** argv, const fs::path& lessonsDir) {
         if (r.site.offset) jr["offset"] = *r.site.offset;
         out["reports"].push_back(jr);
     }
-    if (sim)
-        for (auto& n : sim->notes()) out["notes"].push_back(n);
-    if (sim && racecheck) out["race_shadow_bytes"] = sim->peakRaceShadowBytes();
+    for (auto& n : rep.notes) out["notes"].push_back(n);
+    if (sim && racecheck) out["race_shadow_bytes"] = rep.raceShadowBytes;
     for (auto& [name, bytes] : result.buffers) {
         out["buffers"][name] = {{"bytes", bytes.size()}, {"fnv1a64", hex64(fnv1a64(bytes))}};
     }
@@ -373,11 +319,12 @@ int cmdRun(int argc, char** argv, const fs::path& lessonsDir) {
             j["divergent_branches"] = l.divergentBranches;
         }
         size_t li = out["launches"].size();
-        if (li < timings.size()) j["timing"] = timingJson(timings[li], gpuSpec);
-        if (li < counters.size()) {
-            for (auto& [name, v] : counters[li]->metrics()) j["metrics"][name] = v;
+        const run::LaunchReport* lr = li < rep.launches.size() ? &rep.launches[li] : nullptr;
+        if (lr && lr->timing) j["timing"] = timingJson(*lr->timing, gpuSpec);
+        if (lr && lr->counters) {
+            for (auto& [name, v] : lr->counters->metrics()) j["metrics"][name] = v;
             j["estimated_metrics"] = trace::CounterCollector::estimatedMetrics();
-            for (auto& [line, c] : counters[li]->byLine())
+            for (auto& [line, c] : lr->counters->byLine())
                 j["metrics_by_line"].push_back({{"line", line}, {"smsp__inst_executed.sum", c.inst},
                                                 {"smsp__thread_inst_executed.sum", c.threadInst},
                                                 {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", c.globalLdRequests},
@@ -393,8 +340,8 @@ int cmdRun(int argc, char** argv, const fs::path& lessonsDir) {
         out["launches"].push_back(j);
     }
     for (auto& c : result.checks) out["checks"].push_back({{"buffer", c.buffer}, {"passed", c.passed}, {"detail", c.detail}});
-    if (lines) {
-        for (auto& [line, s] : collector.byLine())
+    if (lines && rep.lines) {
+        for (auto& [line, s] : rep.lines->byLine())
             out["lines"].push_back({{"line", line}, {"warp_instructions", s.warpInstructions}, {"thread_instructions", s.threadInstructions},
                                     {"efficiency", s.efficiency()}, {"branches", s.branches}, {"divergent_branches", s.divergentBranches}});
     }
@@ -410,7 +357,7 @@ int cmdRun(int argc, char** argv, const fs::path& lessonsDir) {
     if (asJson) {
         std::cout << out.dump(2) << "\n";
     } else {
-        std::cout << lesson.id << ": " << lesson.title << "  [" << device->name() << "]\n";
+        std::cout << lesson.id << ": " << lesson.title << "  [" << rep.device << "]\n";
         if (!params.empty()) {
             std::cout << "  params:";
             for (auto& [k, v] : params) {
@@ -431,18 +378,20 @@ int cmdRun(int argc, char** argv, const fs::path& lessonsDir) {
             std::printf("\n");
         }
         if (metrics && !sim) std::cout << "  (--metrics needs the simulator; hardware counters come from Nsight Compute)\n";
-        for (size_t li = 0; li < timings.size() && li < result.launches.size(); ++li)
-            printTiming(timings[li], gpuSpec, result.launches[li].kernel, sourceLines(lesson));
-        for (size_t li = 0; li < counters.size() && li < result.launches.size(); ++li) {
+        for (size_t li = 0; li < rep.launches.size() && li < result.launches.size(); ++li)
+            if (rep.launches[li].timing) printTiming(*rep.launches[li].timing, gpuSpec, result.launches[li].kernel, sourceLines(lesson));
+        for (size_t li = 0; li < rep.launches.size() && li < result.launches.size(); ++li) {
+            const auto* counters = rep.launches[li].counters.get();
+            if (!counters) continue;
             const auto& est = trace::CounterCollector::estimatedMetrics();
             std::cout << "  metrics of launch " << li << " (" << result.launches[li].kernel << "), as Nsight Compute names them:\n";
-            for (auto& [name, v] : counters[li]->metrics()) {
+            for (auto& [name, v] : counters->metrics()) {
                 bool e = std::find(est.begin(), est.end(), name) != est.end();
                 std::printf("    %-72s %14.6g%s\n", name.c_str(), v, e ? "  (estimated)" : "");
             }
             auto src = sourceLines(lesson);
             std::cout << "    per source line:  inst  lanes/inst  gld req  gld sect  gst req  gst sect  shared ld/st wavefronts (conflicts)  divergent\n";
-            for (auto& [line, c] : counters[li]->byLine()) {
+            for (auto& [line, c] : counters->byLine()) {
                 std::string text = line >= 1 && line <= src.size() ? src[line - 1] : "";
                 std::printf("    %4u %9llu %8.1f %8llu %9llu %8llu %9llu %12llu/%llu (%llu/%llu) %6llu  %s\n", line,
                             (unsigned long long)c.inst, c.inst ? double(c.threadInst) / double(c.inst) : 0.0,
@@ -454,8 +403,7 @@ int cmdRun(int argc, char** argv, const fs::path& lessonsDir) {
             }
         }
         for (auto& r : reports) std::cout << "  " << r.tool << " (" << r.hazard << "): " << r.message << "\n";
-        if (sim)
-            for (auto& n : sim->notes()) std::cout << "  note: " << n << "\n";
+        for (auto& n : rep.notes) std::cout << "  note: " << n << "\n";
         for (auto& c : result.checks) std::cout << "  check " << c.buffer << ": " << (c.passed ? "PASS" : "FAIL") << " (" << c.detail << ")\n";
         if (result.checks.empty()) std::cout << "  (no checks in this lesson)\n";
         for (auto& [name, ms] : result.timers) std::printf("  timer %s: %.4f ms\n", name.c_str(), ms);
@@ -464,10 +412,10 @@ int cmdRun(int argc, char** argv, const fs::path& lessonsDir) {
             for (std::string line; std::getline(summary, line);) std::cout << "  " << line << "\n";
             if (!traceFile.empty()) std::cout << "  Chrome trace written to " << traceFile << " (open it in https://ui.perfetto.dev)\n";
         }
-        if (lines) {
+        if (lines && rep.lines) {
             auto src = sourceLines(lesson);
             std::cout << "  per source line: warp-instr  thread-instr  lanes/instr  divergent\n";
-            for (auto& [line, s] : collector.byLine()) {
+            for (auto& [line, s] : rep.lines->byLine()) {
                 std::string text = line >= 1 && line <= src.size() ? src[line - 1] : "";
                 std::printf("  %4u %10llu %13llu %10.1f %10llu  %s\n", line, static_cast<unsigned long long>(s.warpInstructions),
                             static_cast<unsigned long long>(s.threadInstructions), s.efficiency(),

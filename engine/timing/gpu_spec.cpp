@@ -214,7 +214,7 @@ GpuSpec parsePreset(const std::string& text, const std::string& origin, bool bun
         const GpuSpec* b = shippedNamed(base);
         if (!b) throw Error(Error::Kind::Input, origin + ": \"base\" names no bundled preset ('" + base + "').");
         s = *b;
-    } else if (const GpuSpec* h = bundled ? nullptr : shippedNamed("h100")) {
+    } else if (const GpuSpec* h = bundled ? nullptr : shippedNamed(kDefaultPreset)) {
         s = *h;
     } else {
         complete = true;
@@ -339,6 +339,10 @@ GpuSpec findPreset(const std::string& nameOrPath, const std::vector<fs::path>& f
     for (auto& e : shipped().errors) why += "; " + e;
     throw Error(Error::Kind::Input, "No GPU preset named '" + nameOrPath + "' (known: " + (names.empty() ? "none" : names) +
                                         "; or give a .json file" + why + ").");
+}
+
+GpuSpec resolvePreset(const std::string& nameOrPath) {
+    return findPreset(nameOrPath.empty() ? kDefaultPreset : nameOrPath, presetFolders());
 }
 
 } // namespace warpscope::timing

@@ -146,6 +146,12 @@ std::vector<std::filesystem::path> presetFolders();
 // the known names when there is none.
 GpuSpec findPreset(const std::string& nameOrPath, const std::vector<std::filesystem::path>& folders);
 
+// The preset every front end uses when none is named: the GPU the project measures against.
+inline constexpr const char* kDefaultPreset = "h100";
+// The one way a front end resolves a preset: a name or a .json file, looked up in the bundled
+// presets and presetFolders(); empty means kDefaultPreset. Throws as findPreset does.
+GpuSpec resolvePreset(const std::string& nameOrPath = kDefaultPreset);
+
 // ---------------------------------------------------------------- 3. JSON
 // Parses one preset; missing keys keep the values of the bundled preset named by "base" (the
 // H100 when there is none). Throws Error(Input) naming the key for bad values. A `bundled`
