@@ -7,6 +7,7 @@
 #include "cli.hpp"
 #include "base/error.hpp"
 #include "runtime/lesson.hpp"
+#include "run/run.hpp"
 #include "runtime/sim_device.hpp"
 #include "timing/cycle_model.hpp"
 #include "trace/line_stats.hpp"
@@ -69,12 +70,14 @@ SimRun simLaunch(const std::string& ptx, const std::string& kernel, const runtim
     }
     for (auto& s : scalars) params.push_back(s);
     trace::LineStatsCollector collector;
-    if (counting) dev.onLaunch = [&](sim::Gpu& g) { g.setListener(&collector); };
     // Timed mode: the cycle model chooses the issue order (and the same listener counts).
-    if (timedOn)
+    if (counting || timedOn)
         dev.onLaunch = [&](sim::Gpu& g) {
-            g.packRegisterFiles();   // as SimDevice::launch does for a timed run without a hook
-            timing::runTimed(g, *timedOn, {}, counting ? &collector : nullptr);
+            run::LaunchPipeline::Setup s;
+            s.gpu = timedOn;
+            s.timed = timedOn != nullptr;
+            if (counting) s.observers.push_back(&collector);
+            run::LaunchPipeline(g, s).run(threads);
         };
     auto t0 = std::chrono::steady_clock::now();
     runtime::LaunchResult r = dev.launch(kernel, cfg, params);
@@ -117,7 +120,7 @@ int runBench(int argc, char** argv, const fs::path& lessonsDir) {
     const int mm = quick ? 128 : 512;
 
     std::string vaddPtx = readText(lessonsDir / "vector-add" / "kernel.ptx");
-    const timing::GpuSpec timedGpu = timing::findPreset("h100", {});
+    const timing::GpuSpec timedGpu = timing::resolvePreset();
     std::vector<double> vTimedT, mTimedT;
     std::string mmPtx = readText(lessonsDir / "matmul" / "kernel.ptx");
 

@@ -6,6 +6,7 @@
 #include "hw/compare.hpp"
 #include "hw/ncu_import.hpp"
 #include "base/error.hpp"
+#include "run/run.hpp"
 #include "runtime/lesson.hpp"
 #include "runtime/sim_device.hpp"
 #include "timing/cycle_model.hpp"
@@ -25,7 +26,7 @@ using namespace warpscope;
 using nlohmann::json;
 
 int runCompare(int argc, char** argv, const fs::path& lessonsDir) {
-    std::string target, ncuPath, gpuName = "h100";
+    std::string target, ncuPath, gpuName = timing::kDefaultPreset;
     bool asJson = false;
     std::map<std::string, std::string> overrides;
     for (int i = 0; i < argc; ++i) {
@@ -43,17 +44,22 @@ int runCompare(int argc, char** argv, const fs::path& lessonsDir) {
     // The table shows the metrics checked against an H100 (hw/compare.hpp).
     const std::vector<std::string> compared = hw::comparedMetricNames(true);
 
-    // Simulator, with counters.
-    runtime::SimDevice sim;
-    std::vector<std::unique_ptr<trace::CounterCollector>> counters;
-    // The cycle model of a GPU preset predicts each launch's time; the counters listen through it.
-    const timing::GpuSpec spec = timing::findPreset(gpuName, timing::presetFolders());
+    // Simulator, with counters (the preset's caches). The cycle model of the GPU preset predicts
+    // each launch's time as back-to-back launches measure it; the counters listen through it.
+    run::RunSpec spec;
+    spec.preset = gpuName;
+    spec.timed = true;
+    spec.counters = true;
+    spec.untimedWhenNoFit = true;   // a block that does not fit: no prediction, still counters
+    run::RunReport simRun = run::run(lesson, params, spec);
+    if (simRun.error) throw *simRun.error;
+    const runtime::RunResult& simResult = simRun.result;
+    std::vector<std::shared_ptr<trace::CounterCollector>> counters;
     std::vector<double> predictedUs;
-    sim.onLaunch = [&](sim::Gpu& g) {
-        counters.push_back(std::make_unique<trace::CounterCollector>());
-        predictedUs.push_back(timing::predictLaunchUs(g, spec, lesson.registersFor(g.program().kernelName), counters.back().get()));
-    };
-    runtime::RunResult simResult = runtime::runLesson(lesson, params, sim);
+    for (auto& l : simRun.launches) {
+        counters.push_back(l.counters);
+        predictedUs.push_back(l.queuedUs);
+    }
 
     // Hardware.
     json out;
@@ -136,7 +142,7 @@ int runCompare(int argc, char** argv, const fs::path& lessonsDir) {
         }
         if (i < predictedUs.size() && predictedUs[i] > 0) {
             jl["predicted_ms"] = predictedUs[i] / 1000.0;
-            jl["predicted_preset"] = spec.name;
+            jl["predicted_preset"] = simRun.gpu.name;
         }
         auto sm = counters[i]->metrics();
         for (auto& m : compared) {
@@ -170,8 +176,8 @@ int runCompare(int argc, char** argv, const fs::path& lessonsDir) {
     std::printf("\n  launches\n");
     for (auto& jl : out["launches"]) {
         std::string predicted = jl.contains("predicted_ms")
-                                    ? std::to_string(jl["predicted_ms"].get<double>()) + " ms on the " + spec.name + " preset"
-                                    : "n/a (the block does not fit the " + spec.name + " preset)";
+                                    ? std::to_string(jl["predicted_ms"].get<double>()) + " ms on the " + simRun.gpu.name + " preset"
+                                    : "n/a (the block does not fit the " + simRun.gpu.name + " preset)";
         std::string hwText = "n/a";
         if (jl.contains("hardware_ms")) {
             hwText = std::to_string(jl["hardware_ms"].get<double>()) + " ms (" + jl["hardware_method"].get<std::string>() + ")";

@@ -5,7 +5,7 @@
 #include "hw/ncu_import.hpp"
 #include "base/error.hpp"
 #include "runtime/lesson.hpp"
-#include "runtime/sim_device.hpp"
+#include "run/run.hpp"
 #include "trace/counters.hpp"
 
 #include <algorithm>
@@ -26,13 +26,12 @@ int runNcuCompare(int argc, char** argv) {
     ss << f.rdbuf();
     hw::NcuReport report = hw::parseNcuCsv(ss.str());
 
-    runtime::SimDevice dev;
-    std::vector<std::unique_ptr<trace::CounterCollector>> collectors;
-    dev.onLaunch = [&](sim::Gpu& g) {
-        collectors.push_back(std::make_unique<trace::CounterCollector>());
-        g.setListener(collectors.back().get());
-    };
-    runtime::runLesson(lesson, runtime::resolveParams(lesson, {}), dev);
+    run::RunSpec spec;
+    spec.counters = true;   // the default preset's caches
+    run::RunReport rep = run::run(lesson, runtime::resolveParams(lesson, {}), spec);
+    if (rep.error) throw *rep.error;
+    std::vector<std::shared_ptr<trace::CounterCollector>> collectors;
+    for (auto& l : rep.launches) collectors.push_back(l.counters);
     if (collectors.size() != report.rows.size())
         throw Error(Error::Kind::Input, "The CSV has " + std::to_string(report.rows.size()) + " kernel rows but the lesson launched " +
                                             std::to_string(collectors.size()) + " kernels: profile the same lesson with the same parameters.");

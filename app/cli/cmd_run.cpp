@@ -163,7 +163,7 @@ int cmdRun(int argc, char** argv, const fs::path& lessonsDir) {
     bool initcheck = false, racecheck = false;
     uint64_t threads = std::max(1u, std::thread::hardware_concurrency());   // blocks spread over cores (Gpu::runToEnd)
     bool timed = false, warm = false, wantTimeline = false;
-    std::string gpuName = "h100", traceFile;
+    std::string gpuName = timing::kDefaultPreset, traceFile;
     timing::TimingOptions timingOpt;
     std::map<std::string, std::string> overrides;
     std::vector<std::pair<std::string, std::string>> saves;

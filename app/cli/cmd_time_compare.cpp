@@ -10,7 +10,7 @@
 #include "hw/cuda_device.hpp"
 #include "base/error.hpp"
 #include "runtime/lesson.hpp"
-#include "runtime/sim_device.hpp"
+#include "run/run.hpp"
 #include "timing/cycle_model.hpp"
 #include "timing/gpu_spec.hpp"
 
@@ -150,9 +150,9 @@ std::vector<bool> parseSelection(const std::string& text, size_t n) {
 } // namespace
 
 int runTimeCompare(int argc, char** argv, const fs::path& lessonsDir) {
-    std::string target, gpuName = "h100", saveJson, measuredFile, coldFile, selection, expectMiss, expectMisorder;
+    std::string target, gpuName = timing::kDefaultPreset, saveJson, measuredFile, coldFile, selection, expectMiss, expectMisorder;
     int repeat = 20;
-    bool asJson = false, forcedRegisters = false, goals = false, warm = false;
+    bool asJson = false, goals = false, warm = false;
     timing::TimingOptions topt;
     std::map<std::string, std::string> overrides;
     for (int i = 0; i < argc; ++i) {
@@ -172,7 +172,6 @@ int runTimeCompare(int argc, char** argv, const fs::path& lessonsDir) {
         else if (a == "--registers") {
             topt.registersPerThread = uint32_t(std::stoul(val()));
             topt.registersEstimated = false;
-            forcedRegisters = true;
         } else if (a == "--param") {
             addParamOverride(val(), overrides);
         } else if (target.empty() && a[0] != '-') target = a;
@@ -181,7 +180,7 @@ int runTimeCompare(int argc, char** argv, const fs::path& lessonsDir) {
     if (target.empty()) throw Error(Error::Kind::Input, "time-compare needs a lesson folder, lesson id or spec file.");
     runtime::Lesson lesson = runtime::loadLesson(resolveLessonArg(target, lessonsDir));
     runtime::ParamValues params = runtime::resolveParams(lesson, overrides);
-    timing::GpuSpec spec = timing::findPreset(gpuName, timing::presetFolders());
+    timing::GpuSpec spec = timing::resolvePreset(gpuName);
     // --warm: one L2 for the whole program: each launch finds what the earlier launches left (the
     // warm, back-to-back measurement's situation when they touch the same data).
     if (warm) topt.l2 = timing::warmL2(spec);
@@ -227,32 +226,20 @@ int runTimeCompare(int argc, char** argv, const fs::path& lessonsDir) {
 
     // Predicted: the timed model drives the functional engine. Registers per thread: --registers,
     // else what the GPU reported, else lesson.json, else 32 (estimated).
-    runtime::SimDevice sim;
-    std::vector<timing::TimingResult> predicted;
     std::vector<bool> selected;
     constexpr size_t kMaxSelectable = 4096;   // launch indices --launches may name
     if (!selection.empty()) selected = parseSelection(selection, kMaxSelectable);
-    sim.onLaunch = [&](sim::Gpu& g) {
-        if (!selected.empty() && (predicted.size() >= selected.size() || !selected[predicted.size()])) {
-            predicted.emplace_back();   // not predicted: the launch runs functionally only
-            return;
-        }
-        timing::TimingOptions o = topt;
-        const std::string& k = g.program().kernelName;
-        if (!forcedRegisters) {
-            if (auto it = hwRegisters.find(k); it != hwRegisters.end()) {
-                o.registersPerThread = it->second;
-                o.registersEstimated = false;
-            } else if (auto r = lesson.registersFor(k)) {
-                o.registersPerThread = *r;
-                o.registersEstimated = false;
-            }
-        }
-        timing::TimedRun run(g, spec, o);
-        run.run();
-        predicted.push_back(run.result());
-    };
-    runtime::RunResult simResult = runtime::runLesson(lesson, params, sim);
+    run::RunSpec rs;
+    rs.gpu = spec;
+    rs.timed = true;
+    rs.timing = topt;
+    rs.registers = hwRegisters;
+    if (!selected.empty()) rs.timeLaunch = [&](size_t i) { return i < selected.size() && selected[i]; };
+    run::RunReport simRun = run::run(lesson, params, rs);
+    if (simRun.error) throw *simRun.error;
+    const runtime::RunResult& simResult = simRun.result;
+    std::vector<timing::TimingResult> predicted;   // empty for a launch not predicted
+    for (auto& l : simRun.launches) predicted.push_back(l.timing.value_or(timing::TimingResult{}));
     if (haveHw && med.size() != predicted.size())
         throw Error(Error::Kind::Input, "The GPU run has " + std::to_string(med.size()) + " launches and the simulator " +
                                             std::to_string(predicted.size()) + ": the lesson's parameters differ from the recording.");

@@ -6,7 +6,7 @@
 #include "hw/cuda_device.hpp"
 #include "base/error.hpp"
 #include "runtime/lesson.hpp"
-#include "runtime/sim_device.hpp"
+#include "run/run.hpp"
 #include "timing/gpu_spec.hpp"
 
 #include <nlohmann/json.hpp>
@@ -31,7 +31,7 @@ double median(std::vector<double> v) {
 } // namespace
 
 int runTimelineCompare(int argc, char** argv, const fs::path& lessonsDir) {
-    std::string target, gpuName = "h100", sweepName, traceDir;
+    std::string target, gpuName = timing::kDefaultPreset, sweepName, traceDir;
     std::vector<std::string> sweepValues;
     int repeat = 7;
     bool asJson = false, simOnly = false;
@@ -67,7 +67,7 @@ int runTimelineCompare(int argc, char** argv, const fs::path& lessonsDir) {
     }
     if (target.empty()) throw Error(Error::Kind::Input, "timeline-compare needs a lesson folder, lesson id or spec file.");
     runtime::Lesson lesson = runtime::loadLesson(resolveLessonArg(target, lessonsDir));
-    timing::GpuSpec spec = timing::findPreset(gpuName, timing::presetFolders());
+    timing::GpuSpec spec = timing::resolvePreset(gpuName);
     if (sweepValues.empty()) sweepValues.push_back("");
 
     std::unique_ptr<runtime::Device> gpu;
@@ -92,9 +92,12 @@ int runTimelineCompare(int argc, char** argv, const fs::path& lessonsDir) {
         runtime::ParamValues params = runtime::resolveParams(lesson, ov);
         Row row;
         row.value = v;
-        runtime::SimDevice sim;
-        sim.enableTimeline(spec);
-        runtime::RunResult rs = runtime::runLesson(lesson, params, sim);
+        run::RunSpec simSpec;
+        simSpec.gpu = spec;
+        simSpec.timeline = true;
+        run::RunReport simRun = run::run(lesson, params, simSpec);
+        if (simRun.error) throw *simRun.error;
+        const runtime::RunResult& rs = simRun.result;
         row.sim = rs.timeline.totalUs();
         row.passedSim = rs.allChecksPassed();
         std::vector<runtime::Timeline> both{rs.timeline};

@@ -16,7 +16,7 @@
 #include "gui/panels/frame.hpp"
 #include "gui/panels/panels.hpp"
 #include "gui/render/fonts.hpp"
-#include "gui/render/screenshot.hpp"
+#include "gui/panels/screenshot.hpp"
 
 #include "base/data_dir.hpp"
 #include "base/parse_number.hpp"
@@ -327,9 +327,9 @@ int runApp(int argc, char** argv, Platform& platform) {
     std::vector<timing::GpuSpec> presets = timing::allPresets(timing::presetFolders(), &presetErrors);
     int presetPick = 0;
     for (size_t i = 0; i < presets.size(); ++i)
-        if (presets[i].name == "h100") presetPick = static_cast<int>(i);
+        if (presets[i].name == timing::kDefaultPreset) presetPick = static_cast<int>(i);
     if (!opt.gpuPreset.empty()) {
-        timing::GpuSpec want = timing::findPreset(opt.gpuPreset, timing::presetFolders());
+        timing::GpuSpec want = timing::resolvePreset(opt.gpuPreset);
         presetPick = -1;
         for (size_t i = 0; i < presets.size(); ++i)
             if (presets[i].name == want.name) {
@@ -383,7 +383,7 @@ int runApp(int argc, char** argv, Platform& platform) {
         FrameState fst;
         fst.layoutAlways = headless && matrix.empty();   // the matrix re-lays out as a resized window does
         fst.explicitLayout = !opt.layout.empty();
-        buildFonts(app, settings.uiScale, false);
+        buildFonts(app.fonts, settings.uiScale, false);
         applyStyle(settings.darkTheme, settings.uiScale);
         fst.builtScale = settings.uiScale;
         fst.builtDark = settings.darkTheme;
@@ -491,7 +491,7 @@ int runApp(int argc, char** argv, Platform& platform) {
                 app.ui.pendingScale = 0;
             }
             if (settings.uiScale != fst.builtScale || settings.darkTheme != fst.builtDark) {
-                if (settings.uiScale != fst.builtScale) buildFonts(app, settings.uiScale, true);
+                if (settings.uiScale != fst.builtScale) buildFonts(app.fonts, settings.uiScale, true);
                 applyStyle(settings.darkTheme, settings.uiScale);
                 fst.builtScale = settings.uiScale;
                 fst.builtDark = settings.darkTheme;

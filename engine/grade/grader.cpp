@@ -7,6 +7,7 @@
 #include "compile/compile.hpp"
 #include "runtime/expr.hpp"
 #include "runtime/lesson.hpp"
+#include "run/run.hpp"
 #include "runtime/sim_device.hpp"
 #include "timing/cycle_model.hpp"
 #include "timing/gpu_spec.hpp"
@@ -290,31 +291,24 @@ PerfRun perfRun(const runtime::Lesson& L, const Exercise& ex, bool timeline) {
     PerfRun pr;
     try {
         pr.params = runtime::resolveParams(L, ex.perfParams);
-        timing::GpuSpec spec = timing::findPreset(ex.gpu, timing::presetFolders());
-        runtime::SimDevice dev;
-        std::unique_ptr<trace::CounterCollector> counters;
-        dev.onLaunch = [&](sim::Gpu& g) {
-            timing::TimingOptions opt;
-            if (auto r = L.registersFor(g.program().kernelName)) {
-                opt.registersPerThread = *r;
-                opt.registersEstimated = false;
-            }
-            counters = std::make_unique<trace::CounterCollector>(timing::cacheConfigFor(spec, g, opt.registersPerThread));
-            timing::TimedRun run(g, spec, opt, counters.get());
-            run.run();
+        run::RunSpec spec;
+        spec.preset = ex.gpu;
+        spec.timed = true;
+        spec.counters = true;
+        spec.timeline = timeline;
+        run::RunReport rep = run::run(L, pr.params, spec);
+        if (rep.error) throw *rep.error;
+        for (auto& l : rep.launches) {
             LaunchMeasure m;
-            m.kernel = g.program().kernelName;
-            m.blocks = g.blockCount();
-            m.total = counters->total();
-            m.byLine = counters->byLine();
-            m.timing = run.result();
+            m.kernel = l.kernel;
+            m.blocks = l.blocks;
+            m.total = l.counters->total();
+            m.byLine = l.counters->byLine();
+            m.timing = l.timing.value_or(timing::TimingResult{});
             pr.launches.push_back(std::move(m));
-            dev.reportKernelMicros(pr.launches.back().timing.microseconds);
-        };
-        if (timeline) dev.enableTimeline(spec);
-        runtime::RunResult r = runtime::runLesson(L, pr.params, dev);
-        pr.timelineUs = r.timeline.totalUs();
-        pr.overlapUs = r.timeline.overlapUs();
+        }
+        pr.timelineUs = rep.result.timeline.totalUs();
+        pr.overlapUs = rep.result.timeline.overlapUs();
         pr.ok = true;
     } catch (const Error& e) {
         pr.error = e.what();
@@ -615,22 +609,11 @@ GradeResult gradeText(const Exercise& ex, const std::string& text, const std::st
             opt.initcheck = checkers.count("initcheck") > 0;
             opt.racecheck = checkers.count("racecheck") > 0;
             opt.instructionBudget = 50'000'000;   // a learner's endless loop stops quickly
-            runtime::SimDevice dev(opt);
-            runtime::RunResult r;
-            try {
-                r = runtime::runLesson(L, pv, dev);
-            } catch (const Error& e) {
-                for (auto& rep : dev.reports()) {
-                    auto& t = tally[rep.tool];
-                    if (!t.count++) {
-                        t.first = rep.hazard + ": " + rep.message;
-                        t.line = rep.site.sourceLine ? int(*rep.site.sourceLine) : 0;
-                        t.params = set;
-                    }
-                }
-                throw;
-            }
-            for (auto& rep : dev.reports()) {
+            run::RunSpec rs;
+            rs.sim = opt;
+            run::RunReport rr = run::run(L, pv, rs);
+            // The checkers' findings count also when the run stopped at a fault.
+            for (auto& rep : rr.reports) {
                 auto& t = tally[rep.tool];
                 if (!t.count++) {
                     t.first = rep.hazard + ": " + rep.message + " (" + paramText(set) + ")";
@@ -638,6 +621,8 @@ GradeResult gradeText(const Exercise& ex, const std::string& text, const std::st
                     t.params = set;
                 }
             }
+            if (rr.error) throw *rr.error;
+            const runtime::RunResult& r = rr.result;
             size_t good = 0;
             for (auto& ch : r.checks) {
                 if (ch.passed) ++good;

@@ -8,6 +8,7 @@
 // Sections: Exercise (the format), Criterion / GradeResult, loading, grading.
 #pragma once
 #include "runtime/lesson.hpp"
+#include "timing/gpu_spec.hpp"
 
 #include <filesystem>
 #include <map>
@@ -36,7 +37,7 @@ struct Exercise {
     std::vector<std::map<std::string, std::string>> paramSets;   // correctness runs
     std::vector<std::string> checkers;            // memcheck, racecheck, initcheck, synccheck
     std::map<std::string, std::string> perfParams;   // the run the performance goals measure
-    std::string gpu = "h100";                     // preset for occupancy and predicted times
+    std::string gpu = timing::kDefaultPreset;                     // preset for occupancy and predicted times
     std::vector<PerfGoal> performance;
 };
 

@@ -9,12 +9,12 @@ namespace warpscope::run {
 
 // ---------------------------------------------------------------- LaunchPipeline
 LaunchPipeline::LaunchPipeline(sim::Gpu& gpu, Setup setup) : gpu_(gpu), setup_(std::move(setup)) {
-    if ((setup_.timed || setup_.counters) && !setup_.gpu)
-        throw Error(Error::Kind::Input, "A timed or counted launch needs a GPU preset.");
+    if (setup_.timed && !setup_.gpu) throw Error(Error::Kind::Input, "A timed launch needs a GPU preset.");
     const uint32_t regs = setup_.registers.value_or(setup_.timing.registersPerThread);
     if (setup_.counters) {
-        // The caches of the preset: L1 per SM after the resident blocks' shared memory, its L2.
-        trace::CacheConfig cc = timing::cacheConfigFor(*setup_.gpu, gpu, regs);
+        // The caches of the preset: L1 per SM after the resident blocks' shared memory, its L2
+        // (without a preset, trace::CacheConfig's defaults).
+        trace::CacheConfig cc = setup_.gpu ? timing::cacheConfigFor(*setup_.gpu, gpu, regs) : trace::CacheConfig{};
         if (!setup_.timed && setup_.countersOnSimSMs) cc.numSMs = gpu.options().numSMs;
         counters_ = std::make_shared<trace::CounterCollector>(cc);
         // Untimed, the collector may fork: the blocks spread over the threads and its caches
@@ -30,6 +30,9 @@ LaunchPipeline::LaunchPipeline(sim::Gpu& gpu, Setup setup) : gpu_(gpu), setup_(s
             o.registersPerThread = *setup_.registers;
             o.registersEstimated = false;
         }
+        // Nobody reads a register while this launch runs: pack the register files (faster, the
+        // same results) before the cycle model looks at where each instruction's registers are.
+        if (!setup_.observersReadRegisters) gpu.packRegisterFiles();
         // Takes the Gpu's listener slot and forwards every Step to the fan-out.
         timed_ = std::make_unique<timing::TimedRun>(gpu, *setup_.gpu, o, listener);
     } else if (listener) {
@@ -45,8 +48,6 @@ LaunchPipeline::~LaunchPipeline() {
 
 void LaunchPipeline::run(uint32_t threads) {
     if (timed_) {
-        // Nobody looks at a register of a launch that runs to its end here.
-        if (setup_.observers.empty()) gpu_.packRegisterFiles();
         timed_->run();
     } else {
         gpu_.runToEnd(threads);

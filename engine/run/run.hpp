@@ -97,7 +97,7 @@ struct RunReport {
 class LaunchPipeline {
 public:
     struct Setup {
-        const timing::GpuSpec* gpu = nullptr;     // required when timed or counting
+        const timing::GpuSpec* gpu = nullptr;     // required when timed; sizes the counters' caches
         bool timed = false;
         bool counters = false;
         bool countersOnSimSMs = false;  // untimed counters: blocks spread over the simulator's SMs
@@ -105,6 +105,9 @@ public:
         timing::TimingOptions timing;
         std::optional<uint32_t> registers;        // resolved for this kernel (see RunSpec)
         std::vector<sim::StepListener*> observers;
+        // A timed launch packs the register files before the cycle model starts (faster, the
+        // same results) unless an observer reads the Gpu's registers while the launch runs.
+        bool observersReadRegisters = false;
     };
     // Attaches the listeners to `gpu` (and, when timed, the cycle model, which forwards each
     // Step to them). Throws Error(Input) when timed and a block does not fit an SM of the preset.

@@ -4,7 +4,7 @@
 #include "hw/cuda_device.hpp"
 #include "hw/compare.hpp"
 #include "base/error.hpp"
-#include "runtime/sim_device.hpp"
+#include "run/run.hpp"
 #include "timing/cycle_model.hpp"
 #include "timing/gpu_spec.hpp"
 #include "trace/counters.hpp"
@@ -96,17 +96,15 @@ CompareResult runCompare(const runtime::Lesson& lesson, const runtime::ParamValu
 
     runtime::RunResult simResult;
     try {
-        runtime::SimDevice sim;
-        std::vector<std::unique_ptr<trace::CounterCollector>> counters;
-        // The cycle model of the H100 preset (the GPU the project's hardware numbers come from)
-        // predicts each launch's time next to the measured one; the counters listen through it.
-        const timing::GpuSpec spec = timing::findPreset("h100", {});
-        std::vector<double> predictedUs;
-        sim.onLaunch = [&](sim::Gpu& g) {
-            counters.push_back(std::make_unique<trace::CounterCollector>());
-            predictedUs.push_back(timing::predictLaunchUs(g, spec, lesson.registersFor(g.program().kernelName), counters.back().get()));
-        };
-        simResult = runtime::runLesson(lesson, params, sim);
+        // The cycle model of the default preset (the H100 the project's hardware numbers come
+        // from) predicts each launch's time next to the measured one; the counters listen through it.
+        run::RunSpec spec;
+        spec.timed = true;
+        spec.counters = true;
+        spec.untimedWhenNoFit = true;
+        run::RunReport simRun = run::run(lesson, params, spec);
+        if (simRun.error) throw *simRun.error;
+        simResult = std::move(simRun.result);
         r.simOk = true;
         r.simChecksPassed = simResult.allChecksPassed();
         for (size_t i = 0; i < simResult.launches.size(); ++i) {
@@ -114,11 +112,14 @@ CompareResult runCompare(const runtime::Lesson& lesson, const runtime::ParamValu
             ls.kernel = simResult.launches[i].kernel;
             ls.simHostMs = simResult.launches[i].elapsedMs;
             ls.simWarpInstructions = simResult.launches[i].warpInstructions;
-            if (i < predictedUs.size() && predictedUs[i] > 0) {
-                ls.predictedMs = predictedUs[i] / 1000.0;
-                ls.predictedPreset = spec.name;
+            if (i < simRun.launches.size()) {
+                const run::LaunchReport& lr = simRun.launches[i];
+                if (lr.queuedUs > 0) {
+                    ls.predictedMs = lr.queuedUs / 1000.0;
+                    ls.predictedPreset = simRun.gpu.name;
+                }
+                if (lr.counters) ls.simMetrics = lr.counters->metrics();
             }
-            if (i < counters.size()) ls.simMetrics = counters[i]->metrics();
             r.launches.push_back(std::move(ls));
         }
     } catch (const std::exception& e) {

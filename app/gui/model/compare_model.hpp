@@ -9,6 +9,7 @@
 // Sections: 1. GPU toggle  2. results  3. counters table  4. runs  5. the runner
 #pragma once
 #include "gui/model/background.hpp"
+#include "hw/compare.hpp"
 #include "hw/ncu_import.hpp"
 #include "runtime/lesson.hpp"
 

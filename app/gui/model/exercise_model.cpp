@@ -1,6 +1,7 @@
 #include "gui/model/exercise_model.hpp"
 #include "base/error.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -55,9 +56,34 @@ WhyPlan planShowWhy(const grade::Exercise& ex, const grade::Criterion& c) {
     return p;
 }
 
+WhyLesson buildWhyLesson(const WhyRequest& req) {
+    WhyLesson w;
+    try {
+        w.lesson = grade::learnerLesson(req.exercise, req.file);
+        w.lesson.title = req.exercise.title + ": " + req.file.filename().string();
+        // The lesson's steps and "variables" are about its own kernel's lines and registers: without
+        // the folder the session shows neither (unless a buffer reads a file from it).
+        bool readsFiles = std::any_of(w.lesson.buffers.begin(), w.lesson.buffers.end(),
+                                      [](const runtime::BufferSpec& b) { return b.initJson.find("\"file\"") != std::string::npos; });
+        if (!readsFiles) w.lesson.dir.clear();
+        w.params = runtime::resolveParams(w.lesson, req.params);
+        w.ok = true;
+    } catch (const std::exception& e) {
+        w.error = e.what();
+    }
+    return w;
+}
+
 ExerciseModel::ExerciseModel(const std::filesystem::path& lessonsDir, std::filesystem::path progressPath)
     : progressPath_(std::move(progressPath)), progress_(ExerciseProgress::load(progressPath_)),
-      runner_([](const GradeRequest& r, uint64_t, const std::atomic<bool>&) { return runGrade(r); }, false) {
+      runner_([](const GradeRequest& r, uint64_t, const std::atomic<bool>&) { return runGrade(r); }, false),
+      whyRunner_(
+          [](const WhyRequest& r, uint64_t id, const std::atomic<bool>&) {
+              WhyLesson w = buildWhyLesson(r);
+              w.request = id;
+              return w;
+          },
+          true) {
     if (!lessonsDir.empty()) list_ = grade::listExercises(lessonsDir, &errors_);
     if (!list_.empty()) selected_ = 0;
 }

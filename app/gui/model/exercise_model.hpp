@@ -45,6 +45,22 @@ struct WhyPlan {
 };
 WhyPlan planShowWhy(const grade::Exercise& ex, const grade::Criterion& c);
 
+// Show why's run of the learner's file needs the lesson it runs in: the exercise's lesson with the
+// learner's kernel compiled in (seconds, up to the compile limit), built on the model's worker.
+struct WhyRequest {
+    grade::Exercise exercise;
+    std::filesystem::path file;
+    std::map<std::string, std::string> params;   // WhyPlan::params
+};
+struct WhyLesson {
+    uint64_t request = 0;          // ExerciseModel::prepareWhy's id
+    bool ok = false;               // else `error` says why (the file does not compile, ...)
+    std::string error;
+    runtime::Lesson lesson;
+    runtime::ParamValues params;
+};
+WhyLesson buildWhyLesson(const WhyRequest& req);
+
 class ExerciseModel {
 public:
     // progressPath empty: progress is kept in memory only.
@@ -72,6 +88,12 @@ public:
 
     const ExerciseProgress& progress() const { return progress_; }
 
+    // Builds Show why's lesson on a worker thread (the window never waits for the compiler);
+    // returns the request's id. whyLesson() is the latest built one (compare its `request`).
+    uint64_t prepareWhy(WhyRequest req) { return whyRunner_.request(std::move(req)); }
+    std::shared_ptr<const WhyLesson> whyLesson() const { return whyRunner_.result(); }
+    bool waitWhy(double seconds) { return whyRunner_.waitIdle(seconds); }
+
 private:
     std::vector<grade::Exercise> list_;
     std::vector<std::string> errors_;
@@ -81,6 +103,7 @@ private:
     BackgroundRunner<GradeRequest, GradeOutcome> runner_;
     const GradeOutcome* recorded_ = nullptr;   // the outcome whose attempt is already counted
     std::shared_ptr<const GradeOutcome> last_;
+    BackgroundRunner<WhyRequest, WhyLesson> whyRunner_;
 };
 
 } // namespace warpscope::gui

@@ -22,4 +22,9 @@ OpenTarget openTargetFor(const fs::path& path) {
                                     "or a kernel (.cu, .ptx) in its editor.");
 }
 
+runtime::Lesson openLesson(const OpenTarget& target) {
+    if (target.kind != OpenTarget::Kind::Lesson) throw Error(Error::Kind::Input, target.path.string() + " is a kernel file, not a lesson.");
+    return runtime::loadLesson(target.path);
+}
+
 } // namespace warpscope::gui

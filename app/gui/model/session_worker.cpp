@@ -190,8 +190,8 @@ void Session::Worker::runOnce() {
     programs.clear();
     program.reset();
     last.reset();
+    pipeline.reset();
     counters.reset();
-    fanout.reset();
     doneCounters.clear();
     pastReports.clear();
     memByWarp.clear();
@@ -200,7 +200,7 @@ void Session::Worker::runOnce() {
     heatDirty = false;
     heatView.reset();
     memory = nullptr;
-    timed.reset();
+    timed = nullptr;
     ring.clear();
     cycleStepsBefore = launchCycleSteps = 0;
     doneTimings.clear();
@@ -276,51 +276,48 @@ void Session::Worker::onLaunch(sim::Gpu& gpu) {
     wpb = gpu.warpsPerBlock();
     program = programInfo(gpu.program());
     logs.emplace_back();
-    // The caches of the selected GPU preset, as `warpscope run --metrics --gpu` sizes them.
-    trace::CacheConfig cacheCfg;
-    if (timingCfg.spec.smCount > 0) {
-        cacheCfg = timing::cacheConfigFor(timingCfg.spec, gpu, timingCfg.registers.value_or(32));
-        if (!timingCfg.timed) cacheCfg.numSMs = trace::CacheConfig{}.numSMs;
-    }
-    counters = std::make_unique<trace::CounterCollector>(cacheCfg);
-    fanout = std::make_unique<sim::FanOut>();
-    fanout->add(this);
-    fanout->add(counters.get());
-    gpu.setListener(fanout.get());
     memByWarp.clear();
     doneInBlock.clear();
     dropRetiredMem = gpu.blockCount() * wpb > kMemHistoryWarps;
     syncHeatBuffers();
     LaunchLog& log = logs.back();
     log.timed = timingCfg.timed;
-    // Timed mode: the cycle model takes the Gpu's listener slot and forwards every Step to the
-    // fan-out (this recorder and the counters). It lives exactly as long as this launch.
-    struct DropTimed {
-        std::unique_ptr<timing::TimedRun>& t;
-        ~DropTimed() { t.reset(); }
-    } dropTimed{timed};
     ring.clear();
     launchCycleSteps = 0;
     lastIssueRecords = lastIssueCycle = 0;
-    if (timingCfg.timed) {
-        timing::TimingOptions topt;
-        topt.policy = timingCfg.policy;
-        std::optional<uint32_t> regs = timingCfg.registers;
-        if (!regs && lesson) regs = lesson->lesson.registersFor(gpu.program().kernelName);
-        if (regs) {
-            topt.registersPerThread = *regs;
-            topt.registersEstimated = false;
+    // The launch's pipeline: the counters with the caches of the selected GPU preset (as
+    // `warpscope run --metrics --gpu` sizes them) and, in Timed mode, the cycle model, which takes
+    // the Gpu's listener slot and forwards every Step to this recorder and the counters. It lives
+    // exactly as long as this launch; the counters stay for the finished picture.
+    struct DropPipeline {
+        Worker& w;
+        ~DropPipeline() {
+            w.pipeline.reset();
+            w.timed = nullptr;
         }
-        // Throws Error(Input) when a block does not fit on an SM of this preset: runOnce shows it,
-        // on top of this launch's picture (so the occupancy panel can say why).
-        try {
-            timed = std::make_unique<timing::TimedRun>(gpu, timingCfg.spec, topt, fanout.get());
-        } catch (const Error&) {
-            last = build(&gpu, RunState::Paused);
-            throw;
-        }
-        if (timedSm >= timingCfg.spec.smCount) timedSm = 0;
+    } dropPipeline{*this};
+    run::LaunchPipeline::Setup setup;
+    if (timingCfg.spec.smCount > 0) setup.gpu = &timingCfg.spec;
+    setup.timed = timingCfg.timed;
+    setup.counters = true;
+    setup.countersOnSimSMs = true;
+    setup.timing.policy = timingCfg.policy;
+    setup.registers = timingCfg.registers;
+    if (!setup.registers && lesson) setup.registers = lesson->lesson.registersFor(gpu.program().kernelName);
+    setup.observers.push_back(this);
+    setup.observersReadRegisters = true;
+    // Throws Error(Input) when a block does not fit on an SM of this preset: runOnce shows it,
+    // on top of this launch's picture (so the occupancy panel can say why).
+    try {
+        pipeline = std::make_unique<run::LaunchPipeline>(gpu, setup);
+    } catch (const Error&) {
+        counters.reset();
+        last = build(&gpu, RunState::Paused);
+        throw;
     }
+    counters = pipeline->sharedCounters();
+    timed = pipeline->timed();
+    if (timed && timedSm >= timingCfg.spec.smCount) timedSm = 0;
     auto finishLaunch = [&] {
         log.complete = true;
         stepsBefore += records;

@@ -8,6 +8,7 @@
 #pragma once
 #include "gui/model/session.hpp"
 
+#include "run/run.hpp"
 #include "runtime/sim_device.hpp"
 #include "sim/isa.hpp"
 #include "trace/counters.hpp"
@@ -172,8 +173,11 @@ struct Session::Worker : sim::StepListener {
     } stmt;
 
     // counters (one collector per launch), checker reports, memory instructions, heat map
-    std::unique_ptr<trace::CounterCollector> counters;
-    std::unique_ptr<sim::FanOut> fanout;
+    // The launch's pipeline (engine/run): the counters and, in Timed mode, the cycle model, with
+    // this worker observing. Built at each launch's start and dropped at its end; the counters
+    // stay (the last launch's numbers are shown after it), `timed` points into it.
+    std::unique_ptr<run::LaunchPipeline> pipeline;
+    std::shared_ptr<trace::CounterCollector> counters;
     std::vector<std::shared_ptr<const CounterView>> doneCounters;
     std::vector<ReportView> pastReports;
     std::unordered_map<uint32_t, std::deque<MemAccess>> memByWarp;
@@ -189,7 +193,7 @@ struct Session::Worker : sim::StepListener {
 
     // Timed mode: the cycle model of the current launch, the shown SM's recent cycles
     TimingConfig timingCfg;
-    std::unique_ptr<timing::TimedRun> timed;
+    timing::TimedRun* timed = nullptr;
     uint32_t timedSm = 0;
     std::deque<CycleCells> ring;
     uint64_t cycleStepsBefore = 0, launchCycleSteps = 0;

@@ -444,7 +444,7 @@ bool SessionActionTarget::setTimed(const std::string& preset) {
     TimingConfig cfg;
     cfg.timed = !want.empty();
     for (auto& p : timing::builtinPresets())
-        if (p.name == (want.empty() ? std::string("h100") : want)) cfg.spec = p;
+        if (p.name == (want.empty() ? std::string(timing::kDefaultPreset) : want)) cfg.spec = p;
     session.setTiming(cfg);
     return true;
 }

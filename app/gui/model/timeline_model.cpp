@@ -5,7 +5,7 @@
 
 #include "hw/cuda_device.hpp"
 #include "base/error.hpp"
-#include "runtime/sim_device.hpp"
+#include "run/run.hpp"
 #include "timing/cycle_model.hpp"
 #include "sim/step.hpp"
 
@@ -13,6 +13,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <map>
 
 namespace warpscope::gui {
@@ -54,27 +55,18 @@ TimelineResult runTimeline(const TimelineRequest& req, const std::atomic<bool>* 
     r.params = req.params;
     auto t0 = std::chrono::steady_clock::now();
     try {
-        runtime::SimDevice sim;
         auto deadline = t0 + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                  std::chrono::duration<double>(std::max(0.1, req.timeLimitSeconds)));
         StopCheck stop(cancel, deadline, req.timeLimitSeconds);
-        timing::GpuSpec spec = req.spec;
-        const runtime::Lesson& lesson = req.lesson;
-        // The cycle model times every kernel (as SimDevice does by itself), with lesson.json's
-        // register counts and a listener that can stop a long launch.
-        sim.onLaunch = [&](sim::Gpu& g) {
-            if (cancel && cancel->load()) throw Error(Error::Kind::Input, "cancelled");
-            timing::TimingOptions opt;
-            if (auto regs = lesson.registersFor(g.program().kernelName)) {
-                opt.registersPerThread = *regs;
-                opt.registersEstimated = false;
-            }
-            timing::TimedRun run(g, spec, opt, &stop);
-            run.run();
-            sim.reportKernelMicros(run.result().microseconds);
-        };
-        sim.enableTimeline(spec);
-        runtime::RunResult rr = runtime::runLesson(lesson, req.params, sim);
+        // The cycle model times every kernel, with lesson.json's register counts and a listener
+        // that can stop a long launch.
+        run::RunSpec spec;
+        spec.gpu = req.spec;
+        spec.timeline = true;
+        spec.observers.push_back(&stop);
+        run::RunReport rep = run::run(req.lesson, req.params, spec);
+        if (rep.error) throw *rep.error;
+        runtime::RunResult& rr = rep.result;
         r.sim = std::move(rr.timeline);
         r.simOk = true;
         if (r.sim.empty()) {
@@ -350,6 +342,29 @@ TimelineFigures timelineFigures(const runtime::Timeline& t) {
         if (op.kind == runtime::TimelineKind::Kernel) ++f.kernels;
     }
     return f;
+}
+
+timing::GpuSpec timelinePreset(const timing::GpuSpec* chosen) {
+    if (chosen) return *chosen;
+    try {
+        return timing::resolvePreset();
+    } catch (...) {
+        return timing::builtinPresets().empty() ? timing::GpuSpec{} : timing::builtinPresets().front();
+    }
+}
+
+TraceExport exportChromeTrace(const TimelineResult& r, const std::string& requested) {
+    std::vector<runtime::Timeline> ts;
+    if (r.simOk) ts.push_back(r.sim);
+    if (r.hwOk) ts.push_back(r.hw);
+    const std::string path = requested.empty() ? "./warpscope-trace.json" : requested;
+    std::ofstream f(path, std::ios::binary);
+    if (f) f << runtime::toChromeTrace(ts);
+    if (!f) return {false, "Could not write " + path + "."};
+    size_t n = 0;
+    for (auto& t : ts) n += t.ops.size();
+    return {true, "Wrote " + path + " (" + std::to_string(ts.size()) + (ts.size() == 1 ? " timeline, " : " timelines, ") + std::to_string(n) +
+                      " operations): open it in ui.perfetto.dev or chrome://tracing."};
 }
 
 } // namespace warpscope::gui

@@ -134,5 +134,15 @@ struct TimelineFigures {
     int copies = 0, kernels = 0;
 };
 TimelineFigures timelineFigures(const runtime::Timeline& t);
+// The preset the timeline is modelled on: the app's pick, else the default preset, else the
+// first bundled one (an empty spec when there is none).
+timing::GpuSpec timelinePreset(const timing::GpuSpec* chosen);
+// Writes the simulated and measured timelines as one Chrome trace (Perfetto) to `path` (empty:
+// ./warpscope-trace.json) and says what it wrote, or why it could not.
+struct TraceExport {
+    bool ok = false;
+    std::string status;
+};
+TraceExport exportChromeTrace(const TimelineResult& r, const std::string& path);
 
 } // namespace warpscope::gui

@@ -8,6 +8,7 @@
 #include "gui/model/session.hpp"
 #include "gui/model/settings.hpp"
 #include "gui/model/step_actions.hpp"
+#include "gui/render/fonts.hpp"
 
 #include <imgui.h>
 
@@ -18,15 +19,6 @@
 #include <vector>
 
 namespace warpscope::gui {
-
-struct Fonts {
-    ImFont* ui = nullptr;
-    ImFont* mono = nullptr;
-    ImFont* bold = nullptr;
-    ImFont* heading = nullptr;
-    ImFont* italic = nullptr;
-    bool fromSystem = false;   // DejaVu found; otherwise ImGui's built-in font
-};
 
 // The Editor and Launch panels' UI-only state (the text and builds live in EditorModel).
 struct EditorUi {

@@ -80,7 +80,7 @@ bool AppContext::openPath(const std::string& path) {
             settings.panelsOpen["editor"] = true;
             return true;
         }
-        runtime::Lesson L = runtime::loadLesson(t.path);
+        runtime::Lesson L = openLesson(t);
         int index = -1;
         for (size_t i = 0; i < ui.lessons.size(); ++i)
             if (ui.lessons[i].id == L.id && ui.lessons[i].dir == L.dir) index = static_cast<int>(i);

@@ -34,6 +34,8 @@ struct WhyState {
     grade::Criterion criterion;
     WhyPlan plan;
     std::filesystem::path file;   // the learner's file the session runs
+    grade::Exercise exercise;
+    uint64_t request = 0;         // the learner's lesson being built (ExerciseModel::prepareWhy), 0 none
     bool reportPending = false;   // go to the first checker report once the run is done
     std::string note;             // why it could not run the file, ...
 };
@@ -119,21 +121,29 @@ void showWhy(AppContext& app, const grade::Exercise& ex, const grade::Criterion&
         }
         return;
     }
-    runtime::Lesson L;
-    runtime::ParamValues pv;
-    try {
-        L = grade::learnerLesson(ex, file);
-        L.title = ex.title + ": " + file.filename().string();
-        // The lesson's steps and "variables" are about its own kernel's lines and registers: without
-        // the folder the session shows neither (unless a buffer reads a file from it).
-        bool readsFiles = std::any_of(L.buffers.begin(), L.buffers.end(),
-                                      [](const runtime::BufferSpec& b) { return b.initJson.find("\"file\"") != std::string::npos; });
-        if (!readsFiles) L.dir.clear();
-        pv = runtime::resolveParams(L, p.params);
-    } catch (const std::exception& e) {
-        w.note = e.what();
+    // The learner's file compiles on the exercise model's worker; applyShowWhy runs it once built.
+    w.exercise = ex;
+    w.request = model(app).prepareWhy(WhyRequest{ex, file, p.params});
+    w.note = "Building " + file.filename().string() + "...";
+}
+
+// Once Show why's lesson is built: runs the learner's file in the session as the plan says.
+void applyShowWhy(AppContext& app) {
+    WhyState& w = state().why;
+    if (!w.request) return;
+    std::shared_ptr<const WhyLesson> built = model(app).whyLesson();
+    if (!built || built->request != w.request) return;
+    w.request = 0;
+    w.note.clear();
+    if (!built->ok) {
+        w.note = built->error;
         return;
     }
+    const grade::Exercise& ex = w.exercise;
+    const grade::Criterion& c = w.criterion;
+    const WhyPlan& p = w.plan;
+    const runtime::Lesson& L = built->lesson;
+    const runtime::ParamValues& pv = built->params;
     app.session.setCheckers(p.initcheck, p.racecheck);
     bool wantTimed = false;
     if (p.timed)
@@ -245,6 +255,7 @@ void drawExercisePanel(AppContext& app) {
         ImGui::SetWindowFocus(u.focusTitle.c_str());
         --u.focusFrames;
     }
+    applyShowWhy(app);
     finishShowWhy(app);
     // Opened (View menu) where the layout has no place for it: the Exercise layout gives it one,
     // so it covers no other panel. Presenter places it in its own slot.
@@ -418,6 +429,8 @@ void exerciseCommandLine(AppContext& app, const ExerciseArgs& a) {
     for (const grade::Criterion& c : o->result.criteria)
         if (!c.passed && !c.panel.empty() && (a.showWhy == "first" || c.name.rfind(a.showWhy, 0) == 0)) {
             showWhy(app, *m.current(), c, o->file);
+            m.waitWhy(120);
+            applyShowWhy(app);
             app.session.waitIdle(120);
             app.snap = app.session.snapshot();
             finishShowWhy(app);

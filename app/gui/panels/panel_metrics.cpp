@@ -2,7 +2,6 @@
 // cache model marked), and the per-source-line table; clicking a row shows that line in the
 // Source panel.
 #include "gui/panels/panels.hpp"
-#include "hw/compare.hpp"
 
 #include <algorithm>
 

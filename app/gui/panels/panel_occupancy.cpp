@@ -1,6 +1,7 @@
 // Occupancy: the CUDA occupancy calculator for the current launch on the chosen GPU preset —
 // blocks and warps per SM, which resource limits them, and how resident warps change with the
 // block size, the registers per thread and the shared memory per block.
+#include "gui/model/occupancy_view.hpp"
 #include "gui/panels/panels.hpp"
 #include "gui/panels/timing_ui.hpp"
 
@@ -125,11 +126,9 @@ void drawOccupancyPanel(AppContext& app) {
     if (s.timing && s.timing->launch) {   // the timed run's own figure (it may predate a slider move)
         if (!app.ui.registersOverride) regs = s.timing->launch->result.registersPerThread;
     }
-    timing::OccupancyInput in;
-    in.threadsPerBlock = s.block[0] * s.block[1] * s.block[2];
-    in.registersPerThread = regs;
-    in.sharedBytesPerBlock = s.sharedBytesPerBlock;
-    timing::Occupancy o = timing::computeOccupancy(spec, in);
+    const OccupancyView view = occupancyView(spec, s.block[0] * s.block[1] * s.block[2], regs, s.sharedBytesPerBlock);
+    const timing::OccupancyInput& in = view.in;
+    const timing::Occupancy& o = view.occupancy;
 
     ImGui::Text("%s: block %ux%ux%u = %u threads (%u warps), %s shared memory", s.program->kernelName.c_str(), s.block[0], s.block[1],
                 s.block[2], in.threadsPerBlock, o.warpsPerBlock, bytesText(in.sharedBytesPerBlock).c_str());
@@ -212,18 +211,6 @@ void drawOccupancyPanel(AppContext& app) {
     float h = wide ? std::max(ImGui::GetFontSize() * 6, hLeft - ImGui::GetTextLineHeightWithSpacing() - 4)
                    : std::max(ImGui::GetFontSize() * 6, (hLeft - 3 * ImGui::GetTextLineHeightWithSpacing()) / 3 - spacing);
     float maxY = static_cast<float>(spec.maxWarpsPerSM);
-    std::vector<float> xs, ys;
-    auto curve = [&](auto setInput, uint32_t from, uint32_t to, uint32_t step) {
-        xs.clear();
-        ys.clear();
-        for (uint32_t v = from; v <= to; v += step) {
-            timing::OccupancyInput x = in;
-            setInput(x, v);
-            timing::Occupancy r = timing::computeOccupancy(spec, x);
-            xs.push_back(static_cast<float>(v));
-            ys.push_back(r.problem.empty() ? static_cast<float>(r.activeWarpsPerSM) : 0.0f);
-        }
-    };
     auto group = [&](int k) {
         if (wide) {
             if (k > 0) ImGui::SameLine();
@@ -239,19 +226,15 @@ void drawOccupancyPanel(AppContext& app) {
     h = wide ? std::max(ImGui::GetFontSize() * 6, hLeft - ImGui::GetTextLineHeightWithSpacing() - 4)
              : std::max(ImGui::GetFontSize() * 6, (hLeft - 3 * ImGui::GetTextLineHeightWithSpacing()) / 3 - spacing);
     group(0);
-    curve([](timing::OccupancyInput& x, uint32_t v) { x.threadsPerBlock = v; }, 32, spec.maxThreadsPerBlock, 32);
-    occupancyPlot("bs", "threads per block", xs, ys, maxY, static_cast<float>(in.threadsPerBlock),
+    occupancyPlot("bs", "threads per block", view.byThreads.xs, view.byThreads.ys, maxY, static_cast<float>(in.threadsPerBlock),
                   static_cast<float>(o.activeWarpsPerSM), numberLabel, w, h);
     endGroup();
     group(1);
-    curve([](timing::OccupancyInput& x, uint32_t v) { x.registersPerThread = v; }, 1, spec.maxRegistersPerThread, 1);
-    occupancyPlot("rg", "registers per thread", xs, ys, maxY, static_cast<float>(regs), static_cast<float>(o.activeWarpsPerSM),
+    occupancyPlot("rg", "registers per thread", view.byRegisters.xs, view.byRegisters.ys, maxY, static_cast<float>(regs), static_cast<float>(o.activeWarpsPerSM),
                   numberLabel, w, h);
     endGroup();
     group(2);
-    uint32_t shStep = std::max<uint32_t>(spec.sharedAllocUnit, 256);
-    curve([](timing::OccupancyInput& x, uint32_t v) { x.sharedBytesPerBlock = v; }, 0, spec.maxSharedPerBlock, shStep);
-    occupancyPlot("sh", "shared bytes per block", xs, ys, maxY, static_cast<float>(in.sharedBytesPerBlock),
+    occupancyPlot("sh", "shared bytes per block", view.byShared.xs, view.byShared.ys, maxY, static_cast<float>(in.sharedBytesPerBlock),
                   static_cast<float>(o.activeWarpsPerSM), sharedLabel, w, h);
     endGroup();
 }

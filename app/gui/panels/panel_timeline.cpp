@@ -32,14 +32,7 @@ std::string requestKey(const Snapshot& s, const timing::GpuSpec& spec, bool useG
     return k;
 }
 
-timing::GpuSpec timelineSpec(const AppContext& app) {
-    if (const timing::GpuSpec* p = app.presetSpec()) return *p;
-    try {
-        return timing::findPreset("h100", timing::presetFolders());
-    } catch (...) {
-        return timing::builtinPresets().empty() ? timing::GpuSpec{} : timing::builtinPresets().front();
-    }
-}
+timing::GpuSpec timelineSpec(const AppContext& app) { return timelinePreset(app.presetSpec()); }
 
 } // namespace
 
@@ -268,23 +261,9 @@ void drawAxis(ImDrawList* dl, const Canvas& cv, float y, float h, float linesBot
 
 void exportTrace(AppContext& app, const TimelineResult& r) {
     TimelinePanelState& st = app.timelineUi;
-    std::vector<runtime::Timeline> ts;
-    if (r.simOk) ts.push_back(r.sim);
-    if (r.hwOk) ts.push_back(r.hw);
-    std::string path = st.exportPath;
-    if (path.empty()) path = "./warpscope-trace.json";
-    std::ofstream f(path, std::ios::binary);
-    if (f) f << runtime::toChromeTrace(ts);
-    if (!f) {
-        st.exportOk = false;
-        st.exportStatus = "Could not write " + path + ".";
-        return;
-    }
-    st.exportOk = true;
-    size_t n = 0;
-    for (auto& t : ts) n += t.ops.size();
-    st.exportStatus = "Wrote " + path + " (" + std::to_string(ts.size()) + (ts.size() == 1 ? " timeline, " : " timelines, ") +
-                      std::to_string(n) + " operations): open it in ui.perfetto.dev or chrome://tracing.";
+    TraceExport e = exportChromeTrace(r, st.exportPath);
+    st.exportOk = e.ok;
+    st.exportStatus = e.status;
 }
 
 } // namespace
@@ -320,7 +299,7 @@ void drawTimelinePanel(AppContext& app) {
     ImGui::TextDisabled("GPU preset");
     ImGui::SameLine();
     {
-        drawPresetCombo(app, "##tlpreset", "h100", false, [](const timing::GpuSpec& p) {
+        drawPresetCombo(app, "##tlpreset", timing::kDefaultPreset, false, [](const timing::GpuSpec& p) {
             tooltip("%s\n%u copy engines, PCIe %.0f GB/s pinned", p.description.c_str(), p.copyEngines, p.pcieGBs);
         });
         if (ImGui::IsItemHovered()) tooltip("The GPU the simulated timeline is modelled on (shared with Timed mode)");

@@ -72,7 +72,7 @@ void setFontsFolder(const fs::path& assetsDir) { g_assetsDir = assetsDir; }
 
 void addFontFolder(const fs::path& dir) { g_firstFolder = dir; }
 
-void buildFonts(AppContext& app, float scale, bool rebuild) {
+void buildFonts(Fonts& fonts, float scale, bool rebuild) {
     ImGuiIO& io = ImGui::GetIO();
     io.Fonts->Clear();
     static ImVector<ImWchar> ranges;
@@ -88,23 +88,23 @@ void buildFonts(AppContext& app, float scale, bool rebuild) {
         if (p.empty()) return nullptr;
         return io.Fonts->AddFontFromFileTTF(p.string().c_str(), px * scale, nullptr, ranges.Data);
     };
-    app.fonts = Fonts{};
-    app.fonts.ui = load(sans, 17);
-    if (app.fonts.ui) {
-        app.fonts.fromSystem = true;
-        app.fonts.mono = load(mono, 16);
-        app.fonts.bold = load(bold, 17);
-        app.fonts.heading = load(bold, 21);
-        app.fonts.italic = load(italic, 17);
+    fonts = Fonts{};
+    fonts.ui = load(sans, 17);
+    if (fonts.ui) {
+        fonts.fromSystem = true;
+        fonts.mono = load(mono, 16);
+        fonts.bold = load(bold, 17);
+        fonts.heading = load(bold, 21);
+        fonts.italic = load(italic, 17);
     } else {
         ImFontConfig cfg;
         cfg.SizePixels = std::round(13 * scale);
-        app.fonts.ui = io.Fonts->AddFontDefault(&cfg);
+        fonts.ui = io.Fonts->AddFontDefault(&cfg);
     }
-    if (!app.fonts.mono) app.fonts.mono = app.fonts.ui;
-    if (!app.fonts.bold) app.fonts.bold = app.fonts.ui;
-    if (!app.fonts.heading) app.fonts.heading = app.fonts.bold;
-    if (!app.fonts.italic) app.fonts.italic = app.fonts.ui;
+    if (!fonts.mono) fonts.mono = fonts.ui;
+    if (!fonts.bold) fonts.bold = fonts.ui;
+    if (!fonts.heading) fonts.heading = fonts.bold;
+    if (!fonts.italic) fonts.italic = fonts.ui;
     io.Fonts->Build();
     if (rebuild) {
         ImGui_ImplOpenGL3_DestroyFontsTexture();

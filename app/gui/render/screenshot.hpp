@@ -1,12 +1,9 @@
-// Writes the current back buffer as a PNG, plus a JSON sidecar (FILE.json) naming the panels
-// drawn this frame and their rectangles, so tests can check what is on screen.
+// Writes the current back buffer (or the bound read framebuffer) as a PNG.
 #pragma once
-#include "gui/panels/app.hpp"
-
 #include <string>
 
 namespace warpscope::gui {
 
-bool writeScreenshot(const std::string& path, int width, int height, const AppContext& app, uint64_t steps, std::string* error);
+bool writeFramebufferPng(const std::string& path, int width, int height, std::string* error);
 
 } // namespace warpscope::gui

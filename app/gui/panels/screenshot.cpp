@@ -1,0 +1,48 @@
+#include "gui/panels/screenshot.hpp"
+#include "gui/panels/panels.hpp"
+#include "gui/render/screenshot.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+
+namespace warpscope::gui {
+
+bool writeScreenshot(const std::string& path, int w, int h, const AppContext& app, uint64_t steps, std::string* error) {
+    if (!writeFramebufferPng(path, w, h, error)) return false;
+    nlohmann::json j;
+    j["width"] = w;
+    j["height"] = h;
+    const Snapshot& s = *app.snap;
+    j["lesson"] = s.lesson ? s.lesson->lesson.id : "";
+    j["requested_steps"] = steps;
+    j["steps"] = s.timed ? s.totalCycleSteps : s.totalSteps;   // Timed mode steps cycles
+    j["warp_instructions"] = s.totalSteps;
+    if (s.timed) j["gpu_preset"] = s.gpuPreset;
+    j["state"] = runStateName(s.state);
+    if (s.error) j["error"] = s.error->message;
+    j["panels"] = nlohmann::json::array();
+    for (const PanelRect& r : app.drawn) j["panels"].push_back({{"id", r.id}, {"x", r.x}, {"y", r.y}, {"w", r.w}, {"h", r.h}});
+    // Every toolbar item (buttons, slider, toggles, layout buttons): the layout check wants each in view.
+    j["toolbar"] = nlohmann::json::array();
+    for (const PanelRect& r : app.toolbarItems) {
+        nlohmann::json t = {{"id", r.id}, {"x", r.x}, {"y", r.y}, {"w", r.w}, {"h", r.h}};
+        if (!r.in.empty()) t["in"] = r.in;
+        j["toolbar"].push_back(t);
+    }
+    // Widths: content a panel measured against its room, and content wider than its window (cut off).
+    j["fits"] = nlohmann::json::array();
+    for (const FitRecord& f : app.fits) j["fits"].push_back({{"panel", f.panel}, {"what", f.what}, {"need", f.need}, {"have", f.have}});
+    j["layout"] = app.ui.layout;
+    j["scale"] = app.settings.uiScale;
+    if (nlohmann::json ex = exerciseSidecar(app); !ex.empty()) j["exercise"] = ex;   // the grade and Show why, for tests
+    std::ofstream f(path + ".json");
+    f << j.dump(2) << "\n";
+    if (!f) {
+        if (error) *error = "cannot write '" + path + ".json'";
+        return false;
+    }
+    return true;
+}
+
+} // namespace warpscope::gui
