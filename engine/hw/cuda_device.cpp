@@ -315,6 +315,17 @@ std::unique_ptr<runtime::Device> openCudaDevice(int ordinal) {
     return std::make_unique<CudaDevice>(ordinal);
 }
 
+std::unique_ptr<runtime::Device> openCudaDeviceOrWhy(std::string& why) {
+    why = cudaAvailability();
+    if (!why.empty()) return nullptr;
+    try {
+        return openCudaDevice(0);
+    } catch (const std::exception& e) {
+        why = e.what();
+    }
+    return nullptr;
+}
+
 // ---------------------------------------------------------------------------------------------
 // 4. CudaDevice
 // ---------------------------------------------------------------------------------------------

@@ -24,6 +24,9 @@ std::string cudaAvailability();
 // Opens GPU `ordinal` (0 = first). Throws warpscope::Error(Kind::Device) with a clear sentence
 // when there is no driver, the driver cannot initialise, or there is no such GPU.
 std::unique_ptr<runtime::Device> openCudaDevice(int ordinal = 0);
+// The first GPU, or null with the reason in `why` (cudaAvailability's sentence, or why opening
+// it failed). Never throws.
+std::unique_ptr<runtime::Device> openCudaDeviceOrWhy(std::string& why);
 
 struct DriverApi;   // the dlopen'ed entry points (cuda_device.cpp)
 

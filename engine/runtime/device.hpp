@@ -3,6 +3,7 @@
 // runs unchanged on either. All failures throw warpscope::Error.
 #pragma once
 #include "base/launch.hpp"
+#include "ptx/ast.hpp"
 #include "runtime/timeline.hpp"
 
 #include <cstddef>
@@ -42,6 +43,12 @@ public:
     // Loads PTX text (replacing any module loaded before). Errors carry the PTX/JIT log.
     // Kernel signatures come from parsing the same PTX on the host (ptx::Module), not from here.
     virtual void loadModule(const std::string& ptxText, const std::string& displayName) = 0;
+    // The same, for a caller that has parsed the text already (the host script looks up kernel
+    // signatures in it): the simulator takes the parsed module instead of parsing it again.
+    virtual void loadParsedModule(const std::string& ptxText, const ptx::Module& parsed, const std::string& displayName) {
+        (void)parsed;
+        loadModule(ptxText, displayName);
+    }
 
     virtual DevPtr malloc(size_t bytes, const std::string& label) = 0;
     virtual void free(DevPtr ptr) = 0;

@@ -70,7 +70,45 @@ std::string exprText(const json& j, const std::string& where) {
     bad(where, "expected a number or an expression string");
 }
 
-void checkKeys(const json& obj, const std::string& where, std::initializer_list<const char*> allowed) {
+// The host script's operations: the key that names each kind, the keys it needs and the keys it
+// may have. One table, used when a lesson loads (checkHostOps: every mistake of form reported
+// at load, with the file and the key) and when it runs.
+struct HostOpKind {
+    const char* key;
+    std::vector<const char*> needs, allowed;
+    const char* names;   // what the kind's own key holds: "kernel", "buffer", "event", ... ("" any)
+};
+const std::vector<HostOpKind>& hostOpKinds() {
+    static const std::vector<HostOpKind> kinds = {
+        {"launch", {"grid", "block"}, {"launch", "grid", "block", "shared", "args", "stream", "family", "if", "help"}, "kernel"},
+        {"to_device", {}, {"to_device", "offset", "count", "stream", "async", "if", "help"}, "buffer"},
+        {"to_host", {}, {"to_host", "offset", "count", "stream", "async", "if", "help"}, "buffer"},
+        {"record", {}, {"record", "stream", "if", "help"}, "event"},
+        {"wait", {}, {"wait", "stream", "if", "help"}, "event"},
+        {"sync", {}, {"sync", "stream", "event", "if", "help"}, ""},
+        {"elapsed", {"from", "to"}, {"elapsed", "from", "to", "if", "help"}, "timer"},
+        {"for", {"to", "do"}, {"for", "from", "to", "do", "if", "help"}, "variable"},
+        {"capture", {"stream", "do"}, {"capture", "stream", "do", "if", "help"}, "graph"},
+        {"graph", {}, {"graph", "stream", "if", "help"}, "graph"},
+        {"timeline", {}, {"timeline", "if", "help"}, ""},
+        {"memset", {}, {"memset", "value", "if", "help"}, "buffer"},
+        {"copy", {"to"}, {"copy", "to", "if", "help"}, "buffer"},
+        {"free", {}, {"free", "if", "help"}, "buffer"},
+        {"symbol", {"from"}, {"symbol", "from", "if", "help"}, "variable"},
+    };
+    return kinds;
+}
+const char* const kUnknownHostOp =
+    "unknown operation (expected launch, to_device, to_host, record, wait, sync, elapsed, for, capture, graph, timeline, memset, copy, "
+    "symbol or free)";
+
+const HostOpKind* hostOpKind(const json& op) {
+    for (auto& k : hostOpKinds())
+        if (op.contains(k.key)) return &k;
+    return nullptr;
+}
+
+void checkKeys(const json& obj, const std::string& where, const std::vector<const char*>& allowed) {
     for (auto& [k, v] : obj.items()) {
         bool ok = false;
         for (auto* a : allowed) ok = ok || k == a;
@@ -79,6 +117,26 @@ void checkKeys(const json& obj, const std::string& where, std::initializer_list<
             for (auto* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
             bad(where, "unknown key '" + k + "' (expected one of: " + list + ")");
         }
+    }
+}
+
+// The form of the host script, checked at load: each operation an object of a known kind, with
+// the keys it needs and no others, its name a string, loops and captures holding arrays. What
+// depends on the parameters (loop bounds, sizes, streams) is checked when it runs.
+void checkHostOps(const json& ops, const std::string& path) {
+    if (!ops.is_array()) bad(path, "must be an array of operations");
+    size_t n = 0;
+    for (auto& op : ops) {
+        const std::string where = path + "[" + std::to_string(n++) + "]";
+        if (!op.is_object()) bad(where, "an operation is an object such as {\"launch\": \"kernel\", ...}");
+        const HostOpKind* kind = hostOpKind(op);
+        if (!kind) bad(where, kUnknownHostOp);
+        checkKeys(op, where, kind->allowed);
+        for (auto* need : kind->needs)
+            if (!op.contains(need)) bad(where, std::string("needs \"") + need + "\"");
+        if (*kind->names && !op[kind->key].is_string())
+            bad(where + "." + kind->key, std::string("names a ") + kind->names + " (a string)");
+        if (op.contains("do")) checkHostOps(op["do"], where + ".do");
     }
 }
 
@@ -278,7 +336,7 @@ Lesson loadLessonTextImpl(const std::string& text, const fs::path& dir, const st
         }
     }
     if (j.contains("host")) {
-        if (!j["host"].is_array()) bad(file + ": host", "must be an array of operations");
+        checkHostOps(j["host"], file + ": host");
         L.hostJson = j["host"].dump();
     } else {
         L.hostJson = "[]";
@@ -594,7 +652,7 @@ RunResult runLessonImpl(const Lesson& lesson, const ParamValues& params, Device&
         return paramsOnly(n);
     };
     const ptx::Module module = ptx::parse(lesson.ptxText, lesson.ptxPath.filename().string());
-    device.loadModule(lesson.ptxText, lesson.ptxPath.filename().string());
+    device.loadParsedModule(lesson.ptxText, module, lesson.ptxPath.filename().string());   // parsed once per run
 
     // Buffers: host images, initialised, then copied to device allocations. Every buffer also
     // has host memory from the device (pinned or pageable) that the host script's copies use.
@@ -709,7 +767,7 @@ RunResult runLessonImpl(const Lesson& lesson, const ParamValues& params, Device&
         if (++executed > kMaxOperations)
             bad(where, "the host script runs more than " + std::to_string(kMaxOperations) + " operations (a loop bound may be wrong)");
         if (op.contains("launch")) {
-            checkKeys(op, where, {"launch", "grid", "block", "shared", "args", "stream", "family", "if", "help"});
+            checkKeys(op, where, hostOpKind(op)->allowed);
             std::string kernel = op["launch"].get<std::string>();
             if (op.contains("family") && !op["family"].is_string()) bad(where + ".family", "the family is a name (a string)");
             // Launches of one family are variants a student compares; timing validation ranks within it.
@@ -823,7 +881,7 @@ RunResult runLessonImpl(const Lesson& lesson, const ParamValues& params, Device&
         }
         } else if (op.contains("to_device") || op.contains("to_host")) {
             bool toDevice = op.contains("to_device");
-            checkKeys(op, where, {toDevice ? "to_device" : "to_host", "offset", "count", "stream", "async", "if", "help"});
+            checkKeys(op, where, hostOpKind(op)->allowed);
             std::string name = op[toDevice ? "to_device" : "to_host"].get<std::string>();
             DevPtr d = bufferPtr(name, where);
             auto [off, bytes] = range(op, name, where);
@@ -837,15 +895,15 @@ RunResult runLessonImpl(const Lesson& lesson, const ParamValues& params, Device&
             if (toDevice) plan.push_back([&device, dp, h, bytes = bytes, s, async, label] { device.copyToDevice(dp, h, bytes, s, !async, label); });
             else plan.push_back([&device, dp, h, bytes = bytes, s, async, label] { device.copyToHost(h, dp, bytes, s, !async, label); });
         } else if (op.contains("record")) {
-            checkKeys(op, where, {"record", "stream", "if", "help"});
+            checkKeys(op, where, hostOpKind(op)->allowed);
             int e = eventOf(op["record"], where + ".record", true), s = streamOf(op, where);
             plan.push_back([&device, e, s] { device.recordEvent(e, s); });
         } else if (op.contains("wait")) {
-            checkKeys(op, where, {"wait", "stream", "if", "help"});
+            checkKeys(op, where, hostOpKind(op)->allowed);
             int s = streamOf(op, where), e = eventOf(op["wait"], where + ".wait", false);
             plan.push_back([&device, e, s] { device.streamWaitEvent(s, e); });
         } else if (op.contains("sync")) {
-            checkKeys(op, where, {"sync", "stream", "event", "if", "help"});
+            checkKeys(op, where, hostOpKind(op)->allowed);
             std::string what = op["sync"].is_string() ? op["sync"].get<std::string>() : "";
             if (captureStream >= 0) bad(where, "synchronising inside a capture is not allowed");
             if (what == "device") {
@@ -859,7 +917,7 @@ RunResult runLessonImpl(const Lesson& lesson, const ParamValues& params, Device&
             }
             else bad(where + ".sync", "is \"device\", \"stream\" (with \"stream\") or \"event\" (with \"event\")");
         } else if (op.contains("elapsed")) {
-            checkKeys(op, where, {"elapsed", "from", "to", "if", "help"});
+            checkKeys(op, where, hostOpKind(op)->allowed);
             int from = eventOf(op.value("from", json()), where + ".from", false), to = eventOf(op.value("to", json()), where + ".to", false);
             std::string timer = op["elapsed"].get<std::string>();
             plan.push_back([&device, &result, from, to, timer] {
@@ -867,7 +925,7 @@ RunResult runLessonImpl(const Lesson& lesson, const ParamValues& params, Device&
                 result.timers[timer] = device.eventElapsedMs(from, to);
             });
         } else if (op.contains("for")) {
-            checkKeys(op, where, {"for", "from", "to", "do", "if", "help"});
+            checkKeys(op, where, hostOpKind(op)->allowed);
             std::string var = op["for"].get<std::string>();
             if (var.empty() || params.count(var)) bad(where + ".for", "the loop variable '" + var + "' must be a new name");
             int64_t from = op.contains("from") ? integer(op["from"], where + ".from") : 0;
@@ -882,7 +940,7 @@ RunResult runLessonImpl(const Lesson& lesson, const ParamValues& params, Device&
             if (saved) vars[var] = *saved;
             else vars.erase(var);
         } else if (op.contains("capture")) {
-            checkKeys(op, where, {"capture", "stream", "do", "if", "help"});
+            checkKeys(op, where, hostOpKind(op)->allowed);
             if (captureStream >= 0) bad(where, "captures cannot be nested");
             if (!op.contains("stream")) bad(where, "needs the \"stream\" to capture (not 0, the legacy default stream)");
             int64_t k = integer(op["stream"], where + ".stream");
@@ -908,7 +966,7 @@ RunResult runLessonImpl(const Lesson& lesson, const ParamValues& params, Device&
                 graphs[gname] = device.endCapture(s);
             });
         } else if (op.contains("graph")) {
-            checkKeys(op, where, {"graph", "stream", "if", "help"});
+            checkKeys(op, where, hostOpKind(op)->allowed);
             std::string g = op["graph"].get<std::string>();
             if (!captured.count(g)) bad(where + ".graph", "no graph named '" + g + "' has been captured");
             int s = streamOf(op, where);
@@ -916,7 +974,7 @@ RunResult runLessonImpl(const Lesson& lesson, const ParamValues& params, Device&
         } else if (op.contains("timeline")) {
             // Everything before this was set-up (like cudaGraphInstantiate, or a warm-up): the
             // timeline restarts here, after the device has finished that work.
-            checkKeys(op, where, {"timeline", "if", "help"});
+            checkKeys(op, where, hostOpKind(op)->allowed);
             if (op["timeline"] != "restart") bad(where + ".timeline", "the only value is \"restart\"");
             if (captureStream >= 0) bad(where, "the timeline cannot restart inside a capture");
             plan.push_back([&device] {
@@ -924,7 +982,7 @@ RunResult runLessonImpl(const Lesson& lesson, const ParamValues& params, Device&
                 device.resetTimeline();
             });
         } else if (op.contains("memset")) {
-            checkKeys(op, where, {"memset", "value", "if", "help"});
+            checkKeys(op, where, hostOpKind(op)->allowed);
             std::string name = op["memset"].get<std::string>();
             int64_t v = integer(op.value("value", json(0)), where + ".value");
             if (v < 0 || v > 255) bad(where + ".value", "a memset value is one byte (0..255)");
@@ -932,19 +990,19 @@ RunResult runLessonImpl(const Lesson& lesson, const ParamValues& params, Device&
             size_t n = host[name].bytes.size();
             plan.push_back([&device, dp, v, n] { device.memset(dp, static_cast<uint8_t>(v), n); });
         } else if (op.contains("copy")) {
-            checkKeys(op, where, {"copy", "to", "if", "help"});
+            checkKeys(op, where, hostOpKind(op)->allowed);
             std::string from = op["copy"].get<std::string>(), to = op.value("to", "");
             DevPtr dst = bufferPtr(to, where + ".to"), src = bufferPtr(from, where + ".copy");
             size_t n = std::min(host[from].bytes.size(), host[to].bytes.size());
             plan.push_back([&device, dst, src, n] { device.memcpyDtoD(dst, src, n); });
         } else if (op.contains("free")) {
-            checkKeys(op, where, {"free", "if", "help"});
+            checkKeys(op, where, hostOpKind(op)->allowed);
             std::string name = op["free"].get<std::string>();
             DevPtr dp = bufferPtr(name, where + ".free");
             plan.push_back([&device, dp] { device.free(dp); });
             freed.insert(name);   // its pointer stays in `dev`, so a later launch can still (wrongly) use it
         } else if (op.contains("symbol")) {
-            checkKeys(op, where, {"symbol", "from", "if", "help"});
+            checkKeys(op, where, hostOpKind(op)->allowed);
             std::string sym = op["symbol"].get<std::string>(), from = op.value("from", "");
             size_t symBytes = 0;
             DevPtr sp = device.symbolAddress(sym, &symBytes);
@@ -956,8 +1014,7 @@ RunResult runLessonImpl(const Lesson& lesson, const ParamValues& params, Device&
                 device.memcpyHtoD(sp, tmp.data(), n);
             });
         } else {
-            bad(where, "unknown operation (expected launch, to_device, to_host, record, wait, sync, elapsed, for, capture, graph, "
-                       "timeline, memset, copy, symbol or free)");
+            bad(where, kUnknownHostOp);
         }
     };
     runOps = [&](const json& ops, const std::string& path) {

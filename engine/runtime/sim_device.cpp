@@ -9,8 +9,11 @@
 
 namespace warpscope::runtime {
 
-void SimDevice::loadModule(const std::string& ptxText, const std::string& displayName) {
-    ptx::Module m = ptx::parse(ptxText, displayName);
+void SimDevice::loadModule(const std::string& ptxText, const std::string& displayName) { load(ptx::parse(ptxText, displayName)); }
+
+void SimDevice::loadParsedModule(const std::string&, const ptx::Module& parsed, const std::string&) { load(parsed); }
+
+void SimDevice::load(ptx::Module m) {
     // Module variables become named allocations; their initialisers are copied in. Addresses in
     // initialisers (generic(sym)) are patched once every variable has a place.
     memory_.reset();

@@ -26,6 +26,7 @@ public:
     std::string name() const override { return "warpscope simulator"; }
     bool isSimulator() const override { return true; }
     void loadModule(const std::string& ptxText, const std::string& displayName) override;
+    void loadParsedModule(const std::string& ptxText, const ptx::Module& parsed, const std::string& displayName) override;
     DevPtr malloc(size_t bytes, const std::string& label) override;
     void free(DevPtr ptr) override;
     void memcpyHtoD(DevPtr dst, const void* src, size_t bytes) override;
@@ -98,6 +99,7 @@ private:
         std::function<void()> effect;
         std::function<void(int stream)> model;
     };
+    void load(ptx::Module m);
     bool isPinned(const void* p, size_t bytes) const;
     void checkStream(int stream, const char* what) const;
     bool capturing(int stream) const { return captureStream_ == stream && stream >= 0; }

@@ -130,13 +130,9 @@ CompareResult runCompare(const runtime::Lesson& lesson, const runtime::ParamValu
         r.hwError = "Run on GPU is off.";
         return r;
     }
-    std::string why = hw::cudaAvailability();
-    if (!why.empty()) {
-        r.hwError = why;
-        return r;
-    }
+    std::unique_ptr<runtime::Device> gpu = hw::openCudaDeviceOrWhy(r.hwError);
+    if (!gpu) return r;
     try {
-        auto gpu = hw::openCudaDevice(0);
         r.hwDevice = gpu->name();
         // The steady-state method of time-compare (warm-up, median of queued launches); the first
         // launch is kept beside it. The counters' replay below times nothing.
@@ -179,13 +175,7 @@ CompareResult runCompare(const runtime::Lesson& lesson, const runtime::ParamValu
                 any.ulp = 1e300;
                 size_t n = std::min(s.count(), h.count());
                 runtime::Comparison c = runtime::compareBuffers(s, h, n, any);
-                BufferDiff d;
-                d.name = spec.name;
-                d.type = spec.type;
-                d.elements = c.compared;
-                d.differing = c.differing;
-                d.maxAbs = c.maxAbs;
-                d.maxUlp = c.worstUlp;
+                BufferDiff d{spec.name, spec.type, c.compared, c.differing, c.maxAbs, c.worstUlp, {}, {}, {}};
                 size_t eb = n ? s.bytes.size() / s.count() : 0;
                 for (size_t i = 0; eb && i < n; ++i)
                     if (std::memcmp(s.bytes.data() + i * eb, h.bytes.data() + i * eb, eb) != 0) {

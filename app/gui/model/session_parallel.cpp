@@ -30,13 +30,7 @@ struct session_detail::ShareRecorder : sim::StepListener {
         // The buffers' places and element sizes; only this launch's counts, from zero.
         for (const BufferHeat& h : heatBuffers) {
             BufferHeat b;
-            b.name = h.name;
-            b.type = h.type;
-            b.base = h.base;
-            b.bytes = h.bytes;
-            b.elemBytes = h.elemBytes;
-            b.count = h.count;
-            b.width = h.width;
+            static_cast<HeatLayout&>(b) = h;
             heat.push_back(std::move(b));
         }
         chunks.resize(heat.size());

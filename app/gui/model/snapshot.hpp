@@ -166,12 +166,15 @@ struct CounterView {
 };
 
 // Per-element access counts of one device buffer, collected from Step records.
-struct BufferHeat {
+// Where a buffer is and how its elements are laid out (the heat map's grid).
+struct HeatLayout {
     std::string name, type;                 // lesson buffer name and element type ("f32", ...)
     uint64_t base = 0, bytes = 0;
     uint32_t elemBytes = 4;
     uint64_t count = 0;                     // elements
     uint64_t width = 0;                     // elements per row from lesson.json "width" (0: none)
+};
+struct BufferHeat : HeatLayout {
     std::vector<uint32_t> runAccesses, runWasted;        // since the lesson (re)started
     std::vector<uint32_t> launchAccesses, launchWasted;  // in the current launch
     std::vector<uint8_t> data;              // contents when published

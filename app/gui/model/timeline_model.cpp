@@ -83,13 +83,9 @@ TimelineResult runTimeline(const TimelineRequest& req, const std::atomic<bool>* 
 
     if (!req.useGpu) return r;
     r.hwTried = true;
-    std::string why = hw::cudaAvailability();
-    if (!why.empty()) {
-        r.hwError = why;
-        return r;
-    }
+    std::unique_ptr<runtime::Device> gpu = hw::openCudaDeviceOrWhy(r.hwError);
+    if (!gpu) return r;
     try {
-        auto gpu = hw::openCudaDevice(0);
         r.hwDevice = gpu->name();
         runtime::RunResult rr = runtime::runLesson(req.lesson, req.params, *gpu);
         r.hw = std::move(rr.timeline);

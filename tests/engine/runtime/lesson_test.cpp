@@ -110,6 +110,31 @@ TEST_CASE("a good spec runs; each kind of mistake gets a precise message", "[run
               std::string::npos);
 }
 
+TEST_CASE("mistakes in the host script's form are reported when the lesson loads, not when it runs", "[runtime]") {
+    auto loadError = [](const std::string& text) -> std::string {
+        try {
+            runtime::loadLessonText(text, ".", "l.json", false);
+        } catch (const Error& e) {
+            return e.what();
+        }
+        return "";
+    };
+    auto spec = [](const std::string& host) {
+        return "{\"id\": \"t\", \"title\": \"t\", \"ptx\": \"k.ptx\", \"buffers\": {\"a\": {\"type\": \"f32\", \"count\": 4}}, \"host\": " +
+               host + "}";
+    };
+    CHECK(loadError(spec("[{\"launch\": \"k\", \"grid\": 1, \"block\": 32}]")) == "");
+    // A typo deep inside a loop that runs only for some parameters: found at load.
+    CHECK(loadError(spec("[{\"for\": \"i\", \"to\": \"0\", \"do\": [{\"lanch\": \"k\"}]}]"))
+              .find("l.json: host[0].do[0]: unknown operation") != std::string::npos);
+    CHECK(loadError(spec("[{\"to_host\": \"a\", \"strem\": 1}]")).find("host[0]: unknown key 'strem'") != std::string::npos);
+    CHECK(loadError(spec("[{\"launch\": \"k\", \"block\": 32}]")).find("host[0]: needs \"grid\"") != std::string::npos);
+    CHECK(loadError(spec("[{\"launch\": 3, \"grid\": 1, \"block\": 32}]")).find("host[0].launch: names a kernel (a string)") !=
+          std::string::npos);
+    CHECK(loadError(spec("[{\"capture\": \"g\", \"stream\": 1, \"do\": {}}]")).find("host[0].do: must be an array") != std::string::npos);
+    CHECK(loadError(spec("[7]")).find("host[0]: an operation is an object") != std::string::npos);
+}
+
 TEST_CASE("buffer initialisers are deterministic and typed", "[runtime]") {
     TempLesson t(R"JSON({
       "ptx": "kernel.ptx",
