@@ -203,6 +203,31 @@ TEST_CASE("a launch spec from a signature is lesson.json the engine runs, with i
     CHECK_THROWS_WITH(launchSpecJson(spec, "t", "", "k.ptx"), Catch::Contains("at least 1"));
 }
 
+TEST_CASE("the Launch panel's spec: dynamic shared memory for a kernel with an extern __shared__ array", "[editor]") {
+    std::string ptx = readAll(src("lessons/stencil-1d/kernel.ptx"));
+    auto sigs = parsePtxEntries(ptx);
+    REQUIRE(sigs.size() == 2);
+    CHECK(sigs[0].dynamicShared);   // stencil and stencil_no_sync both index temp[]
+    CHECK(sigs[1].dynamicShared);
+    CHECK_FALSE(parsePtxEntries(readAll(src("lessons/vector-add/kernel.ptx")))[0].dynamicShared);
+    LaunchSpec spec = defaultLaunchSpec(sigs[0]);
+    CHECK(spec.sharedBytes == 4 * 256);
+    // The launch gets the bytes (the third <<< >>> value); without them the kernel's shared
+    // accesses are out of bounds.
+    spec.block[0] = 64;
+    spec.sharedBytes = (64 + 2 * 3) * 4;
+    std::string json = launchSpecJson(spec, "t", "", src("lessons/stencil-1d/kernel.ptx").string());
+    CHECK(json.find("\"shared\": 280") != std::string::npos);
+    runtime::Lesson L = runtime::loadLessonText(json, src("."), "spec");
+    runtime::SimDevice dev;
+    CHECK_NOTHROW(runtime::runLesson(L, {}, dev));
+    spec.sharedBytes = 0;
+    runtime::Lesson none = runtime::loadLessonText(launchSpecJson(spec, "t", "", src("lessons/stencil-1d/kernel.ptx").string()), src("."), "spec");
+    runtime::SimDevice dev2;
+    CHECK_THROWS_AS(runtime::runLesson(none, {}, dev2), Error);
+    CHECK(refreshLaunchSpec(spec, sigs[0]).sharedBytes == 0);   // the user's value is kept
+}
+
 TEST_CASE("editor builds: errors at their lines, the last good build stays, a good build runs and saves as a lesson", "[editor]") {
     TempDir dir("build");
     EditorModel ed{fs::path()};

@@ -218,6 +218,23 @@ std::vector<KernelSignature> parsePtxEntries(const std::string& ptx) {
         }
         out.push_back(std::move(k));
     }
+    // Dynamic shared memory: the module's `.extern .shared` arrays, and the entries whose bodies
+    // name one (an entry's body runs to the next .entry or .func).
+    std::vector<std::string> externShared;
+    for (size_t at = ptx.find(".extern .shared"); at != std::string::npos; at = ptx.find(".extern .shared", at + 1)) {
+        size_t semi = ptx.find(';', at), bracket = ptx.find('[', at);
+        if (semi == std::string::npos || bracket == std::string::npos || bracket > semi) continue;
+        size_t end = bracket, begin = end;
+        while (begin > at && (isIdent(ptx[begin - 1]) || ptx[begin - 1] == '$')) --begin;
+        if (begin < end) externShared.push_back(ptx.substr(begin, end - begin));
+    }
+    for (KernelSignature& k : out) {
+        size_t at = ptx.find(".entry " + k.name);
+        if (at == std::string::npos) continue;
+        size_t next = std::min(ptx.find(".entry", at + 6), ptx.find(".func", at + 6));
+        std::string body = ptx.substr(at, next == std::string::npos ? std::string::npos : next - at);
+        for (const std::string& v : externShared) k.dynamicShared = k.dynamicShared || body.find(v) != std::string::npos;
+    }
     return out;
 }
 
@@ -301,6 +318,7 @@ LaunchSpec defaultLaunchSpec(const KernelSignature& kernel) {
         std::copy(std::begin(grid), std::end(grid), s.grid);
         std::copy(std::begin(block), std::end(block), s.block);
     }
+    if (kernel.dynamicShared) s.sharedBytes = 4 * s.block[0] * s.block[1] * s.block[2];
     return s;
 }
 
@@ -309,6 +327,7 @@ LaunchSpec refreshLaunchSpec(const LaunchSpec& old, const KernelSignature& kerne
     if (old.kernel != kernel.name) return s;
     std::copy(std::begin(old.grid), std::end(old.grid), s.grid);
     std::copy(std::begin(old.block), std::end(old.block), s.block);
+    s.sharedBytes = old.sharedBytes;
     for (LaunchArg& a : s.args)
         for (const LaunchArg& o : old.args)
             if (o.name == a.name && o.pointer == a.pointer) {
@@ -365,10 +384,12 @@ std::string launchSpecJson(const LaunchSpec& spec, const std::string& title, con
         }
     }
     j["buffers"] = buffers;
-    j["host"] = json::array({json{{"launch", spec.kernel},
-                                  {"grid", {spec.grid[0], spec.grid[1], spec.grid[2]}},
-                                  {"block", {spec.block[0], spec.block[1], spec.block[2]}},
-                                  {"args", args}}});
+    json launch{{"launch", spec.kernel},
+                {"grid", {spec.grid[0], spec.grid[1], spec.grid[2]}},
+                {"block", {spec.block[0], spec.block[1], spec.block[2]}},
+                {"args", args}};
+    if (spec.sharedBytes) launch["shared"] = spec.sharedBytes;
+    j["host"] = json::array({launch});
     if (!checks.empty()) j["checks"] = checks;
     return j.dump(2) + "\n";
 }

@@ -22,6 +22,7 @@ struct KernelSignature {
     int line = 0;            // the .cu line of the signature (0 when unknown)
     std::vector<KernelParam> params;
     bool twoD = false;       // its body indexes threadIdx.y or blockIdx.y (a 2D launch)
+    bool dynamicShared = false;   // its PTX uses an `extern __shared__` array (sized at launch)
 };
 
 // `__global__` functions in CUDA C++ text, with their parameters (comments and strings skipped).
@@ -57,6 +58,7 @@ struct LaunchSpec {
     std::string kernel;            // the entry launched
     uint32_t grid[3] = {4, 1, 1};
     uint32_t block[3] = {256, 1, 1};
+    uint32_t sharedBytes = 0;      // dynamic shared memory per block (the launch's third <<< >>> argument)
     std::vector<LaunchArg> args;   // in parameter order
 };
 
@@ -64,7 +66,8 @@ struct LaunchSpec {
 // iota, others zeros) and integer scalars by their names: an element count (n, count, size, len)
 // 1024, or the side of a 32 x 32 matrix in a 2D kernel (n, width, height, rows, cols, M, N, K);
 // radius 3, stride 1, offset 0, anything else 1. A 1D launch of 4 x 256 threads, or for a 2D
-// kernel 2 x 2 blocks of 16 x 16 covering the 32 x 32 matrix.
+// kernel 2 x 2 blocks of 16 x 16 covering the 32 x 32 matrix. A kernel with an `extern __shared__`
+// array gets 4 bytes of dynamic shared memory per thread of the block (one float each).
 LaunchSpec defaultLaunchSpec(const KernelSignature& kernel);
 // Keeps what the user set for arguments that still exist (same name and kind) when the kernel
 // changes after a build; new arguments get their defaults.

@@ -671,6 +671,10 @@ void drawLaunchPanel(AppContext& app) {
     ImGui::InputScalarN("grid", ImGuiDataType_U32, spec.grid, 3);
     ImGui::SetNextItemWidth(numW);
     ImGui::InputScalarN("block", ImGuiDataType_U32, spec.block, 3);
+    ImGui::SetNextItemWidth(numW / 3);
+    ImGui::InputScalar("dynamic shared bytes", ImGuiDataType_U32, &spec.sharedBytes);
+    if (ImGui::IsItemHovered())
+        tooltip("Shared memory per block for an `extern __shared__` array: the third value of <<<grid, block, bytes>>> (0: none)");
     uint64_t threads = 1;
     for (int d = 0; d < 3; ++d) threads *= uint64_t(spec.grid[d]) * spec.block[d];
     ImGui::TextDisabled("%llu threads, %u per block", static_cast<unsigned long long>(threads), spec.block[0] * spec.block[1] * spec.block[2]);
