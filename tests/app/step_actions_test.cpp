@@ -82,13 +82,26 @@ TEST_CASE("step actions: syntax errors name the line and the statement", "[actio
     REQUIRE(a.size() == 1);   // only the last one
     CHECK(a[0].params[0].first == "OK");
     REQUIRE(errors.size() == 7);
-    CHECK(errors[0] == "line 4: unknown action 'jump' (known: param, defaults, restart, select, run-to, steps, show, layout, open, timed, pin)");
+    CHECK(errors[0] == "line 4: unknown action 'jump' (known: param, defaults, restart, select, run-to, steps, show, layout, open, timed, pin, check)");
     CHECK(errors[1].find("line 4: 'param N': expected NAME=VALUE") == 0);
     CHECK(errors[2].find("expected select block B warp W") != std::string::npos);
     CHECK(errors[3].find("W from 0 to 31") != std::string::npos);
     CHECK(errors[4].find("run-to line L") != std::string::npos);
     CHECK(errors[5].find("steps N") != std::string::npos);
     CHECK(errors[6].find("expected layout NAME") != std::string::npos);
+}
+
+TEST_CASE("step actions: check turns the checkers on or off", "[actions]") {
+    std::vector<std::string> errors;
+    auto a = parseStepActions("check racecheck; check initcheck racecheck; check off; check; check off racecheck; check memcheck", 9, errors);
+    REQUIRE(a.size() == 3);
+    CHECK((a[0].racecheck && !a[0].initcheck));
+    CHECK((a[1].racecheck && a[1].initcheck));
+    CHECK((!a[2].racecheck && !a[2].initcheck));
+    CHECK(describeAction(a[0]) == "racecheck on");
+    CHECK(describeAction(a[2]) == "checkers off");
+    REQUIRE(errors.size() == 3);
+    for (auto& e : errors) CHECK(e.find("expected check racecheck|initcheck") != std::string::npos);
 }
 
 TEST_CASE("step actions: validation against the lesson", "[actions]") {

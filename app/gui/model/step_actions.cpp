@@ -80,7 +80,7 @@ std::string joinNames(const std::vector<std::string>& v) {
     return s;
 }
 
-const char* kVerbs = "param, defaults, restart, select, run-to, steps, show, layout, open, timed, pin";
+const char* kVerbs = "param, defaults, restart, select, run-to, steps, show, layout, open, timed, pin, check";
 
 std::string fmt(double v) {
     char buf[48];
@@ -177,6 +177,18 @@ std::vector<StepAction> parseStepActions(std::string_view text, int mdLine, std:
                 continue;
             }
             a.name = w[1];
+        } else if (verb == "check") {
+            a.kind = StepAction::Kind::Check;
+            bool ok = w.size() >= 2;
+            for (size_t k = 1; ok && k < w.size(); ++k) {
+                if (w[k] == "racecheck") a.racecheck = true;
+                else if (w[k] == "initcheck") a.initcheck = true;
+                else ok = w[k] == "off" && w.size() == 2;
+            }
+            if (!ok) {
+                bad("expected check racecheck|initcheck (one or both), or check off");
+                continue;
+            }
         } else if (verb == "pin") {
             a.kind = StepAction::Kind::Pin;
             bool ok = (w.size() == 4 || w.size() == 5) && (w[1] == "global" || w[1] == "shared") && w[2] == "line" &&
@@ -218,6 +230,9 @@ std::string describeAction(const StepAction& a) {
     case StepAction::Kind::Layout: return a.name + " layout";
     case StepAction::Kind::Open: return "open the " + a.name + " panel";
     case StepAction::Kind::Timed: return a.name == "off" ? "Timed mode off" : "Timed mode on " + a.name;
+    case StepAction::Kind::Check:
+        if (!a.racecheck && !a.initcheck) return "checkers off";
+        return std::string(a.racecheck && a.initcheck ? "racecheck and initcheck" : a.racecheck ? "racecheck" : "initcheck") + " on";
     case StepAction::Kind::Pin:
         return "show the " + std::string(a.access == 1 ? "load" : a.access == 2 ? "store" : "access") + " on line " + std::to_string(a.line) +
                " in " + (a.name == "global" ? "Global access" : "Shared banks");
@@ -410,6 +425,10 @@ void applyStepActions(const std::vector<StepAction>& actions, StepActionTarget& 
             flush();
             restarted = t.setTimed(a.name) || restarted;
             break;
+        case StepAction::Kind::Check:
+            flush();
+            restarted = t.setCheckers(a.initcheck, a.racecheck) || restarted;
+            break;
         case StepAction::Kind::Select:
             flush();
             t.select(a.block, a.warp);
@@ -446,6 +465,13 @@ bool SessionActionTarget::setTimed(const std::string& preset) {
     for (auto& p : timing::builtinPresets())
         if (p.name == (want.empty() ? std::string(timing::kDefaultPreset) : want)) cfg.spec = p;
     session.setTiming(cfg);
+    return true;
+}
+bool SessionActionTarget::setCheckers(bool init, bool race) {
+    if (init == initcheck && race == racecheck) return false;
+    initcheck = init;
+    racecheck = race;
+    session.setCheckers(init, race);
     return true;
 }
 void SessionActionTarget::restart() { session.restart(); }
@@ -496,13 +522,14 @@ std::vector<StepExpect> parseStepExpects(std::string_view text, int mdLine, std:
         if (w.size() == 1 && (w[0] == "finished" || w[0] == "ended")) {
             e.kind = w[0] == "finished" ? StepExpect::Kind::Finished : StepExpect::Kind::Ended;
         } else if (w.size() == 2 && parseUnsigned(w[1], n) &&
-                   (w[0] == "line" || w[0] == "active" || w[0] == "sectors" || w[0] == "ways" || w[0] == "launch" || w[0] == "waiting")) {
+                   (w[0] == "line" || w[0] == "active" || w[0] == "sectors" || w[0] == "ways" || w[0] == "launch" || w[0] == "waiting" ||
+                    w[0] == "reports")) {
             e.kind = w[0] == "line" ? StepExpect::Kind::Line : w[0] == "active" ? StepExpect::Kind::Active
                    : w[0] == "sectors" ? StepExpect::Kind::Sectors : w[0] == "ways" ? StepExpect::Kind::Ways
-                   : w[0] == "launch" ? StepExpect::Kind::Launch : StepExpect::Kind::Waiting;
+                   : w[0] == "launch" ? StepExpect::Kind::Launch : w[0] == "reports" ? StepExpect::Kind::Reports : StepExpect::Kind::Waiting;
             e.value = n;
         } else {
-            errors.push_back(lineMsg(mdLine, "'" + e.text + "': expected line L, active N, sectors N, ways N, launch N, waiting N, ended or finished"));
+            errors.push_back(lineMsg(mdLine, "'" + e.text + "': expected line L, active N, sectors N, ways N, launch N, waiting N, reports N, ended or finished"));
             continue;
         }
         out.push_back(std::move(e));
@@ -551,6 +578,9 @@ std::vector<std::string> unmetExpectations(const std::vector<StepExpect>& expect
             break;
         case StepExpect::Kind::Launch:
             if (s.launchIndex + 1 != static_cast<int64_t>(e.value)) got = "launch " + std::to_string(s.launchIndex + 1) + " is shown";
+            break;
+        case StepExpect::Kind::Reports:
+            if (s.reports.size() != e.value) got = std::to_string(s.reports.size()) + " checker reports (Checks panel)";
             break;
         case StepExpect::Kind::Ended:
             if (s.state != RunState::LaunchDone && s.state != RunState::Finished) got = std::string("the run is ") + runStateName(s.state);

@@ -16,13 +16,14 @@
 //   layout NAME                         stepping | memory | compare | checks | timing
 //   open PANEL                          open and focus a panel (source, grid, occupancy, ...)
 //   timed PRESET | timed off            Timed mode on a GPU preset (h100, teaching, ...), or off
+//   check racecheck|initcheck [...] | check off   the checkers the run uses (the lesson restarts)
 //   pin global|shared line L [load|store]  that memory panel shows the selected warp's access on
 //                                       line L (not whatever came last); a step's Do it unpins first
 //
 // Do it lands where the text says: a step that moves the machine (run-to, steps) starts from a
 // fresh run (a parameter or Timed-mode change restarts anyway), so a target behind the current
 // position is reached by replaying, never missed. `<!-- expect: ... -->` states what the model
-// shows afterwards (line L, active N, sectors N, ways N, launch N, waiting N, ended, finished); tests/app checks every step.
+// shows afterwards (line L, active N, sectors N, ways N, launch N, waiting N, reports N, ended, finished); tests/app checks every step.
 //
 // Parsing and validation are pure functions (tested in tests/app); applying them is the app's job
 // (panel_lessons.cpp).
@@ -41,7 +42,7 @@
 namespace warpscope::gui {
 
 struct StepAction {
-    enum class Kind { Param, Defaults, Restart, Select, RunToLine, RunToBarrier, RunToEnd, Steps, ShowLine, Layout, Open, Timed, Pin };
+    enum class Kind { Param, Defaults, Restart, Select, RunToLine, RunToBarrier, RunToEnd, Steps, ShowLine, Layout, Open, Timed, Pin, Check };
     Kind kind = Kind::Restart;
     std::vector<std::pair<std::string, double>> params;   // Param
     uint32_t block = 0, warp = 0;                         // Select
@@ -49,6 +50,7 @@ struct StepAction {
     uint64_t count = 0;                                   // Steps
     std::string name;                                     // Layout, Open, Timed ("off" turns it off), Pin (global, shared)
     int access = 0;                                       // Pin: 0 any, 1 load, 2 store
+    bool initcheck = false, racecheck = false;            // Check (both false: check off)
     int mdLine = 0;                                       // line of steps.md it was written on
     std::string text;                                     // the statement as written
 };
@@ -83,7 +85,7 @@ std::vector<std::string> validateStepActions(const std::vector<StepAction>& acti
 // "<file>:<line>: <message>" (`file` names the steps.md in messages). `do:` comments before the
 // first step are reported (they belong to no step).
 struct StepExpect {
-    enum class Kind { Line, Active, Sectors, Ways, Finished, Launch, Waiting, Ended };
+    enum class Kind { Line, Active, Sectors, Ways, Finished, Launch, Waiting, Ended, Reports };
     Kind kind = Kind::Line;
     uint64_t value = 0;
     int mdLine = 0;
@@ -129,6 +131,8 @@ struct StepActionTarget {
     virtual ~StepActionTarget() = default;
     virtual bool setParams(const std::vector<std::pair<std::string, double>>& values, bool defaultsFirst) = 0;
     virtual bool setTimed(const std::string& preset) = 0;   // "off" turns it off
+    // The checkers the run uses; true when that restarted the run (it does when they change).
+    virtual bool setCheckers(bool initcheck, bool racecheck) = 0;
     virtual void restart() = 0;
     virtual void select(uint32_t block, uint32_t warp) = 0;
     virtual void runToLine(uint32_t line) = 0;
@@ -154,6 +158,8 @@ struct SessionActionTarget : StepActionTarget {
     MemPin globalPin, sharedPin;
     bool setParams(const std::vector<std::pair<std::string, double>>& values, bool defaultsFirst) override;
     bool setTimed(const std::string& preset) override;
+    bool setCheckers(bool initcheck, bool racecheck) override;
+    bool initcheck = false, racecheck = false;
     void restart() override;
     void select(uint32_t block, uint32_t warp) override;
     void runToLine(uint32_t line) override;
@@ -170,7 +176,7 @@ std::vector<std::string> landingProblems(const std::vector<StepAction>& actions,
 // Parses the body of one `expect:` comment (`line 7; active 8; sectors 5; ways 32; launch 2; finished`):
 // the selected warp's next line and active lanes, what Global access / Shared banks show, the
 // launch (1-based, as the status bar counts), warps of the selected block waiting at a barrier,
-// the launch ran to its end (ended), the host program finished.
+// the launch ran to its end (ended), the host program finished, the checkers' reports so far (reports N).
 std::vector<StepExpect> parseStepExpects(std::string_view text, int mdLine, std::vector<std::string>& errors);
 // Each expectation the snapshot does not meet, as "line N: 'sectors 5': the Global access panel shows 4".
 std::vector<std::string> unmetExpectations(const std::vector<StepExpect>& expects, const Snapshot& s, const MemPin& globalPin,

@@ -279,6 +279,12 @@ struct AppActionTarget : StepActionTarget {
         app.applyTiming();
         return true;
     }
+    bool setCheckers(bool initcheck, bool racecheck) override {
+        std::shared_ptr<const Snapshot> s = app.session.snapshot();
+        if (s->initcheck == initcheck && s->racecheck == racecheck) return false;
+        app.session.setCheckers(initcheck, racecheck);
+        return true;
+    }
     void restart() override { app.session.restart(); }
     void select(uint32_t block, uint32_t warp) override {
         app.settings.followIssuing = false;
