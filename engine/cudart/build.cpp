@@ -284,7 +284,10 @@ BuildResult buildProgram(const BuildOptions& o) {
         fs::path tmp = inc.string() + ".tmp." + std::to_string(getpid());
         fs::create_directories(tmp, ec);
         bool ok = writeText(tmp / compile::kPreludeName, compile::preludeText());
-        for (auto& [name, text] : hostHeaders()) ok = ok && writeText(tmp / name, text);
+        for (auto& [name, text] : hostHeaders()) {
+            fs::create_directories((tmp / name).parent_path(), ec);   // cooperative_groups/reduce.h
+            ok = ok && writeText(tmp / name, text);
+        }
         if (!ok) {
             r.error = "cannot write warpscope's CUDA headers to " + tmp.string();
             return r;
@@ -332,8 +335,11 @@ BuildResult buildProgram(const BuildOptions& o) {
             co.compiler = compile::Compiler::Clang;
             co.wholeProgram = true;
             co.timeoutSeconds = o.timeoutSeconds;
-            co.extraArgs = common;
-            co.extraArgs.push_back("-I" + fs::absolute(src).parent_path().string());
+            // The file's own folder first, as `#include "x.h"` searches it before any -I (this pass
+            // compiles a copy of the text elsewhere): the SDK samples have a header of the same
+            // name in their folder and in Common/.
+            co.extraArgs = {"-I" + fs::absolute(src).parent_path().string()};
+            co.extraArgs.insert(co.extraArgs.end(), common.begin(), common.end());
             compile::Result dr = compile::compile(texts[i], src, co);
             r.log += "$ " + dr.command + "\n" + dr.log;
             if (!dr.ok) {

@@ -3,6 +3,7 @@
 // vector types, built-in variables, device functions), the runtime API, and the C++ conveniences
 // (templated cudaMalloc, cudaMemcpyToSymbol by variable, cudaLaunchKernel by function).
 #pragma once
+#define __CUDA_RUNTIME_H__   // CUDA's include guard: the SDK's helper_cuda.h defines its device helpers under it
 // What CUDA's own headers bring in and programs rely on without including (malloc, memset,
 // sqrt, ...); clang's <new> wrapper for device code also needs malloc and free declared first.
 #include <math.h>
@@ -12,9 +13,47 @@
 #ifdef __cplusplus
 #include <cmath>
 #include <cstdlib>
+// libstdc++'s <memory> writes __attribute__((__noinline__)), which the prelude's __noinline__
+// macro would break: included here, before the prelude defines it (its guard keeps it from being
+// read again later).
+#include <memory>
 #endif
 #include "cuda_runtime_api.h"
 #include "device_launch_parameters.h"
+
+// Device functions CUDA's headers give beside the prelude's: the SM's cycle counters (%clock,
+// %clock64), overloaded on __device__ beside the host's clock() from <time.h>, as clang's own CUDA
+// wrapper does.
+static __device__ __forceinline__ clock_t clock() { return (clock_t)__nvvm_read_ptx_sreg_clock(); }
+static __device__ __forceinline__ long long clock64() { return __nvvm_read_ptx_sreg_clock64(); }
+// CUDA's unsigned and 64-bit min and max (device functions of CUDA's math headers).
+static __device__ __forceinline__ unsigned umin(unsigned a, unsigned b) { return a < b ? a : b; }
+static __device__ __forceinline__ unsigned umax(unsigned a, unsigned b) { return a > b ? a : b; }
+static __device__ __forceinline__ long long llmin(long long a, long long b) { return a < b ? a : b; }
+static __device__ __forceinline__ long long llmax(long long a, long long b) { return a > b ? a : b; }
+static __device__ __forceinline__ unsigned long long ullmin(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
+static __device__ __forceinline__ unsigned long long ullmax(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
+// Scoped atomics (atom.sys / atom.cta): atomicAdd_system, atomicAdd_block, ... as CUDA names them.
+#define __WS_SCOPED(name, scope, T, builtin, C) \
+    static __device__ __forceinline__ T name##_##scope(T* p, T v) { return (T)builtin((C*)p, (C)v); }
+#define __WS_SCOPES(name, T, op, sfx, C) __WS_SCOPED(name, system, T, __nvvm_atom_sys_##op##_gen_##sfx, C) __WS_SCOPED(name, block, T, __nvvm_atom_cta_##op##_gen_##sfx, C)
+__WS_SCOPES(atomicAdd, int, add, i, int) __WS_SCOPES(atomicAdd, unsigned int, add, i, int)
+__WS_SCOPES(atomicAdd, unsigned long long, add, ll, long long) __WS_SCOPES(atomicAdd, float, add, f, float)
+__WS_SCOPES(atomicAdd, double, add, d, double)
+__WS_SCOPES(atomicExch, int, xchg, i, int) __WS_SCOPES(atomicExch, unsigned int, xchg, i, int)
+__WS_SCOPES(atomicExch, unsigned long long, xchg, ll, long long)
+__WS_SCOPES(atomicMin, int, min, i, int) __WS_SCOPES(atomicMin, unsigned int, min, ui, unsigned int)
+__WS_SCOPES(atomicMax, int, max, i, int) __WS_SCOPES(atomicMax, unsigned int, max, ui, unsigned int)
+__WS_SCOPES(atomicInc, unsigned int, inc, ui, unsigned int) __WS_SCOPES(atomicDec, unsigned int, dec, ui, unsigned int)
+__WS_SCOPES(atomicAnd, int, and, i, int) __WS_SCOPES(atomicAnd, unsigned int, and, i, int)
+__WS_SCOPES(atomicOr, int, or, i, int) __WS_SCOPES(atomicOr, unsigned int, or, i, int)
+__WS_SCOPES(atomicXor, int, xor, i, int) __WS_SCOPES(atomicXor, unsigned int, xor, i, int)
+#undef __WS_SCOPES
+#undef __WS_SCOPED
+static __device__ __forceinline__ int atomicCAS_system(int* p, int c, int v) { return __nvvm_atom_sys_cas_gen_i(p, c, v); }
+static __device__ __forceinline__ unsigned atomicCAS_system(unsigned* p, unsigned c, unsigned v) { return (unsigned)__nvvm_atom_sys_cas_gen_i((int*)p, (int)c, (int)v); }
+static __device__ __forceinline__ int atomicCAS_block(int* p, int c, int v) { return __nvvm_atom_cta_cas_gen_i(p, c, v); }
+static __device__ __forceinline__ unsigned atomicCAS_block(unsigned* p, unsigned c, unsigned v) { return (unsigned)__nvvm_atom_cta_cas_gen_i((int*)p, (int)c, (int)v); }
 
 #ifdef __cplusplus
 template <class T> inline cudaError_t cudaMalloc(T** devPtr, size_t size) { return ::cudaMalloc((void**)(void*)devPtr, size); }

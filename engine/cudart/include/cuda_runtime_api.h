@@ -2,6 +2,7 @@
 // (engine/cudart/runtime.cpp), declared from the CUDA Runtime API reference. A function declared
 // here and not implemented returns cudaErrorNotSupported and says so once on stderr.
 #pragma once
+#define __CUDA_RUNTIME_API_H__   // CUDA's include guard, tested by helper headers
 #include "driver_types.h"
 #include "vector_types.h"
 
@@ -117,6 +118,20 @@ cudaError_t cudaDeviceGetStreamPriorityRange(int* leastPriority, int* greatestPr
 cudaError_t cudaFuncSetAttribute(const void* func, enum cudaFuncAttribute attr, int value);
 cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes* attr, const void* func);
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, const void* func, int blockSize, size_t dynamicSMemSize);
+
+// Stream attributes (the L2 access policy window and the priority) and the persisting L2 lines:
+// accepted and noted once on stderr; the cycle model has no persisting L2 lines.
+cudaError_t cudaStreamSetAttribute(cudaStream_t stream, enum cudaStreamAttrID attr, const union cudaStreamAttrValue* value);
+cudaError_t cudaStreamGetAttribute(cudaStream_t stream, enum cudaStreamAttrID attr, union cudaStreamAttrValue* value);
+cudaError_t cudaCtxResetPersistingL2Cache(void);
+cudaError_t cudaStreamGetPriority(cudaStream_t stream, int* priority);
+cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned int* flags);
+cudaError_t cudaDeviceCanAccessPeer(int* canAccessPeer, int device, int peerDevice);
+cudaError_t cudaGetDeviceFlags(unsigned int* flags);
+cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes* attributes, const void* ptr);
+cudaError_t cudaHostGetFlags(unsigned int* pFlags, void* pHost);
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlocks, const void* func, int blockSize, size_t dynamicSMemSize,
+                                                                   unsigned int flags);
 
 // Declared, not implemented yet: each returns cudaErrorNotSupported and says so once on stderr.
 cudaError_t cudaHostRegister(void* ptr, size_t size, unsigned int flags);
