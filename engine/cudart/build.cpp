@@ -240,9 +240,12 @@ BuildResult buildProgram(const BuildOptions& o) {
         h.add(texts.back());
         dirs.push_back(fs::absolute(s).parent_path());
     }
-    for (auto& d : o.includeDirs) {
-        h.add("-I" + fs::absolute(d).string());
-        dirs.push_back(fs::absolute(d));
+    // -I folders as absolute paths: the device pass compiles a copy of each source elsewhere.
+    BuildOptions opts = o;
+    for (auto& d : opts.includeDirs) d = fs::absolute(d).lexically_normal().string();
+    for (auto& d : opts.includeDirs) {
+        h.add("-I" + d);
+        dirs.push_back(d);
     }
     for (auto& d : o.defines) h.add("-D" + d);
     const fs::path dataDir = base::findDataDir();
@@ -308,7 +311,7 @@ BuildResult buildProgram(const BuildOptions& o) {
     } cleanup{work};
 
     std::vector<std::string> common = {"-std=c++17", "-I" + inc.string(), "-include", "cuda_runtime.h"};
-    for (auto& d : o.includeDirs) common.push_back("-I" + d);
+    for (auto& d : opts.includeDirs) common.push_back("-I" + d);
     for (auto& d : o.defines) common.push_back("-D" + d);
 
     std::vector<std::string> objects;
@@ -320,7 +323,7 @@ BuildResult buildProgram(const BuildOptions& o) {
         std::vector<std::string> argv = {clang};
         if (c) {
             argv.insert(argv.end(), {"-x", "c", "-O2", "-g", "-c", src, "-o", obj.string()});
-            for (auto& d : o.includeDirs) argv.push_back("-I" + d);
+            for (auto& d : opts.includeDirs) argv.push_back("-I" + d);
             for (auto& d : o.defines) argv.push_back("-D" + d);
         } else {
             argv.insert(argv.end(), {"-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib", "--cuda-path=/nonexistent-warpscope",

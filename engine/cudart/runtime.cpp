@@ -122,7 +122,11 @@ struct Runtime {
     std::map<uintptr_t, Registered> registered;
     std::string launchLabel;                         // --timed: names the launch being run
     size_t l2FetchGranularity = 64, persistingL2 = 0;   // cudaDeviceSetLimit's hints, given back by Get
-    std::map<uintptr_t, std::pair<size_t, unsigned>> pinnedHost;   // cudaMallocHost / cudaHostAlloc: base -> (bytes, flags)
+    std::map<uintptr_t, std::pair<size_t, unsigned>> pinnedHost;
+    // The device's memory pool (cudaMallocAsync): its allocations, their bytes and the attributes.
+    std::map<uint64_t, size_t> poolAllocs;
+    uint64_t poolUsed = 0, poolUsedHigh = 0, poolThreshold = 0;
+    int poolReuse[3] = {1, 1, 1};   // cudaMallocHost / cudaHostAlloc: base -> (bytes, flags)
 };
 
 thread_local cudaError_t t_lastError = cudaSuccess;
@@ -1026,7 +1030,7 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) 
     case cudaDevAttrHostRegisterSupported: *value = 1; break;
     case cudaDevAttrDirectManagedMemAccessFromHost: *value = 0; break;
     case cudaDevAttrReservedSharedMemoryPerBlock: *value = int(p.reservedSharedMemPerBlock); break;
-    case cudaDevAttrMemoryPoolsSupported: *value = 0; break;
+    case cudaDevAttrMemoryPoolsSupported: *value = 1; break;
     default: return notSupported("cudaDeviceGetAttribute with this attribute", "warpscope reports the attributes listed in its driver_types.h");
     }
     return cudaSuccess;
@@ -2016,5 +2020,90 @@ CUresultWs cuGetErrorString(CUresultWs error, const char** s) {
     *s = cudaGetErrorString(same);
     return 0;
 }
+
+// ---------------------------------------------------------------- 11. stream-ordered allocation
+// The simulator has finished a stream's earlier work when a call comes, so cudaMallocAsync
+// allocates and cudaFreeAsync frees at once, which is a valid order for every stream.
+struct CUmemPoolHandle_st {
+    int device;
+};
+static CUmemPoolHandle_st g_pool{0};
+cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t* pool, int device) {
+    if (!pool) return ret(cudaErrorInvalidValue);
+    if (device != 0) return ret(cudaErrorInvalidDevice);
+    *pool = &g_pool;
+    return cudaSuccess;
+}
+cudaError_t cudaDeviceGetMemPool(cudaMemPool_t* pool, int device) { return cudaDeviceGetDefaultMemPool(pool, device); }
+cudaError_t cudaMallocFromPoolAsync(void** devPtr, size_t size, cudaMemPool_t pool, cudaStream_t stream) {
+    if (!devPtr || pool != &g_pool) return ret(cudaErrorInvalidValue);
+    {
+        Call c;
+        WS_STICKY(c.rt);
+        bool ok = true;
+        streamId(c.rt, stream, &ok);
+        if (!ok) return complain(cudaErrorInvalidResourceHandle, "cudaMallocAsync: not a live stream");
+    }
+    if (size == 0) {
+        *devPtr = nullptr;
+        return cudaSuccess;
+    }
+    cudaError_t e = cudaMalloc(devPtr, size);
+    if (e != cudaSuccess) return e;
+    Runtime& rt = state();
+    std::lock_guard<std::recursive_mutex> lock(rt.mutex);
+    rt.poolAllocs[reinterpret_cast<uint64_t>(*devPtr)] = size;
+    rt.poolUsed += size;
+    rt.poolUsedHigh = std::max(rt.poolUsedHigh, rt.poolUsed);
+    return cudaSuccess;
+}
+cudaError_t cudaMallocAsync(void** devPtr, size_t size, cudaStream_t stream) { return cudaMallocFromPoolAsync(devPtr, size, &g_pool, stream); }
+cudaError_t cudaFreeAsync(void* devPtr, cudaStream_t stream) {
+    {
+        Call c;
+        WS_STICKY(c.rt);
+        bool ok = true;
+        streamId(c.rt, stream, &ok);
+        if (!ok) return complain(cudaErrorInvalidResourceHandle, "cudaFreeAsync: not a live stream");
+        if (auto it = c.rt.poolAllocs.find(reinterpret_cast<uint64_t>(devPtr)); it != c.rt.poolAllocs.end()) {
+            c.rt.poolUsed -= it->second;
+            c.rt.poolAllocs.erase(it);
+        }
+    }
+    return cudaFree(devPtr);
+}
+cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t pool, int attr, void* value) {
+    if (pool != &g_pool || !value) return ret(cudaErrorInvalidValue);
+    Call c;
+    switch (attr) {
+    case cudaMemPoolReuseFollowEventDependencies:
+    case cudaMemPoolReuseAllowOpportunistic:
+    case cudaMemPoolReuseAllowInternalDependencies: c.rt.poolReuse[attr - 1] = *static_cast<int*>(value); return cudaSuccess;
+    case cudaMemPoolAttrReleaseThreshold: c.rt.poolThreshold = *static_cast<uint64_t*>(value); return cudaSuccess;
+    case cudaMemPoolAttrReservedMemHigh:
+    case cudaMemPoolAttrUsedMemHigh:
+        if (*static_cast<uint64_t*>(value) != 0) return ret(cudaErrorInvalidValue);   // only a reset to 0
+        c.rt.poolUsedHigh = c.rt.poolUsed;
+        return cudaSuccess;
+    default: return ret(cudaErrorInvalidValue);
+    }
+}
+cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t pool, int attr, void* value) {
+    if (pool != &g_pool || !value) return ret(cudaErrorInvalidValue);
+    Call c;
+    switch (attr) {
+    case cudaMemPoolReuseFollowEventDependencies:
+    case cudaMemPoolReuseAllowOpportunistic:
+    case cudaMemPoolReuseAllowInternalDependencies: *static_cast<int*>(value) = c.rt.poolReuse[attr - 1]; return cudaSuccess;
+    case cudaMemPoolAttrReleaseThreshold: *static_cast<uint64_t*>(value) = c.rt.poolThreshold; return cudaSuccess;
+    // The pool keeps nothing back: what it has reserved is what is in use.
+    case cudaMemPoolAttrReservedMemCurrent:
+    case cudaMemPoolAttrUsedMemCurrent: *static_cast<uint64_t*>(value) = c.rt.poolUsed; return cudaSuccess;
+    case cudaMemPoolAttrReservedMemHigh:
+    case cudaMemPoolAttrUsedMemHigh: *static_cast<uint64_t*>(value) = c.rt.poolUsedHigh; return cudaSuccess;
+    default: return ret(cudaErrorInvalidValue);
+    }
+}
+cudaError_t cudaMemPoolTrimTo(cudaMemPool_t pool, size_t) { return pool == &g_pool ? cudaSuccess : ret(cudaErrorInvalidValue); }
 
 } // extern "C"

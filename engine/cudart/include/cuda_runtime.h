@@ -26,6 +26,29 @@
 // wrapper does.
 static __device__ __forceinline__ clock_t clock() { return (clock_t)__nvvm_read_ptx_sreg_clock(); }
 static __device__ __forceinline__ long long clock64() { return __nvvm_read_ptx_sreg_clock64(); }
+// memcpy and memset in device code (CUDA allows them in kernels).
+static __device__ __forceinline__ void* memcpy(void* d, const void* s, size_t n) { return __builtin_memcpy(d, s, n); }
+static __device__ __forceinline__ void* memset(void* d, int v, size_t n) { return __builtin_memset(d, v, n); }
+// Arithmetic with a chosen rounding (round down _rd, up _ru, toward zero _rz), as one PTX
+// instruction each (add.rm.f32, ...): the interval-arithmetic intrinsics.
+#define __WS_RND2(name, op, mode, T, ty, c)                                                        \
+    static __device__ __forceinline__ T name(T a, T b) { T r; asm(#op "." #mode "." #ty " %0, %1, %2;" : "=" c(r) : c(a), c(b)); return r; }
+#define __WS_RND1(name, op, mode, T, ty, c)                                                        \
+    static __device__ __forceinline__ T name(T a) { T r; asm(#op "." #mode "." #ty " %0, %1;" : "=" c(r) : c(a)); return r; }
+#define __WS_RNDS(mode, sfx)                                                                          \
+    __WS_RND2(__fadd_##sfx, add, mode, float, f32, "f") __WS_RND2(__fmul_##sfx, mul, mode, float, f32, "f")    \
+    __WS_RND2(__fdiv_##sfx, div, mode, float, f32, "f") __WS_RND1(__fsqrt_##sfx, sqrt, mode, float, f32, "f")  \
+    __WS_RND1(__frcp_##sfx, rcp, mode, float, f32, "f")                                                \
+    __WS_RND2(__dadd_##sfx, add, mode, double, f64, "d") __WS_RND2(__dmul_##sfx, mul, mode, double, f64, "d")  \
+    __WS_RND2(__ddiv_##sfx, div, mode, double, f64, "d") __WS_RND1(__dsqrt_##sfx, sqrt, mode, double, f64, "d") \
+    __WS_RND1(__drcp_##sfx, rcp, mode, double, f64, "d")
+__WS_RNDS(rm, rd) __WS_RNDS(rp, ru) __WS_RNDS(rz, rz)
+__WS_RND2(__dadd_rn, add, rn, double, f64, "d") __WS_RND2(__dmul_rn, mul, rn, double, f64, "d")
+__WS_RND2(__ddiv_rn, div, rn, double, f64, "d") __WS_RND1(__dsqrt_rn, sqrt, rn, double, f64, "d")
+__WS_RND1(__drcp_rn, rcp, rn, double, f64, "d")
+#undef __WS_RNDS
+#undef __WS_RND1
+#undef __WS_RND2
 // CUDA's unsigned and 64-bit min and max (device functions of CUDA's math headers).
 static __device__ __forceinline__ unsigned umin(unsigned a, unsigned b) { return a < b ? a : b; }
 static __device__ __forceinline__ unsigned umax(unsigned a, unsigned b) { return a > b ? a : b; }
@@ -98,6 +121,16 @@ template <class T> inline cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* 
 }
 template <class T> inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, T func, int blockSize, size_t dynamicSMemSize) {
     return ::cudaOccupancyMaxActiveBlocksPerMultiprocessor(numBlocks, (const void*)func, blockSize, dynamicSMemSize);
+}
+template <class T> inline cudaError_t cudaMallocAsync(T** devPtr, size_t size, cudaStream_t stream) {
+    return ::cudaMallocAsync((void**)(void*)devPtr, size, stream);
+}
+template <class T> inline cudaError_t cudaMallocAsync(T** devPtr, size_t size, cudaMemPool_t pool, cudaStream_t stream) {
+    return ::cudaMallocFromPoolAsync((void**)(void*)devPtr, size, pool, stream);
+}
+template <class T> inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlocks, T func, int blockSize,
+                                                                                          size_t dynamicSMemSize, unsigned int flags) {
+    return ::cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, (const void*)func, blockSize, dynamicSMemSize, flags);
 }
 // CUDA 11's cudaGraphInstantiate (error node and log), beside CUDA 12's (flags).
 inline cudaError_t cudaGraphInstantiate(cudaGraphExec_t* pGraphExec, cudaGraph_t graph, cudaGraphNode_t* pErrorNode, char* pLogBuffer,

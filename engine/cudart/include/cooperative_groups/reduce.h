@@ -15,9 +15,23 @@ template <class T> struct bit_or { __device__ __forceinline__ T operator()(const
 template <class T> struct bit_xor { __device__ __forceinline__ T operator()(const T& a, const T& b) const { return a ^ b; } };
 
 template <unsigned N, class T, class Op> static __device__ __forceinline__ T reduce(const thread_block_tile<N>& g, T v, Op op) {
-    static_assert(N <= 32, "cg::reduce works on tiles of at most 32 threads");
-    for (unsigned d = N / 2; d > 0; d /= 2) v = op(v, g.shfl_xor(v, d));
-    return v;
+    if constexpr (N <= 32) {
+        for (unsigned d = N / 2; d > 0; d /= 2) v = op(v, g.shfl_xor(v, d));
+        return v;
+    } else {
+        // A tile of whole warps: each warp reduces with shuffles, then every thread combines the
+        // warps' results through shared memory, between two of the tile's barriers.
+        static __shared__ T perWarp[32];
+        const thread_block_tile<32> warp;
+        for (unsigned d = 16; d > 0; d /= 2) v = op(v, warp.shfl_xor(v, d));
+        const unsigned w = __ws::blockRank() / 32, first = w - (__ws::blockRank() % N) / 32;
+        if (warp.thread_rank() == 0) perWarp[w] = v;
+        g.sync();
+        T r = perWarp[first];
+        for (unsigned k = 1; k < N / 32; ++k) r = op(r, perWarp[first + k]);
+        g.sync();
+        return r;
+    }
 }
 template <class T, class Op> static __device__ __forceinline__ T reduce(const coalesced_group& g, T v, Op op) {
     T r = g.shfl(v, 0);
