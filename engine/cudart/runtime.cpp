@@ -102,6 +102,7 @@ struct Runtime {
     bool haveSpec = false;
     cudaError_t sticky = cudaSuccess;                // a kernel fault: every later call returns it
     cudaError_t pendingFault = cudaSuccess;          // a fault not yet seen by the host (see Call)
+    std::string pendingFaultText;                    // its report, printed when the host sees it
     std::set<CUstream_st*> streams;
     std::set<CUevent_st*> events;
     std::map<uint64_t, size_t> managed;              // unified allocations: base -> bytes
@@ -470,6 +471,17 @@ void enableTimeline(Runtime& rt) {
     };
 }
 
+// A kernel's fault is shown when the host first sees it (the next call, as CUDA prints a failed
+// assert at the next synchronisation): what the kernel printed before it stopped, CUDA's assert
+// line, then warpscope's report of where it happened.
+void showFault(Runtime& rt) {
+    flushPrintf(rt);
+    if (rt.pendingFaultText.empty()) return;
+    std::fflush(stdout);
+    std::fputs(rt.pendingFaultText.c_str(), stderr);
+    rt.pendingFaultText.clear();
+}
+
 void ensureDevice(Runtime& rt) {
     if (rt.device) return;
     static bool atExit = false;
@@ -479,7 +491,7 @@ void ensureDevice(Runtime& rt) {
         std::atexit([] {
             Runtime& r = state();
             std::lock_guard<std::recursive_mutex> lock(r.mutex);
-            flushPrintf(r);
+            showFault(r);   // a fault the program never called again after, and pending printf output
         });
     }
     loadSpec(rt);
@@ -521,7 +533,10 @@ struct Call {
         ensureDevice(rt);
         // A GPU reports a kernel's fault once the host next waits on or talks to the device, not to
         // the launch or to cudaGetLastError right after it (the kernel is still running then).
-        if (rt.pendingFault != cudaSuccess && rt.sticky == cudaSuccess) rt.sticky = rt.pendingFault;
+        if (rt.pendingFault != cudaSuccess && rt.sticky == cudaSuccess) {
+            rt.sticky = rt.pendingFault;
+            showFault(rt);
+        }
     }
 };
 
@@ -1071,7 +1086,7 @@ cudaError_t cudaThreadSynchronize(void) { return cudaDeviceSynchronize(); }
 cudaError_t cudaDeviceReset(void) {
     Runtime& rt = state();
     std::lock_guard<std::recursive_mutex> lock(rt.mutex);
-    flushPrintf(rt);
+    showFault(rt);
     for (auto& [base, n] : rt.managed) unmapManaged(rt, base, n);
     rt.managed.clear();
     rt.mappedHost.clear();
@@ -1086,6 +1101,7 @@ cudaError_t cudaDeviceReset(void) {
     rt.loaded = false;
     rt.sticky = cudaSuccess;
     rt.pendingFault = cudaSuccess;
+    rt.pendingFaultText.clear();
     t_lastError = cudaSuccess;
     return cudaSuccess;
 }
@@ -1465,14 +1481,14 @@ cudaError_t cudaLaunchKernel(const void* func, WsDim3 grid, WsDim3 block, void**
         if (e.kind() == Error::Kind::Unsupported || e.kind() == Error::Kind::Input)
             return complain(code, "launch of " + demangle(name) + ": " + e.what());
         if (std::string failed = takeAssert(c.rt); !failed.empty()) {
-            drainPrintf(c.rt);
-            flushPrintf(c.rt);   // what the kernel printed before it stopped, then CUDA's assert line
-            std::fprintf(stderr, "%s\n", failed.c_str());
+            c.rt.pendingFaultText += failed + "\n";   // CUDA's assert line, after what the kernel printed
             code = cudaErrorAssert;
         }
-        // A fault: sticky, as on a GPU; reported now with where it happened.
-        std::fprintf(stderr, "warpscope: kernel %s faulted: %s\n  CUDA reports this as %s (%s) from the next CUDA call on (not to the launch or a cudaGetLastError right after it: a GPU is still running the kernel then).\n",
-                     demangle(name).c_str(), e.what(), cudaGetErrorName(code), cudaGetErrorString(code));
+        // A fault: sticky, as on a GPU; shown with where it happened when the host next calls.
+        c.rt.pendingFaultText += "warpscope: kernel " + demangle(name) + " faulted: " + e.what() + "\n  CUDA reports this as " +
+                                 cudaGetErrorName(code) + " (" + cudaGetErrorString(code) +
+                                 ") to this call and every later one; the launch and a cudaGetLastError right after it returned "
+                                 "cudaSuccess, as on a GPU, where the kernel was still running then.\n";
         writeStatus("fault");
         c.rt.pendingFault = code;
         // The launch itself succeeds, as an asynchronous launch does; the error shows from the next call on.
@@ -1954,8 +1970,8 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream) {
     } catch (const Error& e) {
         cudaError_t code = launchErrorFor(e);
         if (e.kind() == Error::Kind::Unsupported || e.kind() == Error::Kind::Input) return complain(code, std::string("cudaGraphLaunch: ") + e.what());
-        std::fprintf(stderr, "warpscope: a kernel of the graph faulted: %s\n  CUDA reports this as %s (%s) from the next CUDA call on.\n", e.what(),
-                     cudaGetErrorName(code), cudaGetErrorString(code));
+        c.rt.pendingFaultText += std::string("warpscope: a kernel of the graph faulted: ") + e.what() + "\n  CUDA reports this as " +
+                                 cudaGetErrorName(code) + " (" + cudaGetErrorString(code) + ") to this call and every later one.\n";
         writeStatus("fault");
         c.rt.pendingFault = code;
     }
