@@ -485,3 +485,13 @@ TEST_CASE("cudart: events time a clock64() wait; WARPSCOPE_TIMED=1 gives the cyc
     // cycle model issues the wait loop faster, so the timed wait is shorter: docs/whole-programs.md.)
     CHECK(has(t.output, "waited 200000 clocks: the events measured it within 10%: "));
 }
+
+TEST_CASE("cudart: a static __shared__ value written by one thread is read by all after __syncthreads", "[cudart]") {
+    if (!haveClang()) { WARN("clang is not installed: skipped"); return; }
+    NoToolkit env;
+    cudart::BuildResult b = build({"shared_broadcast.cu"});
+    REQUIRE(b.ok);
+    Run r = run(b);
+    CHECK(r.output == "h[1] = 11, h[257] = 277, mismatches 0\n");
+    CHECK(r.exitCode == 0);
+}
