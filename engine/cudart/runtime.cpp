@@ -2122,4 +2122,39 @@ cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t pool, int attr, void* value) {
 }
 cudaError_t cudaMemPoolTrimTo(cudaMemPool_t pool, size_t) { return pool == &g_pool ? cudaSuccess : ret(cudaErrorInvalidValue); }
 
+// ---------------------------------------------------------------- 12. cache and bank preferences
+// Hints on sm_70 and later too (the L1/shared split is chosen per launch, banks are 4 bytes wide):
+// checked, and kept so that Get gives them back.
+static int g_cacheConfig = cudaFuncCachePreferNone;
+cudaError_t cudaFuncSetCacheConfig(const void* func, int config) {
+    if (config < cudaFuncCachePreferNone || config > cudaFuncCachePreferEqual) return ret(cudaErrorInvalidValue);
+    Call c;
+    WS_STICKY(c.rt);
+    return c.rt.kernels.count(func) ? cudaSuccess : ret(cudaErrorInvalidDeviceFunction);
+}
+cudaError_t cudaDeviceSetCacheConfig(int config) {
+    if (config < cudaFuncCachePreferNone || config > cudaFuncCachePreferEqual) return ret(cudaErrorInvalidValue);
+    g_cacheConfig = config;
+    return cudaSuccess;
+}
+cudaError_t cudaDeviceGetCacheConfig(int* config) {
+    if (!config) return ret(cudaErrorInvalidValue);
+    *config = g_cacheConfig;
+    return cudaSuccess;
+}
+cudaError_t cudaFuncSetSharedMemConfig(const void* func, int config) {
+    if (config < cudaSharedMemBankSizeDefault || config > cudaSharedMemBankSizeEightByte) return ret(cudaErrorInvalidValue);
+    Call c;
+    WS_STICKY(c.rt);
+    return c.rt.kernels.count(func) ? cudaSuccess : ret(cudaErrorInvalidDeviceFunction);
+}
+cudaError_t cudaDeviceSetSharedMemConfig(int config) {
+    return config < cudaSharedMemBankSizeDefault || config > cudaSharedMemBankSizeEightByte ? ret(cudaErrorInvalidValue) : cudaSuccess;
+}
+cudaError_t cudaDeviceGetSharedMemConfig(int* config) {
+    if (!config) return ret(cudaErrorInvalidValue);
+    *config = cudaSharedMemBankSizeFourByte;   // what sm_70 and later have, whatever was asked
+    return cudaSuccess;
+}
+
 } // extern "C"

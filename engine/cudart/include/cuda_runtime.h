@@ -35,6 +35,9 @@ static __device__ __forceinline__ void __ws_syncwarp(unsigned mask = 0xffffffffu
 // wrapper does.
 static __device__ __forceinline__ clock_t clock() { return (clock_t)__nvvm_read_ptx_sreg_clock(); }
 static __device__ __forceinline__ long long clock64() { return __nvvm_read_ptx_sreg_clock64(); }
+// nan("") and nanf("") in device code (a quiet NaN; the payload string is ignored).
+static __device__ __forceinline__ double nan(const char*) { return __builtin_nan(""); }
+static __device__ __forceinline__ float nanf(const char*) { return __builtin_nanf(""); }
 // memcpy and memset in device code (CUDA allows them in kernels).
 static __device__ __forceinline__ void* memcpy(void* d, const void* s, size_t n) { return __builtin_memcpy(d, s, n); }
 static __device__ __forceinline__ void* memset(void* d, int v, size_t n) { return __builtin_memset(d, v, n); }
@@ -130,6 +133,12 @@ template <class T> inline cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* 
 }
 template <class T> inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, T func, int blockSize, size_t dynamicSMemSize) {
     return ::cudaOccupancyMaxActiveBlocksPerMultiprocessor(numBlocks, (const void*)func, blockSize, dynamicSMemSize);
+}
+template <class T> inline cudaError_t cudaFuncSetCacheConfig(T* func, cudaFuncCache config) {
+    return ::cudaFuncSetCacheConfig((const void*)func, config);
+}
+template <class T> inline cudaError_t cudaFuncSetSharedMemConfig(T* func, cudaSharedMemConfig config) {
+    return ::cudaFuncSetSharedMemConfig((const void*)func, config);
 }
 template <class T> inline cudaError_t cudaMallocAsync(T** devPtr, size_t size, cudaStream_t stream) {
     return ::cudaMallocAsync((void**)(void*)devPtr, size, stream);

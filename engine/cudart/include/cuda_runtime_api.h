@@ -144,6 +144,15 @@ cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t pool, enum cudaMemPoolAttr att
 cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t pool, enum cudaMemPoolAttr attr, void* value);
 cudaError_t cudaMemPoolTrimTo(cudaMemPool_t pool, size_t minBytesToKeep);
 
+// The cache and bank-width preferences: checked and accepted (the model always has the largest
+// shared-memory carveout and 4-byte banks, as sm_70 and later do).
+cudaError_t cudaFuncSetCacheConfig(const void* func, enum cudaFuncCache cacheConfig);
+cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache cacheConfig);
+cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache* pCacheConfig);
+cudaError_t cudaFuncSetSharedMemConfig(const void* func, enum cudaSharedMemConfig config);
+cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config);
+cudaError_t cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig* pConfig);
+
 // Declared, not implemented yet: each returns cudaErrorNotSupported and says so once on stderr.
 cudaError_t cudaHostRegister(void* ptr, size_t size, unsigned int flags);
 cudaError_t cudaHostUnregister(void* ptr);

@@ -341,3 +341,16 @@ enum cudaMemPoolAttr {
     cudaMemPoolAttrUsedMemCurrent = 7,
     cudaMemPoolAttrUsedMemHigh = 8,
 };
+
+// The L1/shared split and the shared-memory bank width a kernel prefers: hints.
+enum cudaFuncCache {
+    cudaFuncCachePreferNone = 0,
+    cudaFuncCachePreferShared = 1,
+    cudaFuncCachePreferL1 = 2,
+    cudaFuncCachePreferEqual = 3,
+};
+enum cudaSharedMemConfig {
+    cudaSharedMemBankSizeDefault = 0,
+    cudaSharedMemBankSizeFourByte = 1,
+    cudaSharedMemBankSizeEightByte = 2,
+};
