@@ -46,6 +46,9 @@ options:
   --threads N       simulator threads per launch (default 1)
   --budget N        warp-instructions per launch before a kernel counts as a runaway loop
                     (cudaErrorLaunchTimeout; default 500000000)
+  --timed           run every kernel through the cycle model: cudaEventElapsedTime gives its
+                    times and each launch's modelled time is printed on stderr (about ten times
+                    slower; without it a kernel's time on the timeline is its issue-rate bound)
   --no-cache        rebuild even when the same build is cached
 )";
 
@@ -53,6 +56,7 @@ struct ProgramArgs {
     cudart::BuildOptions build;
     std::vector<std::string> programArgs;
     std::string gpu, budget, check, threads;
+    bool timed = false;
     uint64_t cpuSeconds = 120, timeoutSeconds = 300, memoryMb = 16384;
 };
 
@@ -103,6 +107,8 @@ bool parseArgs(int argc, char** argv, ProgramArgs& a, bool allowOutput) {
             a.build.defines.push_back(s.substr(2));
         } else if (s == "--no-cache") {
             a.build.useCache = false;
+        } else if (s == "--timed") {
+            a.timed = true;
         } else if (!s.empty() && s[0] == '-') {
             std::cerr << "warpscope: unknown option '" << s << "'\n" << kProgramUsage;
             return false;
@@ -223,6 +229,10 @@ int runProgram(int argc, char** argv) {
         if (!a.budget.empty()) setenv("WARPSCOPE_BUDGET", a.budget.c_str(), 1);
         if (!a.check.empty()) setenv("WARPSCOPE_CHECK", a.check.c_str(), 1);
         if (!a.threads.empty()) setenv("WARPSCOPE_THREADS", a.threads.c_str(), 1);
+        if (a.timed) setenv("WARPSCOPE_TIMED", "1", 1);
+        // The program's stdout line by line even into a pipe, so what it printed before a limit
+        // stopped it is not lost in a buffer, and it interleaves with stderr as on a terminal.
+        setenv("WARPSCOPE_LINE_BUFFERED", "1", 1);
         execv(cargs[0], cargs.data());
         std::perror("warpscope: cannot run the built program");
         _exit(127);

@@ -240,9 +240,12 @@ BuildResult buildProgram(const BuildOptions& o) {
         h.add(texts.back());
         dirs.push_back(fs::absolute(s).parent_path());
     }
-    for (auto& d : o.includeDirs) {
-        h.add("-I" + fs::absolute(d).string());
-        dirs.push_back(fs::absolute(d));
+    // -I folders as absolute paths: the device pass compiles a copy of each source elsewhere.
+    BuildOptions opts = o;
+    for (auto& d : opts.includeDirs) d = fs::absolute(d).lexically_normal().string();
+    for (auto& d : opts.includeDirs) {
+        h.add("-I" + d);
+        dirs.push_back(d);
     }
     for (auto& d : o.defines) h.add("-D" + d);
     const fs::path dataDir = base::findDataDir();
@@ -284,7 +287,10 @@ BuildResult buildProgram(const BuildOptions& o) {
         fs::path tmp = inc.string() + ".tmp." + std::to_string(getpid());
         fs::create_directories(tmp, ec);
         bool ok = writeText(tmp / compile::kPreludeName, compile::preludeText());
-        for (auto& [name, text] : hostHeaders()) ok = ok && writeText(tmp / name, text);
+        for (auto& [name, text] : hostHeaders()) {
+            fs::create_directories((tmp / name).parent_path(), ec);   // cooperative_groups/reduce.h
+            ok = ok && writeText(tmp / name, text);
+        }
         if (!ok) {
             r.error = "cannot write warpscope's CUDA headers to " + tmp.string();
             return r;
@@ -305,7 +311,7 @@ BuildResult buildProgram(const BuildOptions& o) {
     } cleanup{work};
 
     std::vector<std::string> common = {"-std=c++17", "-I" + inc.string(), "-include", "cuda_runtime.h"};
-    for (auto& d : o.includeDirs) common.push_back("-I" + d);
+    for (auto& d : opts.includeDirs) common.push_back("-I" + d);
     for (auto& d : o.defines) common.push_back("-D" + d);
 
     std::vector<std::string> objects;
@@ -317,7 +323,7 @@ BuildResult buildProgram(const BuildOptions& o) {
         std::vector<std::string> argv = {clang};
         if (c) {
             argv.insert(argv.end(), {"-x", "c", "-O2", "-g", "-c", src, "-o", obj.string()});
-            for (auto& d : o.includeDirs) argv.push_back("-I" + d);
+            for (auto& d : opts.includeDirs) argv.push_back("-I" + d);
             for (auto& d : o.defines) argv.push_back("-D" + d);
         } else {
             argv.insert(argv.end(), {"-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib", "--cuda-path=/nonexistent-warpscope",
@@ -332,8 +338,11 @@ BuildResult buildProgram(const BuildOptions& o) {
             co.compiler = compile::Compiler::Clang;
             co.wholeProgram = true;
             co.timeoutSeconds = o.timeoutSeconds;
-            co.extraArgs = common;
-            co.extraArgs.push_back("-I" + fs::absolute(src).parent_path().string());
+            // The file's own folder first, as `#include "x.h"` searches it before any -I (this pass
+            // compiles a copy of the text elsewhere): the SDK samples have a header of the same
+            // name in their folder and in Common/.
+            co.extraArgs = {"-I" + fs::absolute(src).parent_path().string()};
+            co.extraArgs.insert(co.extraArgs.end(), common.begin(), common.end());
             compile::Result dr = compile::compile(texts[i], src, co);
             r.log += "$ " + dr.command + "\n" + dr.log;
             if (!dr.ok) {

@@ -38,6 +38,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -58,6 +59,9 @@ struct WsDim3 {
 };
 struct CUstream_st {
     int id;
+    unsigned flags;
+    int priority;   // clamped to cudaDeviceGetStreamPriorityRange; not modelled by the timeline
+    cudaAccessPolicyWindow window;   // cudaStreamSetAttribute's hint, given back by Get
 };
 struct CUevent_st {
     int id;
@@ -98,6 +102,7 @@ struct Runtime {
     bool haveSpec = false;
     cudaError_t sticky = cudaSuccess;                // a kernel fault: every later call returns it
     cudaError_t pendingFault = cudaSuccess;          // a fault not yet seen by the host (see Call)
+    std::string pendingFaultText;                    // its report, printed when the host sees it
     std::set<CUstream_st*> streams;
     std::set<CUevent_st*> events;
     std::map<uint64_t, size_t> managed;              // unified allocations: base -> bytes
@@ -109,6 +114,20 @@ struct Runtime {
     std::set<void*> mappedHost;                      // cudaHostAlloc(..., cudaHostAllocMapped)
     int capturing = -1;                              // the stream being captured into a graph
     std::map<const void*, size_t> moduleOf;          // fat binary handle -> its index in ptxTexts
+    // cudaHostRegister'd host ranges: base -> (bytes, flags, the device mirror of a mapped range)
+    struct Registered {
+        size_t bytes;
+        unsigned flags;
+        uint64_t mirror;   // 0 unless registered with cudaHostRegisterMapped
+    };
+    std::map<uintptr_t, Registered> registered;
+    std::string launchLabel;                         // --timed: names the launch being run
+    size_t l2FetchGranularity = 64, persistingL2 = 0;   // cudaDeviceSetLimit's hints, given back by Get
+    std::map<uintptr_t, std::pair<size_t, unsigned>> pinnedHost;
+    // The device's memory pool (cudaMallocAsync): its allocations, their bytes and the attributes.
+    std::map<uint64_t, size_t> poolAllocs;
+    uint64_t poolUsed = 0, poolUsedHigh = 0, poolThreshold = 0;
+    int poolReuse[3] = {1, 1, 1};   // cudaMallocHost / cudaHostAlloc: base -> (bytes, flags)
 };
 
 thread_local cudaError_t t_lastError = cudaSuccess;
@@ -117,6 +136,12 @@ thread_local std::vector<PushedConfig> t_configs;
 Runtime& state() {
     static Runtime* rt = new Runtime;   // never destroyed: module destructors call in at exit
     return *rt;
+}
+
+// Under warpscope run (WARPSCOPE_LINE_BUFFERED=1) stdout is line-buffered from before main, so a
+// program stopped by a limit keeps what it printed, and stdout and stderr interleave as on a terminal.
+__attribute__((constructor)) void lineBufferedStdout() {
+    if (const char* l = std::getenv("WARPSCOPE_LINE_BUFFERED"); l && std::string(l) == "1") std::setvbuf(stdout, nullptr, _IOLBF, 0);
 }
 
 // The GPU preset the device reports ($WARPSCOPE_GPU, default h100).
@@ -384,14 +409,77 @@ void flushPrintf(Runtime& rt) {
     rt.pendingPrintf.clear();
 }
 
-// Events get their times from the timeline model, and with it every kernel runs through the cycle
-// model (an order of magnitude slower than the plain simulator). So the model starts with the
-// program's first event (earlier work cannot lie between two of its events), or from the start
-// with WARPSCOPE_TIMELINE=1; never with WARPSCOPE_TIMELINE=0 (events then measure 0 ms).
+// Events get their times from the timeline model (copies, kernels, events on streams). It starts
+// with the program's first event (earlier work cannot lie between two of its events), or from the
+// start with WARPSCOPE_TIMELINE=1 or WARPSCOPE_TIMED=1; never with WARPSCOPE_TIMELINE=0 (events
+// then measure 0 ms). A kernel's duration on it:
+// - by default, the plain simulator runs the kernel and its time is the issue-rate bound (every
+//   scheduler of every SM issuing every cycle: SimDevice's estimate when a hook ran the launch),
+//   a lower bound that costs nothing; copies are modelled in full;
+// - with WARPSCOPE_TIMED=1 (warpscope run --timed), the cycle model runs every kernel (about ten
+//   times slower) and each launch's modelled time is printed on stderr.
+// A kernel's time without the cycle model, from what the plain simulator counted: the larger of
+// - the issue bound: every scheduler of every SM issuing one warp-instruction a cycle, and
+// - the path bound: a warp's instructions at 4 cycles each (the simulator's %clock counts so, so a
+//   kernel that spins on clock64() takes the time it waits for) times the waves of blocks the
+//   occupancy calculator allows.
+// Memory time is not in it: a memory-bound kernel takes longer on a GPU (--timed models it).
+double plainKernelMicros(const sim::Gpu& g, const timing::GpuSpec& spec) {
+    const auto& cfg = g.config();
+    const double blocks = double(cfg.grid.x) * cfg.grid.y * cfg.grid.z;
+    const uint32_t threads = cfg.block.x * cfg.block.y * cfg.block.z;
+    const double warps = blocks * ((threads + 31) / 32);
+    const double instr = double(g.stats().warpInstructions);
+    if (warps <= 0 || instr <= 0 || spec.clockMHz <= 0) return 0;
+    timing::OccupancyInput in;
+    in.threadsPerBlock = threads;
+    in.registersPerThread = timing::TimingOptions{}.registersPerThread;
+    in.sharedBytesPerBlock = g.program().staticSharedBytes + cfg.dynamicSharedBytes;
+    const timing::Occupancy occ = timing::computeOccupancy(spec, in);
+    const double perWave = double(spec.smCount) * std::max<uint32_t>(occ.activeBlocksPerSM, 1);
+    const double waves = std::ceil(blocks / perWave);
+    const double issueCycles = instr / std::max(1.0, double(spec.smCount) * spec.schedulersPerSM);
+    const double pathCycles = 4.0 * instr / warps * waves;
+    return std::max(issueCycles, pathCycles) / spec.clockMHz;
+}
+
+bool timedMode() {
+    const char* t = std::getenv("WARPSCOPE_TIMED");
+    return t && std::string(t) == "1";
+}
+
 void enableTimeline(Runtime& rt) {
     if (!rt.haveSpec || rt.device->timelineEnabled()) return;
     if (const char* tl = std::getenv("WARPSCOPE_TIMELINE"); tl && std::string(tl) == "0") return;
     rt.device->enableTimeline(rt.spec);
+    runtime::SimDevice* dev = rt.device.get();
+    if (!timedMode()) {
+        dev->onLaunch = [dev, spec = rt.spec](sim::Gpu& g) {
+            g.packRegisterFiles();
+            g.runToEnd(dev->options().threads);   // SimDevice's own runToEnd after the hook finds it done
+            dev->reportKernelMicros(plainKernelMicros(g, spec));
+        };
+        return;
+    }
+    const timing::GpuSpec spec = rt.spec;
+    dev->onLaunch = [dev, spec, &rt](sim::Gpu& g) {
+        const timing::TimingResult r = timing::runTimed(g, spec);
+        dev->reportKernelMicros(r.microseconds);
+        // One line per launch with its modelled time, as a profiler's summary gives it.
+        std::fprintf(stderr, "warpscope --timed: %s: %.3f us (%llu cycles at %.0f MHz, %u blocks per SM)\n", rt.launchLabel.c_str(),
+                     r.microseconds, static_cast<unsigned long long>(r.cycles), spec.clockMHz, r.occupancy.activeBlocksPerSM);
+    };
+}
+
+// A kernel's fault is shown when the host first sees it (the next call, as CUDA prints a failed
+// assert at the next synchronisation): what the kernel printed before it stopped, CUDA's assert
+// line, then warpscope's report of where it happened.
+void showFault(Runtime& rt) {
+    flushPrintf(rt);
+    if (rt.pendingFaultText.empty()) return;
+    std::fflush(stdout);
+    std::fputs(rt.pendingFaultText.c_str(), stderr);
+    rt.pendingFaultText.clear();
 }
 
 void ensureDevice(Runtime& rt) {
@@ -403,7 +491,7 @@ void ensureDevice(Runtime& rt) {
         std::atexit([] {
             Runtime& r = state();
             std::lock_guard<std::recursive_mutex> lock(r.mutex);
-            flushPrintf(r);
+            showFault(r);   // a fault the program never called again after, and pending printf output
         });
     }
     loadSpec(rt);
@@ -434,7 +522,7 @@ void ensureDevice(Runtime& rt) {
             std::fprintf(stderr, "warpscope: the program's kernels did not load: %s\n", e.what());
         }
     }
-    if (const char* tl = std::getenv("WARPSCOPE_TIMELINE"); tl && std::string(tl) == "1") enableTimeline(rt);
+    if (const char* tl = std::getenv("WARPSCOPE_TIMELINE"); (tl && std::string(tl) == "1") || timedMode()) enableTimeline(rt);
 }
 
 // Every API call starts here: the state, locked, with the device created.
@@ -445,7 +533,10 @@ struct Call {
         ensureDevice(rt);
         // A GPU reports a kernel's fault once the host next waits on or talks to the device, not to
         // the launch or to cudaGetLastError right after it (the kernel is still running then).
-        if (rt.pendingFault != cudaSuccess && rt.sticky == cudaSuccess) rt.sticky = rt.pendingFault;
+        if (rt.pendingFault != cudaSuccess && rt.sticky == cudaSuccess) {
+            rt.sticky = rt.pendingFault;
+            showFault(rt);
+        }
     }
 };
 
@@ -472,6 +563,11 @@ cudaError_t notSupported(const char* call, const char* why) {
     if (rt.unsupportedSaid.insert(call).second)
         std::fprintf(stderr, "warpscope: %s is not supported by warpscope's CUDA runtime (%s); it returns cudaErrorNotSupported\n", call, why);
     return ret(cudaErrorNotSupported);
+}
+
+// Hints that change no result: checked, accepted, and noted once on stderr (never a silent no-op).
+void noteHint(Runtime& rt, const char* call, const char* why) {
+    if (rt.unsupportedSaid.insert(call).second) std::fprintf(stderr, "warpscope: %s is accepted as a hint: %s\n", call, why);
 }
 
 struct ErrorText {
@@ -595,6 +691,33 @@ struct ManagedSync {
     }
 };
 
+// Registered host memory mapped for kernels (cudaHostRegister with cudaHostRegisterMapped) has a
+// device mirror at another address (cudaHostGetDevicePointer gives it): the host range is pushed
+// to the mirror before every launch and pulled back after it. Copies never touch the mirror.
+struct MirrorSync {
+    Runtime& rt;
+    explicit MirrorSync(Runtime& r) : rt(r) {
+        for (auto& [base, reg] : rt.registered)
+            if (reg.mirror) std::memcpy(rt.device->memory().hostPointer(reg.mirror, reg.bytes, "registered host memory"), reinterpret_cast<const void*>(base), reg.bytes);
+    }
+    ~MirrorSync() {
+        for (auto& [base, reg] : rt.registered) {
+            if (!reg.mirror) continue;
+            const mem::Allocation* a = rt.device->memory().find(reg.mirror, reg.bytes);
+            if (a) std::memcpy(reinterpret_cast<void*>(base), a->data.get() + (reg.mirror - a->base), reg.bytes);
+        }
+    }
+};
+
+// The registration that holds [p, p+n) whole, or null.
+const Runtime::Registered* registeredRange(Runtime& rt, const void* p, size_t n) {
+    const uintptr_t a = reinterpret_cast<uintptr_t>(p);
+    auto it = rt.registered.upper_bound(a);
+    if (it == rt.registered.begin()) return nullptr;
+    --it;
+    return a + n <= it->first + it->second.bytes ? &it->second : nullptr;
+}
+
 bool mapManaged(Runtime& rt, uint64_t base, size_t n) {
     uintptr_t first = base / kPage * kPage, end = (base + n + kPage - 1) / kPage * kPage;
     std::vector<uintptr_t> mapped;
@@ -687,6 +810,26 @@ cudaError_t copy(void* dst, const void* src, size_t n, cudaMemcpyKind kind, cuda
     try {
         ManagedSync sync(c.rt);
         const uint64_t d = reinterpret_cast<uint64_t>(dst), s = reinterpret_cast<uint64_t>(src);
+        // Registered host memory is page-locked: its copies go through a pinned staging block so
+        // that the timeline models them as pinned ones (the simulator copies at once, so the
+        // block can go right after; a captured copy runs later, so it reads the range itself).
+        const bool stage = c.rt.capturing < 0 && ((kind == cudaMemcpyHostToDevice && registeredRange(c.rt, src, n)) ||
+                                                  (kind == cudaMemcpyDeviceToHost && registeredRange(c.rt, dst, n)));
+        if (stage) {
+            struct Staging {
+                runtime::SimDevice& dev;
+                void* p;
+                ~Staging() { dev.hostFree(p); }
+            } staging{*c.rt.device, c.rt.device->hostAlloc(n, true)};
+            if (kind == cudaMemcpyHostToDevice) {
+                std::memcpy(staging.p, src, n);
+                c.rt.device->copyToDevice(d, staging.p, n, sid, !async, call);
+            } else {
+                c.rt.device->copyToHost(staging.p, s, n, sid, !async, call);
+                std::memcpy(dst, staging.p, n);
+            }
+            return cudaSuccess;
+        }
         switch (kind) {
         case cudaMemcpyHostToHost: std::memmove(dst, src, n); break;
         case cudaMemcpyHostToDevice: c.rt.device->copyToDevice(d, src, n, sid, !async, call); break;
@@ -802,7 +945,7 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
     prop->sharedMemPerBlock = c.rt.haveSpec ? s.defaultSharedPerBlock : 49152;
     prop->regsPerBlock = c.rt.haveSpec ? int(s.maxRegistersPerBlock) : 65536;
     prop->warpSize = 32;
-    prop->memPitch = SIZE_MAX / 2;
+    prop->memPitch = 2147483647;
     prop->maxThreadsPerBlock = c.rt.haveSpec ? int(s.maxThreadsPerBlock) : 1024;
     prop->maxThreadsDim[0] = 1024;
     prop->maxThreadsDim[1] = 1024;
@@ -831,6 +974,17 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
     prop->sharedMemPerBlockOptin = c.rt.haveSpec ? s.maxSharedPerBlock : 49152;
     prop->maxBlocksPerMultiProcessor = c.rt.haveSpec ? int(s.maxBlocksPerSM) : 16;
     prop->reservedSharedMemPerBlock = c.rt.haveSpec ? s.reservedSharedPerBlock : 0;
+    // The preset gives the DRAM bandwidth, not the bus: report a 5120-bit bus (the H100's) and the
+    // memory clock that makes the usual 2 * clock * width / 8 the preset's peak bandwidth.
+    prop->memoryBusWidth = 5120;
+    prop->memoryClockRate = c.rt.haveSpec ? int(s.dramGBs * 1e6 * 8 / (2.0 * prop->memoryBusWidth)) : 0;
+    prop->computeMode = cudaComputeModeDefault;
+    prop->pciBusID = 1;
+    prop->cooperativeLaunch = 0;   // cudaLaunchCooperativeKernel is not supported
+    prop->computePreemptionSupported = 1;
+    prop->persistingL2CacheMaxSize = c.rt.haveSpec ? int(s.l2Bytes * 3 / 4) : 0;
+    prop->accessPolicyMaxWindowSize = 134213632;
+    prop->singleToDoublePrecisionPerfRatio = 2;
     return cudaSuccess;
 }
 cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) {
@@ -860,10 +1014,45 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) 
     case cudaDevAttrManagedMemory: *value = 1; break;
     case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = int(p.sharedMemPerBlockOptin); break;
     case cudaDevAttrMaxBlocksPerMultiprocessor: *value = p.maxBlocksPerMultiProcessor; break;
+    case cudaDevAttrMaxPitch: *value = 2147483647; break;
+    case cudaDevAttrTextureAlignment: *value = int(p.textureAlignment); break;
+    case cudaDevAttrGpuOverlap: *value = p.deviceOverlap; break;
+    case cudaDevAttrKernelExecTimeout: *value = p.kernelExecTimeoutEnabled; break;
+    case cudaDevAttrIntegrated: *value = p.integrated; break;
+    case cudaDevAttrCanMapHostMemory: *value = p.canMapHostMemory; break;
+    case cudaDevAttrComputeMode: *value = p.computeMode; break;
+    case cudaDevAttrConcurrentKernels: *value = p.concurrentKernels; break;
+    case cudaDevAttrEccEnabled: *value = p.ECCEnabled; break;
+    case cudaDevAttrPciBusId: *value = p.pciBusID; break;
+    case cudaDevAttrPciDeviceId: *value = p.pciDeviceID; break;
+    case cudaDevAttrPciDomainId: *value = p.pciDomainID; break;
+    case cudaDevAttrTccDriver: *value = 0; break;
+    case cudaDevAttrMemoryClockRate: *value = p.memoryClockRate; break;
+    case cudaDevAttrGlobalMemoryBusWidth: *value = p.memoryBusWidth; break;
+    case cudaDevAttrAsyncEngineCount: *value = p.asyncEngineCount; break;
+    case cudaDevAttrUnifiedAddressing: *value = p.unifiedAddressing; break;
+    case cudaDevAttrStreamPrioritiesSupported: *value = p.streamPrioritiesSupported; break;
+    case cudaDevAttrGlobalL1CacheSupported: *value = p.globalL1CacheSupported; break;
+    case cudaDevAttrLocalL1CacheSupported: *value = p.localL1CacheSupported; break;
+    case cudaDevAttrIsMultiGpuBoard: *value = 0; break;
+    case cudaDevAttrHostNativeAtomicSupported: *value = 0; break;
+    case cudaDevAttrPageableMemoryAccess: *value = p.pageableMemoryAccess; break;
+    case cudaDevAttrConcurrentManagedAccess: *value = p.concurrentManagedAccess; break;
+    case cudaDevAttrComputePreemptionSupported: *value = 1; break;
+    case cudaDevAttrCanUseHostPointerForRegisteredMem: *value = 0; break;
+    case cudaDevAttrCooperativeLaunch: *value = p.cooperativeLaunch; break;
+    case cudaDevAttrCooperativeMultiDeviceLaunch: *value = 0; break;
+    case cudaDevAttrHostRegisterSupported: *value = 1; break;
+    case cudaDevAttrDirectManagedMemAccessFromHost: *value = 0; break;
+    case cudaDevAttrReservedSharedMemoryPerBlock: *value = int(p.reservedSharedMemPerBlock); break;
+    case cudaDevAttrMemoryPoolsSupported: *value = 1; break;
     default: return notSupported("cudaDeviceGetAttribute with this attribute", "warpscope reports the attributes listed in its driver_types.h");
     }
     return cudaSuccess;
 }
+// There is no profiler to start or stop: warpscope records every launch anyway.
+cudaError_t cudaProfilerStart(void) { return cudaSuccess; }
+cudaError_t cudaProfilerStop(void) { return cudaSuccess; }
 cudaError_t cudaRuntimeGetVersion(int* v) {
     if (!v) return ret(cudaErrorInvalidValue);
     *v = 11050;
@@ -897,10 +1086,11 @@ cudaError_t cudaThreadSynchronize(void) { return cudaDeviceSynchronize(); }
 cudaError_t cudaDeviceReset(void) {
     Runtime& rt = state();
     std::lock_guard<std::recursive_mutex> lock(rt.mutex);
-    flushPrintf(rt);
+    showFault(rt);
     for (auto& [base, n] : rt.managed) unmapManaged(rt, base, n);
     rt.managed.clear();
     rt.mappedHost.clear();
+    rt.registered.clear();   // their mirrors go with the device
     rt.capturing = -1;
     for (auto* s : rt.streams) delete s;
     rt.streams.clear();
@@ -911,6 +1101,7 @@ cudaError_t cudaDeviceReset(void) {
     rt.loaded = false;
     rt.sticky = cudaSuccess;
     rt.pendingFault = cudaSuccess;
+    rt.pendingFaultText.clear();
     t_lastError = cudaSuccess;
     return cudaSuccess;
 }
@@ -964,11 +1155,16 @@ cudaError_t cudaMallocHost(void** ptr, size_t size) {
         *ptr = nullptr;
         return complain(cudaErrorMemoryAllocation, "cudaMallocHost(" + std::to_string(size) + " bytes): out of host memory");
     }
+    c.rt.pinnedHost[reinterpret_cast<uintptr_t>(*ptr)] = {std::max<size_t>(size, 1), 0};
     return cudaSuccess;
 }
 cudaError_t cudaHostAlloc(void** ptr, size_t size, unsigned int flags) {
     if (!ptr || flags > (cudaHostAllocPortable | cudaHostAllocMapped | cudaHostAllocWriteCombined)) return ret(cudaErrorInvalidValue);
-    if (!(flags & cudaHostAllocMapped)) return cudaMallocHost(ptr, size);   // portable, write-combined: nothing to do on one simulated device
+    if (!(flags & cudaHostAllocMapped)) {   // portable, write-combined: nothing to do on one simulated device
+        cudaError_t e = cudaMallocHost(ptr, size);
+        if (e == cudaSuccess) state().pinnedHost[reinterpret_cast<uintptr_t>(*ptr)].second = flags;
+        return e;
+    }
     // Mapped (zero-copy) host memory: kernels read and write it through the same pointer, as
     // unified memory. (Copies from it are modelled as pageable on the timeline.)
     Call c;
@@ -990,6 +1186,7 @@ cudaError_t cudaFreeHost(void* ptr) {
     }
     try {
         c.rt.device->hostFree(ptr);
+        c.rt.pinnedHost.erase(reinterpret_cast<uintptr_t>(ptr));
     } catch (const Error&) {
         return complain(cudaErrorInvalidValue, "cudaFreeHost: the pointer did not come from cudaMallocHost or cudaHostAlloc");
     }
@@ -1002,8 +1199,19 @@ cudaError_t cudaMallocManaged(void** devPtr, size_t size, unsigned int flags) {
     WS_STICKY(c.rt);
     return allocShared(c.rt, devPtr, size, "cudaMallocManaged", "cudaMallocManaged #" + std::to_string(c.rt.device->memory().allocations().size() + 1));
 }
-cudaError_t cudaMemPrefetchAsync(const void*, size_t, int, cudaStream_t) {
+cudaError_t cudaMemPrefetchAsync(const void* devPtr, size_t count, int dstDevice, cudaStream_t stream) {
     // Unified memory is always where it is needed (ManagedSync): a prefetch has nothing to move.
+    if (dstDevice != 0 && dstDevice != cudaCpuDeviceId) return ret(cudaErrorInvalidDevice);
+    Call c;
+    WS_STICKY(c.rt);
+    bool ok = true;
+    streamId(c.rt, stream, &ok);
+    if (!ok) return complain(cudaErrorInvalidResourceHandle, "cudaMemPrefetchAsync: not a live stream");
+    const uint64_t a = reinterpret_cast<uint64_t>(devPtr);
+    auto it = c.rt.managed.upper_bound(a);
+    if (count == 0 || it == c.rt.managed.begin() || a + count > std::prev(it)->first + std::prev(it)->second)
+        return complain(cudaErrorInvalidValue, "cudaMemPrefetchAsync: the range is not inside one cudaMallocManaged allocation");
+    noteHint(c.rt, "cudaMemPrefetchAsync", "the simulator's unified memory is always where it is used, so there is nothing to move");
     return cudaSuccess;
 }
 
@@ -1086,7 +1294,7 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t* pStream, unsigned int flags)
     if (!pStream || flags > cudaStreamNonBlocking) return ret(cudaErrorInvalidValue);
     Call c;
     WS_STICKY(c.rt);
-    auto* s = new CUstream_st{c.rt.device->createStream(flags & cudaStreamNonBlocking)};
+    auto* s = new CUstream_st{c.rt.device->createStream(flags & cudaStreamNonBlocking), flags, 0, {}};
     c.rt.streams.insert(s);
     *pStream = s;
     return cudaSuccess;
@@ -1263,20 +1471,24 @@ cudaError_t cudaLaunchKernel(const void* func, WsDim3 grid, WsDim3 block, void**
     } drain{c.rt};
     try {
         ManagedSync sync(c.rt);
+        MirrorSync mirrors(c.rt);
+        std::ostringstream label;
+        label << demangle(name) << "<<<(" << grid.x << "," << grid.y << "," << grid.z << "), (" << block.x << "," << block.y << "," << block.z << ")>>>";
+        c.rt.launchLabel = label.str();
         c.rt.device->launchOn(sid, name, cfg, params);
     } catch (const Error& e) {
         cudaError_t code = launchErrorFor(e);
         if (e.kind() == Error::Kind::Unsupported || e.kind() == Error::Kind::Input)
             return complain(code, "launch of " + demangle(name) + ": " + e.what());
         if (std::string failed = takeAssert(c.rt); !failed.empty()) {
-            drainPrintf(c.rt);
-            flushPrintf(c.rt);   // what the kernel printed before it stopped, then CUDA's assert line
-            std::fprintf(stderr, "%s\n", failed.c_str());
+            c.rt.pendingFaultText += failed + "\n";   // CUDA's assert line, after what the kernel printed
             code = cudaErrorAssert;
         }
-        // A fault: sticky, as on a GPU; reported now with where it happened.
-        std::fprintf(stderr, "warpscope: kernel %s faulted: %s\n  CUDA reports this as %s (%s) from the next CUDA call on (not to the launch or a cudaGetLastError right after it: a GPU is still running the kernel then).\n",
-                     demangle(name).c_str(), e.what(), cudaGetErrorName(code), cudaGetErrorString(code));
+        // A fault: sticky, as on a GPU; shown with where it happened when the host next calls.
+        c.rt.pendingFaultText += "warpscope: kernel " + demangle(name) + " faulted: " + e.what() + "\n  CUDA reports this as " +
+                                 cudaGetErrorName(code) + " (" + cudaGetErrorString(code) +
+                                 ") to this call and every later one; the launch and a cudaGetLastError right after it returned "
+                                 "cudaSuccess, as on a GPU, where the kernel was still running then.\n";
         writeStatus("fault");
         c.rt.pendingFault = code;
         // The launch itself succeeds, as an asynchronous launch does; the error shows from the next call on.
@@ -1338,6 +1550,12 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, const 
     return cudaSuccess;
 }
 
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlocks, const void* func, int blockSize, size_t dynamicSMemSize,
+                                                                   unsigned int flags) {
+    if (flags > cudaOccupancyDisableCachingOverride) return ret(cudaErrorInvalidValue);
+    return cudaOccupancyMaxActiveBlocksPerMultiprocessor(numBlocks, func, blockSize, dynamicSMemSize);   // no cache carveout to override
+}
+
 cudaError_t cudaFuncSetAttribute(const void* func, int attr, int value) {
     Call c;
     WS_STICKY(c.rt);
@@ -1388,7 +1606,11 @@ cudaError_t cudaDeviceGetStreamPriorityRange(int* leastPriority, int* greatestPr
     if (greatestPriority) *greatestPriority = -5;
     return cudaSuccess;
 }
-cudaError_t cudaStreamCreateWithPriority(cudaStream_t* pStream, unsigned int flags, int) { return cudaStreamCreateWithFlags(pStream, flags); }
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t* pStream, unsigned int flags, int priority) {
+    cudaError_t e = cudaStreamCreateWithFlags(pStream, flags);
+    if (e == cudaSuccess) (*pStream)->priority = std::clamp(priority, -5, 0);   // CUDA clamps to the range
+    return e;
+}
 
 // Pitched memory: rows padded to 512 bytes, as cudaMallocPitch's alignment is on current GPUs.
 cudaError_t cudaMallocPitch(void** devPtr, size_t* pitch, size_t width, size_t height) {
@@ -1413,12 +1635,64 @@ cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t 
     return copy2D(dst, dpitch, src, spitch, width, height, kind, stream, true, "cudaMemcpy2DAsync");
 }
 
-cudaError_t cudaHostRegister(void*, size_t, unsigned int) { return notSupported("cudaHostRegister", "registering existing host memory is not implemented yet"); }
-cudaError_t cudaHostUnregister(void*) { return notSupported("cudaHostUnregister", "registering existing host memory is not implemented yet"); }
+// Page-locking existing host memory (cudaHostRegister): its copies are modelled as pinned; with
+// cudaHostRegisterMapped, kernels reach it through the device pointer cudaHostGetDevicePointer
+// gives (a device mirror kept in step at each launch: MirrorSync). Errors as the Runtime API
+// reference gives them: an overlap with a registered range is cudaErrorHostMemoryAlreadyRegistered,
+// unregistering what was not registered cudaErrorHostMemoryNotRegistered.
+cudaError_t cudaHostRegister(void* ptr, size_t size, unsigned int flags) {
+    const unsigned known = cudaHostRegisterPortable | cudaHostRegisterMapped | cudaHostRegisterIoMemory | cudaHostRegisterReadOnly;
+    if (!ptr || size == 0 || (flags & ~known)) return ret(cudaErrorInvalidValue);
+    Call c;
+    WS_STICKY(c.rt);
+    if (flags & cudaHostRegisterIoMemory)
+        return complain(cudaErrorInvalidValue, "cudaHostRegister: cudaHostRegisterIoMemory is for a device's I/O memory, which a simulated program has none of");
+    if (inDeviceRange(ptr)) return complain(cudaErrorInvalidValue, "cudaHostRegister: the pointer is device memory, not host memory");
+    const uintptr_t a = reinterpret_cast<uintptr_t>(ptr);
+    auto next = c.rt.registered.lower_bound(a);
+    const bool overlapsNext = next != c.rt.registered.end() && next->first < a + size;
+    const bool overlapsPrev = next != c.rt.registered.begin() && std::prev(next)->first + std::prev(next)->second.bytes > a;
+    if (overlapsNext || overlapsPrev) {
+        if (c.rt.unsupportedSaid.insert("cudaHostRegister twice").second)
+            std::fprintf(stderr, "warpscope: cudaHostRegister: part of [%p, +%zu) is already registered\n", ptr, size);
+        return ret(cudaErrorHostMemoryAlreadyRegistered);
+    }
+    Runtime::Registered reg{size, flags, 0};
+    if (flags & cudaHostRegisterMapped) {
+        try {
+            reg.mirror = c.rt.device->malloc(size, "cudaHostRegister mapped #" + std::to_string(c.rt.registered.size() + 1));
+        } catch (const Error& e) {
+            return complain(cudaErrorMemoryAllocation, std::string("cudaHostRegister: ") + e.what());
+        } catch (const std::bad_alloc&) {
+            return complain(cudaErrorMemoryAllocation, "cudaHostRegister: the host has no memory left to simulate the mapping");
+        }
+    }
+    c.rt.registered[a] = reg;
+    return cudaSuccess;
+}
+cudaError_t cudaHostUnregister(void* ptr) {
+    if (!ptr) return ret(cudaErrorInvalidValue);
+    Call c;
+    WS_STICKY(c.rt);
+    auto it = c.rt.registered.find(reinterpret_cast<uintptr_t>(ptr));
+    if (it == c.rt.registered.end())
+        return complain(cudaErrorHostMemoryNotRegistered, "cudaHostUnregister: the pointer is not the start of a range registered with cudaHostRegister");
+    if (it->second.mirror) c.rt.device->free(it->second.mirror);
+    c.rt.registered.erase(it);
+    return cudaSuccess;
+}
 cudaError_t cudaHostGetDevicePointer(void** pDevice, void* pHost, unsigned int flags) {
     if (!pDevice || flags != 0) return ret(cudaErrorInvalidValue);
     Call c;
     WS_STICKY(c.rt);
+    if (const Runtime::Registered* reg = registeredRange(c.rt, pHost, 1)) {
+        if (!reg->mirror)
+            return complain(cudaErrorInvalidValue, "cudaHostGetDevicePointer: the memory was registered without cudaHostRegisterMapped");
+        auto it = c.rt.registered.upper_bound(reinterpret_cast<uintptr_t>(pHost));
+        --it;
+        *pDevice = reinterpret_cast<void*>(reg->mirror + (reinterpret_cast<uintptr_t>(pHost) - it->first));
+        return cudaSuccess;
+    }
     const uint64_t a = reinterpret_cast<uint64_t>(pHost);
     auto it = c.rt.managed.upper_bound(a);
     if (it != c.rt.managed.begin() && a < std::prev(it)->first + std::prev(it)->second) {
@@ -1427,7 +1701,22 @@ cudaError_t cudaHostGetDevicePointer(void** pDevice, void* pHost, unsigned int f
     }
     return complain(cudaErrorInvalidValue, "cudaHostGetDevicePointer: the pointer is not mapped host memory; in warpscope, allocate it with cudaHostAlloc(..., cudaHostAllocMapped)");
 }
-cudaError_t cudaMemAdvise(const void*, size_t, int, int) { return notSupported("cudaMemAdvise", "unified-memory advice is not implemented yet"); }
+// Advice about unified memory: checked as the reference says (a managed range, a known advice, a
+// device or cudaCpuDeviceId), then accepted. It changes no result, and the simulator's unified
+// memory has no page migration for it to tune.
+cudaError_t cudaMemAdvise(const void* devPtr, size_t count, int advice, int device) {
+    if (advice < cudaMemAdviseSetReadMostly || advice > cudaMemAdviseUnsetAccessedBy) return ret(cudaErrorInvalidValue);
+    const bool needsDevice = advice != cudaMemAdviseSetReadMostly && advice != cudaMemAdviseUnsetReadMostly;
+    if (needsDevice && device != 0 && device != cudaCpuDeviceId) return ret(cudaErrorInvalidDevice);
+    Call c;
+    WS_STICKY(c.rt);
+    const uint64_t a = reinterpret_cast<uint64_t>(devPtr);
+    auto it = c.rt.managed.upper_bound(a);
+    if (count == 0 || it == c.rt.managed.begin() || a + count > std::prev(it)->first + std::prev(it)->second)
+        return complain(cudaErrorInvalidValue, "cudaMemAdvise: the range is not inside one cudaMallocManaged allocation");
+    noteHint(c.rt, "cudaMemAdvise", "the simulator's unified memory is always where it is used, so there is no page placement to advise");
+    return cudaSuccess;
+}
 cudaError_t cudaLaunchCooperativeKernel(const void*, WsDim3, WsDim3, void**, size_t, cudaStream_t) {
     return notSupported("cudaLaunchCooperativeKernel", "grid-wide synchronisation is not simulated");
 }
@@ -1446,6 +1735,15 @@ cudaError_t cudaDeviceSetLimit(int limit, size_t value) {
         if (value <= kPrintfFifoBytes) return cudaSuccess;   // the FIFO already holds that much
         return notSupported("cudaDeviceSetLimit(cudaLimitPrintfFifoSize) above 1 MiB", "the kernel printf FIFO is 1 MiB");
     case cudaLimitMallocHeapSize: return notSupported("cudaDeviceSetLimit(cudaLimitMallocHeapSize)", "device-side malloc is not simulated");
+    case cudaLimitMaxL2FetchGranularity:
+        if (value > 128) return ret(cudaErrorInvalidValue);
+        c.rt.l2FetchGranularity = value;
+        return cudaSuccess;
+    case cudaLimitPersistingL2CacheSize:
+        if (c.rt.haveSpec && value > c.rt.spec.l2Bytes * 3 / 4) return ret(cudaErrorInvalidValue);
+        c.rt.persistingL2 = value;
+        noteHint(c.rt, "cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize)", "the cycle model keeps no persisting L2 lines");
+        return cudaSuccess;
     default: return ret(cudaErrorUnsupportedLimit);
     }
 }
@@ -1457,12 +1755,154 @@ cudaError_t cudaDeviceGetLimit(size_t* value, int limit) {
     case cudaLimitStackSize: *value = c.rt.device->options().maxLocalBytesPerThread; return cudaSuccess;
     case cudaLimitPrintfFifoSize: *value = kPrintfFifoBytes; return cudaSuccess;
     case cudaLimitMallocHeapSize: *value = 0; return cudaSuccess;
+    case cudaLimitMaxL2FetchGranularity: *value = c.rt.l2FetchGranularity; return cudaSuccess;
+    case cudaLimitPersistingL2CacheSize: *value = c.rt.persistingL2; return cudaSuccess;
     default: return ret(cudaErrorUnsupportedLimit);
     }
 }
 // How the host waits (spin, yield, block) and whether host memory may be mapped: the simulator
 // runs work when it is issued and always allows mapping, so every valid combination is accepted.
-cudaError_t cudaSetDeviceFlags(unsigned int flags) { return flags <= 0x1f ? cudaSuccess : ret(cudaErrorInvalidValue); }
+unsigned g_deviceFlags = cudaDeviceMapHost;   // CUDA reports cudaDeviceMapHost set on current GPUs
+cudaError_t cudaSetDeviceFlags(unsigned int flags) {
+    if (flags > 0x1f) return ret(cudaErrorInvalidValue);
+    g_deviceFlags = flags | cudaDeviceMapHost;
+    return cudaSuccess;
+}
+cudaError_t cudaGetDeviceFlags(unsigned int* flags) {
+    if (!flags) return ret(cudaErrorInvalidValue);
+    *flags = g_deviceFlags;
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamSetAttribute(cudaStream_t stream, int attr, const cudaStreamAttrValue* value) {
+    if (!value) return ret(cudaErrorInvalidValue);
+    Call c;
+    WS_STICKY(c.rt);
+    bool ok = true;
+    streamId(c.rt, stream, &ok);
+    if (!ok) return complain(cudaErrorInvalidResourceHandle, "cudaStreamSetAttribute: not a live stream");
+    CUstream_st* s = stream == nullptr || stream == cudaStreamLegacy || stream == cudaStreamPerThread ? nullptr : stream;
+    switch (attr) {
+    case cudaStreamAttributeAccessPolicyWindow: {
+        const cudaAccessPolicyWindow& w = value->accessPolicyWindow;
+        if (w.hitRatio < 0 || w.hitRatio > 1 || w.hitProp > cudaAccessPropertyPersisting || w.missProp > cudaAccessPropertyPersisting)
+            return ret(cudaErrorInvalidValue);
+        if (s) s->window = w;
+        noteHint(c.rt, "cudaStreamSetAttribute(cudaStreamAttributeAccessPolicyWindow)", "the cycle model keeps no persisting L2 lines");
+        return cudaSuccess;
+    }
+    case cudaStreamAttributePriority:
+        if (s) s->priority = std::clamp(value->priority, -5, 0);
+        noteHint(c.rt, "cudaStreamSetAttribute(cudaStreamAttributePriority)", "the timeline does not model stream priorities");
+        return cudaSuccess;
+    case cudaStreamAttributeSynchronizationPolicy: return cudaSuccess;   // how the host waits: the simulator never waits
+    default: return ret(cudaErrorInvalidValue);
+    }
+}
+cudaError_t cudaStreamGetAttribute(cudaStream_t stream, int attr, cudaStreamAttrValue* value) {
+    if (!value) return ret(cudaErrorInvalidValue);
+    Call c;
+    WS_STICKY(c.rt);
+    bool ok = true;
+    streamId(c.rt, stream, &ok);
+    if (!ok) return complain(cudaErrorInvalidResourceHandle, "cudaStreamGetAttribute: not a live stream");
+    CUstream_st* s = stream == nullptr || stream == cudaStreamLegacy || stream == cudaStreamPerThread ? nullptr : stream;
+    std::memset(value, 0, sizeof *value);
+    switch (attr) {
+    case cudaStreamAttributeAccessPolicyWindow: if (s) value->accessPolicyWindow = s->window; return cudaSuccess;
+    case cudaStreamAttributePriority: value->priority = s ? s->priority : 0; return cudaSuccess;
+    case cudaStreamAttributeSynchronizationPolicy: value->syncPolicy = 1; return cudaSuccess;   // cudaSyncPolicyAuto
+    default: return ret(cudaErrorInvalidValue);
+    }
+}
+cudaError_t cudaCtxResetPersistingL2Cache(void) {
+    Call c;
+    WS_STICKY(c.rt);
+    return cudaSuccess;   // no line is ever persisting in the model
+}
+cudaError_t cudaStreamGetPriority(cudaStream_t stream, int* priority) {
+    if (!priority) return ret(cudaErrorInvalidValue);
+    Call c;
+    bool ok = true;
+    streamId(c.rt, stream, &ok);
+    if (!ok) return ret(cudaErrorInvalidResourceHandle);
+    *priority = stream == nullptr || stream == cudaStreamLegacy || stream == cudaStreamPerThread ? 0 : stream->priority;
+    return cudaSuccess;
+}
+cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned int* flags) {
+    if (!flags) return ret(cudaErrorInvalidValue);
+    Call c;
+    bool ok = true;
+    streamId(c.rt, stream, &ok);
+    if (!ok) return ret(cudaErrorInvalidResourceHandle);
+    *flags = stream == nullptr || stream == cudaStreamLegacy || stream == cudaStreamPerThread ? 0 : stream->flags;
+    return cudaSuccess;
+}
+cudaError_t cudaDeviceCanAccessPeer(int* canAccessPeer, int device, int peerDevice) {
+    if (!canAccessPeer) return ret(cudaErrorInvalidValue);
+    if (device != 0 || peerDevice != 0) return ret(cudaErrorInvalidDevice);
+    *canAccessPeer = 0;   // a device is not its own peer
+    return cudaSuccess;
+}
+// What a pointer is: device memory, unified (managed or mapped) memory, pinned or registered host
+// memory, or plain host memory (cudaMemoryTypeUnregistered, as CUDA 11 and later answer).
+cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attr, const void* ptr) {
+    if (!attr) return ret(cudaErrorInvalidValue);
+    Call c;
+    WS_STICKY(c.rt);
+    std::memset(attr, 0, sizeof *attr);
+    attr->device = 0;
+    const uint64_t a = reinterpret_cast<uint64_t>(ptr);
+    auto m = c.rt.managed.upper_bound(a);
+    if (m != c.rt.managed.begin() && a < std::prev(m)->first + std::prev(m)->second) {
+        const bool mapped = c.rt.mappedHost.count(reinterpret_cast<void*>(std::prev(m)->first)) > 0;
+        attr->type = mapped ? cudaMemoryTypeHost : cudaMemoryTypeManaged;
+        attr->devicePointer = attr->hostPointer = const_cast<void*>(ptr);
+        return cudaSuccess;
+    }
+    if (inDeviceRange(ptr)) {
+        if (!c.rt.device->memory().find(a, 1)) return ret(cudaErrorInvalidValue);
+        attr->type = cudaMemoryTypeDevice;
+        attr->devicePointer = const_cast<void*>(ptr);
+        return cudaSuccess;
+    }
+    if (const Runtime::Registered* reg = registeredRange(c.rt, ptr, 1)) {
+        attr->type = cudaMemoryTypeHost;
+        attr->hostPointer = const_cast<void*>(ptr);
+        if (reg->mirror) {
+            auto it = std::prev(c.rt.registered.upper_bound(a));
+            attr->devicePointer = reinterpret_cast<void*>(reg->mirror + (a - it->first));
+        }
+        return cudaSuccess;
+    }
+    if (auto p = c.rt.pinnedHost.upper_bound(a); p != c.rt.pinnedHost.begin() && a < std::prev(p)->first + std::prev(p)->second.first) {
+        attr->type = cudaMemoryTypeHost;   // cudaMallocHost / cudaHostAlloc
+        attr->hostPointer = const_cast<void*>(ptr);
+        return cudaSuccess;
+    }
+    attr->type = cudaMemoryTypeUnregistered;   // pageable host memory
+    attr->device = -2;
+    attr->hostPointer = const_cast<void*>(ptr);
+    return cudaSuccess;
+}
+cudaError_t cudaHostGetFlags(unsigned int* pFlags, void* pHost) {
+    if (!pFlags) return ret(cudaErrorInvalidValue);
+    Call c;
+    WS_STICKY(c.rt);
+    if (c.rt.mappedHost.count(pHost)) {
+        *pFlags = cudaHostAllocMapped;
+        return cudaSuccess;
+    }
+    if (const Runtime::Registered* reg = registeredRange(c.rt, pHost, 1)) {
+        *pFlags = reg->flags;
+        return cudaSuccess;
+    }
+    if (auto p = c.rt.pinnedHost.find(reinterpret_cast<uintptr_t>(pHost)); p != c.rt.pinnedHost.end()) {
+        *pFlags = p->second.second;
+        return cudaSuccess;
+    }
+    return ret(cudaErrorInvalidValue);
+}
 // Stream capture and graphs, over SimDevice's: copies and kernels issued to the captured stream
 // are recorded, not run; each graph launch runs them again. Memsets, device-to-device copies,
 // events and host functions inside a capture are not supported (they would run at once).
@@ -1524,12 +1964,14 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream) {
     } drain{c.rt};
     try {
         ManagedSync sync(c.rt);
+        MirrorSync mirrors(c.rt);
+        c.rt.launchLabel = "a kernel of a graph";
         c.rt.device->launchGraph(*reinterpret_cast<int*>(exec), sid);
     } catch (const Error& e) {
         cudaError_t code = launchErrorFor(e);
         if (e.kind() == Error::Kind::Unsupported || e.kind() == Error::Kind::Input) return complain(code, std::string("cudaGraphLaunch: ") + e.what());
-        std::fprintf(stderr, "warpscope: a kernel of the graph faulted: %s\n  CUDA reports this as %s (%s) from the next CUDA call on.\n", e.what(),
-                     cudaGetErrorName(code), cudaGetErrorString(code));
+        c.rt.pendingFaultText += std::string("warpscope: a kernel of the graph faulted: ") + e.what() + "\n  CUDA reports this as " +
+                                 cudaGetErrorName(code) + " (" + cudaGetErrorString(code) + ") to this call and every later one.\n";
         writeStatus("fault");
         c.rt.pendingFault = code;
     }
@@ -1541,6 +1983,177 @@ cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec) {
 }
 cudaError_t cudaGraphDestroy(cudaGraph_t graph) {
     delete reinterpret_cast<int*>(graph);
+    return cudaSuccess;
+}
+
+// ---------------------------------------------------------------- 10. the driver API's device queries (cuda.h)
+// What deviceQuery and course programs read through the driver API, answered by the runtime.
+typedef int CUresultWs;   // cuda.h's CUresult: the same numbers as the runtime's errors for these
+static CUresultWs driverResult(cudaError_t e) { return e == cudaSuccess ? 0 : e == cudaErrorInvalidDevice ? 101 : e == cudaErrorInvalidValue ? 1 : 999; }
+CUresultWs cuInit(unsigned int flags) { return flags == 0 ? 0 : 1; }
+CUresultWs cuDriverGetVersion(int* v) { return driverResult(cudaDriverGetVersion(v)); }
+CUresultWs cuDeviceGetCount(int* count) { return driverResult(cudaGetDeviceCount(count)); }
+CUresultWs cuDeviceGet(int* device, int ordinal) {
+    if (!device) return 1;
+    if (ordinal != 0) return 101;
+    *device = 0;
+    return 0;
+}
+CUresultWs cuDeviceGetName(char* name, int len, int dev) {
+    if (!name || len <= 0) return 1;
+    cudaDeviceProp p;
+    if (cudaError_t e = cudaGetDeviceProperties(&p, dev); e != cudaSuccess) return driverResult(e);
+    std::snprintf(name, size_t(len), "%s", p.name);
+    return 0;
+}
+CUresultWs cuDeviceGetAttribute(int* pi, int attrib, int dev) { return driverResult(cudaDeviceGetAttribute(pi, static_cast<cudaDeviceAttr>(attrib), dev)); }
+CUresultWs cuDeviceTotalMem(size_t* bytes, int dev) {
+    if (!bytes) return 1;
+    cudaDeviceProp p;
+    if (cudaError_t e = cudaGetDeviceProperties(&p, dev); e != cudaSuccess) return driverResult(e);
+    *bytes = p.totalGlobalMem;
+    return 0;
+}
+CUresultWs cuGetErrorName(CUresultWs error, const char** s) {
+    if (!s) return 1;
+    switch (error) {
+    case 0: *s = "CUDA_SUCCESS"; return 0;
+    case 1: *s = "CUDA_ERROR_INVALID_VALUE"; return 0;
+    case 2: *s = "CUDA_ERROR_OUT_OF_MEMORY"; return 0;
+    case 3: *s = "CUDA_ERROR_NOT_INITIALIZED"; return 0;
+    case 100: *s = "CUDA_ERROR_NO_DEVICE"; return 0;
+    case 101: *s = "CUDA_ERROR_INVALID_DEVICE"; return 0;
+    case 801: *s = "CUDA_ERROR_NOT_SUPPORTED"; return 0;
+    case 999: *s = "CUDA_ERROR_UNKNOWN"; return 0;
+    default: *s = nullptr; return 1;
+    }
+}
+CUresultWs cuGetErrorString(CUresultWs error, const char** s) {
+    if (!s) return 1;
+    const cudaError_t same = error == 0 ? cudaSuccess : error == 1 ? cudaErrorInvalidValue : error == 2 ? cudaErrorMemoryAllocation
+                           : error == 3 ? cudaErrorInitializationError : error == 100 ? cudaErrorNoDevice : error == 101 ? cudaErrorInvalidDevice
+                           : error == 801 ? cudaErrorNotSupported : cudaErrorUnknown;
+    *s = cudaGetErrorString(same);
+    return 0;
+}
+
+// ---------------------------------------------------------------- 11. stream-ordered allocation
+// The simulator has finished a stream's earlier work when a call comes, so cudaMallocAsync
+// allocates and cudaFreeAsync frees at once, which is a valid order for every stream.
+struct CUmemPoolHandle_st {
+    int device;
+};
+static CUmemPoolHandle_st g_pool{0};
+cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t* pool, int device) {
+    if (!pool) return ret(cudaErrorInvalidValue);
+    if (device != 0) return ret(cudaErrorInvalidDevice);
+    *pool = &g_pool;
+    return cudaSuccess;
+}
+cudaError_t cudaDeviceGetMemPool(cudaMemPool_t* pool, int device) { return cudaDeviceGetDefaultMemPool(pool, device); }
+cudaError_t cudaMallocFromPoolAsync(void** devPtr, size_t size, cudaMemPool_t pool, cudaStream_t stream) {
+    if (!devPtr || pool != &g_pool) return ret(cudaErrorInvalidValue);
+    {
+        Call c;
+        WS_STICKY(c.rt);
+        bool ok = true;
+        streamId(c.rt, stream, &ok);
+        if (!ok) return complain(cudaErrorInvalidResourceHandle, "cudaMallocAsync: not a live stream");
+    }
+    if (size == 0) {
+        *devPtr = nullptr;
+        return cudaSuccess;
+    }
+    cudaError_t e = cudaMalloc(devPtr, size);
+    if (e != cudaSuccess) return e;
+    Runtime& rt = state();
+    std::lock_guard<std::recursive_mutex> lock(rt.mutex);
+    rt.poolAllocs[reinterpret_cast<uint64_t>(*devPtr)] = size;
+    rt.poolUsed += size;
+    rt.poolUsedHigh = std::max(rt.poolUsedHigh, rt.poolUsed);
+    return cudaSuccess;
+}
+cudaError_t cudaMallocAsync(void** devPtr, size_t size, cudaStream_t stream) { return cudaMallocFromPoolAsync(devPtr, size, &g_pool, stream); }
+cudaError_t cudaFreeAsync(void* devPtr, cudaStream_t stream) {
+    {
+        Call c;
+        WS_STICKY(c.rt);
+        bool ok = true;
+        streamId(c.rt, stream, &ok);
+        if (!ok) return complain(cudaErrorInvalidResourceHandle, "cudaFreeAsync: not a live stream");
+        if (auto it = c.rt.poolAllocs.find(reinterpret_cast<uint64_t>(devPtr)); it != c.rt.poolAllocs.end()) {
+            c.rt.poolUsed -= it->second;
+            c.rt.poolAllocs.erase(it);
+        }
+    }
+    return cudaFree(devPtr);
+}
+cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t pool, int attr, void* value) {
+    if (pool != &g_pool || !value) return ret(cudaErrorInvalidValue);
+    Call c;
+    switch (attr) {
+    case cudaMemPoolReuseFollowEventDependencies:
+    case cudaMemPoolReuseAllowOpportunistic:
+    case cudaMemPoolReuseAllowInternalDependencies: c.rt.poolReuse[attr - 1] = *static_cast<int*>(value); return cudaSuccess;
+    case cudaMemPoolAttrReleaseThreshold: c.rt.poolThreshold = *static_cast<uint64_t*>(value); return cudaSuccess;
+    case cudaMemPoolAttrReservedMemHigh:
+    case cudaMemPoolAttrUsedMemHigh:
+        if (*static_cast<uint64_t*>(value) != 0) return ret(cudaErrorInvalidValue);   // only a reset to 0
+        c.rt.poolUsedHigh = c.rt.poolUsed;
+        return cudaSuccess;
+    default: return ret(cudaErrorInvalidValue);
+    }
+}
+cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t pool, int attr, void* value) {
+    if (pool != &g_pool || !value) return ret(cudaErrorInvalidValue);
+    Call c;
+    switch (attr) {
+    case cudaMemPoolReuseFollowEventDependencies:
+    case cudaMemPoolReuseAllowOpportunistic:
+    case cudaMemPoolReuseAllowInternalDependencies: *static_cast<int*>(value) = c.rt.poolReuse[attr - 1]; return cudaSuccess;
+    case cudaMemPoolAttrReleaseThreshold: *static_cast<uint64_t*>(value) = c.rt.poolThreshold; return cudaSuccess;
+    // The pool keeps nothing back: what it has reserved is what is in use.
+    case cudaMemPoolAttrReservedMemCurrent:
+    case cudaMemPoolAttrUsedMemCurrent: *static_cast<uint64_t*>(value) = c.rt.poolUsed; return cudaSuccess;
+    case cudaMemPoolAttrReservedMemHigh:
+    case cudaMemPoolAttrUsedMemHigh: *static_cast<uint64_t*>(value) = c.rt.poolUsedHigh; return cudaSuccess;
+    default: return ret(cudaErrorInvalidValue);
+    }
+}
+cudaError_t cudaMemPoolTrimTo(cudaMemPool_t pool, size_t) { return pool == &g_pool ? cudaSuccess : ret(cudaErrorInvalidValue); }
+
+// ---------------------------------------------------------------- 12. cache and bank preferences
+// Hints on sm_70 and later too (the L1/shared split is chosen per launch, banks are 4 bytes wide):
+// checked, and kept so that Get gives them back.
+static int g_cacheConfig = cudaFuncCachePreferNone;
+cudaError_t cudaFuncSetCacheConfig(const void* func, int config) {
+    if (config < cudaFuncCachePreferNone || config > cudaFuncCachePreferEqual) return ret(cudaErrorInvalidValue);
+    Call c;
+    WS_STICKY(c.rt);
+    return c.rt.kernels.count(func) ? cudaSuccess : ret(cudaErrorInvalidDeviceFunction);
+}
+cudaError_t cudaDeviceSetCacheConfig(int config) {
+    if (config < cudaFuncCachePreferNone || config > cudaFuncCachePreferEqual) return ret(cudaErrorInvalidValue);
+    g_cacheConfig = config;
+    return cudaSuccess;
+}
+cudaError_t cudaDeviceGetCacheConfig(int* config) {
+    if (!config) return ret(cudaErrorInvalidValue);
+    *config = g_cacheConfig;
+    return cudaSuccess;
+}
+cudaError_t cudaFuncSetSharedMemConfig(const void* func, int config) {
+    if (config < cudaSharedMemBankSizeDefault || config > cudaSharedMemBankSizeEightByte) return ret(cudaErrorInvalidValue);
+    Call c;
+    WS_STICKY(c.rt);
+    return c.rt.kernels.count(func) ? cudaSuccess : ret(cudaErrorInvalidDeviceFunction);
+}
+cudaError_t cudaDeviceSetSharedMemConfig(int config) {
+    return config < cudaSharedMemBankSizeDefault || config > cudaSharedMemBankSizeEightByte ? ret(cudaErrorInvalidValue) : cudaSuccess;
+}
+cudaError_t cudaDeviceGetSharedMemConfig(int* config) {
+    if (!config) return ret(cudaErrorInvalidValue);
+    *config = cudaSharedMemBankSizeFourByte;   // what sm_70 and later have, whatever was asked
     return cudaSuccess;
 }
 

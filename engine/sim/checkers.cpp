@@ -35,8 +35,6 @@ std::string hex(uint32_t m) {
 
 std::optional<MaskProblem> findMaskProblem(const Warp& w, const Instr& I, uint32_t exec, const uint64_t* maskPerLane) {
     const std::string what = intrinsicOf(I);
-    const int first = std::countr_zero(exec);
-    const uint32_t m0 = uint32_t(maskPerLane[first]);
     // An executing lane outside its own mask.
     for (uint32_t e = exec; e; e &= e - 1) {
         int l = std::countr_zero(e);
@@ -47,19 +45,29 @@ std::optional<MaskProblem> findMaskProblem(const Warp& w, const Instr& I, uint32
                                    "primitive must be named in the mask it passes.",
                                l};
     }
-    // Lanes that disagree about the mask.
+    // Lanes that disagree about the mask. Each lane's mask names the lanes it synchronises with,
+    // so disjoint groups that each pass their own mask (tiles of 16 threads in one warp, as
+    // cooperative groups make them) are fine on sm_70 and later; a lane named in another lane's
+    // mask must pass that same mask.
     for (uint32_t e = exec; e; e &= e - 1) {
-        int l = std::countr_zero(e);
-        uint32_t m = uint32_t(maskPerLane[l]);
-        if (m != m0)
-            return MaskProblem{"Lanes " + std::to_string(first) + " and " + std::to_string(l) + " execute " + what +
-                                   " with different member masks (" + hex(m0) + " and " + hex(m) +
-                                   "): the lanes taking part must all pass the same mask.",
-                               l};
+        const int l = std::countr_zero(e);
+        const uint32_t ml = uint32_t(maskPerLane[l]);
+        for (uint32_t o = ml & exec; o; o &= o - 1) {
+            const int k = std::countr_zero(o);
+            const uint32_t m = uint32_t(maskPerLane[k]);
+            if (m != ml)
+                return MaskProblem{"Lanes " + std::to_string(l) + " and " + std::to_string(k) + " execute " + what +
+                                       " with different member masks (" + hex(ml) + " and " + hex(m) +
+                                       "): the lanes taking part must all pass the same mask.",
+                                   k};
+        }
     }
-    // Lanes named in the mask that are not here.
-    const uint32_t missing = m0 & ~exec;
-    if (missing) {
+    // Lanes named in a mask that are not here.
+    for (uint32_t e = exec; e; e &= e - 1) {
+        const int lane = std::countr_zero(e);
+        const uint32_t ml = uint32_t(maskPerLane[lane]);
+        const uint32_t missing = ml & ~exec;
+        if (!missing) continue;
         int k = std::countr_zero(missing);
         std::string why;
         if (!((w.validMask >> k) & 1))
@@ -68,14 +76,14 @@ std::optional<MaskProblem> findMaskProblem(const Warp& w, const Instr& I, uint32
         else if ((w.exited >> k) & 1)
             why = "which has already exited";
         else
-            why = "which does not execute this instruction together with lane " + std::to_string(first) +
+            why = "which does not execute this instruction together with lane " + std::to_string(lane) +
                   " (it took another path of a branch, e.g. an early return that has not finished yet, or its guard "
                   "predicate is false)";
-        return MaskProblem{"The member mask " + hex(m0) + " of " + what + " executed by lane " + std::to_string(first) +
+        return MaskProblem{"The member mask " + hex(ml) + " of " + what + " executed by lane " + std::to_string(lane) +
                                " names lane " + std::to_string(k) + ", " + why +
                                ": the result is undefined (CUDA Programming Guide). Name only the lanes that reach this instruction, e.g. "
                                "with __ballot_sync or __activemask() before the branch.",
-                           first};
+                           lane};
     }
     return std::nullopt;
 }

@@ -16,6 +16,10 @@ int main() {
     printf("good copy: %s\n", cudaGetErrorName(cudaMemcpy(e, host, sizeof host, cudaMemcpyHostToDevice)));
     printf("register host memory: %s\n", cudaGetErrorName(cudaHostRegister(host, sizeof host, 0)));
     printf("register again: %s\n", cudaGetErrorName(cudaHostRegister(host, sizeof host, 0)));
+    printf("unregister: %s\n", cudaGetErrorName(cudaHostUnregister(host)));
+    size_t heap = size_t(1) << 20;
+    printf("malloc heap limit: %s\n", cudaGetErrorName(cudaDeviceSetLimit(cudaLimitMallocHeapSize, heap)));
+    printf("malloc heap limit again: %s\n", cudaGetErrorName(cudaDeviceSetLimit(cudaLimitMallocHeapSize, heap)));
     printf("device 1: %s\n", cudaGetErrorName(cudaSetDevice(1)));
     void* huge = nullptr;
     printf("1 TiB: %s, pointer %s\n", cudaGetErrorName(cudaMalloc(&huge, size_t(1) << 40)), huge ? "set" : "null");

@@ -3,6 +3,7 @@
 // vector types, built-in variables, device functions), the runtime API, and the C++ conveniences
 // (templated cudaMalloc, cudaMemcpyToSymbol by variable, cudaLaunchKernel by function).
 #pragma once
+#define __CUDA_RUNTIME_H__   // CUDA's include guard: the SDK's helper_cuda.h defines its device helpers under it
 // What CUDA's own headers bring in and programs rely on without including (malloc, memset,
 // sqrt, ...); clang's <new> wrapper for device code also needs malloc and free declared first.
 #include <math.h>
@@ -12,9 +13,82 @@
 #ifdef __cplusplus
 #include <cmath>
 #include <cstdlib>
+// libstdc++'s <memory> writes __attribute__((__noinline__)), which the prelude's __noinline__
+// macro would break: included here, before the prelude defines it (its guard keeps it from being
+// read again later).
+#include <memory>
 #endif
 #include "cuda_runtime_api.h"
 #include "device_launch_parameters.h"
+
+// Barriers as inline PTX that clobbers memory. clang 14 lowers its __syncthreads builtin to
+// llvm.nvvm.barrier0, across which LLVM moves loads of a static __shared__ variable that no
+// pointer escapes: in `if (tid == 0) buf = x; __syncthreads(); y = buf;` the other threads then
+// read buf before the barrier (the SDK's shfl_scan, uniform_add, got 0). The asm keeps every
+// shared-memory access on its side of the barrier, as nvcc does.
+#define __syncthreads() asm volatile("bar.sync 0;" ::: "memory")
+static __device__ __forceinline__ void __ws_syncwarp(unsigned mask = 0xffffffffu) { asm volatile("bar.warp.sync %0;" ::"r"(mask) : "memory"); }
+#define __syncwarp __ws_syncwarp
+
+// Device functions CUDA's headers give beside the prelude's: the SM's cycle counters (%clock,
+// %clock64), overloaded on __device__ beside the host's clock() from <time.h>, as clang's own CUDA
+// wrapper does.
+static __device__ __forceinline__ clock_t clock() { return (clock_t)__nvvm_read_ptx_sreg_clock(); }
+static __device__ __forceinline__ long long clock64() { return __nvvm_read_ptx_sreg_clock64(); }
+// nan("") and nanf("") in device code (a quiet NaN; the payload string is ignored).
+static __device__ __forceinline__ double nan(const char*) { return __builtin_nan(""); }
+static __device__ __forceinline__ float nanf(const char*) { return __builtin_nanf(""); }
+// memcpy and memset in device code (CUDA allows them in kernels).
+static __device__ __forceinline__ void* memcpy(void* d, const void* s, size_t n) { return __builtin_memcpy(d, s, n); }
+static __device__ __forceinline__ void* memset(void* d, int v, size_t n) { return __builtin_memset(d, v, n); }
+// Arithmetic with a chosen rounding (round down _rd, up _ru, toward zero _rz), as one PTX
+// instruction each (add.rm.f32, ...): the interval-arithmetic intrinsics.
+#define __WS_RND2(name, op, mode, T, ty, c)                                                        \
+    static __device__ __forceinline__ T name(T a, T b) { T r; asm(#op "." #mode "." #ty " %0, %1, %2;" : "=" c(r) : c(a), c(b)); return r; }
+#define __WS_RND1(name, op, mode, T, ty, c)                                                        \
+    static __device__ __forceinline__ T name(T a) { T r; asm(#op "." #mode "." #ty " %0, %1;" : "=" c(r) : c(a)); return r; }
+#define __WS_RNDS(mode, sfx)                                                                          \
+    __WS_RND2(__fadd_##sfx, add, mode, float, f32, "f") __WS_RND2(__fmul_##sfx, mul, mode, float, f32, "f")    \
+    __WS_RND2(__fdiv_##sfx, div, mode, float, f32, "f") __WS_RND1(__fsqrt_##sfx, sqrt, mode, float, f32, "f")  \
+    __WS_RND1(__frcp_##sfx, rcp, mode, float, f32, "f")                                                \
+    __WS_RND2(__dadd_##sfx, add, mode, double, f64, "d") __WS_RND2(__dmul_##sfx, mul, mode, double, f64, "d")  \
+    __WS_RND2(__ddiv_##sfx, div, mode, double, f64, "d") __WS_RND1(__dsqrt_##sfx, sqrt, mode, double, f64, "d") \
+    __WS_RND1(__drcp_##sfx, rcp, mode, double, f64, "d")
+__WS_RNDS(rm, rd) __WS_RNDS(rp, ru) __WS_RNDS(rz, rz)
+__WS_RND2(__dadd_rn, add, rn, double, f64, "d") __WS_RND2(__dmul_rn, mul, rn, double, f64, "d")
+__WS_RND2(__ddiv_rn, div, rn, double, f64, "d") __WS_RND1(__dsqrt_rn, sqrt, rn, double, f64, "d")
+__WS_RND1(__drcp_rn, rcp, rn, double, f64, "d")
+#undef __WS_RNDS
+#undef __WS_RND1
+#undef __WS_RND2
+// CUDA's unsigned and 64-bit min and max (device functions of CUDA's math headers).
+static __device__ __forceinline__ unsigned umin(unsigned a, unsigned b) { return a < b ? a : b; }
+static __device__ __forceinline__ unsigned umax(unsigned a, unsigned b) { return a > b ? a : b; }
+static __device__ __forceinline__ long long llmin(long long a, long long b) { return a < b ? a : b; }
+static __device__ __forceinline__ long long llmax(long long a, long long b) { return a > b ? a : b; }
+static __device__ __forceinline__ unsigned long long ullmin(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
+static __device__ __forceinline__ unsigned long long ullmax(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
+// Scoped atomics (atom.sys / atom.cta): atomicAdd_system, atomicAdd_block, ... as CUDA names them.
+#define __WS_SCOPED(name, scope, T, builtin, C) \
+    static __device__ __forceinline__ T name##_##scope(T* p, T v) { return (T)builtin((C*)p, (C)v); }
+#define __WS_SCOPES(name, T, op, sfx, C) __WS_SCOPED(name, system, T, __nvvm_atom_sys_##op##_gen_##sfx, C) __WS_SCOPED(name, block, T, __nvvm_atom_cta_##op##_gen_##sfx, C)
+__WS_SCOPES(atomicAdd, int, add, i, int) __WS_SCOPES(atomicAdd, unsigned int, add, i, int)
+__WS_SCOPES(atomicAdd, unsigned long long, add, ll, long long) __WS_SCOPES(atomicAdd, float, add, f, float)
+__WS_SCOPES(atomicAdd, double, add, d, double)
+__WS_SCOPES(atomicExch, int, xchg, i, int) __WS_SCOPES(atomicExch, unsigned int, xchg, i, int)
+__WS_SCOPES(atomicExch, unsigned long long, xchg, ll, long long)
+__WS_SCOPES(atomicMin, int, min, i, int) __WS_SCOPES(atomicMin, unsigned int, min, ui, unsigned int)
+__WS_SCOPES(atomicMax, int, max, i, int) __WS_SCOPES(atomicMax, unsigned int, max, ui, unsigned int)
+__WS_SCOPES(atomicInc, unsigned int, inc, ui, unsigned int) __WS_SCOPES(atomicDec, unsigned int, dec, ui, unsigned int)
+__WS_SCOPES(atomicAnd, int, and, i, int) __WS_SCOPES(atomicAnd, unsigned int, and, i, int)
+__WS_SCOPES(atomicOr, int, or, i, int) __WS_SCOPES(atomicOr, unsigned int, or, i, int)
+__WS_SCOPES(atomicXor, int, xor, i, int) __WS_SCOPES(atomicXor, unsigned int, xor, i, int)
+#undef __WS_SCOPES
+#undef __WS_SCOPED
+static __device__ __forceinline__ int atomicCAS_system(int* p, int c, int v) { return __nvvm_atom_sys_cas_gen_i(p, c, v); }
+static __device__ __forceinline__ unsigned atomicCAS_system(unsigned* p, unsigned c, unsigned v) { return (unsigned)__nvvm_atom_sys_cas_gen_i((int*)p, (int)c, (int)v); }
+static __device__ __forceinline__ int atomicCAS_block(int* p, int c, int v) { return __nvvm_atom_cta_cas_gen_i(p, c, v); }
+static __device__ __forceinline__ unsigned atomicCAS_block(unsigned* p, unsigned c, unsigned v) { return (unsigned)__nvvm_atom_cta_cas_gen_i((int*)p, (int)c, (int)v); }
 
 #ifdef __cplusplus
 template <class T> inline cudaError_t cudaMalloc(T** devPtr, size_t size) { return ::cudaMalloc((void**)(void*)devPtr, size); }
@@ -59,6 +133,22 @@ template <class T> inline cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* 
 }
 template <class T> inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, T func, int blockSize, size_t dynamicSMemSize) {
     return ::cudaOccupancyMaxActiveBlocksPerMultiprocessor(numBlocks, (const void*)func, blockSize, dynamicSMemSize);
+}
+template <class T> inline cudaError_t cudaFuncSetCacheConfig(T* func, cudaFuncCache config) {
+    return ::cudaFuncSetCacheConfig((const void*)func, config);
+}
+template <class T> inline cudaError_t cudaFuncSetSharedMemConfig(T* func, cudaSharedMemConfig config) {
+    return ::cudaFuncSetSharedMemConfig((const void*)func, config);
+}
+template <class T> inline cudaError_t cudaMallocAsync(T** devPtr, size_t size, cudaStream_t stream) {
+    return ::cudaMallocAsync((void**)(void*)devPtr, size, stream);
+}
+template <class T> inline cudaError_t cudaMallocAsync(T** devPtr, size_t size, cudaMemPool_t pool, cudaStream_t stream) {
+    return ::cudaMallocFromPoolAsync((void**)(void*)devPtr, size, pool, stream);
+}
+template <class T> inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlocks, T func, int blockSize,
+                                                                                          size_t dynamicSMemSize, unsigned int flags) {
+    return ::cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, (const void*)func, blockSize, dynamicSMemSize, flags);
 }
 // CUDA 11's cudaGraphInstantiate (error node and log), beside CUDA 12's (flags).
 inline cudaError_t cudaGraphInstantiate(cudaGraphExec_t* pGraphExec, cudaGraph_t graph, cudaGraphNode_t* pErrorNode, char* pLogBuffer,

@@ -2,6 +2,7 @@
 // (engine/cudart/runtime.cpp), declared from the CUDA Runtime API reference. A function declared
 // here and not implemented returns cudaErrorNotSupported and says so once on stderr.
 #pragma once
+#define __CUDA_RUNTIME_API_H__   // CUDA's include guard, tested by helper headers
 #include "driver_types.h"
 #include "vector_types.h"
 
@@ -117,6 +118,40 @@ cudaError_t cudaDeviceGetStreamPriorityRange(int* leastPriority, int* greatestPr
 cudaError_t cudaFuncSetAttribute(const void* func, enum cudaFuncAttribute attr, int value);
 cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes* attr, const void* func);
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, const void* func, int blockSize, size_t dynamicSMemSize);
+
+// Stream attributes (the L2 access policy window and the priority) and the persisting L2 lines:
+// accepted and noted once on stderr; the cycle model has no persisting L2 lines.
+cudaError_t cudaStreamSetAttribute(cudaStream_t stream, enum cudaStreamAttrID attr, const union cudaStreamAttrValue* value);
+cudaError_t cudaStreamGetAttribute(cudaStream_t stream, enum cudaStreamAttrID attr, union cudaStreamAttrValue* value);
+cudaError_t cudaCtxResetPersistingL2Cache(void);
+cudaError_t cudaStreamGetPriority(cudaStream_t stream, int* priority);
+cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned int* flags);
+cudaError_t cudaDeviceCanAccessPeer(int* canAccessPeer, int device, int peerDevice);
+cudaError_t cudaGetDeviceFlags(unsigned int* flags);
+cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes* attributes, const void* ptr);
+cudaError_t cudaHostGetFlags(unsigned int* pFlags, void* pHost);
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlocks, const void* func, int blockSize, size_t dynamicSMemSize,
+                                                                   unsigned int flags);
+
+// Stream-ordered allocation: the simulator has done a stream's earlier work when the call comes,
+// so the allocation is made (and a free done) at once; the device's one pool counts the bytes.
+cudaError_t cudaMallocAsync(void** devPtr, size_t size, cudaStream_t stream);
+cudaError_t cudaMallocFromPoolAsync(void** devPtr, size_t size, cudaMemPool_t pool, cudaStream_t stream);
+cudaError_t cudaFreeAsync(void* devPtr, cudaStream_t stream);
+cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t* pool, int device);
+cudaError_t cudaDeviceGetMemPool(cudaMemPool_t* pool, int device);
+cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t pool, enum cudaMemPoolAttr attr, void* value);
+cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t pool, enum cudaMemPoolAttr attr, void* value);
+cudaError_t cudaMemPoolTrimTo(cudaMemPool_t pool, size_t minBytesToKeep);
+
+// The cache and bank-width preferences: checked and accepted (the model always has the largest
+// shared-memory carveout and 4-byte banks, as sm_70 and later do).
+cudaError_t cudaFuncSetCacheConfig(const void* func, enum cudaFuncCache cacheConfig);
+cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache cacheConfig);
+cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache* pCacheConfig);
+cudaError_t cudaFuncSetSharedMemConfig(const void* func, enum cudaSharedMemConfig config);
+cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config);
+cudaError_t cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig* pConfig);
 
 // Declared, not implemented yet: each returns cudaErrorNotSupported and says so once on stderr.
 cudaError_t cudaHostRegister(void* ptr, size_t size, unsigned int flags);

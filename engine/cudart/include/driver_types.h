@@ -3,6 +3,7 @@
 // reference. Programs compiled against them link with warpscope's runtime (engine/cudart), which
 // runs their kernels on the simulator. Numeric values are CUDA's own, so printed codes match.
 #pragma once
+#define __DRIVER_TYPES_H__   // CUDA's include guard: helper headers (the SDK's helper_cuda.h) test it
 #include <stddef.h>
 
 enum cudaError {
@@ -71,6 +72,13 @@ enum cudaMemcpyKind {
 #define cudaDeviceScheduleBlockingSync 0x04
 #define cudaDeviceMapHost 0x08
 #define cudaDeviceLmemResizeToMax 0x10
+#define cudaDeviceBlockingSync 0x04   // the old name of cudaDeviceScheduleBlockingSync
+#define cudaDeviceScheduleMask 0x07
+#define cudaEventInterprocess 0x04
+#define cudaHostRegisterIoMemory 0x04
+#define cudaHostRegisterReadOnly 0x08
+#define cudaCpuDeviceId ((int)-1)
+#define cudaInvalidDeviceId ((int)-2)
 #define cudaMemAttachGlobal 0x01
 #define cudaMemAttachHost 0x02
 
@@ -135,6 +143,31 @@ struct cudaDeviceProp {
     size_t sharedMemPerBlockOptin;
     int maxBlocksPerMultiProcessor;
     size_t reservedSharedMemPerBlock;
+    // Texture and surface limits: 0, as the simulator has no textures or surfaces.
+    int maxTexture1D;
+    int maxTexture1DMipmap;
+    int maxTexture2D[2];
+    int maxTexture3D[3];
+    int maxTexture1DLayered[2];
+    int maxTexture2DLayered[3];
+    size_t surfaceAlignment;
+    int tccDriver;
+    int computePreemptionSupported;
+    int cooperativeMultiDeviceLaunch;
+    int persistingL2CacheMaxSize;
+    int accessPolicyMaxWindowSize;
+    int hostNativeAtomicSupported;
+    int pageableMemoryAccessUsesHostPageTables;
+    int directManagedMemAccessFromHost;
+    int canUseHostPointerForRegisteredMem;
+    int singleToDoublePrecisionPerfRatio;
+    int multiGpuBoardGroupID;
+    int maxSurface1D;
+    int maxSurface2D[2];
+    int maxSurface3D[3];
+    char luid[8];
+    unsigned int luidDeviceNodeMask;
+    struct { char bytes[16]; } uuid;
 };
 
 enum cudaDeviceAttr {
@@ -149,8 +182,40 @@ enum cudaDeviceAttr {
     cudaDevAttrTotalConstantMemory = 9,
     cudaDevAttrWarpSize = 10,
     cudaDevAttrMaxRegistersPerBlock = 12,
+    cudaDevAttrMaxPitch = 11,
     cudaDevAttrClockRate = 13,
+    cudaDevAttrTextureAlignment = 14,
+    cudaDevAttrGpuOverlap = 15,
     cudaDevAttrMultiProcessorCount = 16,
+    cudaDevAttrKernelExecTimeout = 17,
+    cudaDevAttrIntegrated = 18,
+    cudaDevAttrCanMapHostMemory = 19,
+    cudaDevAttrComputeMode = 20,
+    cudaDevAttrConcurrentKernels = 31,
+    cudaDevAttrEccEnabled = 32,
+    cudaDevAttrPciBusId = 33,
+    cudaDevAttrPciDeviceId = 34,
+    cudaDevAttrTccDriver = 35,
+    cudaDevAttrMemoryClockRate = 36,
+    cudaDevAttrGlobalMemoryBusWidth = 37,
+    cudaDevAttrAsyncEngineCount = 40,
+    cudaDevAttrUnifiedAddressing = 41,
+    cudaDevAttrPciDomainId = 50,
+    cudaDevAttrStreamPrioritiesSupported = 78,
+    cudaDevAttrGlobalL1CacheSupported = 79,
+    cudaDevAttrLocalL1CacheSupported = 80,
+    cudaDevAttrIsMultiGpuBoard = 84,
+    cudaDevAttrHostNativeAtomicSupported = 86,
+    cudaDevAttrPageableMemoryAccess = 88,
+    cudaDevAttrConcurrentManagedAccess = 89,
+    cudaDevAttrComputePreemptionSupported = 90,
+    cudaDevAttrCanUseHostPointerForRegisteredMem = 91,
+    cudaDevAttrCooperativeLaunch = 95,
+    cudaDevAttrCooperativeMultiDeviceLaunch = 96,
+    cudaDevAttrHostRegisterSupported = 99,
+    cudaDevAttrDirectManagedMemAccessFromHost = 101,
+    cudaDevAttrReservedSharedMemoryPerBlock = 111,
+    cudaDevAttrMemoryPoolsSupported = 115,
     cudaDevAttrComputeCapabilityMajor = 75,
     cudaDevAttrComputeCapabilityMinor = 76,
     cudaDevAttrMaxThreadsPerMultiProcessor = 39,
@@ -184,6 +249,35 @@ enum cudaLimit {
     cudaLimitStackSize = 0x00,
     cudaLimitPrintfFifoSize = 0x01,
     cudaLimitMallocHeapSize = 0x02,
+    cudaLimitDevRuntimeSyncDepth = 0x03,
+    cudaLimitDevRuntimePendingLaunchCount = 0x04,
+    cudaLimitMaxL2FetchGranularity = 0x05,
+    cudaLimitPersistingL2CacheSize = 0x06,
+};
+// L2 access policy (cudaStreamSetAttribute): a hint about which lines to keep in the L2.
+enum cudaAccessProperty {
+    cudaAccessPropertyNormal = 0,
+    cudaAccessPropertyStreaming = 1,
+    cudaAccessPropertyPersisting = 2,
+};
+struct cudaAccessPolicyWindow {
+    void* base_ptr;
+    size_t num_bytes;
+    float hitRatio;
+    enum cudaAccessProperty hitProp;
+    enum cudaAccessProperty missProp;
+};
+enum cudaStreamAttrID {
+    cudaStreamAttributeAccessPolicyWindow = 1,
+    cudaStreamAttributeSynchronizationPolicy = 3,
+    cudaStreamAttributePriority = 8,
+};
+typedef enum cudaStreamAttrID cudaLaunchAttributeID;
+union cudaStreamAttrValue {
+    struct cudaAccessPolicyWindow accessPolicyWindow;
+    int syncPolicy;
+    int priority;
+    char pad[64];
 };
 enum cudaMemoryAdvise {
     cudaMemAdviseSetReadMostly = 1,
@@ -209,3 +303,54 @@ typedef void (*cudaStreamCallback_t)(cudaStream_t stream, cudaError_t status, vo
 #define cudaHostRegisterDefault 0x00
 #define cudaHostRegisterPortable 0x01
 #define cudaHostRegisterMapped 0x02
+
+// How many host threads may use the device (cudaDeviceProp::computeMode, cudaDevAttrComputeMode).
+enum cudaComputeMode {
+    cudaComputeModeDefault = 0,
+    cudaComputeModeExclusive = 1,
+    cudaComputeModeProhibited = 2,
+    cudaComputeModeExclusiveProcess = 3,
+};
+
+// What a pointer is (cudaPointerGetAttributes).
+enum cudaMemoryType {
+    cudaMemoryTypeUnregistered = 0,
+    cudaMemoryTypeHost = 1,
+    cudaMemoryTypeDevice = 2,
+    cudaMemoryTypeManaged = 3,
+};
+struct cudaPointerAttributes {
+    enum cudaMemoryType type;
+    int device;
+    void* devicePointer;
+    void* hostPointer;
+};
+#define cudaOccupancyDefault 0x00
+#define cudaOccupancyDisableCachingOverride 0x01
+
+// Stream-ordered allocation (cudaMallocAsync) and its memory pools.
+struct CUmemPoolHandle_st;
+typedef struct CUmemPoolHandle_st* cudaMemPool_t;
+enum cudaMemPoolAttr {
+    cudaMemPoolReuseFollowEventDependencies = 1,
+    cudaMemPoolReuseAllowOpportunistic = 2,
+    cudaMemPoolReuseAllowInternalDependencies = 3,
+    cudaMemPoolAttrReleaseThreshold = 4,
+    cudaMemPoolAttrReservedMemCurrent = 5,
+    cudaMemPoolAttrReservedMemHigh = 6,
+    cudaMemPoolAttrUsedMemCurrent = 7,
+    cudaMemPoolAttrUsedMemHigh = 8,
+};
+
+// The L1/shared split and the shared-memory bank width a kernel prefers: hints.
+enum cudaFuncCache {
+    cudaFuncCachePreferNone = 0,
+    cudaFuncCachePreferShared = 1,
+    cudaFuncCachePreferL1 = 2,
+    cudaFuncCachePreferEqual = 3,
+};
+enum cudaSharedMemConfig {
+    cudaSharedMemBankSizeDefault = 0,
+    cudaSharedMemBankSizeFourByte = 1,
+    cudaSharedMemBankSizeEightByte = 2,
+};
