@@ -161,3 +161,54 @@ TEST_CASE("histogram: the predicted times of the table, N = 1048576", "[lessons]
         CHECK(us[2] == Approx(row.agg).epsilon(0.1));
     }
 }
+
+TEST_CASE("prefix-scan: Kogge-Stone's 4608 additions without conflicts, Brent-Kung's 1013 with them, three launches for the whole array", "[lessons]") {
+    auto run = wst::runTraced("prefix-scan", {});
+    REQUIRE(run.result.allChecksPassed());
+    REQUIRE(run.launches.size() == 4);
+    auto lanesOn = [&](size_t launch, std::set<uint32_t> lines) {
+        int lanes = 0;
+        for (auto& r : run.launch(launch).issued.all)
+            if (r.block == 0 && r.isStore && lines.count(r.line)) lanes += r.lanes();
+        return lanes;
+    };
+    // Kogge-Stone: 9 steps, every thread adds in each (line 16): 4608 per section of 512.
+    CHECK(lanesOn(0, {16}) == 9 * 512);
+    CHECK(run.launch(0).counters.byLine().at(16).sharedStRequests == 1152);   // 16 warps x 9 steps x 8 blocks
+    CHECK(run.launch(0).metric("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum") == 0);
+    CHECK(run.launch(0).metric("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum") == 0);
+    // Brent-Kung: 511 additions up (line 38), 502 down (line 44); conflicts from the strides.
+    CHECK(lanesOn(1, {38}) == 511);
+    CHECK(lanesOn(1, {44}) == 502);
+    CHECK(run.launch(1).metric("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum") == 2336);
+    CHECK(run.launch(1).metric("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum") == 1168);
+    const auto up = run.launch(1).counters.byLine().at(38);
+    CHECK(double(up.threadInstPredOn) < 0.85 * 32 * double(up.inst));   // idle lanes as the stride grows
+    CHECK(run.launch(0).metric("smsp__inst_executed.sum") == 20800);
+    CHECK(run.launch(1).metric("smsp__inst_executed.sum") == 16600);
+    CHECK(run.launch(0).metric("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum") == 2184);
+    CHECK(run.launch(1).metric("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum") == 3096);
+    // Section 3 (elements 1536..2047) adds scanned_sums[2]: block 6 of the last launch runs line 61.
+    bool block6 = false;
+    for (auto& r : run.launch(3).issued.all)
+        if (r.block == 6 && r.line == 61) block6 = true;
+    CHECK(block6);
+    const auto in = run.buffer<int32_t>("in");
+    const auto out = run.buffer<int32_t>("out");
+    const auto sums = run.buffer<int32_t>("sums_scanned");
+    int64_t before3 = 0;
+    for (int k = 0; k < 1536; ++k) before3 += in[size_t(k)];
+    CHECK(sums.at(2) == before3);
+    CHECK(out.at(1536) == before3 + in.at(1536));
+}
+
+TEST_CASE("prefix-scan: the predicted times of the table, N = 262144", "[lessons]") {
+    auto us = predictedMicros("prefix-scan", {{"N", "262144"}}, {14, 16, 14, 12});
+    REQUIRE(us.size() == 4);
+    INFO("predicted: " << us[0] << ", " << us[1] << ", " << us[2] << ", " << us[3] << " us");
+    CHECK(us[0] == Approx(2.5).epsilon(0.1));
+    CHECK(us[1] == Approx(3.0).epsilon(0.1));
+    CHECK(us[2] == Approx(1.2).epsilon(0.1));
+    CHECK(us[3] == Approx(1.0).epsilon(0.1));
+    CHECK(us[0] < us[1]);   // Kogge-Stone predicted faster
+}
