@@ -1,6 +1,9 @@
 // Times the kernels of the course's pattern lessons on a real GPU, at the sizes their steps.md
-// quote, with the same inputs the lessons build: the warm time per launch (the mean of 50
-// back-to-back launches after 5 warm-ups, from CUDA events). Build and run on the GPU machine:
+// quote, with inputs like the lessons': the warm time per launch (the mean of 50 back-to-back
+// launches after 5 warm-ups, from CUDA events), after 200 ms of work that brings the clocks up.
+// Kernels shorter than a launch (the scans at 262144) measure the launch rate, not the kernel.
+// The results of 2026-11-27 on an H100 are in docs/measurements/course-*-h100.txt. Build and run
+// on the GPU machine:
 //   nvcc -O3 -arch=native -o /tmp/tck scripts/time-course-kernels.cu && /tmp/tck
 // The kernels are the lessons' own kernel.cu files, included here unchanged.
 #include <cuda_runtime.h>
@@ -14,6 +17,9 @@ namespace conv {
 }
 namespace histo {
 #include "../lessons/histogram/kernel.cu"
+}
+namespace scan {
+#include "../lessons/prefix-scan/kernel.cu"
 }
 #undef R
 
@@ -45,10 +51,18 @@ static uint64_t splitmix64(uint64_t x) {
     return x ^ (x >> 31);
 }
 
+// Keeps the GPU busy for about 200 ms so that the first timings do not run at idle clocks.
+__global__ void spin(unsigned long long cycles) {
+    unsigned long long t0 = clock64();
+    while (clock64() - t0 < cycles) {}
+}
+
 int main() {
     cudaDeviceProp p;
     CHECK(cudaGetDeviceProperties(&p, 0));
     std::printf("device: %s, %d SMs\n", p.name, p.multiProcessorCount);
+    spin<<<p.multiProcessorCount, 32>>>(400000000ull);
+    CHECK(cudaDeviceSynchronize());
     for (int side : {512, 2048}) {
         const int rows = side, cols = side;
         std::vector<float> h(size_t(rows) * cols), f(25);
@@ -88,5 +102,30 @@ int main() {
             CHECK(cudaFree(data));
             CHECK(cudaFree(bins));
         }
+    {
+        const int n = 262144;
+        std::vector<int> h(n);
+        for (auto& v : h) v = rand() % 10;
+        int *in, *out, *sums, *scanned, *total;
+        CHECK(cudaMalloc(&in, n * 4));
+        CHECK(cudaMalloc(&out, n * 4));
+        CHECK(cudaMalloc(&sums, 4096 * 4));
+        CHECK(cudaMalloc(&scanned, 4096 * 4));
+        CHECK(cudaMalloc(&total, 4));
+        CHECK(cudaMemcpy(in, h.data(), n * 4, cudaMemcpyHostToDevice));
+        for (int section : {512, 1024}) {
+            int g = (n + section - 1) / section;
+            std::printf("prefix-scan N=%d SECTION=%d: scan_kogge_stone %.2f us, scan_brent_kung %.2f us, totals %.2f us, scan_add_sums %.2f us\n", n,
+                        section, warmMicros([&] { scan::scan_kogge_stone<<<g, section, section * 4>>>(in, out, sums, n); }),
+                        warmMicros([&] { scan::scan_brent_kung<<<g, section / 2, section * 4>>>(in, out, sums, n); }),
+                        warmMicros([&] { scan::scan_kogge_stone<<<1, section, section * 4>>>(sums, scanned, total, g); }),
+                        warmMicros([&] { scan::scan_add_sums<<<(n + 255) / 256, 256>>>(out, scanned, n, section); }));
+        }
+        CHECK(cudaFree(in));
+        CHECK(cudaFree(out));
+        CHECK(cudaFree(sums));
+        CHECK(cudaFree(scanned));
+        CHECK(cudaFree(total));
+    }
     return 0;
 }
