@@ -18,10 +18,10 @@ extern "C" __global__ void histo_private(const unsigned char* data, unsigned int
     __shared__ unsigned int local[BINS];
     for (int b = threadIdx.x; b < BINS; b += blockDim.x)
         local[b] = 0;
-    __syncthreads();                                   // all bins zero before anyone counts
+    __syncthreads();  // all bins zero before anyone counts
     for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
         atomicAdd(&local[data[i]], 1u);
-    __syncthreads();                                   // all counts in before the merge
+    __syncthreads();  // all counts in before the merge
     for (int b = threadIdx.x; b < BINS; b += blockDim.x)
         if (local[b] > 0)
             atomicAdd(&bins[b], local[b]);
@@ -35,8 +35,8 @@ extern "C" __global__ void histo_aggregate(const unsigned char* data, unsigned i
     for (int b = threadIdx.x; b < BINS; b += blockDim.x)
         local[b] = 0;
     __syncthreads();
-    int prev = -1;                                     // the value of the current run
-    unsigned int run = 0;                              // its length so far
+    int prev = -1;  // the value of the current run
+    unsigned int run = 0;  // its length so far
     for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
         int v = data[i];
         if (v == prev) {

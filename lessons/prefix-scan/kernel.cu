@@ -6,13 +6,13 @@
 //    thread t >= s adds the element s places to its left. Fast (few steps), but about n log2 n adds.
 extern "C" __global__ void scan_kogge_stone(const int* in, int* out, int* sums, int n)
 {
-    extern __shared__ int x[];                          // blockDim.x ints
+    extern __shared__ int x[];  // blockDim.x ints
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     x[threadIdx.x] = i < n ? in[i] : 0;
     for (unsigned s = 1; s < blockDim.x; s *= 2) {
-        __syncthreads();                                // the last step's writes are done
+        __syncthreads();  // the last step's writes are done
         int left = threadIdx.x >= s ? x[threadIdx.x - s] : 0;
-        __syncthreads();                                // everyone has read before anyone writes
+        __syncthreads();  // everyone has read before anyone writes
         x[threadIdx.x] += left;
     }
     if (i < n)
@@ -26,18 +26,18 @@ extern "C" __global__ void scan_kogge_stone(const int* in, int* out, int* sums, 
 //    in the rest: about 2n adds in 2 log2 n steps.
 extern "C" __global__ void scan_brent_kung(const int* in, int* out, int* sums, int n)
 {
-    extern __shared__ int x[];                          // 2 * blockDim.x ints
+    extern __shared__ int x[];  // 2 * blockDim.x ints
     unsigned section = 2 * blockDim.x;
     int base = blockIdx.x * section;
     for (unsigned k = threadIdx.x; k < section; k += blockDim.x)
         x[k] = base + k < n ? in[base + k] : 0;
-    for (unsigned s = 1; s < section; s *= 2) {         // up: the reduction tree
+    for (unsigned s = 1; s < section; s *= 2) {  // up: the reduction tree
         __syncthreads();
         unsigned k = (threadIdx.x + 1) * 2 * s - 1;
         if (k < section)
             x[k] += x[k - s];
     }
-    for (unsigned s = section / 4; s > 0; s /= 2) {     // down: the distribution tree
+    for (unsigned s = section / 4; s > 0; s /= 2) {  // down: the distribution tree
         __syncthreads();
         unsigned k = (threadIdx.x + 1) * 2 * s - 1;
         if (k + s < section)
