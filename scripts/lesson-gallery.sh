@@ -34,6 +34,9 @@ bank-conflicts 3
 reduction 5
 occupancy-and-latency 1
 streams-overlap 3
+convolution-2d 6
+histogram 3
+prefix-scan 4
 LIST
 # Exercises: paths relative to the repository, as a learner's are.
 cd "$root"

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <vector>
 
 namespace warpscope::runtime {
 
@@ -223,6 +224,57 @@ const std::map<std::string, ReferenceInfo>& references() {
                 need(in, 1, "add_count");
                 double k = in.param("KERNELS").asDouble();
                 for (size_t i = 0; i < out.count() && i < in.inputs[0]->count(); ++i) out.set(i, in.inputs[0]->get(i) + k);
+            });
+        add("convolution_2d", "out[r * COLS + c] = sum of filter[dy][dx] * in[r + dy - R][c + dx - R], cells outside the image 0 "
+                              "(inputs: in, filter; filter is W x W, W = 2R + 1; params ROWS, COLS); float fused multiply-adds, "
+                              "row by row of the filter",
+            [](const ReferenceInputs& in, HostBuffer& out) {
+                need(in, 2, "convolution_2d");
+                int64_t rows = in.param("ROWS").asInt(), cols = in.param("COLS").asInt();
+                int64_t w = static_cast<int64_t>(std::lround(std::sqrt(double(in.inputs[1]->count()))));
+                if (w * w != static_cast<int64_t>(in.inputs[1]->count()) || w % 2 == 0)
+                    throw Error(Error::Kind::Input, "Reference 'convolution_2d': the filter must hold W x W values, W odd.");
+                int64_t rad = w / 2;
+                for (int64_t r = 0; r < rows; ++r)
+                    for (int64_t c = 0; c < cols; ++c) {
+                        float acc = 0;
+                        for (int64_t dy = 0; dy < w; ++dy)
+                            for (int64_t dx = 0; dx < w; ++dx) {
+                                int64_t y = r + dy - rad, x = c + dx - rad;
+                                if (y < 0 || y >= rows || x < 0 || x >= cols) continue;
+                                acc = std::fma(static_cast<float>(in.inputs[1]->get(size_t(dy * w + dx))),
+                                               static_cast<float>(in.inputs[0]->get(size_t(y * cols + x))), acc);
+                            }
+                        if (static_cast<size_t>(r * cols + c) < out.count()) out.set(size_t(r * cols + c), acc);
+                    }
+            });
+        add("histogram", "out[b] = how many elements of in equal b (input: in; values outside 0 .. count(out) - 1 are not counted)",
+            [](const ReferenceInputs& in, HostBuffer& out) {
+                need(in, 1, "histogram");
+                std::vector<double> bins(out.count(), 0.0);
+                for (size_t i = 0; i < in.inputs[0]->count(); ++i) {
+                    double v = in.inputs[0]->get(i);
+                    if (v >= 0 && v < double(bins.size())) bins[size_t(v)] += 1;
+                }
+                for (size_t b = 0; b < bins.size(); ++b) out.set(b, bins[b]);
+            });
+        add("inclusive_scan", "out[i] = in[0] + ... + in[i] (input: in), in double then rounded to the buffer's type",
+            [](const ReferenceInputs& in, HostBuffer& out) {
+                need(in, 1, "inclusive_scan");
+                double s = 0;
+                for (size_t i = 0; i < out.count() && i < in.inputs[0]->count(); ++i) out.set(i, s += in.inputs[0]->get(i));
+            });
+        add("section_scan", "out[i] = in[k * SECTION] + ... + in[i] for the section k = i / SECTION holding i: an inclusive scan "
+                            "that starts again every SECTION elements (input: in; param SECTION)",
+            [](const ReferenceInputs& in, HostBuffer& out) {
+                need(in, 1, "section_scan");
+                int64_t section = in.param("SECTION").asInt();
+                if (section < 1) throw Error(Error::Kind::Input, "Reference 'section_scan': SECTION must be at least 1.");
+                double s = 0;
+                for (size_t i = 0; i < out.count() && i < in.inputs[0]->count(); ++i) {
+                    if (i % size_t(section) == 0) s = 0;
+                    out.set(i, s += in.inputs[0]->get(i));
+                }
             });
         return t;
     }();
