@@ -174,3 +174,15 @@ extern "C" __global__ void k_libm(float* out, const float* in)
     o[7] = cosf(x * 3.3e7f * (float)t);         // up to about 8e11
     o[8] = sinf(x * 1.0e30f);                   // near the top of the float range
 }
+
+// One thread writes a static __shared__ variable, the block synchronises, every thread reads it.
+// clang 14's own barrier builtin let LLVM move the other threads' read above the barrier (they
+// read the variable before thread 0 wrote it); the prelude's barrier keeps it below.
+extern "C" __global__ void k_broadcast(int* out, const int* in) {
+    __shared__ int value;
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (in[i] < 0) return;
+    if (threadIdx.x == 0) value = in[i] + 1000 * blockIdx.x;
+    __syncthreads();
+    out[i] = value;
+}

@@ -100,11 +100,16 @@ static constexpr int warpSize = 32;   // not a macro: host code reads cudaDevice
 #endif
 
 // ---------------------------------------------------------------- 3. synchronisation
-// __syncthreads() is a clang builtin for NVPTX (bar.sync 0).
+// The barriers as inline PTX that clobbers memory. clang 14's own __syncthreads builtin lowers to
+// llvm.nvvm.barrier0, across which LLVM moves a load of a static __shared__ variable whose address
+// never escapes: in `if (threadIdx.x == 0) v = x; __syncthreads(); y = v;` the other threads then
+// read v before the barrier (tests/compile/barrier_order.cu). The asm keeps every memory access
+// on its side of the barrier, as nvcc does; the PTX is the same `bar.sync 0`.
+#define __syncthreads() asm volatile("bar.sync 0;" ::: "memory")
 __WS_FN int __syncthreads_count(int p) { return __nvvm_bar0_popc(p); }
 __WS_FN int __syncthreads_and(int p) { return __nvvm_bar0_and(p); }
 __WS_FN int __syncthreads_or(int p) { return __nvvm_bar0_or(p); }
-__WS_FN void __syncwarp(unsigned mask = 0xffffffffu) { __nvvm_bar_warp_sync(mask); }
+__WS_FN void __syncwarp(unsigned mask = 0xffffffffu) { asm volatile("bar.warp.sync %0;" ::"r"(mask) : "memory"); }
 __WS_FN void __threadfence() { __nvvm_membar_gl(); }
 __WS_FN void __threadfence_block() { __nvvm_membar_cta(); }
 __WS_FN void __threadfence_system() { __nvvm_membar_sys(); }

@@ -21,14 +21,7 @@
 #include "cuda_runtime_api.h"
 #include "device_launch_parameters.h"
 
-// Barriers as inline PTX that clobbers memory. clang 14 lowers its __syncthreads builtin to
-// llvm.nvvm.barrier0, across which LLVM moves loads of a static __shared__ variable that no
-// pointer escapes: in `if (tid == 0) buf = x; __syncthreads(); y = buf;` the other threads then
-// read buf before the barrier (the SDK's shfl_scan, uniform_add, got 0). The asm keeps every
-// shared-memory access on its side of the barrier, as nvcc does.
-#define __syncthreads() asm volatile("bar.sync 0;" ::: "memory")
-static __device__ __forceinline__ void __ws_syncwarp(unsigned mask = 0xffffffffu) { asm volatile("bar.warp.sync %0;" ::"r"(mask) : "memory"); }
-#define __syncwarp __ws_syncwarp
+// The barriers (__syncthreads, __syncwarp) are the prelude's: inline PTX that clobbers memory.
 
 // Device functions CUDA's headers give beside the prelude's: the SM's cycle counters (%clock,
 // %clock64), overloaded on __device__ beside the host's clock() from <time.h>, as clang's own CUDA

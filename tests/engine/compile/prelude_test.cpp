@@ -143,6 +143,19 @@ TEST_CASE("prelude: __syncthreads_count/and/or, __syncwarp and fences equal nvcc
     }
 }
 
+TEST_CASE("prelude: a read after __syncthreads() stays after it (clang 14's builtin barrier let LLVM hoist it)", "[compile]") {
+    if (!haveClang()) { WARN("clang not installed: skipped"); return; }
+    std::vector<int> in(128);
+    for (int i = 0; i < 128; ++i) in[i] = i % 7;
+    auto o = run("k_broadcast", 2, 64, {Bytes(128 * 4), bytesOf(in)});
+    requireSame(o);
+    auto got = as<int>(o.cl[0]);
+    for (int i = 0; i < 128; ++i) {
+        INFO("thread " << i);
+        CHECK(got[i] == in[(i / 64) * 64] + 1000 * (i / 64));
+    }
+}
+
 TEST_CASE("prelude: atomics on int, unsigned, 64-bit, float and double equal nvcc's", "[compile]") {
     if (!haveClang()) { WARN("clang not installed: skipped"); return; }
     std::vector<int> i = {0, 0, 1 << 30, -(1 << 30), -1, 0, 0, 0, 0, 0};
