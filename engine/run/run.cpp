@@ -21,9 +21,18 @@ LaunchPipeline::LaunchPipeline(sim::Gpu& gpu, Setup setup) : gpu_(gpu), setup_(s
         // replay the serial issue order afterwards (the same numbers as one thread).
         if (!setup_.timed && setup_.parallelCounters) counters_->enableParallel(trace::LaunchShape::of(gpu), gpu.program());
     }
-    for (auto* o : setup_.observers) fanOut_.add(o);
-    fanOut_.add(counters_.get());
-    sim::StepListener* listener = fanOut_.empty() ? nullptr : &fanOut_;
+    std::vector<sim::StepListener*> listeners = setup_.observers;
+    if (counters_) listeners.push_back(counters_.get());
+    // One listener is attached as it is: a fan-out would hide that it wants only per-pc sums
+    // (LineStatsCollector::sumsOnly), which lets the engine skip building Steps.
+    sim::StepListener* listener = nullptr;
+    if (listeners.size() == 1) {
+        listener = listeners.front();
+    } else if (listeners.size() > 1) {
+        for (auto* l : listeners) fanOut_.add(l);
+        listener = &fanOut_;
+    }
+    listener_ = listener;
     if (setup_.timed) {
         timing::TimingOptions o = setup_.timing;
         if (setup_.registers) {
@@ -43,7 +52,7 @@ LaunchPipeline::LaunchPipeline(sim::Gpu& gpu, Setup setup) : gpu_(gpu), setup_(s
 LaunchPipeline::~LaunchPipeline() {
     // The Gpu may outlive this pipeline (SimDevice collects the finished launch): leave it no
     // pointer to the fan-out or the cycle model.
-    if (gpu_.listener() == &fanOut_ || timed_) gpu_.setListener(nullptr);
+    if ((listener_ && gpu_.listener() == listener_) || timed_) gpu_.setListener(nullptr);
 }
 
 void LaunchPipeline::run(uint32_t threads) {

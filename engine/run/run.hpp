@@ -130,6 +130,7 @@ private:
     Setup setup_;
     std::shared_ptr<trace::CounterCollector> counters_;
     sim::FanOut fanOut_;
+    sim::StepListener* listener_ = nullptr;   // what listens (one observer, or the fan-out)
     std::unique_ptr<timing::TimedRun> timed_;
 };
 
