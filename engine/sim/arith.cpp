@@ -887,6 +887,22 @@ float f16ToF32(uint16_t h) { return f32FromBits(uint32_t(convert(h, Type::F32, T
 uint16_t f32ToF16(float f, Round r, bool satfinite) {
     return uint16_t(convert(toBits(f), Type::F16, Type::F32, r, false, false, satfinite));
 }
+uint32_t f32ToTf32(uint32_t bits, Round r, bool satfinite) {
+    const uint32_t sign = bits & 0x80000000u, mag = bits & 0x7fffffffu;
+    const uint32_t maxFinite = 0x7f7fe000u;
+    if (mag > 0x7f800000u) return kCanonicalNaNF32;
+    if (mag == 0x7f800000u) return satfinite ? (sign | maxFinite) : bits;
+    uint32_t out = mag & 0xffffe000u;
+    const uint32_t rest = mag & 0x1fffu;
+    if (r == Round::RNA) {
+        if (rest >= 0x1000u) out += 0x2000u;
+    } else if (r == Round::RN) {
+        if (rest > 0x1000u || (rest == 0x1000u && (out & 0x2000u))) out += 0x2000u;
+    }
+    if (out >= 0x7f800000u) out = satfinite ? maxFinite : 0x7f800000u;
+    return sign | out;
+}
+
 float bf16ToF32(uint16_t h) { return f32FromBits(uint32_t(h) << 16); }
 uint16_t f32ToBF16(float f, Round r, bool satfinite) {
     return uint16_t(convert(toBits(f), Type::BF16, Type::F32, r, false, false, satfinite));

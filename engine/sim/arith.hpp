@@ -266,6 +266,10 @@ float f16ToF32(uint16_t h);                                      // exact; NaN p
 uint16_t f32ToF16(float f, Round r = Round::RN, bool satfinite = false);
 float bf16ToF32(uint16_t h);                                     // exact (bit shift)
 uint16_t f32ToBF16(float f, Round r = Round::RN, bool satfinite = false);
+// cvt.{rna,rn,rz}{.satfinite}.tf32.f32: the f32 rounded to 10 mantissa bits (the low 13 bits of the
+// result are zero). NaN gives the canonical NaN; .satfinite turns infinities and overflow into
+// the largest finite tf32 of that sign.
+uint32_t f32ToTf32(uint32_t bits, Round r, bool satfinite);
 // f16 arithmetic (add/sub/mul/fma.rn{.ftz}{.sat}.f16): exact core + one final rounding.
 uint16_t addF16(uint16_t a, uint16_t b, Round r = Round::RN, bool ftz = false, bool sat = false);
 uint16_t subF16(uint16_t a, uint16_t b, Round r = Round::RN, bool ftz = false, bool sat = false);
