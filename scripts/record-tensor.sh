@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Records, on the GPU machine, everything the tensor-core support is checked against:
-#   1. the golden results of tests/golden/{wmma-fragments,wmma-gemm,mma-sync} (record-golden.sh),
+#   1. the golden results of tests/golden/{wmma-fragments,wmma-gemm,mma-sync,mma-specials} (record-golden.sh),
 #   2. latency and throughput of mma.sync / wmma / ldmatrix (scripts/tensor-probe.cu),
 #   3. Nsight Compute's tensor-pipe and ldmatrix counters for the two golden GEMM specs.
 # Run from the repository root:  scripts/record-tensor.sh OUTDIR
@@ -10,7 +10,7 @@ set -u
 out=${1:?usage: scripts/record-tensor.sh OUTDIR}
 mkdir -p "$out"
 build=${WARPSCOPE_BUILD_DIR:-build-gpu}
-scripts/record-golden.sh --only wmma-fragments --only wmma-gemm --only mma-sync --out "$out/rec" --tar "$out/tensor-golden.tar.gz" \
+scripts/record-golden.sh --only wmma-fragments --only wmma-gemm --only mma-sync --only mma-specials --out "$out/rec" --tar "$out/tensor-golden.tar.gz" \
     >"$out/record.log" 2>&1
 echo "record-golden: exit $?"; tail -n 8 "$out/record.log"
 nvcc -O2 -arch=sm_90 scripts/tensor-probe.cu -o "$build/tensor-probe" && "$build/tensor-probe" | tee "$out/tensor-probe.txt"

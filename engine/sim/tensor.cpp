@@ -203,6 +203,30 @@ std::vector<FragElem> fragmentElements(const MatrixOp& op, Frag which, int lane)
     return out;
 }
 
+FragmentMap fragmentMap(const MatrixOp& op, Frag which) {
+    FragmentMap m;
+    m.which = which;
+    m.rows = fragRows(op, which);
+    m.cols = fragCols(op, which);
+    m.type = fragType(op, which);
+    m.holders.resize(size_t(m.rows) * size_t(m.cols));
+    for (int l = 0; l < 32; ++l)
+        for (const FragElem& e : fragmentElements(op, which, l))
+            m.holders[size_t(e.row) * size_t(m.cols) + e.col].push_back(FragHolder{uint8_t(l), e.reg, e.sub});
+    return m;
+}
+
+std::vector<Frag> fragmentsOf(const MatrixOp& op) {
+    switch (op.kind) {
+    case MatrixKind::WmmaLoad: return {op.frag};
+    case MatrixKind::WmmaStore: return {Frag::D};
+    case MatrixKind::WmmaMma: case MatrixKind::Mma: return {Frag::A, Frag::B, Frag::C, Frag::D};
+    case MatrixKind::Ldmatrix: return {Frag::D};
+    case MatrixKind::Movmatrix: return {Frag::A, Frag::D};
+    }
+    return {};
+}
+
 // ---------------------------------------------------------------- 3. Arithmetic
 namespace {
 
@@ -252,7 +276,7 @@ uint32_t packF32RZ(bool neg, uint64_t mag, int q) {
     int shift = len - 24;                // keep 24 bits
     if (e < -126) shift = -149 - q;      // subnormal: keep bits down to 2^-149
     uint64_t m = shift >= 64 ? 0 : shift > 0 ? mag >> shift : mag << -shift;
-    if (e > 127) return sign | 0x7f7fffffu;   // toward zero: the largest finite value
+    if (e > 127) return sign | 0x7f800000u;   // overflow is infinity, not toward-zero's FLT_MAX (tests/golden/mma-specials)
     if (e < -126) return sign | uint32_t(m);  // subnormal (or zero)
     return sign | (uint32_t(e + 127) << 23) | (uint32_t(m) & 0x7fffffu);
 }

@@ -70,6 +70,23 @@ ElemType fragType(const MatrixOp& op, Frag which);
 // matrix i lies at column i * 8 + col.
 std::vector<FragElem> fragmentElements(const MatrixOp& op, Frag which, int lane);
 
+// The fragment view's data: the tile of operand `which` as a matrix, row-major, each element
+// with every (lane, register, sub-word) that holds it (f16 wmma A/B: two per element, same lane).
+struct FragHolder {
+    uint8_t lane = 0, reg = 0, sub = 0;
+};
+struct FragmentMap {
+    Frag which = Frag::A;
+    int rows = 0, cols = 0;
+    ElemType type = ElemType::None;
+    std::vector<std::vector<FragHolder>> holders;   // rows * cols entries
+    const std::vector<FragHolder>& at(int row, int col) const { return holders[size_t(row) * size_t(cols) + size_t(col)]; }
+};
+FragmentMap fragmentMap(const MatrixOp& op, Frag which);
+// The operands an instruction's view shows: A, B, C, D for an mma; the loaded or stored
+// fragment for wmma.load/store; D for ldmatrix; A (source) and D for movmatrix.
+std::vector<Frag> fragmentsOf(const MatrixOp& op);
+
 // One output element of a floating-point mma: D = sum_k A[k] * B[k] + C with the H100's block
 // arithmetic. Inputs are raw bits in their types (atype for A and B, ctype for C); the result
 // is bits in dtype (F32 or F16).
