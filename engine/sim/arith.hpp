@@ -275,6 +275,12 @@ uint16_t addF16(uint16_t a, uint16_t b, Round r = Round::RN, bool ftz = false, b
 uint16_t subF16(uint16_t a, uint16_t b, Round r = Round::RN, bool ftz = false, bool sat = false);
 uint16_t mulF16(uint16_t a, uint16_t b, Round r = Round::RN, bool ftz = false, bool sat = false);
 uint16_t fmaF16(uint16_t a, uint16_t b, uint16_t c, Round r = Round::RN, bool ftz = false, bool sat = false);
+// bf16 add/sub/mul/fma (sm_90's add/sub/mul.rn.bf16, sm_80's fma.rn{.relu}.bf16): one rounding;
+// NaN results are the canonical 0x7FFF.
+uint16_t addBF16(uint16_t a, uint16_t b, Round r = Round::RN);
+uint16_t subBF16(uint16_t a, uint16_t b, Round r = Round::RN);
+uint16_t mulBF16(uint16_t a, uint16_t b, Round r = Round::RN);
+uint16_t fmaBF16(uint16_t a, uint16_t b, uint16_t c, Round r = Round::RN, bool relu = false);
 
 // ------------------------------------------------------------------------------------------------
 // Integer arithmetic. Operands hold `bits`-wide values in the low bits of uint64_t (higher bits are

@@ -668,6 +668,19 @@ Instr Translator::translate(const ptx::Instruction& in, uint32_t funcIndex) {
         onlyWords(m, {"satfinite", "relu"});
         if (has(m, "satfinite") || has(m, "relu")) unsupported(c_, "cvt .satfinite/.relu");
         if (m.types.size() != 2) malformed(c_, "cvt needs a destination and a source type");
+        // cvt.rn.f16x2.f32 d, a, b (and .bf16x2): two f32s rounded and packed, a in the upper half.
+        if ((m.types[0] == Type::F16x2 || m.types[0] == Type::BF16x2) && m.types[1] == Type::F32) {
+            if (has(m, "satfinite") || has(m, "relu")) unsupported(c_, "cvt .satfinite/.relu");
+            if (m.rnd != ptx::Round::RN && m.rnd != ptx::Round::RZ) unsupported(c_, "cvt to f16x2/bf16x2 rounding other than .rn or .rz");
+            needOperands(in, 3);
+            I.type = m.types[0];
+            I.type2 = Type::F32;
+            I.dst = reg(ops[0], false);
+            I.nsrc = 2;
+            I.src[0] = value(ops[1], Type::F32);
+            I.src[1] = value(ops[2], Type::F32);
+            break;
+        }
         needOperands(in, 2);
         I.type = m.types[0];
         I.type2 = m.types[1];

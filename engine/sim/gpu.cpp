@@ -1510,6 +1510,10 @@ void execArith(Exec& x) {
             auto one = [&](uint16_t a, uint16_t b) { return sub ? subF16(a, b, r, I.ftz, I.sat) : addF16(a, b, r, I.ftz, I.sat); };
             if (t == Type::F16) map2(x, [&](uint64_t a, uint64_t b) { return uint64_t(one(uint16_t(a), uint16_t(b))); });
             else map2(x, [&](uint64_t a, uint64_t b) { return uint64_t(one(uint16_t(a), uint16_t(b))) | (uint64_t(one(uint16_t(a >> 16), uint16_t(b >> 16))) << 16); });
+        } else if (t == Type::BF16 || t == Type::BF16x2) {   // sm_90's add/sub.rn.bf16{x2}
+            auto one = [&](uint16_t a, uint16_t b) { return sub ? arith::subBF16(a, b, r) : arith::addBF16(a, b, r); };
+            if (t == Type::BF16) map2(x, [&](uint64_t a, uint64_t b) { return uint64_t(one(uint16_t(a), uint16_t(b))); });
+            else map2(x, [&](uint64_t a, uint64_t b) { return uint64_t(one(uint16_t(a), uint16_t(b))) | (uint64_t(one(uint16_t(a >> 16), uint16_t(b >> 16))) << 16); });
         } else if (ptx::isInteger(t)) {
             if (I.sat && t == Type::S32) {
                 map2(x, [&](uint64_t a, uint64_t b) {
@@ -1579,6 +1583,14 @@ void execArith(Exec& x) {
             });
             break;
         }
+        if (t == Type::BF16 || t == Type::BF16x2) {   // sm_90's mul.rn.bf16{x2}
+            map2(x, [&](uint64_t a, uint64_t b) {
+                uint64_t v = arith::mulBF16(uint16_t(a), uint16_t(b), r);
+                if (t == Type::BF16x2) v |= uint64_t(arith::mulBF16(uint16_t(a >> 16), uint16_t(b >> 16), r)) << 16;
+                return v;
+            });
+            break;
+        }
         if (!ptx::isInteger(t)) unsupportedType(x);
         if (I.cc || I.op == Op::Madc) {
             // mad{c}.{lo,hi}{.cc}: product half + c (+ carry-in for madc), carry-out with .cc.
@@ -1632,6 +1644,12 @@ void execArith(Exec& x) {
             map3(x, [&](uint64_t a, uint64_t b, uint64_t c) {
                 return uint64_t(fmaF16(uint16_t(a), uint16_t(b), uint16_t(c), r, I.ftz, I.sat)) |
                        (uint64_t(fmaF16(uint16_t(a >> 16), uint16_t(b >> 16), uint16_t(c >> 16), r, I.ftz, I.sat)) << 16);
+            });
+        else if (t == Type::BF16 || t == Type::BF16x2)   // fma.rn.bf16{x2} (sm_80)
+            map3(x, [&](uint64_t a, uint64_t b, uint64_t c) {
+                uint64_t v = arith::fmaBF16(uint16_t(a), uint16_t(b), uint16_t(c), r);
+                if (t == Type::BF16x2) v |= uint64_t(arith::fmaBF16(uint16_t(a >> 16), uint16_t(b >> 16), uint16_t(c >> 16), r)) << 16;
+                return v;
             });
         else unsupportedType(x);
         break;
@@ -1980,6 +1998,12 @@ void execMove(Exec& x) {
         const uint64_t m = mask(db);
         if (I.toTf32) {
             map1(x, [&](uint64_t a) { return uint64_t(arith::f32ToTf32(uint32_t(a), I.rnd, I.satfinite)); });
+        } else if (I.nsrc == 2 && (dt == Type::F16x2 || dt == Type::BF16x2)) {   // cvt.rn.f16x2.f32 d, a, b: a -> upper half
+            const Type half = dt == Type::F16x2 ? Type::F16 : Type::BF16;
+            map2(x, [&](uint64_t a, uint64_t b) {
+                return ((arith::convert(a, half, Type::F32, I.rnd, false, false) & 0xffffu) << 16) |
+                       (arith::convert(b, half, Type::F32, I.rnd, false, false) & 0xffffu);
+            });
         } else if (ptx::isInteger(dt) && ptx::isInteger(st) && !I.sat) {
             // Plain integer widening/narrowing (hot: cvt.u64.u32, cvt.s64.s32).
             map1(x, [&](uint64_t a) { return signExtendTo64(a & mask(ptx::bitsOf(st)), st) & m; });

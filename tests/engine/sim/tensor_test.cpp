@@ -96,8 +96,8 @@ TEST_CASE("every element of every fragment has exactly one holder (wmma f16 A an
 TEST_CASE("tensor-core sums truncate: 1 + (2^-24 + 2^-26) is 1, where IEEE rounding gives 1 + 2^-23", "[sim][tensor]") {
     MatrixOp op = mma(16, 8, 16, ElemType::F16, ElemType::F32);
     uint32_t a[16] = {}, b[16] = {};
-    a[0] = 0x1500;   // 1.25 * 2^-12 in f16
-    b[0] = 0x1400;   // 2^-12
+    a[0] = 0x0d00;   // 1.25 * 2^-12 in f16
+    b[0] = 0x0c00;   // 2^-12
     const uint32_t one = std::bit_cast<uint32_t>(1.0f);
     CHECK(dotProduct(op, a, b, 16, one) == one);
     // Sixteen products of 1 sum exactly.
