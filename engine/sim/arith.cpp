@@ -929,7 +929,8 @@ uint16_t halfOp(const Fmt& F, HOp op, uint16_t a, uint16_t b, uint16_t c, Round 
     if (anyNaN) {
         bits = canonicalNaN;
     } else {
-        const double da = decodeToDouble(a, F), db = decodeToDouble(b, F), dc = decodeToDouble(c, F);
+        auto dec = [&](uint16_t h) { return F.expBits == 5 ? double(f16ToF32(h)) : double(bf16ToF32(h)); };   // exact, infinities too
+        const double da = dec(a), db = dec(b), dc = dec(c);
         double s;
         switch (op) {
         case HOp::Add: s = da + db; break; // exact: f16 values span < 2^41
