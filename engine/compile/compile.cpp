@@ -428,6 +428,10 @@ void writeStandInHeaders(const fs::path& dir) {
         "                using ::uint32_t; using ::uint64_t; using ::intptr_t; using ::uintptr_t; using ::size_t; }\n";
     writeText(dir / "stdint.h", ints);
     writeText(dir / "cstdint", ints);
+    // Half precision, bfloat16 and tensor cores: warpscope's own header behind the usual names.
+    writeText(dir / "warpscope_tensor.h", tensorHeaderText());
+    for (const char* h : {"cuda_fp16.h", "cuda_bf16.h", "mma.h", "cuda_fp16.hpp", "cuda_bf16.hpp"})
+        writeText(dir / h, "// warpscope: half, bfloat16 and nvcuda::wmma for the clang path\n#pragma once\n#include \"warpscope_tensor.h\"\n");
 }
 
 Result runClang(const std::string& source, const std::string& fileName, const Options& o) {

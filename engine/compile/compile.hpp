@@ -87,6 +87,9 @@ std::string findClangPath();
 
 // The prelude's text as built into the binary, and its file name.
 std::string_view preludeText();
+// The clang path's half/bfloat16/wmma header (prelude/warpscope_tensor.h), which its stand-ins for
+// <cuda_fp16.h>, <cuda_bf16.h> and <mma.h> include.
+std::string_view tensorHeaderText();
 constexpr const char* kPreludeName = "warpscope_cuda.h";
 
 // The clang path's PTX post-processing, exposed for tests: .file paths become bare file names and

@@ -22,6 +22,11 @@ const std::vector<ComparedMetric>& comparedMetrics() {
         {"smsp__thread_inst_executed_per_inst_executed.ratio", false},
         {"smsp__sass_branch_targets.sum", false},
         {"smsp__sass_branch_targets_threads_divergent.sum", true},
+        // Tensor cores: counted per HMMA/IMMA/LDSM as sm_90 compiles each PTX instruction
+        // (tests/validation/ncu/tensor-*.csv).
+        {"smsp__inst_executed_pipe_tensor.sum", true},
+        {"smsp__pipe_tensor_cycles_active.sum", true},
+        {"smsp__inst_executed_op_ldsm.sum", true},
         {"l1tex__t_sector_hit_rate.pct", false},
         {"lts__t_sector_hit_rate.pct", false},
         {"dram__bytes_read.sum", false},
@@ -39,6 +44,8 @@ std::vector<std::string> comparedMetricNames(bool validatedOnly) {
 
 bool isSassVsPtx(const std::string& m) {
     if (m.rfind("smsp__", 0) != 0) return false;
+    // The tensor-pipe and LDSM counts already count machine instructions (sim/tensor.hpp).
+    if (m.find("pipe_tensor") != std::string::npos || m.find("op_ldsm") != std::string::npos) return false;
     return m.find("inst_executed") != std::string::npos || m.find("branch") != std::string::npos;
 }
 

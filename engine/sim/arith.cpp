@@ -887,6 +887,22 @@ float f16ToF32(uint16_t h) { return f32FromBits(uint32_t(convert(h, Type::F32, T
 uint16_t f32ToF16(float f, Round r, bool satfinite) {
     return uint16_t(convert(toBits(f), Type::F16, Type::F32, r, false, false, satfinite));
 }
+uint32_t f32ToTf32(uint32_t bits, Round r, bool satfinite) {
+    const uint32_t sign = bits & 0x80000000u, mag = bits & 0x7fffffffu;
+    const uint32_t maxFinite = 0x7f7fe000u;
+    if (mag > 0x7f800000u) return kCanonicalNaNF32;
+    if (mag == 0x7f800000u) return satfinite ? (sign | maxFinite) : bits;
+    uint32_t out = mag & 0xffffe000u;
+    const uint32_t rest = mag & 0x1fffu;
+    if (r == Round::RNA) {
+        if (rest >= 0x1000u) out += 0x2000u;
+    } else if (r == Round::RN) {
+        if (rest > 0x1000u || (rest == 0x1000u && (out & 0x2000u))) out += 0x2000u;
+    }
+    if (out >= 0x7f800000u) out = satfinite ? maxFinite : 0x7f800000u;
+    return sign | out;
+}
+
 float bf16ToF32(uint16_t h) { return f32FromBits(uint32_t(h) << 16); }
 uint16_t f32ToBF16(float f, Round r, bool satfinite) {
     return uint16_t(convert(toBits(f), Type::BF16, Type::F32, r, false, false, satfinite));
@@ -894,20 +910,27 @@ uint16_t f32ToBF16(float f, Round r, bool satfinite) {
 
 namespace {
 enum class HOp { Add, Mul, Fma };
-uint16_t f16Op(HOp op, uint16_t a, uint16_t b, uint16_t c, Round r, bool ftz, bool sat) {
+// add/mul/fma of one 16-bit format (f16 or bf16): operands widened exactly to double, the
+// result rounded once. bf16 sums of exponents more than 45 apart lose their sticky bits in the
+// double (only directed rounding could see it; .rn cannot).
+uint16_t halfOp(const Fmt& F, HOp op, uint16_t a, uint16_t b, uint16_t c, Round r, bool ftz, bool sat) {
+    const uint16_t canonicalNaN = F.expBits == 5 ? kCanonicalNaNF16 : kCanonicalNaNBF16;
+    const uint16_t posInf = uint16_t(((1u << F.expBits) - 1) << F.fracBits), negInf = uint16_t(posInf | 0x8000u);
+    const uint16_t one = uint16_t(uint32_t(biasOf(F)) << F.fracBits);
     auto flush = [&](uint16_t h) -> uint16_t {
-        return (ftz && isSubnormalBits(h, kF16)) ? uint16_t(h & 0x8000) : h;
+        return (ftz && isSubnormalBits(h, F)) ? uint16_t(h & 0x8000) : h;
     };
     a = flush(a);
     b = flush(b);
     c = flush(c);
     uint64_t bits;
-    const bool anyNaN = isNaNBits(a, kF16) || isNaNBits(b, kF16) || (op == HOp::Fma && isNaNBits(c, kF16));
+    const bool anyNaN = isNaNBits(a, F) || isNaNBits(b, F) || (op == HOp::Fma && isNaNBits(c, F));
     const RMode m = toRMode(r);
     if (anyNaN) {
-        bits = kCanonicalNaNF16;
+        bits = canonicalNaN;
     } else {
-        const double da = double(f16ToF32(a)), db = double(f16ToF32(b)), dc = double(f16ToF32(c));
+        auto dec = [&](uint16_t h) { return F.expBits == 5 ? double(f16ToF32(h)) : double(bf16ToF32(h)); };   // exact, infinities too
+        const double da = dec(a), db = dec(b), dc = dec(c);
         double s;
         switch (op) {
         case HOp::Add: s = da + db; break; // exact: f16 values span < 2^41
@@ -917,31 +940,40 @@ uint16_t f16Op(HOp op, uint16_t a, uint16_t b, uint16_t c, Round r, bool ftz, bo
         if (op == HOp::Fma) {
             if (std::isinf(da) || std::isinf(db) || std::isinf(dc)) {
                 const double t = da * db + dc; // inf/NaN arithmetic only: exact
-                bits = std::isnan(t) ? kCanonicalNaNF16 : (t < 0 ? 0xFC00 : 0x7C00);
+                bits = std::isnan(t) ? canonicalNaN : (t < 0 ? negInf : posInf);
             } else {
-                bits = fmaFinite(da, db, dc, kF16, m);
+                bits = fmaFinite(da, db, dc, F, m);
             }
         } else if (std::isnan(s)) {
-            bits = kCanonicalNaNF16;
+            bits = canonicalNaN;
         } else if (std::isinf(s)) {
-            bits = s < 0 ? 0xFC00 : 0x7C00;
+            bits = s < 0 ? negInf : posInf;
         } else if (op == HOp::Add && s == 0.0) {
             const bool bothZero = da == 0.0 && db == 0.0;
             bits = zeroSumNegative(std::signbit(da), std::signbit(db), bothZero, m) ? 0x8000 : 0;
         } else {
-            bits = roundDoubleRes(s, 0, kF16, m);
+            bits = roundDoubleRes(s, 0, F, m);
         }
     }
-    if (ftz && isSubnormalBits(bits, kF16)) bits &= 0x8000;
+    if (ftz && isSubnormalBits(bits, F)) bits &= 0x8000;
     if (sat) {
-        if (isNaNBits(bits, kF16) || (bits & 0x8000)) bits = 0;
-        else if (bits > 0x3C00) bits = 0x3C00;
+        if (isNaNBits(bits, F) || (bits & 0x8000)) bits = 0;
+        else if (bits > one) bits = one;
     }
     return uint16_t(bits);
 }
+uint16_t f16Op(HOp op, uint16_t a, uint16_t b, uint16_t c, Round r, bool ftz, bool sat) { return halfOp(kF16, op, a, b, c, r, ftz, sat); }
 } // namespace
 
 uint16_t addF16(uint16_t a, uint16_t b, Round r, bool ftz, bool sat) { return f16Op(HOp::Add, a, b, 0, r, ftz, sat); }
+uint16_t addBF16(uint16_t a, uint16_t b, Round r) { return halfOp(kBF16, HOp::Add, a, b, 0, r, false, false); }
+uint16_t subBF16(uint16_t a, uint16_t b, Round r) { return halfOp(kBF16, HOp::Add, a, uint16_t(b ^ 0x8000), 0, r, false, false); }
+uint16_t mulBF16(uint16_t a, uint16_t b, Round r) { return halfOp(kBF16, HOp::Mul, a, b, 0, r, false, false); }
+uint16_t fmaBF16(uint16_t a, uint16_t b, uint16_t c, Round r, bool relu) {
+    uint16_t v = halfOp(kBF16, HOp::Fma, a, b, c, r, false, false);
+    if (relu && (v & 0x8000u)) v = (v & 0x7fffu) > 0x7f80u ? kCanonicalNaNBF16 : 0;
+    return v;
+}
 uint16_t subF16(uint16_t a, uint16_t b, Round r, bool ftz, bool sat) {
     return f16Op(HOp::Add, a, uint16_t(b ^ 0x8000), 0, r, ftz, sat);
 }

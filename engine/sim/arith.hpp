@@ -266,11 +266,21 @@ float f16ToF32(uint16_t h);                                      // exact; NaN p
 uint16_t f32ToF16(float f, Round r = Round::RN, bool satfinite = false);
 float bf16ToF32(uint16_t h);                                     // exact (bit shift)
 uint16_t f32ToBF16(float f, Round r = Round::RN, bool satfinite = false);
+// cvt.{rna,rn,rz}{.satfinite}.tf32.f32: the f32 rounded to 10 mantissa bits (the low 13 bits of the
+// result are zero). NaN gives the canonical NaN; .satfinite turns infinities and overflow into
+// the largest finite tf32 of that sign.
+uint32_t f32ToTf32(uint32_t bits, Round r, bool satfinite);
 // f16 arithmetic (add/sub/mul/fma.rn{.ftz}{.sat}.f16): exact core + one final rounding.
 uint16_t addF16(uint16_t a, uint16_t b, Round r = Round::RN, bool ftz = false, bool sat = false);
 uint16_t subF16(uint16_t a, uint16_t b, Round r = Round::RN, bool ftz = false, bool sat = false);
 uint16_t mulF16(uint16_t a, uint16_t b, Round r = Round::RN, bool ftz = false, bool sat = false);
 uint16_t fmaF16(uint16_t a, uint16_t b, uint16_t c, Round r = Round::RN, bool ftz = false, bool sat = false);
+// bf16 add/sub/mul/fma (sm_90's add/sub/mul.rn.bf16, sm_80's fma.rn{.relu}.bf16): one rounding;
+// NaN results are the canonical 0x7FFF.
+uint16_t addBF16(uint16_t a, uint16_t b, Round r = Round::RN);
+uint16_t subBF16(uint16_t a, uint16_t b, Round r = Round::RN);
+uint16_t mulBF16(uint16_t a, uint16_t b, Round r = Round::RN);
+uint16_t fmaBF16(uint16_t a, uint16_t b, uint16_t c, Round r = Round::RN, bool relu = false);
 
 // ------------------------------------------------------------------------------------------------
 // Integer arithmetic. Operands hold `bits`-wide values in the low bits of uint64_t (higher bits are

@@ -5,11 +5,13 @@
 //           7. compile()
 #include "sim/program.hpp"
 #include "sim/aggregation.hpp"
+#include "sim/tensor.hpp"
 
 #include "mem/memory.hpp"
 #include "base/error.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <deque>
 #include <functional>
@@ -39,6 +41,7 @@ std::string_view execClassName(ExecClass c) {
     case ExecClass::Barrier: return "barrier";
     case ExecClass::Warp: return "warp";
     case ExecClass::Misc: return "misc";
+    case ExecClass::Tensor: return "tensor";
     }
     return "";
 }
@@ -177,6 +180,8 @@ public:
     Instr translate(const ptx::Instruction& in, uint32_t funcIndex);
 
 private:
+    void matrix(const ptx::Instruction& in, const Mods& m, Instr& I);
+
     std::optional<Sreg> special(const std::string& n) {
         static const std::unordered_map<std::string, Sreg> k = {
             {"%tid.x", Sreg::TidX}, {"%tid.y", Sreg::TidY}, {"%tid.z", Sreg::TidZ},
@@ -423,7 +428,9 @@ Instr Translator::translate(const ptx::Instruction& in, uint32_t funcIndex) {
         I.guard.index = p->second;
         I.guard.negate = in.guardNegated;
     }
-    if (!opFromName(in.opcode, I.op)) unsupported(c_, "instruction '" + in.opcode + "' is not implemented");
+    // wmma's three forms share one opcode; the table has a row for each (wmma.load/store/mma).
+    const std::string opName = in.opcode == "wmma" && !in.modifiers.empty() ? "wmma." + in.modifiers[0] : in.opcode;
+    if (!opFromName(opName, I.op)) unsupported(c_, "instruction '" + opName + "' is not implemented");
     Mods m = decodeMods(in);
     I.rnd = m.rnd;
     I.ftz = m.ftz;
@@ -643,9 +650,37 @@ Instr Translator::translate(const ptx::Instruction& in, uint32_t funcIndex) {
         I.src[2] = value(ops[3], I.type2);
         break;
     case Op::Cvt:
+        if (has(m, "tf32")) {   // cvt.rna.tf32.f32: an f32 rounded to tf32's 10 mantissa bits, kept in a .b32
+            onlyWords(m, {"tf32", "satfinite"});
+            if (m.types.size() != 1 || m.types[0] != Type::F32) unsupported(c_, "cvt to .tf32 from other than .f32");
+            if (m.rnd != ptx::Round::RNA && m.rnd != ptx::Round::RN && m.rnd != ptx::Round::RZ)
+                unsupported(c_, "cvt.tf32.f32 rounding other than .rna, .rn or .rz");
+            needOperands(in, 2);
+            I.toTf32 = true;
+            I.satfinite = has(m, "satfinite");
+            I.type = Type::B32;
+            I.type2 = Type::F32;
+            I.dst = reg(ops[0], false);
+            I.nsrc = 1;
+            I.src[0] = value(ops[1], Type::F32);
+            break;
+        }
         onlyWords(m, {"satfinite", "relu"});
         if (has(m, "satfinite") || has(m, "relu")) unsupported(c_, "cvt .satfinite/.relu");
         if (m.types.size() != 2) malformed(c_, "cvt needs a destination and a source type");
+        // cvt.rn.f16x2.f32 d, a, b (and .bf16x2): two f32s rounded and packed, a in the upper half.
+        if ((m.types[0] == Type::F16x2 || m.types[0] == Type::BF16x2) && m.types[1] == Type::F32) {
+            if (has(m, "satfinite") || has(m, "relu")) unsupported(c_, "cvt .satfinite/.relu");
+            if (m.rnd != ptx::Round::RN && m.rnd != ptx::Round::RZ) unsupported(c_, "cvt to f16x2/bf16x2 rounding other than .rn or .rz");
+            needOperands(in, 3);
+            I.type = m.types[0];
+            I.type2 = Type::F32;
+            I.dst = reg(ops[0], false);
+            I.nsrc = 2;
+            I.src[0] = value(ops[1], Type::F32);
+            I.src[1] = value(ops[2], Type::F32);
+            break;
+        }
         needOperands(in, 2);
         I.type = m.types[0];
         I.type2 = m.types[1];
@@ -898,11 +933,188 @@ Instr Translator::translate(const ptx::Instruction& in, uint32_t funcIndex) {
     case Op::Exit:
     case Op::Trap:
         break;
+    case Op::WmmaLoad:
+    case Op::WmmaStore:
+    case Op::WmmaMma:
+    case Op::Mma:
+    case Op::Ldmatrix:
+    case Op::Movmatrix:
+        matrix(in, m, I);
+        break;
     case Op::Count_:
         malformed(c_, "bad opcode");
     }
     (void)prog_;
     return I;
+}
+
+// ---------------------------------------------------------------- 5b. Tensor-core instructions
+// wmma.load/store/mma, mma.sync, ldmatrix, movmatrix: decoded into a MatrixOp (sim/tensor.hpp).
+// Shapes and types the engine does not model are an error naming them, never a guess.
+void Translator::matrix(const ptx::Instruction& in, const Mods& m, Instr& I) {
+    auto op = std::make_shared<MatrixOp>();
+    MatrixOp& M = *op;
+    const auto& ops = in.operands;
+    std::vector<ElemType> types;
+    std::vector<bool> layouts;   // true = row
+    std::string shape;
+    bool sawFrag = false;
+    for (const auto& w : in.modifiers) {
+        if (w == "f16") types.push_back(ElemType::F16);
+        else if (w == "bf16") types.push_back(ElemType::BF16);
+        else if (w == "tf32") types.push_back(ElemType::TF32);
+        else if (w == "f32") types.push_back(ElemType::F32);
+        else if (w == "s8") types.push_back(ElemType::S8);
+        else if (w == "u8") types.push_back(ElemType::U8);
+        else if (w == "s32") types.push_back(ElemType::S32);
+        else if (w == "b16") types.push_back(ElemType::B16);
+        else if (w == "row") layouts.push_back(true);
+        else if (w == "col") layouts.push_back(false);
+        else if (w == "satfinite") M.satfinite = true;
+        else if (w == "trans") M.trans = true;
+        else if (w == "x1" || w == "x2" || w == "x4") M.count = w[1] - '0';
+        else if (w.size() > 3 && w[0] == 'm' && w.find('n') != std::string::npos) shape = w;
+        else if ((w == "a" || w == "b" || w == "c" || w == "d") && !sawFrag) {
+            sawFrag = true;
+            M.frag = w == "a" ? Frag::A : w == "b" ? Frag::B : w == "c" ? Frag::C : Frag::D;
+        } else if (w == "load" || w == "store" || w == "mma" || w == "sync" || w == "aligned" || w == "global" || w == "shared" ||
+                   w == "generic")
+            continue;
+        else unsupported(c_, "." + w + " on " + in.opcode + " (the engine models wmma/mma for f16, bf16, tf32, s8 and u8)");
+    }
+    if (!m.types.empty() && types.empty()) unsupported(c_, in.opcode + " with type ." + std::string(ptx::typeName(m.types[0])));
+    auto parseShape = [&](const std::string& sh) {
+        int mm = 0, nn = 0, kk = 0;
+        if (std::sscanf(sh.c_str(), "m%dn%dk%d", &mm, &nn, &kk) != 3) malformed(c_, "bad shape ." + sh);
+        M.m = mm, M.n = nn, M.k = kk;
+    };
+    auto regList = [&](const ptx::Operand& o, size_t want, const char* what) {
+        if (o.kind != ptx::Operand::Kind::Vector) malformed(c_, std::string("the ") + what + " fragment must be a {..} register list");
+        if (o.elems.size() != want)
+            malformed(c_, std::string("the ") + what + " fragment of " + describe(M) + " has " + std::to_string(want) + " registers, found " +
+                              std::to_string(o.elems.size()));
+        std::vector<Operand> r;
+        for (const auto& e : o.elems) {
+            Operand x = value(e, Type::B32);
+            if (auto t = fl_.regType.find(e.name); x.kind == Operand::Kind::Reg && t != fl_.regType.end() && ptx::sizeOf(t->second) != 4)
+                malformed(c_, std::string("the ") + what + " fragment needs 32-bit registers (" + e.name + " is not)");
+            if (x.kind == Operand::Kind::Pred || x.kind == Operand::Kind::Special) malformed(c_, std::string("bad register in the ") + what + " fragment");
+            r.push_back(x);
+        }
+        return r;
+    };
+    auto regsOf = [&](Frag f) {
+        int n = 0;
+        for (const FragElem& e : fragmentElements(M, f, 0)) n = std::max(n, int(e.reg) + 1);
+        return size_t(n);
+    };
+    auto isFloat16 = [](ElemType t) { return t == ElemType::F16 || t == ElemType::BF16; };
+    auto isInt8 = [](ElemType t) { return t == ElemType::S8 || t == ElemType::U8; };
+    I.type = Type::B32;
+    switch (I.op) {
+    case Op::WmmaLoad:
+    case Op::WmmaStore: {
+        M.kind = I.op == Op::WmmaLoad ? MatrixKind::WmmaLoad : MatrixKind::WmmaStore;
+        parseShape(shape);
+        if (layouts.size() != 1) malformed(c_, "wmma.load/store needs one layout, .row or .col");
+        M.rowMajor = layouts[0];
+        if (types.size() != 1) malformed(c_, "wmma.load/store needs one element type");
+        M.atype = types[0];
+        if (I.op == Op::WmmaStore && M.frag != Frag::D) malformed(c_, "wmma.store stores the .d fragment");
+        if (I.op == Op::WmmaLoad && M.frag == Frag::D) malformed(c_, "wmma.load loads .a, .b or .c");
+        const bool acc = M.frag == Frag::C || M.frag == Frag::D;
+        const bool okType = acc ? (M.atype == ElemType::F16 || M.atype == ElemType::F32 || M.atype == ElemType::S32)
+                                : (isFloat16(M.atype) || M.atype == ElemType::TF32 || isInt8(M.atype));
+        const bool okShape = M.m == 16 && M.n == 16 && (M.k == 16 || (M.k == 8 && (M.atype == ElemType::TF32 || (acc && M.atype == ElemType::F32))));
+        if (!okType || !okShape || (!acc && M.atype == ElemType::TF32 && M.k != 8) || (!acc && M.atype != ElemType::TF32 && M.k != 16))
+            unsupported(c_, describe(M) + " (the engine models wmma m16n16k16 for f16, bf16, s8, u8 and m16n16k8 for tf32)");
+        if (acc) M.ctype = M.dtype = M.atype;
+        else if (M.frag == Frag::B) M.btype = M.atype;
+        const bool store = I.op == Op::WmmaStore;
+        if (ops.size() != 2 && ops.size() != 3) malformed(c_, "wmma.load/store takes a fragment, an address and an optional stride");
+        const ptx::Operand& addr = store ? ops[0] : ops[1];
+        const ptx::Operand& frag = store ? ops[1] : ops[0];
+        I.addr = address(addr, I.space);
+        if (store) M.a = regList(frag, regsOf(Frag::D), "stored");
+        else M.d = regList(frag, regsOf(M.frag), "loaded");
+        if (ops.size() == 3) {
+            M.hasStride = true;
+            I.src[0] = value(ops[2], Type::U32);
+            I.nsrc = 1;
+        }
+        break;
+    }
+    case Op::WmmaMma:
+    case Op::Mma: {
+        M.kind = I.op == Op::WmmaMma ? MatrixKind::WmmaMma : MatrixKind::Mma;
+        parseShape(shape);
+        if (layouts.size() != 2) malformed(c_, in.opcode + " needs two layouts (.row/.col for A and B)");
+        M.aRow = layouts[0];
+        M.bRow = layouts[1];
+        // Types: d.a.b.c, or for wmma f16 only d.c.
+        if (types.size() == 4) {
+            M.dtype = types[0], M.atype = types[1], M.btype = types[2], M.ctype = types[3];
+        } else if (types.size() == 2 && M.kind == MatrixKind::WmmaMma) {
+            M.dtype = types[0], M.ctype = types[1], M.atype = M.btype = ElemType::F16;
+        } else if (types.size() == 2 && M.kind == MatrixKind::Mma && types[0] == ElemType::F16) {
+            // mma.sync ... .f16.f16 is not a PTX form; the four-type spelling is.
+            malformed(c_, "mma.sync needs .dtype.atype.btype.ctype");
+        } else {
+            malformed(c_, in.opcode + " needs .dtype.atype.btype.ctype");
+        }
+        bool ok;
+        if (isFloat16(M.atype)) {
+            ok = M.btype == M.atype && (M.dtype == ElemType::F32 || (M.atype == ElemType::F16 && M.dtype == ElemType::F16)) &&
+                 (M.ctype == ElemType::F32 || (M.atype == ElemType::F16 && M.ctype == ElemType::F16)) && !M.satfinite;
+            ok = ok && (M.kind == MatrixKind::WmmaMma ? (M.m == 16 && M.n == 16 && M.k == 16) : (M.m == 16 && M.n == 8 && (M.k == 16 || M.k == 8)));
+        } else if (M.atype == ElemType::TF32) {
+            ok = M.btype == ElemType::TF32 && M.dtype == ElemType::F32 && M.ctype == ElemType::F32 && !M.satfinite;
+            ok = ok && (M.kind == MatrixKind::WmmaMma ? (M.m == 16 && M.n == 16 && M.k == 8) : (M.m == 16 && M.n == 8 && (M.k == 8 || M.k == 4)));
+        } else if (isInt8(M.atype)) {
+            ok = isInt8(M.btype) && M.dtype == ElemType::S32 && M.ctype == ElemType::S32;
+            ok = ok && (M.kind == MatrixKind::WmmaMma ? (M.m == 16 && M.n == 16 && M.k == 16) : (M.m == 16 && M.n == 8 && (M.k == 16 || M.k == 32)));
+        } else {
+            ok = false;
+        }
+        if (!ok)
+            unsupported(c_, describe(M) + " (the engine models wmma m16n16k16 f16/bf16/s8/u8, m16n16k8 tf32; mma.sync m16n8k16 and m16n8k8 "
+                                          "f16/bf16, m16n8k8 and m16n8k4 tf32, m16n8k16 and m16n8k32 s8/u8)");
+        if (M.kind == MatrixKind::Mma && !(M.aRow && !M.bRow)) malformed(c_, "mma.sync of this shape needs the .row.col layouts");
+        needOperands(in, 4);
+        M.d = regList(ops[0], regsOf(Frag::D), "D");
+        M.a = regList(ops[1], regsOf(Frag::A), "A");
+        M.b = regList(ops[2], regsOf(Frag::B), "B");
+        M.c = regList(ops[3], regsOf(Frag::C), "C");
+        break;
+    }
+    case Op::Ldmatrix: {
+        M.kind = MatrixKind::Ldmatrix;
+        if (shape != "m8n8" || types.size() != 1 || types[0] != ElemType::B16)
+            unsupported(c_, "ldmatrix ." + shape + " (the engine models ldmatrix.m8n8 .x1/.x2/.x4 .b16, with or without .trans)");
+        if (I.space != StateSpace::None && I.space != StateSpace::Shared) malformed(c_, "ldmatrix reads shared memory");
+        M.atype = M.dtype = ElemType::B16;
+        needOperands(in, 2);
+        M.d = regList(ops[0], size_t(M.count), "ldmatrix destination");
+        I.addr = address(ops[1], I.space);
+        break;
+    }
+    case Op::Movmatrix: {
+        M.kind = MatrixKind::Movmatrix;
+        if (shape != "m8n8" || !M.trans || types.size() != 1 || types[0] != ElemType::B16)
+            unsupported(c_, "movmatrix ." + shape + " (the engine models movmatrix.sync.aligned.m8n8.trans.b16)");
+        M.atype = M.dtype = ElemType::B16;
+        needOperands(in, 2);
+        ptx::Operand dv, av;
+        dv.kind = av.kind = ptx::Operand::Kind::Vector;
+        dv.elems = {ops[0]};
+        av.elems = {ops[1]};
+        M.d = regList(dv, 1, "movmatrix destination");
+        M.a = regList(av, 1, "movmatrix source");
+        break;
+    }
+    default: break;
+    }
+    I.matrix = std::move(op);
 }
 
 // ---------------------------------------------------------------- 6. CFG and post-dominators

@@ -7,7 +7,7 @@
 
 namespace warpscope::sim {
 
-enum class ExecClass : uint8_t { Alu, Fma, Fp64, Sfu, Lsu, Branch, Barrier, Warp, Misc };
+enum class ExecClass : uint8_t { Alu, Fma, Fp64, Sfu, Lsu, Branch, Barrier, Warp, Misc, Tensor };
 std::string_view execClassName(ExecClass c);
 
 // X(enumerator, ptx spelling, class, latency)
@@ -84,7 +84,15 @@ std::string_view execClassName(ExecClass c);
     X(Brkpt, "brkpt", Misc, 4)                                 \
     X(Nanosleep, "nanosleep", Misc, 4)                         \
     X(Prefetch, "prefetch", Lsu, 4)                            \
-    X(Pmevent, "pmevent", Misc, 4)
+    X(Pmevent, "pmevent", Misc, 4)                             \
+    /* Tensor cores (sim/tensor.hpp): PTX spells wmma's three forms as one opcode with  */ \
+    /* .load/.store/.mma; the translator picks the row by that word. Latencies: H100.   */ \
+    X(WmmaLoad, "wmma.load", Lsu, 30)                          \
+    X(WmmaStore, "wmma.store", Lsu, 30)                        \
+    X(WmmaMma, "wmma.mma", Tensor, 24)                         \
+    X(Mma, "mma", Tensor, 25)                                  \
+    X(Ldmatrix, "ldmatrix", Lsu, 33)                           \
+    X(Movmatrix, "movmatrix", Warp, 8)
 
 enum class Op : uint8_t {
 #define WARPSCOPE_OP_ENUM(e, s, c, l) e,

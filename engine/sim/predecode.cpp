@@ -4,6 +4,7 @@
 #include "sim/predecode.hpp"
 
 #include "mem/memory.hpp"
+#include "sim/tensor.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -52,6 +53,12 @@ RegisterOperands registerOperands(const Instr& I, uint32_t nregs) {
         if (isReg(o)) (writesVec ? (unguarded ? ro.full : ro.partial) : ro.reads).push_back(o.index);
     if (isReg(I.dst)) (unguarded && writesDstForEveryLane(I) ? ro.full : ro.partial).push_back(I.dst.index);
     if (isReg(I.dst2)) ro.partial.push_back(I.dst2.index);
+    if (I.matrix) {   // tensor-core instructions: their fragments' register lists
+        for (uint32_t r : I.matrix->reads())
+            if (r < nregs) ro.reads.push_back(r);
+        for (uint32_t r : I.matrix->writes())
+            if (r < nregs) (unguarded ? ro.full : ro.partial).push_back(r);
+    }
     return ro;
 }
 

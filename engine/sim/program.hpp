@@ -8,10 +8,13 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace warpscope::sim {
+
+struct MatrixOp;   // sim/tensor.hpp
 
 // Special registers (%tid.x ...), readable through Operand::Kind::Special.
 enum class Sreg : uint8_t {
@@ -54,6 +57,8 @@ struct Instr {
     bool ftz = false, sat = false, approx = false, full = false, uni = false, cc = false;
     bool toSpace = false;          // cvta.to.<space>
     bool shfClamp = false, shfLeft = false;
+    bool toTf32 = false;           // cvt.{rna,rn,rz}{.satfinite}.tf32.f32 (type B32, type2 F32)
+    bool satfinite = false;
     bool bfindShift = false;
     MulMode mul = MulMode::Lo;
     CmpOp cmp = CmpOp::Eq;
@@ -85,6 +90,8 @@ struct Instr {
     int32_t target = -1;           // bra: target pc; call: callee index
     int32_t reconv = -1;           // bra: reconvergence pc (kExitPc for "at exit")
     int32_t callSite = -1;         // call: index into Function::calls
+    // wmma/mma/ldmatrix/movmatrix: shape, types, layouts and register lists (sim/tensor.hpp).
+    std::shared_ptr<const MatrixOp> matrix;
     // Where it came from.
     uint32_t ptxLine = 0;
     uint32_t line = 0;             // CUDA source line (outermost if inlined), 0 if unknown

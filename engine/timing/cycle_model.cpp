@@ -6,6 +6,7 @@
 
 #include "mem/access.hpp"
 #include "mem/atomics.hpp"
+#include "sim/tensor.hpp"
 #include "base/error.hpp"
 #include "base/hot_memory.hpp"
 
@@ -47,7 +48,7 @@ std::string stallMetricName(StallReason r) {
 // ---------------------------------------------------------------- 2. state
 namespace {
 constexpr uint64_t kNever = UINT64_MAX;
-enum Pipe : int { PipeAlu, PipeFma, PipeFp64, PipeSfu, PipeOther, PipeCount };
+enum Pipe : int { PipeAlu, PipeFma, PipeFp64, PipeSfu, PipeTensor, PipeOther, PipeCount };
 // What can hold a ready warp back, by its next instruction: its math pipe (the Pipe values), the
 // MIO queue (shared-space memory), the LSU queue (other memory), or nothing.
 enum ThrottleClass : int { ClassMio = PipeOther, ClassLsu, ClassFree, ClassCount };
@@ -152,7 +153,7 @@ struct TimedRun::Scheduler {
     uint64_t minWake = kNever;                   // the earliest wakeAt of a waiting warp
     uint64_t waitMask = 0;                       // bit i: local warp i is waiting
     uint32_t readyClasses = 0;                   // bit c: readyRanks[c] is not empty
-    StallReason classMark[ClassCount] = {kNoMark, kNoMark, kNoMark, kNoMark, kNoMark, kNoMark, kNoMark};
+    StallReason classMark[ClassCount] = {kNoMark, kNoMark, kNoMark, kNoMark, kNoMark, kNoMark, kNoMark, kNoMark};
     uint64_t readyRanks[ClassCount] = {};        // by throttle class: bit r, the warp byRank[r] is ready
     uint64_t readyAll = 0;                       // their union
     uint64_t freshRanks = 0;                     // joined `ready` since the last look: not marked yet
@@ -290,11 +291,15 @@ void TimedRun::decodeProgram() {
         case PipeFma: p.interval = spec_.fmaInterval; break;
         case PipeFp64: p.interval = spec_.fp64Interval(); break;
         case PipeSfu: p.interval = spec_.sfuInterval; break;
+        // Tensor cores: the sub-partition's tensor pipe is busy for the measured cycles of the
+        // instruction's HMMA/IMMA (sim/tensor.hpp, docs/tensor-cores.md).
+        case PipeTensor: p.interval = in.matrix ? uint32_t(std::max(1, sim::tensorPipeCycles(*in.matrix))) : 1; break;
         default: break;
         }
         // Latency of the result and the kind of stall a consumer would see (memory accesses
         // replace both in issueOne).
         p.latency = static_cast<uint64_t>(std::max(1, info.latency));
+        if (in.matrix) p.latency = static_cast<uint64_t>(std::max(1, sim::tensorLatency(*in.matrix)));
         // Integer division and remainder by a register have no machine instruction: ptxas expands a
         // 32-bit one into about 18 instructions (a reciprocal on the SFU, conversions, multiply-highs
         // and corrections; see the SASS of lessons/reduction's reduce_divergent), 64-bit ones into a
@@ -865,6 +870,7 @@ int TimedRun::pipeOf(const Instr& in) const {
     case ExecClass::Fma: return f64 ? PipeFp64 : PipeFma;
     case ExecClass::Fp64: return PipeFp64;
     case ExecClass::Sfu: return f64 ? PipeFp64 : PipeSfu;
+    case ExecClass::Tensor: return PipeTensor;
     default: return PipeOther;
     }
 }

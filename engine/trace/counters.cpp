@@ -4,6 +4,7 @@
 #include "mem/access.hpp"
 #include "mem/atomics.hpp"
 #include "sim/program.hpp"
+#include "sim/tensor.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -11,6 +12,10 @@
 namespace warpscope::trace {
 
 void MemCounters::add(const MemCounters& o) {
+    tensorHmma += o.tensorHmma;
+    tensorImma += o.tensorImma;
+    tensorPipeCycles += o.tensorPipeCycles;
+    ldsm += o.ldsm;
     inst += o.inst;
     threadInst += o.threadInst;
     threadInstPredOn += o.threadInstPredOn;
@@ -56,6 +61,18 @@ void CounterCollector::onStep(const sim::Step& s) {
     if (s.branch) {
         d.branches = 1;
         d.divergentBranches = s.divergent ? 1 : 0;
+    }
+    if (s.instr && s.instr->matrix && s.execMask) {
+        // Counted as sm_90's SASS has them (docs/tensor-cores.md): a wmma.mma is 2 HMMA/IMMA (4
+        // for tf32), an mma.sync one; ldmatrix is one LDSM, and so is a wmma.load of a 16-bit A or
+        // B tile from .shared (ptxas loads it with LDSM).
+        const sim::MatrixOp& op = *s.instr->matrix;
+        const uint64_t n = uint64_t(sim::tensorInstructions(op));
+        (sim::tensorIsInteger(op) ? d.tensorImma : d.tensorHmma) = n;
+        d.tensorPipeCycles = uint64_t(sim::tensorPipeCycles(op));
+        const bool ldsmLoad = op.kind == sim::MatrixKind::WmmaLoad && s.instr->space == ptx::StateSpace::Shared &&
+                              (op.frag == sim::Frag::A || op.frag == sim::Frag::B) && sim::elemBytes(op.atype) == 2;
+        d.ldsm = op.kind == sim::MatrixKind::Ldmatrix || ldsmLoad ? 1 : 0;
     }
     if (s.addresses && s.execMask && (s.isLoad || s.isStore || s.isAtomic)) {
         const uint32_t bytes = s.accessBytes;
@@ -260,6 +277,16 @@ std::map<std::string, double> CounterCollector::metrics() const {
     m["smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum"] = double(t.sharedStWavefronts);
     m["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"] = double(t.sharedLdConflicts);
     m["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"] = double(t.sharedStConflicts);
+    m["smsp__inst_executed_pipe_tensor.sum"] = double(t.tensorHmma + t.tensorImma);
+    m["sm__inst_executed_pipe_tensor.sum"] = double(t.tensorHmma + t.tensorImma);
+    m["smsp__inst_executed_pipe_tensor_op_hmma.sum"] = double(t.tensorHmma);
+    m["sm__inst_executed_pipe_tensor_op_hmma.sum"] = double(t.tensorHmma);
+    m["smsp__inst_executed_pipe_tensor_op_imma.sum"] = double(t.tensorImma);
+    m["sm__inst_executed_pipe_tensor_op_imma.sum"] = double(t.tensorImma);
+    m["smsp__pipe_tensor_cycles_active.sum"] = double(t.tensorPipeCycles);
+    m["sm__pipe_tensor_cycles_active.sum"] = double(t.tensorPipeCycles);
+    m["smsp__inst_executed_op_ldsm.sum"] = double(t.ldsm);
+    m["sm__inst_executed_op_ldsm.sum"] = double(t.ldsm);
     m["smsp__inst_executed_op_shared_ld.sum"] = double(t.sharedLdRequests);
     m["smsp__inst_executed_op_shared_st.sum"] = double(t.sharedStRequests);
     m["l1tex__t_sector_hit_rate.pct"] = 100.0 * ratio(double(l1Hits_), double(l1Lookups_));

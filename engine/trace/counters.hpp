@@ -42,6 +42,8 @@ struct MemCounters {
     uint64_t localLdSectors = 0, localStSectors = 0, localRequests = 0;
     uint64_t sharedLdRequests = 0, sharedLdWavefronts = 0, sharedLdConflicts = 0;
     uint64_t sharedStRequests = 0, sharedStWavefronts = 0, sharedStConflicts = 0;
+    // Tensor cores (sim/tensor.hpp): HMMA/IMMA machine instructions, tensor-pipe busy cycles, LDSM.
+    uint64_t tensorHmma = 0, tensorImma = 0, tensorPipeCycles = 0, ldsm = 0;
     void add(const MemCounters& o);
 };
 

@@ -47,3 +47,34 @@ TEST_CASE("memory counters equal Nsight Compute's on an H100", "[trace]") {
     }
     WARN("Nsight Compute comparison: " << report.rows.size() << " launches, " << compared << " metric values, all equal");
 }
+
+TEST_CASE("tensor-pipe and LDSM counters equal Nsight Compute's on an H100", "[trace][tensor]") {
+    // scripts/record-tensor.sh profiled the two golden tensor specs (tests/validation/ncu/tensor-*.csv).
+    int compared = 0;
+    for (const char* name : {"mma-sync", "wmma-gemm"}) {
+        hw::NcuReport report =
+            hw::parseNcuCsv(wst::readFile(wst::sourcePath(std::string("tests/validation/ncu/tensor-") + name + ".csv")));
+        runtime::Lesson spec = runtime::loadLesson(wst::sourcePath(std::string("tests/golden/") + name + "/spec.json"));
+        runtime::SimDevice dev;
+        std::vector<std::unique_ptr<trace::CounterCollector>> collectors;
+        dev.onLaunch = [&](sim::Gpu& g) {
+            collectors.push_back(std::make_unique<trace::CounterCollector>());
+            g.setListener(collectors.back().get());
+        };
+        runtime::runLesson(spec, {}, dev);
+        REQUIRE(report.rows.size() == collectors.size());
+        for (size_t i = 0; i < report.rows.size(); ++i) {
+            auto sim = collectors[i]->metrics();
+            const hw::NcuRow& row = report.rows[i];
+            for (const char* m : {"smsp__inst_executed_pipe_tensor.sum", "smsp__inst_executed_pipe_tensor_op_hmma.sum",
+                                  "smsp__inst_executed_pipe_tensor_op_imma.sum", "smsp__pipe_tensor_cycles_active.sum",
+                                  "smsp__inst_executed_op_ldsm.sum"}) {
+                REQUIRE(row.metrics.count(m));
+                INFO(name << " launch " << i << " (" << row.kernel << "): " << m << " hardware " << row.metrics.at(m) << ", simulator " << sim.at(m));
+                CHECK(sim.at(m) == row.metrics.at(m));
+                ++compared;
+            }
+        }
+    }
+    CHECK(compared == 5 * (8 + 15));
+}

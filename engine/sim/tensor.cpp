@@ -1,0 +1,454 @@
+// Tensor-core instructions: fragment layouts, the H100's dot-product arithmetic, pipe costs
+// (see tensor.hpp for what was measured and where).
+//
+// Sections: 1. Names  2. Fragment layouts  3. Arithmetic  4. Costs
+#include "sim/tensor.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <climits>
+#include <cstring>
+#include <sstream>
+
+namespace warpscope::sim {
+
+// ---------------------------------------------------------------- 1. Names
+std::string_view elemTypeName(ElemType t) {
+    switch (t) {
+    case ElemType::None: return "none";
+    case ElemType::F16: return "f16";
+    case ElemType::BF16: return "bf16";
+    case ElemType::TF32: return "tf32";
+    case ElemType::F32: return "f32";
+    case ElemType::S8: return "s8";
+    case ElemType::U8: return "u8";
+    case ElemType::S32: return "s32";
+    case ElemType::B16: return "b16";
+    }
+    return "?";
+}
+
+int elemBytes(ElemType t) {
+    switch (t) {
+    case ElemType::F16: case ElemType::BF16: case ElemType::B16: return 2;
+    case ElemType::S8: case ElemType::U8: return 1;
+    case ElemType::None: return 0;
+    default: return 4;
+    }
+}
+
+std::vector<uint32_t> MatrixOp::reads() const {
+    std::vector<uint32_t> r;
+    auto add = [&](const std::vector<Operand>& v) {
+        for (const Operand& o : v)
+            if (o.kind == Operand::Kind::Reg) r.push_back(o.index);
+    };
+    switch (kind) {
+    case MatrixKind::WmmaStore: add(a); break;
+    case MatrixKind::WmmaMma: case MatrixKind::Mma: add(a); add(b); add(c); break;
+    case MatrixKind::Movmatrix: add(a); break;
+    default: break;
+    }
+    return r;
+}
+
+std::vector<uint32_t> MatrixOp::writes() const {
+    std::vector<uint32_t> r;
+    if (kind == MatrixKind::WmmaStore) return r;
+    for (const Operand& o : d)
+        if (o.kind == Operand::Kind::Reg) r.push_back(o.index);
+    return r;
+}
+
+std::string describe(const MatrixOp& op) {
+    std::ostringstream os;
+    const char* fr = op.frag == Frag::A ? "a" : op.frag == Frag::B ? "b" : op.frag == Frag::C ? "c" : "d";
+    switch (op.kind) {
+    case MatrixKind::WmmaLoad:
+    case MatrixKind::WmmaStore:
+        os << (op.kind == MatrixKind::WmmaLoad ? "wmma.load." : "wmma.store.") << fr << " m" << op.m << "n" << op.n << "k" << op.k << " "
+           << elemTypeName(op.atype) << (op.rowMajor ? " row-major" : " column-major");
+        break;
+    case MatrixKind::WmmaMma:
+    case MatrixKind::Mma:
+        os << (op.kind == MatrixKind::WmmaMma ? "wmma.mma" : "mma.sync") << " m" << op.m << "n" << op.n << "k" << op.k << " "
+           << elemTypeName(op.atype) << " x " << elemTypeName(op.btype) << " + " << elemTypeName(op.ctype) << " -> " << elemTypeName(op.dtype);
+        break;
+    case MatrixKind::Ldmatrix: os << "ldmatrix m8n8 .x" << op.count << (op.trans ? " .trans" : ""); break;
+    case MatrixKind::Movmatrix: os << "movmatrix m8n8 .trans"; break;
+    }
+    return os.str();
+}
+
+// ---------------------------------------------------------------- 2. Fragment layouts
+int fragRows(const MatrixOp& op, Frag which) {
+    if (op.kind == MatrixKind::Ldmatrix || op.kind == MatrixKind::Movmatrix) return 8;
+    switch (which) {
+    case Frag::A: return op.m;
+    case Frag::B: return op.k;
+    default: return op.m;
+    }
+}
+
+int fragCols(const MatrixOp& op, Frag which) {
+    if (op.kind == MatrixKind::Ldmatrix) return 8 * op.count;
+    if (op.kind == MatrixKind::Movmatrix) return 8;
+    switch (which) {
+    case Frag::A: return op.k;
+    case Frag::B: return op.n;
+    default: return op.n;
+    }
+}
+
+ElemType fragType(const MatrixOp& op, Frag which) {
+    if (op.kind == MatrixKind::WmmaLoad || op.kind == MatrixKind::WmmaStore) return op.atype;
+    if (op.kind == MatrixKind::Ldmatrix || op.kind == MatrixKind::Movmatrix) return ElemType::B16;
+    switch (which) {
+    case Frag::A: return op.atype;
+    case Frag::B: return op.btype;
+    case Frag::C: return op.ctype;
+    default: return op.dtype;
+    }
+}
+
+namespace {
+
+FragElem fe(int reg, int sub, int row, int col) {
+    return FragElem{uint8_t(reg), uint8_t(sub), uint8_t(row), uint8_t(col)};
+}
+
+bool is16(ElemType t) { return t == ElemType::F16 || t == ElemType::BF16 || t == ElemType::B16; }
+
+// The m16n8kK mma.sync A fragment (PTX ISA, "Matrix fragments for mma.m16n8k*").
+void mmaA(std::vector<FragElem>& out, ElemType t, int k, int g, int tq, int regBase) {
+    if (is16(t)) {
+        const int n = k == 16 ? 8 : 4;
+        for (int i = 0; i < n; ++i) out.push_back(fe(regBase + i / 2, i % 2, g + 8 * ((i / 2) % 2), 2 * tq + i % 2 + 8 * (i / 4)));
+    } else if (t == ElemType::TF32) {
+        const int n = k == 8 ? 4 : 2;
+        for (int i = 0; i < n; ++i) out.push_back(fe(regBase + i, 0, g + 8 * (i % 2), tq + 4 * (i / 2)));
+    } else {   // 8-bit integers
+        const int n = k == 32 ? 16 : 8;
+        for (int i = 0; i < n; ++i) out.push_back(fe(regBase + i / 4, i % 4, g + 8 * ((i / 4) % 2), 4 * tq + i % 4 + 16 * (i / 8)));
+    }
+}
+
+// The m16n8kK mma.sync B fragment (k x 8), its column numbers offset by colBase.
+void mmaB(std::vector<FragElem>& out, ElemType t, int k, int g, int tq, int regBase, int colBase) {
+    if (is16(t)) {
+        const int n = k == 16 ? 4 : 2;
+        for (int i = 0; i < n; ++i) out.push_back(fe(regBase + i / 2, i % 2, 2 * tq + i % 2 + 8 * (i / 2), colBase + g));
+    } else if (t == ElemType::TF32) {
+        const int n = k == 8 ? 2 : 1;
+        for (int i = 0; i < n; ++i) out.push_back(fe(regBase + i, 0, tq + 4 * i, colBase + g));
+    } else {
+        const int n = k == 32 ? 8 : 4;
+        for (int i = 0; i < n; ++i) out.push_back(fe(regBase + i / 4, i % 4, 4 * tq + i % 4 + 16 * (i / 4), colBase + g));
+    }
+}
+
+// The m16n8 accumulator fragment (f32/s32: one element per register; f16: two).
+void mmaC(std::vector<FragElem>& out, ElemType t, int g, int tq, int elemBase, int colBase) {
+    for (int i = 0; i < 4; ++i) {
+        const int e = elemBase + i;
+        const int row = g + 8 * (i / 2), col = colBase + 2 * tq + i % 2;
+        if (t == ElemType::F16) out.push_back(fe(e / 2, e % 2, row, col));
+        else out.push_back(fe(e, 0, row, col));
+    }
+}
+
+} // namespace
+
+std::vector<FragElem> fragmentElements(const MatrixOp& op, Frag which, int lane) {
+    std::vector<FragElem> out;
+    const int g = lane >> 2, tq = lane & 3;
+    if (op.kind == MatrixKind::Ldmatrix || op.kind == MatrixKind::Movmatrix) {
+        // Destination register i holds two elements of matrix i: row lane/4, columns 2(lane%4)
+        // and +1; with ldmatrix's .trans: rows 2(lane%4) and +1 of column lane/4. Movmatrix's
+        // source and destination both use the plain layout: the destination matrix is the
+        // source's transpose.
+        const bool tr = op.kind == MatrixKind::Movmatrix ? false : op.trans;
+        for (int i = 0; i < op.count; ++i)
+            for (int s = 0; s < 2; ++s)
+                out.push_back(tr ? fe(i, s, 2 * tq + s, i * 8 + g) : fe(i, s, g, i * 8 + 2 * tq + s));
+        return out;
+    }
+    ElemType t = fragType(op, which);
+    if (op.kind == MatrixKind::Mma) {
+        if (which == Frag::A) mmaA(out, t, op.k, g, tq, 0);
+        else if (which == Frag::B) mmaB(out, t, op.k, g, tq, 0, 0);
+        else mmaC(out, t, g, tq, 0, 0);
+        return out;
+    }
+    // wmma: an m16n16 tile as two m16n8 halves (H100; tests/golden/wmma-fragments).
+    const int kk = op.k;
+    if (which == Frag::A) {
+        mmaA(out, t, kk, g, tq, 0);
+        if (t == ElemType::F16) {   // registers 4..7 repeat 0..3
+            const size_t n = out.size();
+            for (size_t i = 0; i < n; ++i) out.push_back(fe(out[i].reg + 4, out[i].sub, out[i].row, out[i].col));
+        }
+    } else if (which == Frag::B) {
+        const int regsPerHalf = is16(t) ? (kk / 8) : t == ElemType::TF32 ? kk / 4 : kk / 16;
+        mmaB(out, t, kk, g, tq, 0, 0);
+        mmaB(out, t, kk, g, tq, regsPerHalf, 8);
+        if (t == ElemType::F16) {
+            const size_t n = out.size();
+            for (size_t i = 0; i < n; ++i) out.push_back(fe(out[i].reg + 4, out[i].sub, out[i].row, out[i].col));
+        }
+    } else {
+        mmaC(out, t, g, tq, 0, 0);
+        mmaC(out, t, g, tq, 4, 8);
+    }
+    return out;
+}
+
+FragmentMap fragmentMap(const MatrixOp& op, Frag which) {
+    FragmentMap m;
+    m.which = which;
+    m.rows = fragRows(op, which);
+    m.cols = fragCols(op, which);
+    m.type = fragType(op, which);
+    m.holders.resize(size_t(m.rows) * size_t(m.cols));
+    for (int l = 0; l < 32; ++l)
+        for (const FragElem& e : fragmentElements(op, which, l))
+            m.holders[size_t(e.row) * size_t(m.cols) + e.col].push_back(FragHolder{uint8_t(l), e.reg, e.sub});
+    return m;
+}
+
+std::vector<Frag> fragmentsOf(const MatrixOp& op) {
+    switch (op.kind) {
+    case MatrixKind::WmmaLoad: return {op.frag};
+    case MatrixKind::WmmaStore: return {Frag::D};
+    case MatrixKind::WmmaMma: case MatrixKind::Mma: return {Frag::A, Frag::B, Frag::C, Frag::D};
+    case MatrixKind::Ldmatrix: return {Frag::D};
+    case MatrixKind::Movmatrix: return {Frag::A, Frag::D};
+    }
+    return {};
+}
+
+// ---------------------------------------------------------------- 3. Arithmetic
+namespace {
+
+// A finite input as sig * 2^(exp - frac): `exp` the unbiased exponent (subnormals: the minimum),
+// sig the significand with its hidden bit.
+struct Unpacked {
+    bool neg = false, zero = false, inf = false, nan = false;
+    int64_t sig = 0;
+    int exp = 0;      // unbiased exponent of the leading bit position (the format's, for alignment)
+    int lsb = 0;      // exponent of sig's last bit: value = sig * 2^lsb
+};
+
+Unpacked unpack(uint32_t bits, ElemType t) {
+    int ebits, mbits;
+    uint32_t v;
+    switch (t) {
+    case ElemType::F16: ebits = 5, mbits = 10, v = bits & 0xffff; break;
+    case ElemType::BF16: ebits = 8, mbits = 7, v = bits & 0xffff; break;
+    case ElemType::TF32: ebits = 8, mbits = 23, v = bits & 0xffffe000u; break;   // the low 13 bits are ignored
+    default: ebits = 8, mbits = 23, v = bits; break;
+    }
+    const int total = 1 + ebits + mbits, bias = (1 << (ebits - 1)) - 1;
+    Unpacked u;
+    u.neg = (v >> (total - 1)) & 1;
+    const uint32_t e = (v >> mbits) & ((1u << ebits) - 1), m = v & ((1u << mbits) - 1);
+    if (e == (1u << ebits) - 1) {
+        if (m) u.nan = true;
+        else u.inf = true;
+        return u;
+    }
+    if (e == 0 && m == 0) {
+        u.zero = true;
+        return u;
+    }
+    u.exp = (e == 0 ? 1 : int(e)) - bias;
+    u.sig = e == 0 ? m : (m | (1u << mbits));
+    u.lsb = u.exp - mbits;
+    return u;
+}
+
+// Rounds sig * 2^q (exact) to f32 toward zero or to f16 to nearest even.
+uint32_t packF32RZ(bool neg, uint64_t mag, int q) {
+    if (mag == 0) return neg ? 0x80000000u : 0;
+    const uint32_t sign = neg ? 0x80000000u : 0;
+    const int len = 64 - std::countl_zero(mag);
+    int e = q + len - 1;                 // exponent of the leading bit
+    int shift = len - 24;                // keep 24 bits
+    if (e < -126) shift = -149 - q;      // subnormal: keep bits down to 2^-149
+    uint64_t m = shift >= 64 ? 0 : shift > 0 ? mag >> shift : mag << -shift;
+    if (e > 127) return sign | 0x7f800000u;   // overflow is infinity, not toward-zero's FLT_MAX (tests/golden/mma-specials)
+    if (e < -126) return sign | uint32_t(m);  // subnormal (or zero)
+    return sign | (uint32_t(e + 127) << 23) | (uint32_t(m) & 0x7fffffu);
+}
+
+uint32_t packF16RN(bool neg, uint64_t mag, int q) {
+    const uint32_t sign = neg ? 0x8000u : 0;
+    if (mag == 0) return sign;
+    const int len = 64 - std::countl_zero(mag);
+    int e = q + len - 1;
+    int shift = e < -14 ? -24 - q : len - 11;
+    uint64_t m;
+    if (shift <= 0) {
+        m = mag << -shift;
+    } else if (shift >= 64) {
+        m = 0;
+    } else {
+        m = mag >> shift;
+        const uint64_t rem = mag & ((uint64_t(1) << shift) - 1), half = uint64_t(1) << (shift - 1);
+        if (rem > half || (rem == half && (m & 1))) ++m;
+    }
+    if (e < -14) {   // subnormal; rounding may carry into the smallest normal, which the bits express
+        return sign | uint32_t(m);
+    }
+    if (m >> 11) {
+        m >>= 1;
+        ++e;
+    }
+    if (e > 15) return sign | 0x7c00u;
+    return sign | (uint32_t(e + 15) << 10) | (uint32_t(m) & 0x3ffu);
+}
+
+// Block size of the hardware's fused sum (products per alignment) for a floating mma.
+int blockOf(const MatrixOp& op) {
+    // wmma m16n16k8 tf32 runs as four m16n8k4 machine instructions: blocks of 4, chained.
+    if (op.atype == ElemType::TF32) return op.kind == MatrixKind::WmmaMma ? 4 : op.k;
+    return std::min(op.k, 16);
+}
+
+} // namespace
+
+uint32_t dotProduct(const MatrixOp& op, const uint32_t* a, const uint32_t* b, int kk, uint32_t c) {
+    const bool f16acc = op.ctype == ElemType::F16;
+    const bool f16out = op.dtype == ElemType::F16;
+    const uint32_t canonicalNaN = f16out ? 0x7fffu : 0x7fffffffu;
+    // Specials first: any NaN, or inf * 0, or opposite infinities give the canonical NaN.
+    bool anyNaN = false, posInf = false, negInf = false;
+    for (int i = 0; i < kk; ++i) {
+        Unpacked x = unpack(a[i], op.atype), y = unpack(b[i], op.btype);
+        if (x.nan || y.nan || (x.inf && y.zero) || (x.zero && y.inf)) anyNaN = true;
+        else if (x.inf || y.inf) (x.neg != y.neg ? negInf : posInf) = true;
+    }
+    Unpacked cu = unpack(c, f16acc ? ElemType::F16 : ElemType::F32);
+    if (cu.nan) anyNaN = true;
+    else if (cu.inf) (cu.neg ? negInf : posInf) = true;
+    if (anyNaN || (posInf && negInf)) return canonicalNaN;
+    if (posInf || negInf) return f16out ? (negInf ? 0xfc00u : 0x7c00u) : (negInf ? 0xff800000u : 0x7f800000u);
+
+    const int block = blockOf(op);
+    // The running accumulator as an exact sig * 2^lsb with its exponent (for alignment).
+    bool accNeg = cu.neg, accZero = cu.zero;
+    int64_t accSig = cu.sig;
+    int accLsb = cu.lsb, accExp = cu.exp;
+    uint32_t result = 0;
+    for (int k0 = 0; k0 < kk; k0 += block) {
+        struct Term {
+            bool neg;
+            int64_t sig;
+            int lsb, exp;
+        } terms[17];
+        int nt = 0;
+        bool allNegZero = accZero ? accNeg : false;
+        for (int i = k0; i < k0 + block && i < kk; ++i) {
+            Unpacked x = unpack(a[i], op.atype), y = unpack(b[i], op.btype);
+            if (x.zero || y.zero) {
+                allNegZero = allNegZero && (x.neg != y.neg);
+                continue;
+            }
+            allNegZero = false;
+            terms[nt++] = Term{x.neg != y.neg, x.sig * y.sig, x.lsb + y.lsb, x.exp + y.exp};
+        }
+        if (!accZero) {
+            terms[nt++] = Term{accNeg, accSig, accLsb, accExp};
+            allNegZero = false;
+        }
+        // The sum's bits are kept down to 2^q, q = (largest exponent) - 25; every term is
+        // truncated toward zero there.
+        int64_t sum = 0;
+        int q = 0;
+        if (nt > 0) {
+            int emax = INT_MIN;
+            for (int i = 0; i < nt; ++i) emax = std::max(emax, terms[i].exp);
+            q = emax - 25;
+            for (int i = 0; i < nt; ++i) {
+                const int sh = terms[i].lsb - q;
+                int64_t v = sh >= 0 ? (sh >= 40 ? 0 : terms[i].sig << sh) : (-sh >= 63 ? 0 : terms[i].sig >> -sh);
+                sum += terms[i].neg ? -v : v;
+            }
+        }
+        const bool neg = sum < 0 || (sum == 0 && nt == 0 && allNegZero);
+        const uint64_t mag = sum < 0 ? uint64_t(-sum) : uint64_t(sum);
+        const bool last = k0 + block >= kk;
+        if (f16out && last) return packF16RN(neg, mag, q);
+        result = packF32RZ(neg, mag, q);
+        // The next block starts from the rounded f32 (f16 accumulators keep the wider sum:
+        // only the final result is rounded to f16).
+        if (!last) {
+            if (f16out || f16acc) {
+                accNeg = neg;
+                accZero = mag == 0;
+                // Keep the exact truncated sum as the accumulator.
+                accSig = int64_t(mag);
+                accLsb = q;
+                accExp = mag ? q + (63 - std::countl_zero(mag)) : 0;
+            } else {
+                Unpacked u = unpack(result, ElemType::F32);
+                accNeg = u.neg;
+                accZero = u.zero;
+                accSig = u.sig;
+                accLsb = u.lsb;
+                accExp = u.exp;
+            }
+        }
+    }
+    return result;
+}
+
+uint32_t dotProductInt(const MatrixOp& op, const uint32_t* a, const uint32_t* b, int kk, uint32_t c) {
+    int64_t sum = int32_t(c);
+    const bool as = op.atype == ElemType::S8, bs = op.btype == ElemType::S8;
+    for (int i = 0; i < kk; ++i) {
+        const int64_t x = as ? int64_t(int8_t(uint8_t(a[i]))) : int64_t(uint8_t(a[i]));
+        const int64_t y = bs ? int64_t(int8_t(uint8_t(b[i]))) : int64_t(uint8_t(b[i]));
+        sum += x * y;
+    }
+    if (op.satfinite) sum = std::clamp<int64_t>(sum, INT32_MIN, INT32_MAX);
+    return uint32_t(uint64_t(sum));
+}
+
+// ---------------------------------------------------------------- 4. Costs
+// Measured on the H100 (docs/tensor-cores.md): pipe cycles per machine instruction from
+// smsp__pipe_tensor_cycles_active / smsp__inst_executed_pipe_tensor; latency of a dependent
+// chain from scripts/tensor-probe.cu.
+bool tensorIsInteger(const MatrixOp& op) { return op.atype == ElemType::S8 || op.atype == ElemType::U8; }
+
+int tensorInstructions(const MatrixOp& op) {
+    if (op.kind == MatrixKind::Mma) return 1;
+    if (op.kind != MatrixKind::WmmaMma) return 0;
+    // wmma m16n16k8 tf32 runs as four m16n8k4 machine instructions: blocks of 4, chained.
+    if (op.atype == ElemType::TF32) return op.kind == MatrixKind::WmmaMma ? 4 : op.k;   // m16n16k8 as four m16n8k4
+    return 2;                                   // two m16n8k16 halves
+}
+
+int tensorPipeCycles(const MatrixOp& op) {
+    if (op.kind != MatrixKind::Mma && op.kind != MatrixKind::WmmaMma) return 0;
+    if (op.kind == MatrixKind::WmmaMma) {
+        if (op.atype == ElemType::TF32) return 16;    // 4 x HMMA.1684 (4 cycles each)
+        if (tensorIsInteger(op)) return 8;            // 2 x IMMA.16816 (4 each)
+        return 12;                                    // 2 x HMMA.16816 (6 each)
+    }
+    if (tensorIsInteger(op)) return op.k == 32 ? 6 : 4;
+    if (op.atype == ElemType::TF32) return op.k == 8 ? 6 : 4;
+    return op.k == 16 ? 6 : 4;
+}
+
+int tensorLatency(const MatrixOp& op) {
+    switch (op.kind) {
+    case MatrixKind::Mma: return (!tensorIsInteger(op) && op.atype != ElemType::TF32 && op.k == 8) ? 18 : 25;
+    case MatrixKind::WmmaMma: return op.atype == ElemType::TF32 ? 37 : 24;
+    case MatrixKind::Ldmatrix: return 33;
+    case MatrixKind::Movmatrix: return 8;
+    default: return 30;
+    }
+}
+
+} // namespace warpscope::sim
