@@ -59,6 +59,38 @@ void drawReportsPanel(AppContext& app) {
         return;
     }
     ImGui::Text("%zu report%s", s.reports.size(), s.reports.size() == 1 ? "" : "s");
+    // Narrow (the Presenter slot at 720p): one report after another, the message wrapped across
+    // the whole width, instead of a table whose message column would be a few pixels wide.
+    const float tableNeeds = ImGui::GetFontSize() * (5.5f + 8 + 6.5f + 9 + 14);
+    if (ImGui::GetContentRegionAvail().x < tableNeeds) {
+        ImGui::BeginChild("reports-stacked");
+        ImGui::PushTextWrapPos(0);
+        for (size_t i = 0; i < s.reports.size(); ++i) {
+            const ReportView& r = s.reports[i];
+            ImGui::PushID(static_cast<int>(i));
+            if (i) ImGui::Separator();
+            ImGui::TextColored(colv(r.tool == "racecheck" ? okabe_ito::Orange : okabe_ito::ReddishPurple), "%s", r.tool.c_str());
+            ImGui::SameLine();
+            ImGui::TextUnformatted(r.hazard.c_str());
+            if (r.site.sourceLine) {
+                std::string line = "line " + std::to_string(*r.site.sourceLine);
+                sameLineIfFits(ImGui::CalcTextSize(line.c_str()).x);
+                ImGui::TextUnformatted(line.c_str());
+            }
+            sameLineIfFits(ImGui::CalcTextSize("go to").x + ImGui::GetStyle().FramePadding.x * 2);
+            if (ImGui::SmallButton("go to")) app.goToSite(r.site, r.grid, r.block);
+            if (ImGui::IsItemHovered()) tooltip("Show the source line and select the warp; the lane is outlined");
+            ImGui::TextUnformatted(r.message.c_str());
+            std::string at = "launch " + std::to_string(r.launchIndex + 1) + " " + r.kernel + ", " + where(r.site);
+            for (char& c : at)
+                if (c == '\n') c = ' ';
+            ImGui::TextDisabled("%s", at.c_str());
+            ImGui::PopID();
+        }
+        ImGui::PopTextWrapPos();
+        ImGui::EndChild();
+        return;
+    }
     ImGuiTableFlags tf = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingStretchProp |
                          ImGuiTableFlags_Resizable;
     if (ImGui::BeginTable("reports", 5, tf)) {
