@@ -530,6 +530,7 @@ struct NvrtcApi {
     int (*destroy)(Prog*) = nullptr;
     const char* (*errorString)(int) = nullptr;
     std::string path;
+    std::string includeDir;   // the toolkit's include folder, when there is one
     bool ok() const { return create && compileProgram && logSize && getLog && ptxSize && getPtx && destroy && errorString; }
 };
 
@@ -555,7 +556,19 @@ const NvrtcApi& nvrtc() {
             sym(a.getPtx, "nvrtcGetPTX");
             sym(a.destroy, "nvrtcDestroyProgram");
             sym(a.errorString, "nvrtcGetErrorString");
-            if (a.ok()) { a.path = c; break; }
+            if (a.ok()) {
+                a.path = c;
+                // <root>/lib64/libnvrtc.so -> <root>/include (else the first CUDA root that has one)
+                std::vector<fs::path> incs;
+                if (c.find('/') != std::string::npos) incs.push_back(fs::path(c).parent_path().parent_path() / "include");
+                for (auto& root : cudaRoots()) incs.push_back(root / "include");
+                for (auto& inc : incs)
+                    if (fs::exists(inc / "mma.h")) {
+                        a.includeDir = inc.string();
+                        break;
+                    }
+                break;
+            }
             a = NvrtcApi{};
             dlclose(h);
         }
@@ -585,8 +598,10 @@ Result runNvrtc(const std::string& source, const std::string& fileName, const Op
         int rc = api.create(&prog, source.c_str(), base.c_str(), 0, nullptr, nullptr);
         if (rc != 0) { out.failure = std::string("nvrtcCreateProgram: ") + api.errorString(rc); return out; }
         const std::string archOpt = "--gpu-architecture=" + arch;
-        const char* opts[] = {archOpt.c_str(), "-lineinfo"};
-        rc = api.compileProgram(prog, 2, opts);
+        // The toolkit's headers (<mma.h>, <cuda_fp16.h>): NVRTC has no include path of its own.
+        const std::string incOpt = "--include-path=" + api.includeDir;
+        const char* opts[] = {archOpt.c_str(), "-lineinfo", incOpt.c_str()};
+        rc = api.compileProgram(prog, api.includeDir.empty() ? 2 : 3, opts);
         size_t n = 0;
         if (api.logSize(prog, &n) == 0 && n > 1) {
             out.log.resize(n);
