@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <set>
 
 using namespace warpscope;
 using namespace warpscope::gui;
@@ -175,3 +176,75 @@ float halfAt(const runtime::Lesson&, const std::string& buffer, size_t index, co
     return 0;
 }
 } // namespace
+
+TEST_CASE("fragment view: ldmatrix .x4, .x4 .trans and movmatrix from the mma-sync golden kernel, lanes and loaded values", "[fragments]") {
+    auto L = runtime::loadLesson(fs::path(WARPSCOPE_SOURCE_DIR) / "tests/golden/mma-sync/spec.json");
+    Session s;
+    s.setSpeed(0);
+    s.load(L, runtime::resolveParams(L, {}));
+    REQUIRE(s.waitIdle(60));
+    s.select(0, 0);
+    REQUIRE(s.waitIdle(60));
+    s.runToLine(138);   // ldmatrix_dump's .x4 (launch 7)
+    REQUIRE(s.waitIdle(300));
+    REQUIRE(s.snapshot()->launchIndex == 6);
+    // rows[i] = 3i + 1; lane 8m + j gives row j of matrix m: rows[((8m + j) * 7 + 3) % 64 * 8 ...].
+    auto loaded = [](int m, int r, int c) {
+        int row = ((8 * m + r) * 7 + 3) % 64;
+        return sim::arith::f16ToF32(static_cast<uint16_t>((row * 8 + c) * 3 + 1));
+    };
+    std::set<std::string> seen;
+    for (int i = 0; i < 200 && seen.size() < 3; ++i) {
+        s.stepWarp();
+        REQUIRE(s.waitIdle(60));
+        FragmentView v = buildFragmentView(*s.snapshot());
+        if (!v.valid || !v.executed || v.movedOn || seen.count(v.instruction)) continue;
+        if (v.instruction == "ldmatrix m8n8 .x4" || v.instruction == "ldmatrix m8n8 .x4 .trans") {
+            const bool trans = v.instruction.find(".trans") != std::string::npos;
+            seen.insert(v.instruction);
+            REQUIRE(v.tiles.size() == 1);
+            const FragmentTile& t = v.tiles[0];
+            CHECK(t.name == "D");
+            CHECK(t.rows == 8);
+            CHECK(t.cols == 32);
+            CHECK(t.subTiles == 4);
+            for (int r = 0; r < 8; ++r)
+                for (int c = 0; c < 32; ++c) {
+                    INFO(v.instruction << " (" << r << ", " << c << ")");
+                    const FragmentCell& x = t.at(r, c);
+                    const int m = c / 8, cc = c % 8;
+                    CHECK(x.reg == m);   // register i holds matrix i
+                    if (!trans) {
+                        CHECK(x.lane == r * 4 + cc / 2);
+                        CHECK(x.sub == cc % 2);
+                        REQUIRE(x.hasValue);
+                        CHECK(float(x.value) == loaded(m, r, cc));
+                    } else {   // .trans: lane l holds rows 2(l%4), +1 of column l/4
+                        CHECK(x.lane == cc * 4 + r / 2);
+                        CHECK(x.sub == r % 2);
+                        REQUIRE(x.hasValue);
+                    }
+                }
+        } else if (v.instruction == "movmatrix m8n8 .trans") {
+            seen.insert(v.instruction);
+            REQUIRE(v.tiles.size() == 2);
+            const FragmentTile& a = v.tiles[0];
+            const FragmentTile& d = v.tiles[1];
+            CHECK(a.name == "A");
+            CHECK(d.name == "D");
+            for (int r = 0; r < 8; ++r)
+                for (int c = 0; c < 8; ++c) {
+                    INFO("movmatrix (" << r << ", " << c << ")");
+                    CHECK(a.at(r, c).lane == r * 4 + c / 2);
+                    CHECK(d.at(r, c).lane == r * 4 + c / 2);
+                    // The source: lane l holds l * 2 + 1 (low half) and l * 2 + 2 (high half).
+                    REQUIRE(a.at(r, c).hasValue);
+                    const int l = r * 4 + c / 2;
+                    CHECK(float(a.at(r, c).value) == sim::arith::f16ToF32(static_cast<uint16_t>(l * 2 + 1 + c % 2)));
+                    REQUIRE(d.at(r, c).hasValue);
+                    CHECK(d.at(r, c).value == a.at(c, r).value);   // D is A transposed
+                }
+        }
+    }
+    CHECK(seen == std::set<std::string>{"ldmatrix m8n8 .x4", "ldmatrix m8n8 .x4 .trans", "movmatrix m8n8 .trans"});
+}
