@@ -47,7 +47,9 @@ void drawFragmentsPanel(AppContext& app) {
     if (!v.valid) {
         ImGui::Text("Block %u, warp %u", s.selBlock, s.selWarp);
         ImGui::TextWrapped("%s", v.message.c_str());
-        ImGui::TextDisabled("Step the warp to a wmma.load, wmma.mma, mma.sync, ldmatrix or movmatrix to see which lane holds which element.");
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
+        ImGui::TextWrapped("Step the warp to a wmma.load, wmma.mma, mma.sync, ldmatrix or movmatrix to see which lane holds which element.");
+        ImGui::PopStyleColor();
         return;
     }
     ImGui::PushFont(app.fonts.bold);
@@ -119,8 +121,11 @@ void drawFragmentsPanel(AppContext& app) {
     for (auto& row : arr) {
         float x = origin.x;
         int maxRows = 0;
-        for (int ti : row) {
+        for (size_t k = 0; k < row.size(); ++k) {
+            const int ti = row[k];
             const FragmentTile& t = v.tiles[size_t(ti)];
+            // A title may run on past its tile into the gap, or to the panel's edge after the last tile.
+            const float titleRoom = k + 1 == row.size() ? std::max(t.cols * cell, origin.x + avail.x - x) : t.cols * cell + gap * 0.5f;
             maxRows = std::max(maxRows, t.rows);
             // The longest title that fits above the tile: "A  16x16 f16, input", "A f16", "A".
             {
@@ -129,7 +134,7 @@ void drawFragmentsPanel(AppContext& app) {
                                          t.name + " " + t.type, t.name};
                 const std::string* title = &titles[2];
                 for (auto& cand : titles)
-                    if (ImGui::CalcTextSize(cand.c_str()).x <= tileW + gap * 0.5f) {
+                    if (ImGui::CalcTextSize(cand.c_str()).x <= titleRoom) {
                         title = &cand;
                         break;
                     }
