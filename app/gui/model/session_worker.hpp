@@ -206,7 +206,11 @@ struct Session::Worker : sim::StepListener {
         if ((s.isLoad || s.isStore || s.isAtomic) && s.addresses && s.execMask &&
             (s.space == ptx::StateSpace::Global || s.space == ptx::StateSpace::Shared))
             recordMem(s);
-        if (s.instr && s.instr->matrix) lastMatrixByWarp[s.warp] = s.pc;
+        if (s.instr && s.instr->matrix) {
+            lastMatrixByWarp[s.warp] = s.pc;
+            // wmma.store writes memory without a memory Step: the heat map's copy of the data is stale.
+            if (s.instr->matrix->kind == sim::MatrixKind::WmmaStore) heatDirty = true;
+        }
         // A warp's last Step leaves no active lanes; when a block's last warp finishes, a large
         // launch forgets the block's memory history.
         if (dropRetiredMem && s.maskAfter == 0 && ++doneInBlock[s.block] == wpb) {
