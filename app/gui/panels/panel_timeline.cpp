@@ -195,13 +195,15 @@ float drawLanes(AppContext& app, ImDrawList* dl, const Canvas& cv, float y, cons
         if (bg) dl->AddRectFilled(ImVec2(cv.labelX, y), ImVec2(cv.x0 + cv.width, y + laneH[i]), bg);
         if (i == 4) dl->AddLine(ImVec2(cv.labelX, y), ImVec2(cv.x0 + cv.width, y), ImGui::GetColorU32(ImGuiCol_Separator), 1.5f);
         ImU32 tc = lanes[i].kind == LaneKind::Stream ? ImGui::GetColorU32(ImGuiCol_Text) : ImGui::GetColorU32(ImGuiCol_TextDisabled);
-        float ty = y + (laneH[i] - ImGui::GetTextLineHeight()) * 0.5f;
-        dl->AddText(ImVec2(cv.labelX + 4, ty), tc, lanes[i].name.c_str());
+        // Rows lower than the text (a short panel) get their label in a smaller size.
+        float lfs = std::min(ImGui::GetFontSize(), laneH[i] - 2);
+        float ty = y + (laneH[i] - lfs) * 0.5f;
+        dl->AddText(ImGui::GetFont(), lfs, ImVec2(cv.labelX + 4, ty), tc, lanes[i].name.c_str());
         y += laneH[i];
     }
     dl->PushClipRect(ImVec2(cv.x0, laneY.empty() ? y : laneY[0]), ImVec2(cv.x0 + cv.width, y), true);
     ImFont* font = ImGui::GetFont();
-    float fsz = ImGui::GetFontSize();
+    float fsz = std::min(ImGui::GetFontSize(), cv.rowH - 3);
     for (const TimelineRect& r : rects) {
         const TimelineOp& op = tl.ops[r.op];
         size_t li = static_cast<size_t>(r.lane);
@@ -387,9 +389,11 @@ void drawTimelinePanel(AppContext& app) {
             lanesN += static_cast<int>(v->size());
             titles += v->empty() ? 0 : 1;
         }
+        if (compact && !hwLanes.size()) titles = 0;   // one timeline: the figures above say whose it is
         float fixed = titles * (textH + 12) + lanesN * 4 + 4;
         float fit = rows > 0 ? (lanesH - fixed) / rows : textH + 6;
-        cv.rowH = std::clamp(fit, compact ? textH + 1 : textH + 6, textH * 2.0f);
+        // A short panel shows every lane, in rows down to 0.65 of the text's height.
+        cv.rowH = std::clamp(fit, compact ? textH * 0.65f : textH + 6, textH * 2.0f);
     }
     drawAxis(dl, cv, origin.y, axisH, lanesTop + lanesH);
 
@@ -406,7 +410,7 @@ void drawTimelinePanel(AppContext& app) {
             y += ImGui::GetTextLineHeight() + 6;
         };
         if (res->simOk) {
-            title(res->sim.source, ImGui::GetStyle().Colors[ImGuiCol_Text]);
+            if (!compact || res->hwOk) title(res->sim.source, ImGui::GetStyle().Colors[ImGuiCol_Text]);
             y = drawLanes(app, cdl, cv, y, res->sim, simLanes, res->hwOk ? &res->hw : nullptr, hit, selectedLaunch);
         }
         if (res->hwOk) {
