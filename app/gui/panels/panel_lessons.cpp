@@ -478,7 +478,19 @@ void stepsView(AppContext& app) {
     // ▶ / ◀ and Page Down / Page Up (a presenter's clicker) turn the page the same way: with
     // "Next does it" on, the step's actions run too, except going forward to a step that asks for
     // a prediction not answered yet. Its actions state the state it needs, so going back lands too.
+    // A clicker has only Page Down: on a prediction step whose answer is still hidden, the first
+    // Page Down does the step (the class has predicted; the run reveals the answer), the next one
+    // turns the page.
     auto turn = [&](int delta) {
+        if (delta > 0 && st.autoActions && ui.stepSection >= 0 && ui.stepSection < n) {
+            AnswerGate& here = st.gates[ui.stepSection];
+            const std::vector<StepAction>& acts = actionsOf(ui.stepSection);
+            if (doc.sections[static_cast<size_t>(ui.stepSection)].hasAnswer() && !here.revealed && !here.actionsPending && !acts.empty()) {
+                applyActions(app, acts, st);
+                here.actionsPending = true;
+                return;
+            }
+        }
         int to = std::clamp(ui.stepSection + delta, 0, std::max(0, n - 1));
         if (to == ui.stepSection || n == 0) return;
         ui.stepSection = to;
