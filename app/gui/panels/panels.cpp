@@ -26,6 +26,7 @@ const std::vector<PanelDef>& panels() {
         {"launch", "Launch", drawLaunchPanel, 0.00f, 0.62f, 0.40f, 0.38f, false},
         {"exercise", "Exercise", drawExercisePanel, 0.55f, 0.00f, 0.45f, 1.00f, false},
         {"limits", "Limits", drawLimitsPanel, 0.30f, 0.10f, 0.40f, 0.45f, false},
+        {"console", "Console", drawConsolePanel, 0.00f, 0.62f, 0.40f, 0.38f, false},
     };
     return list;
 }
@@ -69,6 +70,13 @@ const std::vector<LayoutDef>& layouts() {
           {"source", 0.42f, 0.00f, 0.58f, 0.55f},
           {"grid", 0.42f, 0.55f, 0.24f, 0.45f},
           {"warp", 0.66f, 0.55f, 0.34f, 0.45f}}},
+        {"program", "Program", "A whole CUDA program: its text, Build and Run, the Console, and each launch paused and stepped warp by warp",
+         {{"editor", 0.00f, 0.00f, 0.40f, 0.58f},
+          {"console", 0.00f, 0.58f, 0.40f, 0.42f},
+          {"source", 0.40f, 0.00f, 0.34f, 0.58f},
+          {"launch", 0.40f, 0.58f, 0.34f, 0.42f},
+          {"grid", 0.74f, 0.00f, 0.26f, 0.45f},
+          {"warp", 0.74f, 0.45f, 0.26f, 0.55f}}},
         // "slot": the panels in UiState::slotPanels, side by side (the one Show why opened).
         {"exercise", "Exercise", "Grade your kernel: the goal, hints, each criterion measured, and the panel that shows why",
          {{"lessons", 0.00f, 0.00f, 0.20f, 1.00f},

@@ -36,6 +36,7 @@ bool writeScreenshot(const std::string& path, int w, int h, const AppContext& ap
     j["layout"] = app.ui.layout;
     j["scale"] = app.settings.uiScale;
     if (nlohmann::json ex = exerciseSidecar(app); !ex.empty()) j["exercise"] = ex;   // the grade and Show why, for tests
+    if (nlohmann::json pr = programSidecar(app); !pr.empty()) j["program"] = pr;      // a whole program's state and Console
     std::ofstream f(path + ".json");
     f << j.dump(2) << "\n";
     if (!f) {
