@@ -489,6 +489,41 @@ void showFault(Runtime& rt) {
     rt.pendingFaultText.clear();
 }
 
+// The app asks for the program's timeline ($WARPSCOPE_TIMELINE_OUT, with $WARPSCOPE_TIMELINE=1):
+// written when the program ends, one JSON object, the ops as runtime::TimelineOp holds them (kind
+// and engine as their enum numbers).
+std::string quoted(const std::string& t) {
+    std::string o = "\"";
+    for (char ch : t) {
+        if (ch == '"' || ch == '\\') o += '\\';
+        if (static_cast<unsigned char>(ch) < 0x20) ch = ' ';
+        o += ch;
+    }
+    return o + "\"";
+}
+
+void writeTimelineOut(Runtime& rt) {
+    const char* path = std::getenv("WARPSCOPE_TIMELINE_OUT");
+    if (!path || !*path || !rt.device || !rt.device->timelineEnabled()) return;
+    runtime::Timeline t;
+    try {
+        t = rt.device->timeline();
+    } catch (const std::exception&) {
+        return;
+    }
+    std::ofstream f(path);
+    f << "{\"source\": " << quoted(t.source) << ", \"ops\": [";
+    for (size_t i = 0; i < t.ops.size(); ++i) {
+        const runtime::TimelineOp& op = t.ops[i];
+        char nums[256];
+        std::snprintf(nums, sizeof nums, "\"kind\": %d, \"engine\": %d, \"stream\": %d, \"start\": %.17g, \"end\": %.17g, \"bytes\": %llu, \"pinned\": %s, \"graph\": %s, \"launch\": %d",
+                      static_cast<int>(op.kind), static_cast<int>(op.engine), op.stream, op.startUs, op.endUs, static_cast<unsigned long long>(op.bytes),
+                      op.pinned ? "true" : "false", op.inGraph ? "true" : "false", op.launchIndex);
+        f << (i ? ",\n" : "\n") << "  {\"label\": " << quoted(op.label) << ", " << nums << "}";
+    }
+    f << "\n]}\n";
+}
+
 void ensureDevice(Runtime& rt) {
     if (rt.device) return;
     static bool atExit = false;
@@ -499,6 +534,7 @@ void ensureDevice(Runtime& rt) {
             Runtime& r = state();
             std::lock_guard<std::recursive_mutex> lock(r.mutex);
             showFault(r);   // a fault the program never called again after, and pending printf output
+            writeTimelineOut(r);
         });
     }
     loadSpec(rt);
@@ -1632,6 +1668,7 @@ void pauseAtLaunch(Runtime& rt, const std::string& kernel, const ptx::Function& 
 }
 
 } // namespace
+
 
 // ---------------------------------------------------------------- 8. launches
 unsigned __cudaPushCallConfiguration(WsDim3 grid, WsDim3 block, size_t shared, void* stream) {

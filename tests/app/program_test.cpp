@@ -194,6 +194,26 @@ TEST_CASE("program: without pauses, or past the pause limit, the program runs st
     REQUIRE(m.waitFor({ProgramModel::State::Ended}, 120));
     CHECK_FALSE(m.takePaused());
     CHECK(has(m.console().text(), "row 3: 28608"));
+    // The Timeline: the program's own copies and kernels, in its order.
+    std::shared_ptr<const runtime::Timeline> tl = m.timeline();
+    REQUIRE(tl);
+    int kernels = 0, toDevice = 0, toHost = 0;
+    std::vector<std::string> kernelLabels;
+    for (auto& op : tl->ops) {
+        if (op.kind == runtime::TimelineKind::Kernel) {
+            ++kernels;
+            kernelLabels.push_back(op.label);
+        }
+        toDevice += op.kind == runtime::TimelineKind::CopyHtoD;
+        toHost += op.kind == runtime::TimelineKind::CopyDtoH;
+    }
+    CHECK(kernels == 2);
+    CHECK(toDevice == 2);   // x and the table of row pointers
+    CHECK(toHost == 1);     // the sums
+    REQUIRE(kernelLabels.size() == 2);
+    CHECK(has(kernelLabels[0], "scale"));
+    CHECK(has(kernelLabels[1], "sumRows"));
+    CHECK(tl->totalUs() > 0);
 }
 
 TEST_CASE("program: a host-code crash, exit(1) and an endless loop end the child, never the app", "[program]") {

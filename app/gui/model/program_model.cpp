@@ -222,6 +222,15 @@ bool ProgramModel::run(std::string* error) {
     sandbox::Spec spec;
     spec.argv = {exe};
     spec.limits = limits;
+    // The sandbox's folder is the model's own, so the child's timeline can be read after it.
+    const fs::path runDir = workDir_ / "run";
+    {
+        std::error_code ec;
+        fs::remove_all(runDir, ec);
+    }
+    spec.workDir = runDir.string();
+    spec.env.push_back({"WARPSCOPE_TIMELINE", "1"});
+    spec.env.push_back({"WARPSCOPE_TIMELINE_OUT", (runDir / "timeline.json").string()});
     spec.captureOutput = true;
     spec.keepFds = {toApp[1], fromApp[0]};
     const std::string dataDir = base::findDataDir().string();
@@ -258,6 +267,7 @@ bool ProgramModel::run(std::string* error) {
         pending_.reset();
         shownPause_.reset();
         result_ = sandbox::Result{};
+        timeline_.reset();
     }
     stopRequested_ = false;
     runThread_ = std::thread([this] { monitor(); });
@@ -302,6 +312,38 @@ std::optional<PausedLaunch> loadPause(int index, const fs::path& json, std::stri
 }
 
 } // namespace
+
+// The child's timeline (engine/cudart: writeTimelineOut); null when there is none or it is unreadable.
+static std::shared_ptr<const runtime::Timeline> readTimeline(const std::string& path) {
+    std::ifstream f(path);
+    if (!f) return nullptr;
+    try {
+        nlohmann::json j = nlohmann::json::parse(f);
+        auto t = std::make_shared<runtime::Timeline>();
+        t->source = j.value("source", std::string("simulated"));
+        for (auto& o : j.at("ops")) {
+            runtime::TimelineOp op;
+            const int kind = o.at("kind").get<int>(), engine = o.at("engine").get<int>();
+            if (kind < 0 || kind > static_cast<int>(runtime::TimelineKind::HostWait) || engine < 0 ||
+                engine > static_cast<int>(runtime::TimelineEngine::Compute))
+                return nullptr;
+            op.kind = static_cast<runtime::TimelineKind>(kind);
+            op.engine = static_cast<runtime::TimelineEngine>(engine);
+            op.stream = o.at("stream").get<int>();
+            op.label = o.at("label").get<std::string>();
+            op.startUs = o.at("start").get<double>();
+            op.endUs = o.at("end").get<double>();
+            op.bytes = o.at("bytes").get<uint64_t>();
+            op.pinned = o.at("pinned").get<bool>();
+            op.inGraph = o.at("graph").get<bool>();
+            op.launchIndex = o.at("launch").get<int>();
+            t->ops.push_back(std::move(op));
+        }
+        return t;
+    } catch (const std::exception&) {
+        return nullptr;
+    }
+}
 
 void ProgramModel::monitor() {
     sandbox::Runner* r = runner_.get();
@@ -394,7 +436,9 @@ void ProgramModel::monitor() {
         else if (s == "check") end += " (a checker reported: see above)";
     }
     console_.note(end);
+    std::shared_ptr<const runtime::Timeline> tl = readTimeline(r->workDir() + "/timeline.json");
     std::lock_guard<std::mutex> lock(m_);
+    timeline_ = tl;
     result_ = res;
     state_ = State::Ended;
     status_ = end.rfind("warpscope: ", 0) == 0 ? end.substr(11) : end;
@@ -458,6 +502,11 @@ sandbox::Result ProgramModel::lastResult() const {
 bool ProgramModel::isolated() const {
     std::lock_guard<std::mutex> lock(m_);
     return isolated_;
+}
+
+std::shared_ptr<const runtime::Timeline> ProgramModel::timeline() const {
+    std::lock_guard<std::mutex> lock(m_);
+    return timeline_;
 }
 
 int ProgramModel::launchesSeen() const {

@@ -88,6 +88,9 @@ public:
     ConsoleModel& console() { return console_; }
     const ConsoleModel& console() const { return console_; }
     int launchesSeen() const;           // launches the child reported (paused or skipped)
+    // The program's timeline (copies, kernels, host calls on the timeline model of the default
+    // preset), written by the child when it ends; null before a run ended or when it wrote none.
+    std::shared_ptr<const runtime::Timeline> timeline() const;
     // Tests: waits until state() is one of these (true) or the timeout passes (false).
     bool waitFor(std::initializer_list<State> states, double timeoutSeconds) const;
 
@@ -111,6 +114,7 @@ private:
     sandbox::Result result_;
     bool isolated_ = false;
     int launches_ = 0;
+    std::shared_ptr<const runtime::Timeline> timeline_;
     ConsoleModel console_;
 };
 

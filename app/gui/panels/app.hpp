@@ -43,6 +43,8 @@ struct EditorUi {
 struct ProgramUi {
     bool runWhenBuilt = false;              // Run (Ctrl+R): run once the build that was started is done
     uint64_t shownConsoleRevision = 0;      // the Console follows new lines while scrolled to the bottom
+    std::shared_ptr<const runtime::Timeline> timelineOf;   // the program timeline `timeline` was made from
+    std::shared_ptr<const TimelineResult> timeline;        // what the Timeline panel shows for it
 };
 
 struct UiState {

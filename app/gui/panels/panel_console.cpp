@@ -107,9 +107,10 @@ void drawConsolePanel(AppContext& app) {
     if (ImGui::SmallButton("Run to end")) p.runToEnd();
     if (ImGui::IsItemHovered()) tooltip("No more pauses in this run");
     ImGui::EndDisabled();
-    ImGui::SameLine();
+    const char* pauseLabel = "Pause at each launch";
+    sameLineIfFits(ImGui::CalcTextSize(pauseLabel).x + ImGui::GetFrameHeightWithSpacing());   // else its own row
     ImGui::BeginDisabled(running);
-    ImGui::Checkbox("Pause at each launch", &p.pauseAtLaunches);
+    ImGui::Checkbox(pauseLabel, &p.pauseAtLaunches);
     ImGui::EndDisabled();
     if (ImGui::IsItemHovered())
         tooltip("Stop before every kernel launch of at most %llu threads so its warps can be stepped in the panels (applies to the next Run)",
@@ -121,21 +122,36 @@ void drawConsolePanel(AppContext& app) {
                                                                   : Rgb{150, 150, 150};
     ImGui::TextColored(colv(stateColor), "%s", programStateName(st));
     ImGui::SameLine();
+    ImGui::PushTextWrapPos(0);
     ImGui::TextDisabled("%s", p.statusText().c_str());
+    ImGui::PopTextWrapPos();
 
-    ImGui::BeginChild("console-lines", ImVec2(0, 0), true, ImGuiWindowFlags_HorizontalScrollbar);
+    const std::vector<ConsoleLine> lines = p.console().lines();
+    // Up to a few thousand lines wrap at the panel's width (nothing cut off); a long output is
+    // drawn one line per row, only the rows in view, with a horizontal scroll bar.
+    const bool wrap = lines.size() <= 3000;
+    ImGui::BeginChild("console-lines", ImVec2(0, 0), true, wrap ? 0 : ImGuiWindowFlags_HorizontalScrollbar);
     ImGui::PushFont(app.fonts.mono);
     const bool atBottom = ImGui::GetScrollY() >= ImGui::GetScrollMaxY() - 2;
-    const std::vector<ConsoleLine> lines = p.console().lines();
-    ImGuiListClipper clip;
-    clip.Begin(static_cast<int>(lines.size()));
-    while (clip.Step())
-        for (int i = clip.DisplayStart; i < clip.DisplayEnd; ++i) {
-            const ConsoleLine& l = lines[static_cast<size_t>(i)];
-            ImGui::PushStyleColor(ImGuiCol_Text, colv(streamColor(l.stream, app.settings.darkTheme)));
+    auto drawLine = [&](const ConsoleLine& l) {
+        ImGui::PushStyleColor(ImGuiCol_Text, colv(streamColor(l.stream, app.settings.darkTheme)));
+        if (wrap) {
+            ImGui::PushTextWrapPos(0);
             ImGui::TextUnformatted(l.text.empty() ? " " : l.text.c_str());
-            ImGui::PopStyleColor();
+            ImGui::PopTextWrapPos();
+        } else {
+            ImGui::TextUnformatted(l.text.empty() ? " " : l.text.c_str());
         }
+        ImGui::PopStyleColor();
+    };
+    if (wrap) {
+        for (const ConsoleLine& l : lines) drawLine(l);
+    } else {
+        ImGuiListClipper clip;
+        clip.Begin(static_cast<int>(lines.size()));
+        while (clip.Step())
+            for (int i = clip.DisplayStart; i < clip.DisplayEnd; ++i) drawLine(lines[static_cast<size_t>(i)]);
+    }
     const uint64_t rev = p.console().revision();
     if (atBottom && rev != app.programUi.shownConsoleRevision) ImGui::SetScrollHereY(1.0f);
     app.programUi.shownConsoleRevision = rev;
@@ -199,6 +215,27 @@ nlohmann::json programSidecar(const AppContext& app) {
     j["console"] = p.console().text();
     j["diagnostics"] = static_cast<int>(p.diagnostics().size());
     return j;
+}
+
+} // namespace warpscope::gui
+
+namespace warpscope::gui {
+
+std::shared_ptr<const TimelineResult> programTimelineResult(AppContext& app) {
+    if (!programActive(app)) return nullptr;
+    std::shared_ptr<const runtime::Timeline> tl = app.program->timeline();
+    if (!tl) return nullptr;
+    if (app.programUi.timelineOf != tl) {
+        auto r = std::make_shared<TimelineResult>();
+        r->lessonId = "program";
+        r->preset = timing::kDefaultPreset;
+        r->simOk = true;
+        r->sim = *tl;
+        r->sim.source = "the program " + app.program->file().filename().string() + " (" + tl->source + ")";
+        app.programUi.timeline = r;
+        app.programUi.timelineOf = tl;
+    }
+    return app.programUi.timeline;
 }
 
 } // namespace warpscope::gui
