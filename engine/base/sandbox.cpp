@@ -18,6 +18,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <mutex>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -113,7 +114,9 @@ const char* limitName(Limit l) {
     return "";
 }
 
-std::string bwrapPath() {
+namespace {
+
+std::string findBwrap() {
     if (const char* e = std::getenv("WARPSCOPE_BWRAP"); e && *e) {
         if (std::string(e) == "none") return "";
         return executable(e) ? e : "";
@@ -123,11 +126,54 @@ std::string bwrapPath() {
     return "";
 }
 
+// Whether bwrap can make its namespaces here (a container may forbid them): one try, remembered.
+bool bwrapWorks(const std::string& bwrap) {
+    static std::map<std::string, bool> known;
+    static std::mutex m;
+    std::lock_guard<std::mutex> lock(m);
+    auto it = known.find(bwrap);
+    if (it != known.end()) return it->second;
+    std::vector<std::string> args = {bwrap, "--die-with-parent", "--unshare-net", "--unshare-pid", "--unshare-ipc", "--ro-bind", "/", "/",
+                                     "--dev", "/dev", "--proc", "/proc", "--", "/bin/true"};
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    bool ok = false;
+    pid_t pid = fork();
+    if (pid == 0) {
+        int devnull = open("/dev/null", O_WRONLY);
+        if (devnull >= 0) {
+            dup2(devnull, 1);
+            dup2(devnull, 2);
+        }
+        execv(argv[0], argv.data());
+        _exit(127);
+    }
+    if (pid > 0) {
+        int st = 0;
+        while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+        }
+        ok = WIFEXITED(st) && WEXITSTATUS(st) == 0;
+    }
+    known[bwrap] = ok;
+    return ok;
+}
+
+} // namespace
+
+std::string bwrapPath() {
+    const std::string b = findBwrap();
+    return !b.empty() && bwrapWorks(b) ? b : "";
+}
+
 std::string isolationNote() {
     if (!bwrapPath().empty()) return "";
-    return "warpscope: bubblewrap (bwrap) is not installed, so the program runs with resource limits only (CPU time, memory, "
-           "file size, processes, a private working folder): it can still read and write files outside that folder and use the "
-           "network. Install it (apt-get install bubblewrap, or scripts/setup.sh) to isolate programs.";
+    const std::string installed = findBwrap();
+    const std::string what = installed.empty() ? "bubblewrap (bwrap) is not installed"
+                                               : "bubblewrap (" + installed + ") cannot make its namespaces on this machine";
+    return "warpscope: " + what + ", so the program runs with resource limits only (CPU time, memory, file size, processes, a private "
+           "working folder): it can still read and write files outside that folder and use the network." +
+           (installed.empty() ? " Install it (apt-get install bubblewrap, or scripts/setup.sh) to isolate programs." : "");
 }
 
 Runner::Runner(Spec spec) : spec_(std::move(spec)) {}

@@ -167,11 +167,12 @@ void drawProgramLaunch(AppContext& app) {
         return;
     }
     const PausedLaunch& l = *pl;
-    ImGui::Text("launch %d: %s", l.index, l.kernel.c_str());
-    ImGui::Text("grid  (%u, %u, %u)", l.grid[0], l.grid[1], l.grid[2]);
-    ImGui::Text("block (%u, %u, %u)", l.block[0], l.block[1], l.block[2]);
-    ImGui::Text("dynamic shared memory: %u bytes", l.dynamicShared);
-    for (size_t i = 0; i < l.args.size(); ++i) ImGui::Text("parameter %zu: %s", i, l.args[i].c_str());
+    // Wrapped at the panel's width: nothing of the configuration is cut off.
+    ImGui::TextWrapped("launch %d: %s", l.index, l.kernel.c_str());
+    ImGui::TextWrapped("grid  (%u, %u, %u)", l.grid[0], l.grid[1], l.grid[2]);
+    ImGui::TextWrapped("block (%u, %u, %u)", l.block[0], l.block[1], l.block[2]);
+    ImGui::TextWrapped("dynamic shared memory: %u bytes", l.dynamicShared);
+    for (size_t i = 0; i < l.args.size(); ++i) ImGui::TextWrapped("parameter %zu: %s", i, l.args[i].c_str());
     if (app.program->state() == ProgramModel::State::Paused) {
         if (ImGui::Button("Continue")) app.program->continueRun();
         if (ImGui::IsItemHovered()) tooltip("Let the program run this launch and go on to its next pause");

@@ -149,6 +149,7 @@ void startDialog(AppContext& app, EditorUi::Dialog d) {
 
 void startNewKernel(AppContext& app, std::string templateId) {
     app.askBeforeLeaving("start a new kernel", [&app, templateId] {
+        app.program->close();   // a new kernel is not a whole program
         app.editor->newFromTemplate(templateId);
         app.editor->build();
         app.editorUi.message.clear();
