@@ -163,7 +163,9 @@ void drawProgramLaunch(AppContext& app) {
     const std::optional<PausedLaunch>& pl = app.program->paused();
     ImGui::TextWrapped("The program sets each launch's configuration: it is shown here as the program gave it (read-only).");
     if (!pl) {
-        ImGui::TextDisabled(app.program->pauseAtLaunches ? "Run the program: it pauses at its first launch." : "Pause at each launch is off (Console).");
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
+        ImGui::TextWrapped("%s", app.program->pauseAtLaunches ? "Run the program: it pauses at its first launch." : "Pause at each launch is off (Console).");
+        ImGui::PopStyleColor();
         return;
     }
     const PausedLaunch& l = *pl;
