@@ -37,6 +37,7 @@ streams-overlap 3
 convolution-2d 6
 histogram 3
 prefix-scan 4
+tensor-cores 3
 LIST
 # Exercises: paths relative to the repository, as a learner's are.
 cd "$root"

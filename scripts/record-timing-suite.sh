@@ -14,7 +14,10 @@
 #      launches of the same kernel; the H100's 50 MB L2 keeps a 16 MB working set between them),
 #      which also writes the model's predictions beside them.
 # Usage (repository root):
-#   scripts/record-timing-suite.sh [output-folder] [--param NAME=VALUE ...]
+#   scripts/record-timing-suite.sh [output-folder] [--spec FILE] [--param NAME=VALUE ...]
+# --spec picks another suite (default tests/validation/realistic.json), e.g.
+# tests/validation/launch-costs.json (issue 34's launch and block-dispatch probe); step 2 runs only
+# for a suite with reduce_/histogram_/compact_ kernels.
 # The output folder (default: $OUT/realistic, else ./timing-suite-out) gets at most 8 files;
 # copy them to tests/validation/timing/realistic/. Needs: nvidia-smi, ncu, cmake, a C++20
 # compiler, and nlohmann-json (Debian package or .carry/include from scripts/carry-deps.sh).
@@ -27,21 +30,22 @@ fail() { echo "record-timing-suite: $*" >&2; exit 2; }
 step() { echo "[$(($(date +%s) - t0)) s] $*"; }
 
 out=""
+spec=tests/validation/realistic.json
 params=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --param) [ $# -ge 2 ] || fail "--param needs NAME=VALUE"; params+=(--param "$2"); shift 2 ;;
+    --spec) [ $# -ge 2 ] || fail "--spec needs a file"; spec=$2; shift 2 ;;
     -h|--help) sed -n 2,27p "$0"; exit 0 ;;
     -*) fail "unknown option $1" ;;
     *) out=$1; shift ;;
   esac
 done
 if [ -z "$out" ]; then
-  if [ -n "${OUT:-}" ]; then out="$OUT/realistic"; else out=timing-suite-out; fi
+  if [ -n "${OUT:-}" ]; then out="$OUT/$(basename "$spec" .json)"; else out=timing-suite-out; fi
 fi
 build=${WARPSCOPE_BUILD:-build-gpu}
 repeat=${WARPSCOPE_REPEAT:-20}
-spec=tests/validation/realistic.json
 cli="$build/app/cli/warpscope"
 
 # Everything that can be missing is checked before anything runs.
@@ -84,6 +88,7 @@ fi
 [ "$rc" = 0 ] || echo "warning: ncu (cold) exited $rc though every kernel was profiled; see the checks in $out/cold.csv" >&2
 
 # 2. Atomic counters of the kernels with global atomics.
+if grep -Eq '"launch": *"(reduce_|histogram_|compact_)' "$spec"; then
 step "atomics: op_atom / op_red counters"
 red_metrics=l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum
 red_metrics+=,l1tex__t_requests_pipe_lsu_mem_global_op_red.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum
@@ -92,6 +97,7 @@ timeout 120 ncu --clock-control none --cache-control all --kernel-name 'regex:^(
 rc=$?
 arows=$(grep -c '^"[0-9]' "$out/atomics.csv" 2> /dev/null)
 if [ "${arows:-0}" = 0 ]; then fail "ncu (atomics) exited $rc with no kernel rows (see $out/cold.log)"; fi
+fi
 
 # 3. Warm back-to-back launches, with the model's predictions.
 step "warm: time-compare, median of $repeat back-to-back launches (then the model's predictions)"
@@ -112,5 +118,5 @@ fi
   echo "cold: ncu --clock-control none --cache-control all --metrics gpu__time_duration.sum (one launch each, boost clock, caches flushed)"
   echo "warm: warpscope time-compare --repeat $repeat (CUDA events, warm-up, median of back-to-back launches)"
 } > "$out/RECORDED.txt"
-step "done; files (copy them to tests/validation/timing/realistic/):"
+step "done; files (copy them to tests/validation/timing/$(basename "$spec" .json)/):"
 for f in "$out"/*; do echo "  $f"; done

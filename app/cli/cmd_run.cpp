@@ -87,6 +87,9 @@ json timingJson(const timing::TimingResult& t, const timing::GpuSpec& spec) {
     j["gpu_description"] = spec.description;
     j["cycles"] = t.cycles;
     j["time_us"] = t.microseconds;
+    // What Nsight Compute's duration (or events around back-to-back launches) would show: the
+    // SMs' time plus the GPU's launch and drain (the preset's gap between queued kernels).
+    j["time_with_launch_us"] = t.microseconds + spec.kernelGapUs;
     j["clock_mhz"] = spec.clockMHz;
     const auto& o = t.occupancy;
     j["occupancy"] = {{"active_blocks_per_sm", o.activeBlocksPerSM}, {"active_warps_per_sm", o.activeWarpsPerSM},
@@ -120,7 +123,8 @@ void printTiming(const timing::TimingResult& t, const timing::GpuSpec& spec, con
     auto lim = [](uint32_t v) { return v == UINT32_MAX ? std::string("-") : std::to_string(v); };
     std::printf("    blocks per SM allowed by: warps %s, registers %s, shared memory %s, block limit %s\n", lim(o.blocksByWarps).c_str(),
                 lim(o.blocksByRegisters).c_str(), lim(o.blocksBySharedMemory).c_str(), lim(o.blocksByBlockLimit).c_str());
-    std::printf("    predicted: %llu cycles = %.3f us at %.0f MHz (%s)\n", static_cast<unsigned long long>(t.cycles), t.microseconds, spec.clockMHz,
+    std::printf("    predicted: %llu cycles = %.3f us at %.0f MHz on the SMs; %.3f us with the launch and drain (+%.1f us, as Nsight Compute's duration counts it) (%s)\n",
+                static_cast<unsigned long long>(t.cycles), t.microseconds, spec.clockMHz, t.microseconds + spec.kernelGapUs, spec.kernelGapUs,
                 t.warmL2 ? "warm: the L2 as the earlier launches left it" : "cold: caches flushed");
     uint64_t total = 0;
     for (auto v : t.stalls) total += v;

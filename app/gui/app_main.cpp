@@ -386,6 +386,12 @@ int runApp(int argc, char** argv, Platform& platform) {
         FrameState fst;
         fst.layoutAlways = headless && matrix.empty();   // the matrix re-lays out as a resized window does
         fst.explicitLayout = !opt.layout.empty();
+        // Presenter chosen at start is for a projector as when it is chosen from the menu: at least
+        // scale 1.5 (an explicit --scale stands), the earlier scale back when another layout is chosen.
+        if (opt.layout == "presenter" && opt.scale <= 0 && settings.uiScale < 1.5f) {
+            fst.presenterScaleBefore = settings.uiScale;
+            settings.uiScale = 1.5f;
+        }
         buildFonts(app.fonts, settings.uiScale, false);
         applyStyle(settings.darkTheme, settings.uiScale);
         fst.builtScale = settings.uiScale;

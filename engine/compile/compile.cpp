@@ -24,6 +24,7 @@
 #include <map>
 #include <mutex>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -266,6 +267,55 @@ const std::vector<std::string>& preludeFunctionAtLine() {
     return names;
 }
 
+// The same for warpscope's tensor header (warpscope_tensor.h): the function a line belongs to,
+// `__WS_FN` or `__device__ inline` definitions (those inside a macro too: clang's .loc points into
+// the macro's body).
+const std::vector<std::string>& tensorFunctionAtLine() {
+    static const std::vector<std::string> names = [] {
+        static const std::regex fnRe(R"(^\s*(?:__WS_FN|__device__\s+inline)\s+[^(]*?\b(\w+)\s*\()");
+        static const std::regex defineRe(R"(^#define\s+(\w+)\()");
+        static const std::regex useRe(R"(^\s*(\w+)\()");
+        std::vector<std::string> lines;
+        {
+            std::stringstream ss{std::string(tensorHeaderText())};
+            for (std::string l; std::getline(ss, l);) lines.push_back(l);
+        }
+        // Macros that define a function (`__WS_LOAD_AB(...)` defines load_matrix_sync overloads):
+        // clang's .loc points at the line that uses the macro.
+        std::map<std::string, std::string> macroFn;
+        std::smatch m;
+        std::string define;
+        for (auto& l : lines) {
+            if (std::regex_search(l, m, defineRe)) define = m[1];
+            if (!define.empty() && std::regex_search(l, m, fnRe)) macroFn.emplace(define, m[1]);
+            if (l.empty() || l.back() != '\\') define.clear();
+        }
+        // Functions defined in place, inside namespaces: from the definition to its closing brace.
+        std::vector<std::string> out;
+        std::string current;
+        int depth = 0, fnDepth = -1;
+        bool inDefine = false;
+        for (auto& l : lines) {
+            std::string here = current;
+            if (std::regex_search(l, m, defineRe)) inDefine = true;
+            if (!inDefine) {
+                if (current.empty() && std::regex_search(l, m, fnRe)) {
+                    current = here = m[1];
+                    fnDepth = depth;
+                } else if (current.empty() && std::regex_search(l, m, useRe) && macroFn.count(m[1])) {
+                    here = macroFn[m[1]];
+                }
+                for (char c : l) depth += c == '{' ? 1 : c == '}' ? -1 : 0;
+                if (!current.empty() && depth <= fnDepth && l.find('}') != std::string::npos) current.clear();
+            }
+            if (l.empty() || l.back() != '\\') inDefine = false;
+            out.push_back(here);
+        }
+        return out;
+    }();
+    return names;
+}
+
 // The 1-based column of identifier `name` in `line` (as a whole word), or 0.
 int findIdentifier(const std::string& line, const std::string& name) {
     for (size_t at = line.find(name); at != std::string::npos; at = line.find(name, at + 1)) {
@@ -295,11 +345,16 @@ std::string mapPreludeLines(const std::string& ptx, const std::string& studentSo
     static const std::regex locRe(R"(^(\s*\.loc\s+)(\d+)\s+(\d+)\s+(\d+)(.*)$)");
     // Pass 1: the file table (clang puts it after the functions); paths become bare file names.
     std::map<int, bool> isPrelude;
+    std::set<int> isTensorHeader;
     std::smatch m;
     for (auto& l : lines) {
         if (!std::regex_match(l, m, fileRe)) continue;
         std::string base = fs::path(m[4].str()).filename().string();
-        isPrelude[std::stoi(m[2])] = base == kPreludeName;
+        // warpscope's own headers are prelude too: the tensor header and the names that include it.
+        static const std::set<std::string> ours = {kPreludeName, "warpscope_tensor.h", "cuda_fp16.h", "cuda_bf16.h", "mma.h",
+                                                   "cuda_fp16.hpp", "cuda_bf16.hpp"};
+        isPrelude[std::stoi(m[2])] = ours.count(base) > 0;
+        if (base == "warpscope_tensor.h") isTensorHeader.insert(std::stoi(m[2]));
         l = m[1].str() + m[2].str() + m[3].str() + base + m[5].str();
     }
     // Pass 2: per function, a .loc into the prelude without inlined_at takes the student's line.
@@ -338,13 +393,17 @@ std::string mapPreludeLines(const std::string& ptx, const std::string& studentSo
             // function; when the student's source is known, the line between the neighbouring student
             // lines that names that function is the call.
             const int preludeLine = loc.line;
-            const auto& fnAt = preludeFunctionAtLine();
+            const bool tensor = isTensorHeader.count(loc.file) > 0;
+            const auto& fnAt = tensor ? tensorFunctionAtLine() : preludeFunctionAtLine();
             const std::string fn = preludeLine >= 1 && preludeLine <= static_cast<int>(fnAt.size()) ? fnAt[preludeLine - 1] : "";
             if (!fn.empty() && !source.empty()) {
                 int lo = prev ? prev->line : 1, hi = static_cast<int>(source.size());
                 for (size_t q = n + 1; q < locs.size(); ++q)
                     if (isStudent(locs[q].second.file) && locs[q].second.line > 0) { hi = locs[q].second.line; break; }
                 if (hi < lo) std::swap(lo, hi);
+                // A wmma call's address arithmetic comes first, and an unrolled loop's next student
+                // line may be the loop's own: look forward from the previous student line.
+                if (tensor) lo = prev ? prev->line : 1, hi = static_cast<int>(source.size());
                 for (int ln = lo; ln <= hi && ln <= static_cast<int>(source.size()); ++ln)
                     if (int col = findIdentifier(source[ln - 1], fn)) {
                         int file = use ? use->file : (prev ? prev->file : 0);
@@ -362,7 +421,7 @@ std::string mapPreludeLines(const std::string& ptx, const std::string& studentSo
             }
             std::regex_match(lines[k], m, locRe);
             lines[k] = m[1].str() + std::to_string(to.file) + " " + std::to_string(to.line) + " " + std::to_string(to.col) +
-                       "   // " + kPreludeName + ":" + m[3].str();
+                       "   // " + (tensor ? "warpscope_tensor.h" : kPreludeName) + ":" + m[3].str();
         }
         i = end;
     }
@@ -530,6 +589,7 @@ struct NvrtcApi {
     int (*destroy)(Prog*) = nullptr;
     const char* (*errorString)(int) = nullptr;
     std::string path;
+    std::string includeDir;   // the toolkit's include folder, when there is one
     bool ok() const { return create && compileProgram && logSize && getLog && ptxSize && getPtx && destroy && errorString; }
 };
 
@@ -555,7 +615,19 @@ const NvrtcApi& nvrtc() {
             sym(a.getPtx, "nvrtcGetPTX");
             sym(a.destroy, "nvrtcDestroyProgram");
             sym(a.errorString, "nvrtcGetErrorString");
-            if (a.ok()) { a.path = c; break; }
+            if (a.ok()) {
+                a.path = c;
+                // <root>/lib64/libnvrtc.so -> <root>/include (else the first CUDA root that has one)
+                std::vector<fs::path> incs;
+                if (c.find('/') != std::string::npos) incs.push_back(fs::path(c).parent_path().parent_path() / "include");
+                for (auto& root : cudaRoots()) incs.push_back(root / "include");
+                for (auto& inc : incs)
+                    if (fs::exists(inc / "mma.h")) {
+                        a.includeDir = inc.string();
+                        break;
+                    }
+                break;
+            }
             a = NvrtcApi{};
             dlclose(h);
         }
@@ -585,8 +657,10 @@ Result runNvrtc(const std::string& source, const std::string& fileName, const Op
         int rc = api.create(&prog, source.c_str(), base.c_str(), 0, nullptr, nullptr);
         if (rc != 0) { out.failure = std::string("nvrtcCreateProgram: ") + api.errorString(rc); return out; }
         const std::string archOpt = "--gpu-architecture=" + arch;
-        const char* opts[] = {archOpt.c_str(), "-lineinfo"};
-        rc = api.compileProgram(prog, 2, opts);
+        // The toolkit's headers (<mma.h>, <cuda_fp16.h>): NVRTC has no include path of its own.
+        const std::string incOpt = "--include-path=" + api.includeDir;
+        const char* opts[] = {archOpt.c_str(), "-lineinfo", incOpt.c_str()};
+        rc = api.compileProgram(prog, api.includeDir.empty() ? 2 : 3, opts);
         size_t n = 0;
         if (api.logSize(prog, &n) == 0 && n > 1) {
             out.log.resize(n);

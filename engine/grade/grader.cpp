@@ -265,7 +265,9 @@ Built buildLesson(const Exercise& ex, const std::string& ptx, const std::string&
 
 // ---------------------------------------------------------------- 4. correctness and checker runs
 struct CheckerTally {
-    int count = 0;
+    int count = 0;                // reports over all parameter sets
+    int firstRunCount = 0;        // in the run of the first report (the one Show why replays)
+    int runs = 0;                 // parameter sets with at least one report
     std::string first;
     int line = 0;
     std::map<std::string, std::string> params;   // the parameter set of the first report
@@ -613,6 +615,7 @@ GradeResult gradeText(const Exercise& ex, const std::string& text, const std::st
             rs.sim = opt;
             run::RunReport rr = run::run(L, pv, rs);
             // The checkers' findings count also when the run stopped at a fault.
+            std::set<std::string> reported;
             for (auto& rep : rr.reports) {
                 auto& t = tally[rep.tool];
                 if (!t.count++) {
@@ -620,6 +623,8 @@ GradeResult gradeText(const Exercise& ex, const std::string& text, const std::st
                     t.line = rep.site.sourceLine ? int(*rep.site.sourceLine) : 0;
                     t.params = set;
                 }
+                if (t.params == set) ++t.firstRunCount;
+                if (reported.insert(rep.tool).second) ++t.runs;
             }
             if (rr.error) throw *rr.error;
             const runtime::RunResult& r = rr.result;
@@ -642,6 +647,8 @@ GradeResult gradeText(const Exercise& ex, const std::string& text, const std::st
                     t.line = c.line;
                     t.params = set;
                 }
+                if (t.params == set) ++t.firstRunCount;
+                ++t.runs;
             }
         }
         out.criteria.push_back(c);
@@ -657,6 +664,10 @@ GradeResult gradeText(const Exercise& ex, const std::string& text, const std::st
         int n = it == tally.end() ? 0 : it->second.count;
         c.passed = n == 0;
         c.measured = n == 0 ? "no reports" : std::to_string(n) + (n == 1 ? " report" : " reports");
+        // Over several parameter sets: how many of them are in the run Show why replays (the
+        // Checker reports panel lists that run's reports, not the sum).
+        if (n && it->second.runs > 1)
+            c.measured += " in " + std::to_string(it->second.runs) + " runs; " + std::to_string(it->second.firstRunCount) + " with " + paramText(it->second.params);
         if (n) {
             c.detail = it->second.first;
             c.line = it->second.line;

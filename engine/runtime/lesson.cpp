@@ -718,6 +718,35 @@ RunResult runLessonImpl(const Lesson& lesson, const ParamValues& params, Device&
     int captureStream = -1;                        // the script's number of the stream being captured
     size_t executed = 0;
     constexpr size_t kMaxOperations = 100000;
+    // Copies to the host that are asynchronous: until the host synchronises with them (the
+    // device, their stream, an event recorded after them on it, or a synchronous call on the
+    // legacy default stream), a real program may read the buffer before the data arrives. The
+    // simulator applies a copy at once, so this bookkeeping is what makes such a read a failed
+    // check rather than a pass the GPU would not give.
+    struct PendingRead {
+        int stream;
+        size_t seq;
+        std::string where;
+    };
+    std::map<std::string, std::vector<PendingRead>> pendingReads;   // by buffer
+    std::map<int, std::pair<int, size_t>> eventAt;                 // event -> (stream, seq) of its last record
+    size_t opSeq = 0;
+    auto settleReads = [&](auto&& done) {
+        for (auto it = pendingReads.begin(); it != pendingReads.end();) {
+            auto& v = it->second;
+            v.erase(std::remove_if(v.begin(), v.end(), done), v.end());
+            it = v.empty() ? pendingReads.erase(it) : std::next(it);
+        }
+    };
+    // A synchronous call on the legacy default stream waits for the blocking streams' earlier work.
+    auto legacySync = [&] { settleReads([&](const PendingRead& r) { return r.stream == 0 || !lesson.nonBlockingStreams; }); };
+    // Synchronising with an event: the copies issued on its stream before it was recorded are done.
+    auto settleEvent = [&](int e) {
+        auto it = eventAt.find(e);
+        if (it == eventAt.end()) return;
+        auto [es, eseq] = it->second;
+        settleReads([&](const PendingRead& r) { return r.stream == es && r.seq < eseq; });
+    };
     constexpr int64_t kMaxStreams = 64;
 
     auto bufferPtr = [&](const std::string& name, const std::string& w) {
@@ -867,6 +896,7 @@ RunResult runLessonImpl(const Lesson& lesson, const ParamValues& params, Device&
                 pb.push_back(scalarBytes(ptxTypeToBufferType(decl.type), evaluate(exprText(a, w), names, w), size, w));
             }
         }
+        if (!op.contains("stream") && captureStream < 0) legacySync();   // a launch the host waits for
         if (op.contains("stream") || captureStream >= 0) {
             int s = streamOf(op, where);
             plan.push_back([&result, &device, s, kernel, cfg, pb, family] {
@@ -892,11 +922,16 @@ RunResult runLessonImpl(const Lesson& lesson, const ParamValues& params, Device&
             std::string label = name + "[" + std::to_string(off / es) + ":" + std::to_string((off + bytes) / es) + "]";
             uint8_t* h = hostMem[name] + off;
             DevPtr dp = d + off;
+            if (captureStream < 0) {
+                if (!async) legacySync();
+                else if (!toDevice) pendingReads[name].push_back({s, ++opSeq, where});
+            }
             if (toDevice) plan.push_back([&device, dp, h, bytes = bytes, s, async, label] { device.copyToDevice(dp, h, bytes, s, !async, label); });
             else plan.push_back([&device, dp, h, bytes = bytes, s, async, label] { device.copyToHost(h, dp, bytes, s, !async, label); });
         } else if (op.contains("record")) {
             checkKeys(op, where, hostOpKind(op)->allowed);
             int e = eventOf(op["record"], where + ".record", true), s = streamOf(op, where);
+            if (captureStream < 0) eventAt[e] = {s, ++opSeq};
             plan.push_back([&device, e, s] { device.recordEvent(e, s); });
         } else if (op.contains("wait")) {
             checkKeys(op, where, hostOpKind(op)->allowed);
@@ -907,12 +942,15 @@ RunResult runLessonImpl(const Lesson& lesson, const ParamValues& params, Device&
             std::string what = op["sync"].is_string() ? op["sync"].get<std::string>() : "";
             if (captureStream >= 0) bad(where, "synchronising inside a capture is not allowed");
             if (what == "device") {
+                pendingReads.clear();
                 plan.push_back([&device] { device.synchronize(); });
             } else if (what == "stream") {
                 int s = streamOf(op, where);
+                settleReads([&](const PendingRead& r) { return r.stream == s; });
                 plan.push_back([&device, s] { device.synchronizeStream(s); });
             } else if (what == "event") {
                 int e = eventOf(op.value("event", json()), where + ".event", false);
+                settleEvent(e);
                 plan.push_back([&device, e] { device.synchronizeEvent(e); });
             }
             else bad(where + ".sync", "is \"device\", \"stream\" (with \"stream\") or \"event\" (with \"event\")");
@@ -920,6 +958,7 @@ RunResult runLessonImpl(const Lesson& lesson, const ParamValues& params, Device&
             checkKeys(op, where, hostOpKind(op)->allowed);
             int from = eventOf(op.value("from", json()), where + ".from", false), to = eventOf(op.value("to", json()), where + ".to", false);
             std::string timer = op["elapsed"].get<std::string>();
+            settleEvent(to);
             plan.push_back([&device, &result, from, to, timer] {
                 device.synchronizeEvent(to);
                 result.timers[timer] = device.eventElapsedMs(from, to);
@@ -977,6 +1016,7 @@ RunResult runLessonImpl(const Lesson& lesson, const ParamValues& params, Device&
             checkKeys(op, where, hostOpKind(op)->allowed);
             if (op["timeline"] != "restart") bad(where + ".timeline", "the only value is \"restart\"");
             if (captureStream >= 0) bad(where, "the timeline cannot restart inside a capture");
+            pendingReads.clear();
             plan.push_back([&device] {
                 device.synchronize();
                 device.resetTimeline();
@@ -1052,12 +1092,24 @@ RunResult runLessonImpl(const Lesson& lesson, const ParamValues& params, Device&
         }
         result.buffers[name] = hb.bytes;
     }
+    for (auto& [name, p] : dev) result.addresses[name] = p;
 
     // Checks.
     for (auto& c : lesson.checks) {
         if (!c.ifExpr.empty() && evaluate(c.ifExpr, names, lesson.id + ": checks.if").asInt() == 0) continue;
         CheckResult cr;
         cr.buffer = c.buffer;
+        // The host reads a buffer whose copy back it never waited for: on a GPU it may read the
+        // old contents. The check fails whatever the values (the simulator copied at once).
+        if (auto pr = pendingReads.find(c.buffer); pr != pendingReads.end() && manual[c.buffer]) {
+            cr.detail = "the host reads '" + c.buffer + "' without waiting for its copy back (" + pr->second.front().where +
+                        " is asynchronous and nothing after it synchronises: add { \"sync\": \"stream\", \"stream\": s }, "
+                        "{ \"sync\": \"device\" } or an event synchronisation, as cudaStreamSynchronize or "
+                        "cudaDeviceSynchronize would be in a program); on a GPU the host may read it before the data arrives";
+            cr.mismatches = host[c.buffer].count();
+            result.checks.push_back(cr);
+            continue;
+        }
         const HostBuffer& got = host[c.buffer];
         HostBuffer expect;
         expect.type = got.type;
@@ -1086,6 +1138,8 @@ RunResult runLessonImpl(const Lesson& lesson, const ParamValues& params, Device&
             n = std::min(n, c.expect.size());
         }
         Comparison cmp = compareBuffers(got, expect, n, c.tolerance);
+        cr.mismatches = cmp.mismatches;
+        cr.firstDiffs = cmp.first;
         std::ostringstream os;
         os.precision(9);
         if (cmp.mismatches == 0) {
@@ -1143,6 +1197,7 @@ Comparison compareBuffers(const HostBuffer& got, const HostBuffer& expect, size_
             if (tol.rel && std::fabs(g - e) <= *tol.rel * std::fabs(e)) ok = true;
         }
         if (!ok) {
+            if (c.first.size() < Comparison::kKept) c.first.push_back({i, g, e});
             if (c.mismatches == 0) {
                 c.firstIndex = i;
                 c.firstGot = g;

@@ -95,10 +95,18 @@ ParamValues resolveParams(const Lesson& lesson, const std::map<std::string, std:
 // `params`; 0 when the lesson gives none or it does not evaluate to a positive integer.
 uint64_t bufferWidth(const Lesson& lesson, const std::string& buffer, const ParamValues& params);
 
+// One element a check found wrong.
+struct ElementDiff {
+    size_t index = 0;
+    double got = 0, expected = 0;
+};
+
 struct CheckResult {
     std::string buffer;
     bool passed = false;
     std::string detail;   // "1024 elements equal" or "element 17: got 1.5, expected 2.5 (3 ulp)"
+    size_t mismatches = 0;              // elements outside the tolerance
+    std::vector<ElementDiff> firstDiffs;   // the first of them (at most Comparison::kKept), in index order
 };
 
 struct RunResult {
@@ -107,6 +115,7 @@ struct RunResult {
     std::vector<LaunchResult> launches;
     Timeline timeline;                         // of the host script (empty if the device keeps none)
     std::map<std::string, double> timers;      // "elapsed" operations: name -> milliseconds
+    std::map<std::string, DevPtr> addresses;   // each buffer's device allocation, by name
     bool allChecksPassed() const;
 };
 
@@ -118,7 +127,9 @@ RunResult runLesson(const Lesson& lesson, const ParamValues& params, Device& dev
 // Element-wise comparison of two buffers of the same type under a tolerance (bit-exact when the
 // tolerance is empty; NaN matches NaN under any tolerance).
 struct Comparison {
+    static constexpr size_t kKept = 8;   // mismatching elements kept in `first`
     size_t compared = 0, mismatches = 0, firstIndex = 0;
+    std::vector<ElementDiff> first;      // the first kKept mismatches, in index order
     double firstGot = 0, firstExpected = 0, worstUlp = 0;
     size_t differing = 0;     // elements that are not bit-identical (within tolerance or not)
     double maxAbs = 0;        // largest absolute difference among them (floats; NaN pairs excluded)

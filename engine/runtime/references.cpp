@@ -1,6 +1,7 @@
 #include "runtime/references.hpp"
 
 #include "base/error.hpp"
+#include "sim/arith.hpp"
 
 #include <cmath>
 #include <cstring>
@@ -57,7 +58,8 @@ double HostBuffer::get(size_t i) const {
     case 7: return rd(int32_t{});
     case 8: return rd(uint64_t{});
     case 9: return rd(int64_t{});
-    default: return 0;   // f16 values are compared bit for bit
+    case 10: return static_cast<double>(sim::arith::f16ToF32(static_cast<uint16_t>(rd(uint16_t{}))));   // a reference's f16 input (checks compare f16 bit for bit)
+    default: return 0;
     }
 }
 

@@ -183,6 +183,7 @@ struct alignas(64) TimedRun::Sm {
     base::HotVector<OperandReady> scoreboard;    // warp slot x (registers + predicates), on first use
     std::vector<uint32_t> blocks;                // linear indices
     std::unique_ptr<mem::SectorCache> l1;
+    uint64_t nextDispatchAt = 0;                 // the SM takes its next block no earlier (GpuSpec::blockDispatchCycles)
 };
 
 // ---------------------------------------------------------------- 3. set-up and block placement
@@ -373,7 +374,11 @@ void TimedRun::placeBlock(sim::Block& b, uint32_t gpuSlot) {
     tb->blk = &b;
     sm.blocks.push_back(b.linear);
     gpu_.setBlockSm(gpuSlot, best);
-    const uint64_t start = now_ + spec_.blockLaunchLatency;
+    // An SM takes one new block per blockDispatchCycles (measured on the H100: empty grids of
+    // 32- and 256-thread blocks both cost 80 ns per block per SM); the block's warps first issue
+    // blockLaunchLatency cycles after it is taken.
+    const uint64_t start = std::max<uint64_t>(now_ + spec_.blockLaunchLatency, sm.nextDispatchAt);
+    sm.nextDispatchAt = start + spec_.blockDispatchCycles;
     uint32_t slot = 0;
     for (uint32_t wi = 0; wi < b.warps.size(); ++wi) {
         while (slot < sm.slots.size() && sm.slots[slot]) ++slot;

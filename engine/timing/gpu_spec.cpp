@@ -137,6 +137,7 @@ const std::vector<GpuSpec>& builtinPresets() { return shipped().presets; }
     X(aluLatency, "aluLatency") X(sfuLatency, "sfuLatency") X(fp64Latency, "fp64Latency")              \
     X(sharedLatency, "sharedLatency") X(l1HitLatency, "l1HitLatency") X(l2HitLatency, "l2HitLatency")  \
     X(dramLatency, "dramLatency") X(blockLaunchLatency, "blockLaunchLatency")                          \
+    X(blockDispatchCycles, "blockDispatchCycles")                                                      \
     X(aluInterval, "aluInterval") X(fmaInterval, "fmaInterval") X(sfuInterval, "sfuInterval")          \
     X(fp64PerSMPerCycle, "fp64PerSMPerCycle") X(mioQueueCycles, "mioQueueCycles")                 \
     X(intDivideSlots, "intDivideSlots")

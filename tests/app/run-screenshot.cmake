@@ -32,7 +32,7 @@ if(LESSON MATCHES "\\.(cu|ptx)$")
   set(open "${LESSON}")
 endif()
 execute_process(
-  COMMAND "${XVFB_RUN}" -a -s "-screen 0 1600x1000x24" "${GUI}" ${open} ${steps_args}
+  COMMAND "${XVFB_RUN}" -a -s "-screen 0 1920x1080x24" "${GUI}" ${open} ${steps_args}
           --screenshot "${OUT}" --size 1600x1000 ${EXTRA}
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 100)
 message("${out}${err}")

@@ -209,6 +209,6 @@ TEST_CASE("prefix-scan: the predicted times of the table, N = 262144", "[lessons
     CHECK(us[0] == Approx(2.5).epsilon(0.1));
     CHECK(us[1] == Approx(3.0).epsilon(0.1));
     CHECK(us[2] == Approx(1.2).epsilon(0.1));
-    CHECK(us[3] == Approx(1.0).epsilon(0.1));
+    CHECK(us[3] == Approx(1.2).epsilon(0.1));   // 512 one-section blocks: 4 per SM to hand out
     CHECK(us[0] < us[1]);   // Kogge-Stone predicted faster
 }

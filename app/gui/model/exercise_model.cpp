@@ -45,6 +45,8 @@ WhyPlan planShowWhy(const grade::Exercise& ex, const grade::Criterion& c) {
     if (c.kind == "checker" || c.kind == "correctness") {
         p.move = WhyPlan::Move::Program;
         p.goToReport = c.panel == "reports";
+        // A run that finished with wrong values (not a fault or a checker report): which elements, and who wrote them.
+        p.explainWrong = c.kind == "correctness" && c.panel == "heatmap";
     } else if (c.panel == "shared" || c.panel == "global") {
         p.move = p.line ? WhyPlan::Move::ToLine : WhyPlan::Move::Program;
         p.pin = p.line ? (c.panel == "shared" ? 2 : 1) : 0;
@@ -67,6 +69,13 @@ WhyLesson buildWhyLesson(const WhyRequest& req) {
                                       [](const runtime::BufferSpec& b) { return b.initJson.find("\"file\"") != std::string::npos; });
         if (!readsFiles) w.lesson.dir.clear();
         w.params = runtime::resolveParams(w.lesson, req.params);
+        if (req.explainWrong) {
+            sim::LaunchOptions opt;
+            opt.racecheck = req.racecheck;
+            opt.initcheck = req.initcheck;
+            opt.instructionBudget = 50'000'000;   // as the grader's correctness runs
+            w.wrong = grade::explainWrongResult(w.lesson, w.params, opt);
+        }
         w.ok = true;
     } catch (const std::exception& e) {
         w.error = e.what();

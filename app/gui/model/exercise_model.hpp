@@ -4,6 +4,7 @@
 // grade. The model solution is offered only after an attempt.
 #pragma once
 #include "grade/grader.hpp"
+#include "grade/why.hpp"
 #include "gui/model/background.hpp"
 #include "gui/model/exercise_progress.hpp"
 
@@ -11,6 +12,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,6 +44,7 @@ struct WhyPlan {
     enum class Move { None, ToLine, Program } move = Move::None;
     int pin = 0;                                 // 1 Global access, 2 Shared banks: pinned to `line`
     bool goToReport = false;                     // once the run is done: the first checker report's lanes and line
+    bool explainWrong = false;                   // a wrong result: find the wrong elements and the stores that wrote them
 };
 WhyPlan planShowWhy(const grade::Exercise& ex, const grade::Criterion& c);
 
@@ -51,6 +54,8 @@ struct WhyRequest {
     grade::Exercise exercise;
     std::filesystem::path file;
     std::map<std::string, std::string> params;   // WhyPlan::params
+    bool explainWrong = false;                   // WhyPlan::explainWrong
+    bool racecheck = false, initcheck = false;   // WhyPlan's checkers
 };
 struct WhyLesson {
     uint64_t request = 0;          // ExerciseModel::prepareWhy's id
@@ -58,6 +63,7 @@ struct WhyLesson {
     std::string error;
     runtime::Lesson lesson;
     runtime::ParamValues params;
+    std::optional<grade::WrongResult> wrong;     // when the request asked to explain a wrong result
 };
 WhyLesson buildWhyLesson(const WhyRequest& req);
 

@@ -25,6 +25,7 @@ std::shared_ptr<const ProgramInfo> Session::Worker::programInfo(const sim::Progr
         ii.func = in.func;
         ii.isBranch = in.op == sim::Op::Bra;
         ii.isBarrier = sim::opInfo(in.op).cls == sim::ExecClass::Barrier;
+        ii.matrix = in.matrix;
         info->code.push_back(std::move(ii));
         if (in.func == 0) info->pcsByLine[in.line].push_back(static_cast<int32_t>(pc));
     }
@@ -82,6 +83,8 @@ std::shared_ptr<Snapshot> Session::Worker::build(const sim::Gpu* gpu, RunState s
         uint32_t gw = sb * std::max(1u, wpb) + sw;
         auto it = memByWarp.find(gw);
         if (it != memByWarp.end()) s->memHistory.assign(it->second.begin(), it->second.end());
+        auto mt = lastMatrixByWarp.find(gw);
+        if (mt != lastMatrixByWarp.end()) s->lastMatrixPc = mt->second;
     }
     if (!gpu) return s;
     if (counters) {

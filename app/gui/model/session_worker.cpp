@@ -195,6 +195,7 @@ void Session::Worker::runOnce() {
     doneCounters.clear();
     pastReports.clear();
     memByWarp.clear();
+    lastMatrixByWarp.clear();
     heat.clear();
     heatHit = 0;
     heatDirty = false;
@@ -277,6 +278,7 @@ void Session::Worker::onLaunch(sim::Gpu& gpu) {
     program = programInfo(gpu.program());
     logs.emplace_back();
     memByWarp.clear();
+    lastMatrixByWarp.clear();
     doneInBlock.clear();
     dropRetiredMem = gpu.blockCount() * wpb > kMemHistoryWarps;
     syncHeatBuffers();

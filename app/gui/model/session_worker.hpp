@@ -181,6 +181,7 @@ struct Session::Worker : sim::StepListener {
     std::vector<std::shared_ptr<const CounterView>> doneCounters;
     std::vector<ReportView> pastReports;
     std::unordered_map<uint32_t, std::deque<MemAccess>> memByWarp;
+    std::unordered_map<uint32_t, int32_t> lastMatrixByWarp;   // warp -> pc of its last matrix instruction (the fragment view)
     bool dropRetiredMem = false;                          // this launch has more than kMemHistoryWarps warps
     std::unordered_map<uint32_t, uint32_t> doneInBlock;   // with dropRetiredMem: finished warps per resident block
     mem::GlobalMemory* memory = nullptr;    // the running SimDevice's memory (runOnce only)
@@ -205,6 +206,11 @@ struct Session::Worker : sim::StepListener {
         if ((s.isLoad || s.isStore || s.isAtomic) && s.addresses && s.execMask &&
             (s.space == ptx::StateSpace::Global || s.space == ptx::StateSpace::Shared))
             recordMem(s);
+        if (s.instr && s.instr->matrix) {
+            lastMatrixByWarp[s.warp] = s.pc;
+            // wmma.store writes memory without a memory Step: the heat map's copy of the data is stale.
+            if (s.instr->matrix->kind == sim::MatrixKind::WmmaStore) heatDirty = true;
+        }
         // A warp's last Step leaves no active lanes; when a block's last warp finishes, a large
         // launch forgets the block's memory history.
         if (dropRetiredMem && s.maskAfter == 0 && ++doneInBlock[s.block] == wpb) {

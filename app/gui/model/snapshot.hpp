@@ -8,6 +8,7 @@
 #pragma once
 #include "base/error.hpp"
 #include "runtime/lesson.hpp"
+#include "sim/tensor.hpp"
 #include "timing/cycle_model.hpp"
 #include "trace/counters.hpp"
 #include "trace/line_stats.hpp"
@@ -50,6 +51,7 @@ struct InstrInfo {
     std::string text;
     uint32_t line = 0, ptxLine = 0, func = 0;
     bool isBranch = false, isBarrier = false;
+    std::shared_ptr<const sim::MatrixOp> matrix;   // wmma/mma/ldmatrix/movmatrix (the fragment view)
 };
 
 struct FunctionInfo {
@@ -296,6 +298,7 @@ struct Snapshot {
 
     // Memory, counters, checkers.
     std::vector<MemAccess> memHistory;    // the selected warp's recent memory instructions, newest last
+    int32_t lastMatrixPc = -1;            // the selected warp's last executed matrix instruction (-1: none)
     std::shared_ptr<const CounterView> counters;                       // current (or last) launch
     std::vector<std::shared_ptr<const CounterView>> launchCounters;    // every launch so far, in order
     std::shared_ptr<const HeatView> heat;

@@ -80,6 +80,8 @@ struct UiState {
     uint64_t globalPick = 0, sharedPick = 0;   // chosen instruction (step index + 1), 0 = most recent
     MemPin globalPin, sharedPin;            // a lesson step pinned the panel to an access on a line (pin action)
     std::string heatBuffer;
+    int fragmentLane = 0;                   // Fragments panel: the lane whose elements are highlighted
+    float fragmentZoom = 1.0f;              // Fragments panel: 1 = the tiles fill the panel
     int heatWidth = 0;                      // 0 = automatic
     int heatMode = 0;                       // 0 accesses, 1 wasted bytes
     bool heatWholeRun = false;              // counts since the lesson started (else this launch)

@@ -75,7 +75,8 @@ void presenterFractions(const AppContext& app, std::map<std::string, ImVec4>& ou
 // The one panel of a layout that Presenter shows for it (a step's `layout X` action).
 std::string presenterPanelFor(const std::string& layout) {
     static const std::map<std::string, std::string> key = {{"stepping", "warp"},  {"memory", "global"},   {"compare", "compare"},
-                                                           {"checks", "reports"}, {"timing", "stalls"},   {"streams", "timeline"}};
+                                                           {"checks", "reports"}, {"timing", "stalls"},   {"streams", "timeline"},
+                                                           {"tensor", "fragments"}};
     auto it = key.find(layout);
     return it != key.end() ? it->second : "warp";
 }

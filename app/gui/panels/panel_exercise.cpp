@@ -21,6 +21,7 @@
 #include <cstring>
 #include <filesystem>
 #include <memory>
+#include <optional>
 
 namespace warpscope::gui {
 
@@ -37,6 +38,9 @@ struct WhyState {
     grade::Exercise exercise;
     uint64_t request = 0;         // the learner's lesson being built (ExerciseModel::prepareWhy), 0 none
     bool reportPending = false;   // go to the first checker report once the run is done
+    std::optional<grade::WrongResult> wrong;   // a wrong result: its first wrong elements and who wrote them
+    bool writerPending = false;   // go to the store that wrote the first wrong element once the run is done
+    bool scrollTo = false;        // bring the note into view on the next frame (it is below the criteria)
     std::string note;             // why it could not run the file, ...
 };
 
@@ -123,7 +127,7 @@ void showWhy(AppContext& app, const grade::Exercise& ex, const grade::Criterion&
     }
     // The learner's file compiles on the exercise model's worker; applyShowWhy runs it once built.
     w.exercise = ex;
-    w.request = model(app).prepareWhy(WhyRequest{ex, file, p.params});
+    w.request = model(app).prepareWhy(WhyRequest{ex, file, p.params, p.explainWrong, p.racecheck, p.initcheck});
     w.note = "Building " + file.filename().string() + "...";
 }
 
@@ -178,6 +182,9 @@ void applyShowWhy(AppContext& app) {
         app.ui.scrollToLine = p.line;
     }
     w.reportPending = p.goToReport;
+    w.wrong = built->wrong;
+    w.scrollTo = true;
+    w.writerPending = w.wrong && !w.wrong->elements.empty();
     // A wrong result: the heat map shows the buffer whose check failed ("out: element 17: got ..."),
     // not the first buffer (the input).
     if (c.kind == "correctness" && !c.detail.empty()) {
@@ -189,8 +196,23 @@ void applyShowWhy(AppContext& app) {
 
 // Once the run Show why started is done: "go to line" of the checker report it is about (the
 // one on the criterion's line, else the first), or of the fault that stopped the run.
+void goToWriter(AppContext& app, const grade::WrongElement& e) {
+    if (!e.written) return;
+    const uint32_t grid[3] = {e.grid.x, e.grid.y, e.grid.z}, block[3] = {e.block.x, e.block.y, e.block.z};
+    app.goToSite(e.site, grid, block);
+}
+
 void finishShowWhy(AppContext& app) {
     WhyState& w = state().why;
+    if (w.writerPending && !app.session.busy() && app.session.snapshot()->state != RunState::Loading) {
+        // The line that wrote the first wrong element some kernel wrote (none: nothing to point at).
+        w.writerPending = false;
+        for (const grade::WrongElement& e : w.wrong->elements)
+            if (e.written) {
+                goToWriter(app, e);
+                break;
+            }
+    }
     if (!w.reportPending || app.session.busy()) return;
     std::shared_ptr<const Snapshot> s = app.session.snapshot();   // this frame's may predate the run's end
     if (s->state == RunState::Loading) return;
@@ -209,11 +231,38 @@ std::string paramText(const std::map<std::string, std::string>& p) {
     return s.empty() ? "the defaults" : s;
 }
 
+// A wrong result: the first wrong elements, each with the store that wrote it (Go: its line, block
+// and lane in the panels).
+void drawWrongElements(AppContext& app, const grade::WrongResult& r) {
+    if (!r.error.empty()) {
+        ImGui::TextColored(colv(okabe_ito::Vermillion), "%s", r.error.c_str());
+        return;
+    }
+    if (r.elements.empty()) return;
+    ImGui::TextUnformatted("First wrong elements:");
+    int i = 0;
+    for (const grade::WrongElement& e : r.elements) {
+        ImGui::PushID(i++);
+        ImGui::Bullet();
+        ImGui::SameLine();
+        if (e.written && e.site.sourceLine) {
+            if (ImGui::SmallButton(("line " + std::to_string(*e.site.sourceLine)).c_str())) goToWriter(app, e);
+            ImGui::SameLine();
+        }
+        ImGui::TextWrapped("%s", e.text().c_str());
+        ImGui::PopID();
+    }
+}
+
 // What the last Show why did, and the way back to the lesson's own kernel.
 void drawWhyNote(AppContext& app) {
     WhyState& w = state().why;
     if (!w.active) return;
     ImGui::Separator();
+    if (w.scrollTo) {
+        ImGui::SetScrollHereY(0.0f);
+        w.scrollTo = false;
+    }
     ImGui::TextDisabled("Show why: %s", w.criterion.name.c_str());
     if (!w.note.empty()) {
         ImGui::TextColored(colv(okabe_ito::Vermillion), "%s", w.note.c_str());
@@ -226,6 +275,7 @@ void drawWhyNote(AppContext& app) {
     std::string where = w.plan.line ? ", line " + std::to_string(w.plan.line) : "";
     ImGui::TextWrapped("Your file runs with %s%s%s%s.", paramText(w.plan.params).c_str(), where.c_str(),
                        w.plan.racecheck ? ", racecheck on" : "", w.plan.timed ? ", in Timed mode" : "");
+    if (w.wrong) drawWrongElements(app, *w.wrong);
     if (ImGui::Button("Back to the lesson's kernel")) {
         w = WhyState{};
         app.session.setCheckers(false, false);
@@ -516,6 +566,18 @@ nlohmann::json exerciseSidecar(const AppContext& app) {
         y["report_tool"] = s.reports.front().tool;
     }
     y["highlight"] = {{"on", app.ui.highlight.on}, {"block", app.ui.highlight.block}, {"warp", app.ui.highlight.warp}};
+    y["heat_buffer"] = app.ui.heatBuffer;
+    if (w.wrong) {
+        nlohmann::json wrong = nlohmann::json::array();
+        for (const grade::WrongElement& e : w.wrong->elements) {
+            nlohmann::json x = {{"buffer", e.buffer}, {"index", e.index}, {"written", e.written}, {"text", e.text()}};
+            if (e.site.sourceLine) x["line"] = *e.site.sourceLine;
+            if (e.site.lane) x["lane"] = *e.site.lane;
+            wrong.push_back(x);
+        }
+        y["wrong"] = wrong;
+        y["wrong_error"] = w.wrong->error;
+    }
     j["show_why"] = y;
     return j;
 }

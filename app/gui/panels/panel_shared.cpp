@@ -56,7 +56,18 @@ void drawSharedBanksPanel(AppContext& app) {
         ImGui::PopStyleColor();
     }
     ImGui::PopFont();
+    // A short panel (Presenter at 1280x720, scale 1.5) gives the grid the room: the counts on one
+    // line, the legend's short labels, cells as small as it takes for every row to show.
+    const float lineH = ImGui::GetTextLineHeight();
+    const bool compact = ImGui::GetContentRegionAvail().y < lineH * 16;
+    if (compact) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
+        ImGui::TextWrapped("%s, %u B/lane: %u wavefronts (ideal %u), %u conflicts, busiest bank %u", d.isLoad ? "load" : "store",
+                           d.bytesPerLane, d.wavefronts, d.ideal, d.conflicts, d.worstBank);
+        ImGui::PopStyleColor();
+    }
     // What the access is, in a sentence above the table (it is the longest value).
+    if (!compact) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
     ImGui::TextWrapped("%s, %u bytes per lane, %u lanes, %zu phase%s", d.isLoad ? "load" : "store", d.bytesPerLane, d.activeLanes,
                        d.phases.size(), d.phases.size() > 1 ? "s" : "");
@@ -81,6 +92,7 @@ void drawSharedBanksPanel(AppContext& app) {
         row("broadcast words", std::to_string(d.broadcastWords), "several lanes, one word: served once");
         ImGui::EndTable();
     }
+    }
 
     // The bank grid, one block per phase; rows = the distinct word rows used (gaps collapsed).
     std::vector<uint32_t> rows;
@@ -92,9 +104,9 @@ void drawSharedBanksPanel(AppContext& app) {
     // The legend first: it wraps onto as many lines as the width needs, and the grid takes the rest.
     {
         float lh = ImGui::GetTextLineHeight();
-        legendSwatch(kSingle, "one lane, no conflict", lh * 0.8f);
-        legendSwatch(kBroadcast, "broadcast (Nx = N lanes, one word)", lh * 0.8f);
-        legendSwatch(kConflict, "bank conflict (distinct words, one bank)", lh * 0.8f);
+        legendSwatch(kSingle, compact ? "one lane" : "one lane, no conflict", lh * 0.8f);
+        legendSwatch(kBroadcast, compact ? "broadcast" : "broadcast (Nx = N lanes, one word)", lh * 0.8f);
+        legendSwatch(kConflict, compact ? "conflict" : "bank conflict (distinct words, one bank)", lh * 0.8f);
         ImGui::NewLine();
     }
     ImGui::BeginChild("banks", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
@@ -103,10 +115,12 @@ void drawSharedBanksPanel(AppContext& app) {
     float small = app.fonts.mono->FontSize * 0.72f;
     float labelW = ImGui::CalcTextSize("row 0000").x * 0.75f + 4;
     float avail = ImGui::GetContentRegionAvail().x - labelW - ImGui::GetStyle().ScrollbarSize;
-    float cellW = std::max(fontH * 0.9f, avail / 32.0f);
+    float cellW = std::max(fontH * (compact ? 0.6f : 0.9f), avail / 32.0f);
+    // Bank numbers where they fit, else every fourth.
+    const bool everyBank = cellW >= app.fonts.mono->CalcTextSizeA(small, FLT_MAX, 0, "31").x + 3;
     float cellH = std::clamp((ImGui::GetContentRegionAvail().y - fontH * 2.5f * d.phases.size()) /
                                  std::max<size_t>(1, rows.size() * d.phases.size()),
-                             fontH * 0.55f, fontH * 1.25f);
+                             compact ? 2.5f : fontH * 0.55f, fontH * 1.25f);
     ImVec2 mouse = ImGui::GetIO().MousePos;
     std::string tip;
     for (size_t p = 0; p < d.phases.size(); ++p) {
@@ -118,6 +132,7 @@ void drawSharedBanksPanel(AppContext& app) {
         ImVec2 o = ImGui::GetCursorScreenPos();
         // bank header
         for (int b = 0; b < 32; ++b) {
+            if (!everyBank && b % 4) continue;
             float x = o.x + labelW + b * cellW;
             char n[8];
             std::snprintf(n, sizeof n, "%d", b);
@@ -128,7 +143,7 @@ void drawSharedBanksPanel(AppContext& app) {
         float gy = o.y + small + 3;
         for (size_t r = 0; r < rows.size(); ++r) {
             float y = gy + r * cellH;
-            if (cellH >= small || r % 4 == 0) {
+            if (cellH >= small || (r % 4 == 0 && cellH >= small * 0.5f)) {   // tiny rows (a short panel): no labels
                 char n[24];
                 std::snprintf(n, sizeof n, "row %u", rows[r]);
                 dl->AddText(app.fonts.mono, std::min(small, cellH), ImVec2(o.x, y), ImGui::GetColorU32(ImGuiCol_TextDisabled), n);

@@ -74,10 +74,13 @@ void drawStallsPanel(AppContext& app) {
     ImGui::TextWrapped("%s on %s: %s%llu cycles = %.2f us", L.kernel.c_str(), preset.c_str(), L.complete ? "" : "so far ",
                 static_cast<unsigned long long>(r.cycles), r.microseconds);
     ImGui::PopFont();
-    char info[160];
-    std::snprintf(info, sizeof info, "%llu warp-instructions, occupancy %.0f%% (%u blocks/SM), %u registers/thread%s",
-                  static_cast<unsigned long long>(r.warpInstructions), r.occupancy.occupancy * 100.0, r.occupancy.activeBlocksPerSM,
-                  r.registersPerThread, r.registersEstimated ? " (estimated)" : "");
+    char info[256];
+    // Nsight Compute's duration (and events around queued launches) also count the GPU's launch
+    // and drain: the preset's gap between queued kernels.
+    const double gapUs = s.timing ? s.timing->spec.kernelGapUs : 0.0;
+    std::snprintf(info, sizeof info, "%.2f us with the launch and drain (+%.1f us); %llu warp-instructions, occupancy %.0f%% (%u blocks/SM), %u registers/thread%s",
+                  r.microseconds + gapUs, gapUs, static_cast<unsigned long long>(r.warpInstructions), r.occupancy.occupancy * 100.0,
+                  r.occupancy.activeBlocksPerSM, r.registersPerThread, r.registersEstimated ? " (estimated)" : "");
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     ImGui::TextWrapped("%s", info);
     ImGui::PopStyleColor();

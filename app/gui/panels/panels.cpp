@@ -27,6 +27,7 @@ const std::vector<PanelDef>& panels() {
         {"exercise", "Exercise", drawExercisePanel, 0.55f, 0.00f, 0.45f, 1.00f, false},
         {"limits", "Limits", drawLimitsPanel, 0.30f, 0.10f, 0.40f, 0.45f, false},
         {"console", "Console", drawConsolePanel, 0.00f, 0.62f, 0.40f, 0.38f, false},
+        {"fragments", "Fragments", drawFragmentsPanel, 0.35f, 0.00f, 0.65f, 0.70f, false},
     };
     return list;
 }
@@ -78,6 +79,10 @@ const std::vector<LayoutDef>& layouts() {
           {"launch", 0.42f, 0.55f, 0.20f, 0.45f},
           {"grid", 0.62f, 0.55f, 0.17f, 0.45f},
           {"warp", 0.79f, 0.55f, 0.21f, 0.45f}}},
+        {"tensor", "Tensor cores", "The selected warp's matrix instruction: which lane and register hold each element of A, B, C and D",
+         {{"source", 0.00f, 0.00f, 0.42f, 0.60f},
+          {"warp", 0.00f, 0.60f, 0.42f, 0.40f},
+          {"fragments", 0.42f, 0.00f, 0.58f, 1.00f}}},
         // "slot": the panels in UiState::slotPanels, side by side (the one Show why opened).
         {"exercise", "Exercise", "Grade your kernel: the goal, hints, each criterion measured, and the panel that shows why",
          {{"lessons", 0.00f, 0.00f, 0.20f, 1.00f},

@@ -43,6 +43,7 @@ void drawWarpPanel(AppContext& app);
 void drawDivergencePanel(AppContext& app);
 void drawGlobalAccessPanel(AppContext& app);
 void drawSharedBanksPanel(AppContext& app);
+void drawFragmentsPanel(AppContext& app);   // panel_fragments.cpp: the selected warp's matrix instruction, lane by lane
 void drawHeatmapPanel(AppContext& app);
 void drawMetricsPanel(AppContext& app);
 void drawComparePanel(AppContext& app);

@@ -1,4 +1,5 @@
 #include "gui/panels/screenshot.hpp"
+#include "gui/model/fragment_view.hpp"
 #include "gui/panels/panels.hpp"
 #include "gui/render/screenshot.hpp"
 
@@ -37,6 +38,15 @@ bool writeScreenshot(const std::string& path, int w, int h, const AppContext& ap
     j["scale"] = app.settings.uiScale;
     if (nlohmann::json ex = exerciseSidecar(app); !ex.empty()) j["exercise"] = ex;   // the grade and Show why, for tests
     if (nlohmann::json pr = programSidecar(app); !pr.empty()) j["program"] = pr;      // a whole program's state and Console
+    // The Fragments panel's instruction and, per tile, how many elements the chosen lane holds.
+    if (FragmentView fv = buildFragmentView(s); fv.valid) {
+        nlohmann::json fj = {{"instruction", fv.instruction}, {"line", fv.line}, {"executed", fv.executed}, {"lane", app.ui.fragmentLane}};
+        fj["tiles"] = nlohmann::json::array();
+        for (const FragmentTile& t : fv.tiles)
+            fj["tiles"].push_back({{"name", t.name}, {"rows", t.rows}, {"cols", t.cols}, {"type", t.type},
+                                   {"lane_elements", laneCells(t, app.ui.fragmentLane).size()}, {"first", fragmentCellText(t, 0, 0)}});
+        j["fragments"] = fj;
+    }
     std::ofstream f(path + ".json");
     f << j.dump(2) << "\n";
     if (!f) {

@@ -5,6 +5,7 @@
 #include "base/error.hpp"
 #include "compile/compile.hpp"
 #include "grade/grader.hpp"
+#include "run/run.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -163,6 +164,24 @@ TEST_CASE("failing criteria point at the panel and the line that show why", "[gr
     INFO(sc->detail);
     CHECK(sc->detail.find("lockstep") != std::string::npos);
     CHECK(sc->detail.find("Add __syncthreads()") != std::string::npos);
+    // Reports over several parameter sets: the count says how many of them are in the run Show
+    // why replays, which is what the Checker reports panel lists (it once said 36 where the panel
+    // showed 8).
+    INFO(sc->measured);
+    std::smatch m;
+    REQUIRE(std::regex_match(sc->measured, m, std::regex("([0-9]+) reports in ([0-9]+) runs; ([0-9]+) with (.*)")));
+    const int total = std::stoi(m[1]), inReplay = std::stoi(m[3]);
+    CHECK(std::stoi(m[2]) > 1);
+    CHECK(inReplay < total);
+    runtime::Lesson L = grade::learnerLesson(st, st.starter);
+    run::RunSpec rs;
+    rs.sim.racecheck = true;
+    rs.sim.initcheck = true;   // as the exercise's checkers
+    rs.sim.instructionBudget = 50'000'000;
+    run::RunReport replay = run::run(L, runtime::resolveParams(L, sc->params), rs);
+    int racecheckReports = 0;
+    for (auto& r : replay.reports) racecheckReports += r.tool == "racecheck";
+    CHECK(racecheckReports == inReplay);
 }
 
 TEST_CASE("a compile error is a failed criterion with the compiler's message", "[grade]") {

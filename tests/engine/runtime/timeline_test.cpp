@@ -300,3 +300,49 @@ TEST_CASE("host scripts: timers and the timeline come back in the run result", "
     auto r2 = runtime::runLesson(l, runtime::resolveParams(l, {{"N", "65536"}}), plain);
     CHECK(r2.timeline.empty());
 }
+
+namespace {
+// Runs a host script over a manual buffer whose check compares it with its initial values, and
+// returns that check's result.
+runtime::CheckResult readBackCheck(const std::string& host, bool nonBlocking = false) {
+    fs::path dir = fs::temp_directory_path() / ("warpscope-readback-" + std::to_string(std::hash<std::string>{}(host)) + (nonBlocking ? "nb" : ""));
+    fs::create_directories(dir);
+    fs::copy_file(wst::sourcePath("lessons/streams-overlap/kernel.ptx"), dir / "kernel.ptx", fs::copy_options::overwrite_existing);
+    std::ofstream(dir / "lesson.json") << R"({"id": "t", "ptx": "kernel.ptx", "params": {"N": 1024},
+        "buffers": {"data": {"type": "f32", "count": "N", "init": "iota", "pinned": 1, "transfer": "manual"}},
+        "streams": {"count": 2, "non_blocking": )" + std::string(nonBlocking ? "true" : "false") + R"(},
+        "checks": [{"buffer": "data", "expect": [0, 1, 2, 3]}], "host": )" + host + "}";
+    runtime::Lesson l = runtime::loadLesson(dir);
+    runtime::SimDevice dev;
+    runtime::RunResult r = runtime::runLesson(l, runtime::resolveParams(l, {}), dev);
+    fs::remove_all(dir);
+    REQUIRE(r.checks.size() == 1);
+    return r.checks[0];
+}
+} // namespace
+
+TEST_CASE("host scripts: reading a buffer whose asynchronous copy back nothing waited for fails its check", "[runtime]") {
+    const std::string up = R"({"to_device": "data", "stream": 1}, )";
+    // No synchronisation after the copy back: the host would read the buffer before the data arrives.
+    runtime::CheckResult bad = readBackCheck("[" + up + R"({"to_host": "data", "stream": 1}])");
+    CHECK_FALSE(bad.passed);
+    INFO(bad.detail);
+    CHECK(bad.detail.find("without waiting for its copy back") != std::string::npos);
+    CHECK(bad.detail.find("host[1]") != std::string::npos);
+    // Synchronising with another stream only, or waiting on the GPU side, does not help either.
+    CHECK_FALSE(readBackCheck("[" + up + R"({"to_host": "data", "stream": 1}, {"sync": "stream", "stream": 2}])").passed);
+    CHECK_FALSE(readBackCheck("[" + up + R"({"to_host": "data", "stream": 1}, {"record": "e", "stream": 1}, {"wait": "e", "stream": 2}])").passed);
+    // An event recorded before the copy covers nothing after it.
+    CHECK_FALSE(readBackCheck("[" + up + R"({"record": "e", "stream": 1}, {"to_host": "data", "stream": 1}, {"sync": "event", "event": "e"}])").passed);
+    // Each way of waiting for it makes the read safe.
+    CHECK(readBackCheck("[" + up + R"({"to_host": "data", "stream": 1}, {"sync": "stream", "stream": 1}])").passed);
+    CHECK(readBackCheck("[" + up + R"({"to_host": "data", "stream": 1}, {"sync": "device"}])").passed);
+    CHECK(readBackCheck("[" + up + R"({"to_host": "data", "stream": 1}, {"record": "e", "stream": 1}, {"sync": "event", "event": "e"}])").passed);
+    CHECK(readBackCheck("[" + up + R"({"to_host": "data", "stream": 1}, {"record": "a", "stream": 1}, {"record": "b", "stream": 1}, {"elapsed": "t", "from": "a", "to": "b"}])").passed);
+    // A plain cudaMemcpy waits for it (the legacy default stream waits for blocking streams) ...
+    CHECK(readBackCheck("[" + up + R"({"to_host": "data", "stream": 1}, {"to_device": "data", "count": 0}])").passed);
+    // ... but not for a non-blocking stream's copy.
+    CHECK_FALSE(readBackCheck("[" + up + R"({"to_host": "data", "stream": 1}, {"to_device": "data", "count": 0}])", true).passed);
+    // A synchronous copy back needs nothing more.
+    CHECK(readBackCheck("[" + up + R"({"to_host": "data"}])").passed);
+}
