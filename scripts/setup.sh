@@ -18,6 +18,7 @@ packages=(
   fonts-dejavu-core
   clang libclang-rt-14-dev
   desktop-file-utils appstream dpkg-dev file
+  bubblewrap
 )
 
 as_root() {

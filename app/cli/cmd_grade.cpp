@@ -1,14 +1,111 @@
 // warpscope grade <lesson> --exercise <id> --solution <file> [--json] [--compiler NAME]: grades a
 // learner's file on correctness, the checkers and the exercise's performance goals.
 // Exit 0 pass, 1 fail (a compile error included), 2 bad input.
+//
+// A solution with host code (a main: a whole CUDA program) is built and run in the sandbox
+// (base/sandbox.hpp: limits, a private folder, with bubblewrap no network and a read-only system),
+// and graded on building, running to its end within the limits, exiting 0, and no kernel fault or
+// checker report. (The grader's exercise criteria apply to kernel and host-script solutions.)
 #include "cli.hpp"
+#include "base/data_dir.hpp"
+#include "base/sandbox.hpp"
+#include "cudart/build.hpp"
 #include "grade/grader.hpp"
 
+#include <poll.h>
+#include <unistd.h>
+
 #include <cstdio>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 
 using namespace warpscope;
 using nlohmann::json;
+
+namespace {
+
+// Runs a whole-program solution in the sandbox; the criteria as the grader gives them.
+grade::GradeResult gradeProgram(const std::string& file, std::string* output) {
+    grade::GradeResult r;
+    auto criterion = [&](const std::string& name, bool passed, const std::string& measured, const std::string& target, const std::string& detail = "") {
+        grade::Criterion c;
+        c.name = name;
+        c.kind = "program";
+        c.passed = passed;
+        c.measured = measured;
+        c.target = target;
+        c.detail = detail;
+        r.criteria.push_back(c);
+    };
+    cudart::BuildOptions o;
+    o.sources = {file};
+    const cudart::BuildResult b = cudart::buildProgram(o);
+    std::string diag;
+    for (auto& d : b.diagnostics) diag += (diag.empty() ? "" : "\n        ") + d.text();
+    criterion("builds (host and device code)", b.ok, b.ok ? "built" : "did not build", "builds", b.ok ? "" : (diag.empty() ? b.error : diag));
+    if (!b.ok) return r;
+    sandbox::Spec spec;
+    spec.argv = {b.executable};
+    spec.captureOutput = true;
+    spec.limits.cpuSeconds = 120;
+    spec.limits.wallSeconds = 300;
+    if (const std::string data = base::findDataDir().string(); !data.empty()) spec.env.push_back({"WARPSCOPE_DATA_DIR", data});
+    spec.env.push_back({"WARPSCOPE_LINE_BUFFERED", "1"});
+    sandbox::Runner run(spec);
+    std::string error;
+    if (!run.start(&error)) {
+        criterion("runs in the sandbox", false, error, "runs to its end");
+        return r;
+    }
+    // The program's output, read as it comes (a full pipe would stop it).
+    bool outOpen = true, errOpen = true, ended = false;
+    while (!ended || outOpen || errOpen) {
+        pollfd fds[2];
+        int n = 0;
+        if (outOpen) fds[n++] = {run.outFd(), POLLIN, 0};
+        if (errOpen) fds[n++] = {run.errFd(), POLLIN, 0};
+        if (n && ::poll(fds, static_cast<nfds_t>(n), 50) > 0) {
+            for (int k = 0; k < n; ++k) {
+                if (!(fds[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+                char buf[8192];
+                ssize_t got = read(fds[k].fd, buf, sizeof buf);
+                if (got > 0) output->append(buf, static_cast<size_t>(got));
+                else (fds[k].fd == run.outFd() ? outOpen : errOpen) = false;
+            }
+        } else if (ended) {
+            break;   // nothing more arrives (a child of its own may hold the pipes)
+        }
+        if (!ended) ended = run.poll();
+    }
+    const sandbox::Result res = run.result();
+    std::string status;
+    std::ifstream st(run.workDir() + "/.warpscope-status");
+    std::getline(st, status);
+    const bool inLimits = res.limit == sandbox::Limit::None && res.exited;
+    std::string how = res.limit != sandbox::Limit::None ? res.message
+                      : res.exited                      ? "ended (exit code " + std::to_string(res.exitCode) + ")"
+                                                        : "crashed (signal " + std::to_string(res.signal) + ")";
+    if (how.rfind("warpscope: ", 0) == 0) how.erase(0, 11);
+    criterion("runs to its end within the sandbox's limits", inLimits, how, "ends by itself", run.isolated() ? "" : sandbox::isolationNote());
+    if (!inLimits) return r;
+    criterion("exits with code 0", res.exitCode == 0, "exit code " + std::to_string(res.exitCode), "0");
+    const bool clean = status != "fault" && status != "check";
+    criterion("no kernel fault or checker report", clean, clean ? "none" : status == "fault" ? "a kernel faulted" : "a checker reported", "none",
+              clean ? "" : "run it with warpscope run " + file + " to see the report");
+    r.passed = true;
+    for (auto& c : r.criteria) r.passed = r.passed && c.passed;
+    return r;
+}
+
+std::string readWhole(const std::string& file) {
+    std::ifstream f(file, std::ios::binary);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+}
+
+} // namespace
 
 int cmdGrade(int argc, char** argv, const fs::path& lessonsDir) {
     std::string lesson, id, file, compiler;
@@ -27,9 +124,16 @@ int cmdGrade(int argc, char** argv, const fs::path& lessonsDir) {
         throw Error(Error::Kind::Input, "usage: warpscope grade <lesson> --exercise <id> --solution <file.cu> [--json]");
     if (lessonsDir.empty()) throw Error(Error::Kind::Input, "No lessons folder found (set WARPSCOPE_LESSONS).");
     grade::Exercise ex = grade::findExercise(lessonsDir, lesson, id);
-    grade::GradeOptions opt;
-    opt.compiler = compiler;
-    grade::GradeResult r = grade::gradeFile(ex, file, opt);
+    grade::GradeResult r;
+    std::string programOutput;
+    const bool wholeProgram = cudart::isProgramSource(file) && cudart::hasHostMain(readWhole(file));
+    if (wholeProgram) {
+        r = gradeProgram(file, &programOutput);
+    } else {
+        grade::GradeOptions opt;
+        opt.compiler = compiler;
+        r = grade::gradeFile(ex, file, opt);
+    }
     if (asJson) {
         json out = {{"lesson", ex.lesson}, {"exercise", ex.id}, {"title", ex.title}, {"solution", file}, {"passed", r.passed}};
         out["criteria"] = json::array();
@@ -41,9 +145,15 @@ int cmdGrade(int argc, char** argv, const fs::path& lessonsDir) {
             if (!c.detail.empty()) jc["detail"] = c.detail;
             out["criteria"].push_back(jc);
         }
+        if (wholeProgram) out["program_output"] = programOutput;
         std::cout << out.dump(2) << "\n";
     } else {
         std::printf("%s / %s: %s\n", ex.lesson.c_str(), ex.id.c_str(), ex.title.c_str());
+        if (wholeProgram) {
+            std::printf("  a whole program: built and run in the sandbox; its output:\n");
+            std::istringstream lines(programOutput);
+            for (std::string l; std::getline(lines, l);) std::printf("    | %s\n", l.c_str());
+        }
         for (auto& c : r.criteria) {
             std::printf("  %s  %-40s %s   (target: %s)\n", c.passed ? "PASS" : "FAIL", c.name.c_str(), c.measured.c_str(), c.target.c_str());
             if (!c.passed) {

@@ -1,14 +1,17 @@
 // warpscope run prog.cu / warpscope build prog.cu -o prog: a whole CUDA program (host code and
 // kernels) built against warpscope's CUDA runtime (engine/cudart) and run on the simulator.
 //
-// The program runs as a child process with resource limits (CPU time, address space, file size,
-// processes) and a wall-clock limit; its stdout and stderr pass through. Exit codes: the
-// program's own; 3 when a kernel faulted or a checker reported (the runtime notes it in
-// $WARPSCOPE_STATUS_FILE); 2 for a build error or bad usage; 128+N when a signal ended it; 124
-// past the wall-clock limit.
+// The program runs in the sandbox (base/sandbox.hpp): a child process with resource limits (CPU
+// time, address space, file size, processes), a wall-clock limit, a private working folder, and
+// with bubblewrap a read-only system and no network; its stdout and stderr pass through. Exit
+// codes: the program's own; 3 when a kernel faulted or a checker reported (the runtime notes it
+// in the private folder); 2 for a build error or bad usage; 128+N when a signal ended it; 124
+// past the wall-clock limit; 125 when the sandbox stopped it for memory, network or a write
+// outside its folder (the message names the limit).
 #include "cli.hpp"
 #include "base/data_dir.hpp"
 #include "base/parse_number.hpp"
+#include "base/sandbox.hpp"
 #include "cudart/build.hpp"
 #include "timing/gpu_spec.hpp"
 
@@ -41,6 +44,7 @@ options:
   --cpu-seconds N   CPU-time limit of the program (default 120)
   --timeout N       wall-clock limit in seconds (default 300)
   --memory-mb N     address-space limit of the program in MiB (default 16384)
+  --processes N     processes the program may run at once (default 64)
   --check LIST      initcheck,racecheck: report uninitialised reads and shared/global-memory
                     races on stderr (exit code 3 when one reports)
   --threads N       simulator threads per launch (default 1)
@@ -57,7 +61,7 @@ struct ProgramArgs {
     std::vector<std::string> programArgs;
     std::string gpu, budget, check, threads;
     bool timed = false;
-    uint64_t cpuSeconds = 120, timeoutSeconds = 300, memoryMb = 16384;
+    uint64_t cpuSeconds = 120, timeoutSeconds = 300, memoryMb = 16384, processes = 64;
 };
 
 // Parses the options common to run and build; false (after a message) on bad usage.
@@ -68,7 +72,7 @@ bool parseArgs(int argc, char** argv, ProgramArgs& a, bool allowOutput) {
             for (++i; i < argc; ++i) a.programArgs.push_back(argv[i]);
             break;
         }
-        if (s == "-I" || s == "-D" || s == "-o" || s == "--gpu" || s == "--cpu-seconds" || s == "--timeout" || s == "--memory-mb" || s == "--budget" ||
+        if (s == "-I" || s == "-D" || s == "-o" || s == "--gpu" || s == "--cpu-seconds" || s == "--timeout" || s == "--memory-mb" || s == "--processes" || s == "--budget" ||
             s == "--check" || s == "--threads") {
             if (i + 1 >= argc) {
                 std::cerr << "warpscope: " << s << " needs a value\n" << kProgramUsage;
@@ -82,6 +86,7 @@ bool parseArgs(int argc, char** argv, ProgramArgs& a, bool allowOutput) {
             else if (s == "--cpu-seconds") a.cpuSeconds = parseCount(v, s);
             else if (s == "--timeout") a.timeoutSeconds = parseCount(v, s);
             else if (s == "--memory-mb") a.memoryMb = parseCount(v, s);
+            else if (s == "--processes") a.processes = parseCount(v, s);
             else if (s == "--budget") a.budget = std::to_string(parseCount(v, s));
             else if (s == "--threads") a.threads = std::to_string(parseCount(v, s));
             else if (s == "--check") {
@@ -137,27 +142,6 @@ bool build(ProgramArgs& a, std::string* exe) {
     return true;
 }
 
-// The processes this user runs now (RLIMIT_NPROC counts them all, threads included).
-uint64_t userProcesses() {
-    uint64_t n = 0;
-    std::error_code ec;
-    const uid_t me = getuid();
-    for (auto it = std::filesystem::directory_iterator("/proc", ec); !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
-        const std::string name = it->path().filename().string();
-        if (name.empty() || !std::isdigit(static_cast<unsigned char>(name[0]))) continue;
-        std::ifstream f(it->path() / "status");
-        std::string line;
-        bool mine = false;
-        uint64_t threads = 1;
-        while (std::getline(f, line)) {
-            if (line.rfind("Uid:", 0) == 0) mine = std::strtoul(line.c_str() + 4, nullptr, 10) == me;
-            if (line.rfind("Threads:", 0) == 0) threads = std::strtoull(line.c_str() + 8, nullptr, 10);
-        }
-        if (mine) n += threads;
-    }
-    return n;
-}
-
 const char* limitName(int sig) {
     switch (sig) {
     case SIGXCPU: return " (the CPU-time limit, --cpu-seconds)";
@@ -185,91 +169,56 @@ int runProgram(int argc, char** argv) {
     std::string exe;
     if (!build(a, &exe)) return 2;
 
-    // Where the runtime notes a kernel fault.
-    char statusPath[] = "/tmp/warpscope-status-XXXXXX";
-    int sfd = mkstemp(statusPath);
-    if (sfd >= 0) close(sfd);
+    sandbox::Spec spec;
+    spec.argv = {exe};
+    spec.argv.insert(spec.argv.end(), a.programArgs.begin(), a.programArgs.end());
+    spec.limits.cpuSeconds = a.cpuSeconds;
+    spec.limits.wallSeconds = a.timeoutSeconds;
+#if !defined(__SANITIZE_ADDRESS__)
+    spec.limits.memoryMb = a.memoryMb;
+#else
+    // A sanitized build links programs with AddressSanitizer, whose shadow memory reserves
+    // terabytes of address space: no address-space limit there (scripts/sanitize.sh).
+    spec.limits.memoryMb = 0;
+#endif
+    spec.limits.processes = a.processes;
     const std::string dataDir = base::findDataDir().string();
-    const uint64_t nproc = userProcesses() + 64;
-
-    std::vector<std::string> args = {exe};
-    args.insert(args.end(), a.programArgs.begin(), a.programArgs.end());
-    std::vector<char*> cargs;
-    for (auto& s : args) cargs.push_back(const_cast<char*>(s.c_str()));
-    cargs.push_back(nullptr);
-
-    std::fflush(stdout);
-    std::fflush(stderr);
-    pid_t pid = fork();
-    if (pid < 0) {
-        std::cerr << "warpscope: cannot start the program (fork failed)\n";
+    if (!dataDir.empty()) spec.env.push_back({"WARPSCOPE_DATA_DIR", dataDir});
+    if (!a.gpu.empty()) spec.env.push_back({"WARPSCOPE_GPU", a.gpu});
+    if (!a.budget.empty()) spec.env.push_back({"WARPSCOPE_BUDGET", a.budget});
+    if (!a.check.empty()) spec.env.push_back({"WARPSCOPE_CHECK", a.check});
+    if (!a.threads.empty()) spec.env.push_back({"WARPSCOPE_THREADS", a.threads});
+    if (a.timed) spec.env.push_back({"WARPSCOPE_TIMED", "1"});
+    // The program's stdout line by line even into a pipe, so what it printed before a limit
+    // stopped it is not lost in a buffer, and it interleaves with stderr as on a terminal.
+    spec.env.push_back({"WARPSCOPE_LINE_BUFFERED", "1"});
+    if (const std::string note = sandbox::isolationNote(); !note.empty()) std::cerr << note << "\n";
+    sandbox::Runner runner(spec);
+    std::string error;
+    if (!runner.start(&error)) {
+        std::cerr << "warpscope: " << error << "\n";
         return 2;
     }
-    if (pid == 0) {
-        setpgid(0, 0);
-        auto lim = [](int res, rlim_t v) {
-            rlimit r{v, v};
-            setrlimit(res, &r);
-        };
-        // CPU time: SIGXCPU at the limit (named in the message), SIGKILL two seconds later.
-        rlimit cpu{static_cast<rlim_t>(a.cpuSeconds), static_cast<rlim_t>(a.cpuSeconds + 2)};
-        setrlimit(RLIMIT_CPU, &cpu);
-#if !defined(__SANITIZE_ADDRESS__)
-        lim(RLIMIT_AS, static_cast<rlim_t>(a.memoryMb) << 20);
-#else
-        // A sanitized build links programs with AddressSanitizer, whose shadow memory reserves
-        // terabytes of address space: no address-space limit there (scripts/sanitize.sh).
-#endif
-        lim(RLIMIT_FSIZE, rlim_t(1) << 30);
-        lim(RLIMIT_NPROC, static_cast<rlim_t>(nproc));
-        lim(RLIMIT_CORE, 0);
-        if (sfd >= 0) setenv("WARPSCOPE_STATUS_FILE", statusPath, 1);
-        if (!dataDir.empty()) setenv("WARPSCOPE_DATA_DIR", dataDir.c_str(), 1);
-        if (!a.gpu.empty()) setenv("WARPSCOPE_GPU", a.gpu.c_str(), 1);
-        if (!a.budget.empty()) setenv("WARPSCOPE_BUDGET", a.budget.c_str(), 1);
-        if (!a.check.empty()) setenv("WARPSCOPE_CHECK", a.check.c_str(), 1);
-        if (!a.threads.empty()) setenv("WARPSCOPE_THREADS", a.threads.c_str(), 1);
-        if (a.timed) setenv("WARPSCOPE_TIMED", "1", 1);
-        // The program's stdout line by line even into a pipe, so what it printed before a limit
-        // stopped it is not lost in a buffer, and it interleaves with stderr as on a terminal.
-        setenv("WARPSCOPE_LINE_BUFFERED", "1", 1);
-        execv(cargs[0], cargs.data());
-        std::perror("warpscope: cannot run the built program");
-        _exit(127);
-    }
-    setpgid(pid, pid);
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(a.timeoutSeconds);
-    int status = 0;
-    bool timedOut = false;
-    for (;;) {
-        pid_t w = waitpid(pid, &status, WNOHANG);
-        if (w == pid) break;
-        if (w < 0 && errno != EINTR) break;
-        if (std::chrono::steady_clock::now() > deadline) {
-            timedOut = true;
-            kill(-pid, SIGKILL);
-            waitpid(pid, &status, 0);
-            break;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
+    const sandbox::Result r = runner.wait();
+    // Where the runtime notes a kernel fault or a checker's report (in the private folder).
     std::string statusText;
     {
-        std::ifstream f(statusPath);
+        std::ifstream f(runner.workDir() + "/.warpscope-status");
         std::getline(f, statusText);
     }
-    if (sfd >= 0) unlink(statusPath);
-    if (timedOut) {
-        std::cerr << "warpscope: the program did not finish within " << a.timeoutSeconds << " s (--timeout) and was stopped\n";
-        return 124;
+    const bool faulted = statusText == "fault" || statusText == "check";
+    if (r.limit != sandbox::Limit::None) {
+        std::cerr << r.message << "\n";
+        if (r.limit == sandbox::Limit::WallTime) return 124;
+        if (r.limit == sandbox::Limit::CpuTime || r.limit == sandbox::Limit::FileSize) return faulted ? 3 : 128 + r.signal;
+        return 125;   // the sandbox stopped it: processes, memory, network, a write outside its folder
     }
-    if (WIFSIGNALED(status)) {
-        int sig = WTERMSIG(status);
-        std::cerr << "warpscope: the program was ended by signal " << sig << " (" << strsignal(sig) << ")" << limitName(sig) << "\n";
-        return statusText == "fault" ? 3 : 128 + sig;
+    if (!r.exited) {
+        std::cerr << "warpscope: the program was ended by signal " << r.signal << " (" << strsignal(r.signal) << ")" << limitName(r.signal) << "\n";
+        return faulted ? 3 : 128 + r.signal;
     }
-    if (statusText == "fault" || statusText == "check") return 3;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 2;
+    if (faulted) return 3;
+    return r.exitCode;
 }
 
 int buildProgramCmd(int argc, char** argv) {

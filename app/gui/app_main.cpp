@@ -91,6 +91,7 @@ usage: warpscope-gui [options] [PATH]
   --go-to-report K      after --steps, "go to line" of checker report K (1-based)
   --recovery-status     say whether the editor kept unsaved text from an earlier run, then exit
   --test-type TEXT      (tests) append TEXT to the opened kernel as if typed
+  --no-pause            a whole program runs without pausing at its launches
   --version             print the version and the git commit, then exit
 )";
 
@@ -105,6 +106,7 @@ struct Options {
     bool benchRun = false;
     bool noSettings = false;
     bool light = false;
+    bool noPause = false;   // a whole program: no pause at its launches
     float scale = 0;
     int selBlock = -1, selWarp = -1;
     int textStep = 0;
@@ -229,6 +231,7 @@ bool parseArgs(int argc, char** argv, Options& o, const char* programName) {
         else if (a == "--no-settings") o.noSettings = true;
         else if (a == "--recovery-status") o.recoveryStatus = true;
         else if (a == "--test-type") o.testType = val();
+        else if (a == "--no-pause") o.noPause = true;
         else if (a == "--light") o.light = true;
         else if (a == "--fonts") o.fontsDir = val();
         else if (a == "--scale") o.scale = std::stof(val());
@@ -419,7 +422,11 @@ int runApp(int argc, char** argv, Platform& platform) {
             if (opt.layout.empty()) applyLayout(app, "editor");
             if (!app.openPath(opt.kernelPath)) throw Error(Error::Kind::Input, app.editorUi.message);
             if (!opt.testType.empty()) app.editor->edit(app.editor->text() + opt.testType, 0);
-            if (headless) {
+            if (opt.noPause) app.program->pauseAtLaunches = false;
+            if (headless && programActive(app)) {
+                // A whole program: built, run until its first pause (or its end), that launch loaded.
+                runProgramHeadless(app);
+            } else if (headless) {
                 // A screenshot shows the build's outcome, and a good build loaded (and stepped).
                 app.editor->waitBuild(120);
                 editorFrame(app);

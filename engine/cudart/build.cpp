@@ -20,6 +20,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <thread>
 
@@ -82,6 +83,13 @@ bool findLibraries(fs::path* cudartLib, fs::path* engineLib, std::string* why) {
 
 // The link command: the C++ compiler that built the libraries (their objects may need its
 // sanitizer runtimes: scripts/sanitize.sh), else clang as a C++ driver.
+// The calls the runtime watches for the sandbox (base/sandbox.hpp): under `warpscope run` and the
+// app it stops a program that writes outside its folder, opens a network socket or runs out of
+// address space, naming the limit; elsewhere the wrappers only pass the call on.
+const char* const kSandboxWraps =
+    "-Wl,--wrap=fopen,--wrap=fopen64,--wrap=open,--wrap=open64,--wrap=openat,--wrap=creat,--wrap=socket,--wrap=malloc,--wrap=calloc,"
+    "--wrap=realloc";
+
 std::vector<std::string> linker(const std::string& clang) {
     std::vector<std::string> cmd;
 #ifdef WARPSCOPE_LINK_CXX
@@ -90,10 +98,11 @@ std::vector<std::string> linker(const std::string& clang) {
         cmd.push_back(WARPSCOPE_LINK_CXX);
         std::istringstream flags(WARPSCOPE_LINK_FLAGS);
         for (std::string f; flags >> f;) cmd.push_back(f);
+        cmd.push_back(kSandboxWraps);
         return cmd;
     }
 #endif
-    return {clang, "--driver-mode=g++"};
+    return {clang, "--driver-mode=g++", kSandboxWraps};
 }
 
 std::string headersKey() {
@@ -198,6 +207,31 @@ void pruneCache(const fs::path& programs) {
 bool isProgramSource(const std::string& path) {
     std::string e = lower(fs::path(path).extension().string());
     return e == ".cu" || e == ".cpp" || e == ".cc" || e == ".cxx" || e == ".c";
+}
+
+bool hasHostMain(const std::string& text) {
+    // Comments, strings and character literals out, then "main(" after a return type.
+    std::string code;
+    code.reserve(text.size());
+    for (size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (c == '/' && i + 1 < text.size() && text[i + 1] == '/') {
+            while (i < text.size() && text[i] != '\n') ++i;
+            code += '\n';
+        } else if (c == '/' && i + 1 < text.size() && text[i + 1] == '*') {
+            const size_t e = text.find("*/", i + 2);
+            i = e == std::string::npos ? text.size() : e + 1;
+            code += ' ';
+        } else if (c == '"' || c == '\'') {
+            for (++i; i < text.size() && text[i] != c; ++i)
+                if (text[i] == '\\') ++i;
+            code += ' ';
+        } else {
+            code += c;
+        }
+    }
+    static const std::regex mainFn(R"((^|[^A-Za-z0-9_])(int|auto)\s+main\s*\()");
+    return std::regex_search(code, mainFn);
 }
 
 // ---------------------------------------------------------------- 4. buildProgram

@@ -40,4 +40,8 @@ const std::vector<std::pair<std::string, std::string_view>>& hostHeaders();
 // A file name that is a whole program's source (.cu, .cpp, .cc, .cxx, .c).
 bool isProgramSource(const std::string& path);
 
+// Source text with host code: a main function outside comments, strings and character literals
+// (the app opens such a .cu as a whole program; `warpscope grade` runs such a solution).
+bool hasHostMain(const std::string& text);
+
 } // namespace warpscope::cudart

@@ -34,7 +34,10 @@
 #include <cxxabi.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <cerrno>
 
 #include <algorithm>
 #include <cctype>
@@ -93,6 +96,7 @@ struct PushedConfig {
 struct Runtime {
     std::recursive_mutex mutex;
     std::vector<std::string> ptxTexts;               // one per registered fat binary, in order
+    std::string moduleText;                          // their merged module, as loaded
     std::map<const void*, std::string> kernels;      // host stub -> kernel (mangled) name
     std::map<const void*, std::string> variables;    // host shadow -> module variable name
     std::unique_ptr<runtime::SimDevice> device;
@@ -157,10 +161,13 @@ void loadSpec(Runtime& rt) {
     }
 }
 
-// The program's status for `warpscope run` ($WARPSCOPE_STATUS_FILE): "fault" when a kernel faulted.
+// The program's status for `warpscope run` ($WARPSCOPE_STATUS_FILE, else .warpscope-status in the
+// sandbox's folder): "fault" when a kernel faulted, "check" when a checker reported.
 void writeStatus(const char* what) {
-    const char* path = std::getenv("WARPSCOPE_STATUS_FILE");
-    if (!path || !*path) return;
+    std::string path;
+    if (const char* p = std::getenv("WARPSCOPE_STATUS_FILE"); p && *p) path = p;
+    else if (const char* d = std::getenv("WARPSCOPE_SANDBOX"); d && *d) path = std::string(d) + "/.warpscope-status";
+    if (path.empty()) return;
     std::ofstream f(path, std::ios::app);
     f << what << "\n";
 }
@@ -482,6 +489,41 @@ void showFault(Runtime& rt) {
     rt.pendingFaultText.clear();
 }
 
+// The app asks for the program's timeline ($WARPSCOPE_TIMELINE_OUT, with $WARPSCOPE_TIMELINE=1):
+// written when the program ends, one JSON object, the ops as runtime::TimelineOp holds them (kind
+// and engine as their enum numbers).
+std::string quoted(const std::string& t) {
+    std::string o = "\"";
+    for (char ch : t) {
+        if (ch == '"' || ch == '\\') o += '\\';
+        if (static_cast<unsigned char>(ch) < 0x20) ch = ' ';
+        o += ch;
+    }
+    return o + "\"";
+}
+
+void writeTimelineOut(Runtime& rt) {
+    const char* path = std::getenv("WARPSCOPE_TIMELINE_OUT");
+    if (!path || !*path || !rt.device || !rt.device->timelineEnabled()) return;
+    runtime::Timeline t;
+    try {
+        t = rt.device->timeline();
+    } catch (const std::exception&) {
+        return;
+    }
+    std::ofstream f(path);
+    f << "{\"source\": " << quoted(t.source) << ", \"ops\": [";
+    for (size_t i = 0; i < t.ops.size(); ++i) {
+        const runtime::TimelineOp& op = t.ops[i];
+        char nums[256];
+        std::snprintf(nums, sizeof nums, "\"kind\": %d, \"engine\": %d, \"stream\": %d, \"start\": %.17g, \"end\": %.17g, \"bytes\": %llu, \"pinned\": %s, \"graph\": %s, \"launch\": %d",
+                      static_cast<int>(op.kind), static_cast<int>(op.engine), op.stream, op.startUs, op.endUs, static_cast<unsigned long long>(op.bytes),
+                      op.pinned ? "true" : "false", op.inGraph ? "true" : "false", op.launchIndex);
+        f << (i ? ",\n" : "\n") << "  {\"label\": " << quoted(op.label) << ", " << nums << "}";
+    }
+    f << "\n]}\n";
+}
+
 void ensureDevice(Runtime& rt) {
     if (rt.device) return;
     static bool atExit = false;
@@ -492,6 +534,7 @@ void ensureDevice(Runtime& rt) {
             Runtime& r = state();
             std::lock_guard<std::recursive_mutex> lock(r.mutex);
             showFault(r);   // a fault the program never called again after, and pending printf output
+            writeTimelineOut(r);
         });
     }
     loadSpec(rt);
@@ -515,7 +558,8 @@ void ensureDevice(Runtime& rt) {
     rt.device = std::make_unique<runtime::SimDevice>(opt);
     if (!rt.ptxTexts.empty()) {
         try {
-            rt.device->loadModule(mergePtx(rt.ptxTexts), "program");
+            rt.moduleText = mergePtx(rt.ptxTexts);
+            rt.device->loadModule(rt.moduleText, "program");
             rt.loaded = true;
         } catch (const Error& e) {
             rt.loadError = e.what();
@@ -1401,6 +1445,231 @@ cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) 
     return cudaSuccess;
 }
 
+// ---------------------------------------------------------------- 8b. pausing at a launch (the app)
+// The app runs a program with $WARPSCOPE_PAUSE="<to app fd>,<from app fd>" (the pipes of the
+// sandboxed child). Before a launch runs, the runtime writes what the app needs to replay it as a
+// lesson (docs/lesson-format.md) into a folder of its own: the program's PTX module, every live
+// device allocation and module variable as raw bytes, and a lesson.json whose buffers recreate
+// the allocations at the same device addresses (the simulator's allocator is a bump allocator,
+// so gaps left by freed memory are refilled with filler buffers) and whose one launch has the
+// program's grid, block, dynamic shared memory and parameter bytes (a pointer parameter as its
+// allocation plus an offset). Then it writes "launch N PATH" and waits for a line back:
+// "continue" runs the launch and goes on to the next pause, "run" turns pausing off. End of file
+// (the app went away) turns it off too. $WARPSCOPE_PAUSE_MAX_THREADS pauses only launches of at
+// most that many threads (0: every launch); $WARPSCOPE_PROGRAM_SOURCE names the source the
+// lesson shows.
+namespace {
+
+struct PauseState {
+    bool checked = false, on = false;
+    int toApp = -1, fromApp = -1;
+    uint64_t maxThreads = 0;
+    int launches = 0;
+};
+
+PauseState& pauseState() {
+    static PauseState p;
+    if (!p.checked) {
+        p.checked = true;
+        if (const char* e = std::getenv("WARPSCOPE_PAUSE"); e && *e && std::sscanf(e, "%d,%d", &p.toApp, &p.fromApp) == 2) p.on = true;
+        if (const char* m = std::getenv("WARPSCOPE_PAUSE_MAX_THREADS"); m && *m) p.maxThreads = std::strtoull(m, nullptr, 10);
+    }
+    return p;
+}
+
+std::string jsonString(const std::string& t) {
+    std::string o = "\"";
+    for (char ch : t) {
+        if (ch == '"' || ch == '\\') {
+            o += '\\';
+            o += ch;
+        } else if (static_cast<unsigned char>(ch) < 0x20) {
+            char b[8];
+            std::snprintf(b, sizeof b, "\\u%04x", ch);
+            o += b;
+        } else {
+            o += ch;
+        }
+    }
+    return o + "\"";
+}
+
+bool writeBytes(const std::string& path, const uint8_t* data, size_t n) {
+    std::ofstream f(path, std::ios::binary);
+    f.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(n));
+    return static_cast<bool>(f);
+}
+
+// Writes the launch's lesson into `dir`; false (with *why) when it cannot be replayed.
+bool captureLaunch(Runtime& rt, const std::string& dir, const std::string& kernel, const ptx::Function& fn, const runtime::LaunchConfig& cfg,
+                   const std::vector<runtime::ParamBytes>& params, std::string* why) {
+    mkdir(dir.c_str(), 0755);
+    const mem::GlobalMemory& memory = rt.device->memory();
+    const ptx::Module& module = rt.device->module();
+    if (!writeBytes(dir + "/module.ptx", reinterpret_cast<const uint8_t*>(rt.moduleText.data()), rt.moduleText.size())) {
+        *why = "cannot write the capture (" + dir + ")";
+        return false;
+    }
+    std::ostringstream buffers, symbols, args;
+    struct Data {
+        std::string name;
+        uint64_t base, size;
+    };
+    std::vector<Data> data;
+    uint64_t next = 0;   // where the replay's next global allocation lands
+    int gaps = 0, symbolCount = 0;
+    uint64_t filler = 0;
+    bool firstBuffer = true;
+    auto addBuffer = [&](const std::string& name, uint64_t count, const std::string& init) {
+        buffers << (firstBuffer ? "" : ",\n") << "    " << jsonString(name) << ": {\"type\": \"u8\", \"count\": " << count << ", \"init\": " << init << "}";
+        firstBuffer = false;
+    };
+    // Module variables (allocated when the module loads, in both runs) first; then the program's
+    // allocations in address order.
+    for (auto& a : memory.allocations()) {
+        if (a->freed) continue;
+        const ptx::VariableDecl* v = module.findVariable(a->name);
+        if (!v || rt.device->symbolAddress(a->name) != a->base) continue;
+        if (!a->readOnly) next = std::max(next, a->base + ((a->size + mem::kAllocationAlign - 1) / mem::kAllocationAlign + 1) * mem::kAllocationAlign);
+        if (a->name.rfind("__ws_", 0) == 0 || a->name.find("__ws_printf_fifo") != std::string::npos ||
+            a->name.find("__ws_assert_info") != std::string::npos)
+            continue;   // the runtime's own printf FIFO and assert record
+        const std::string file = "symbol" + std::to_string(symbolCount) + ".bin";
+        if (!writeBytes(dir + "/" + file, a->data.get(), a->size)) {
+            *why = "cannot write the capture";
+            return false;
+        }
+        // zz...: after every data buffer in the lesson's (alphabetical) allocation order.
+        const std::string buf = "zz_symbol" + std::to_string(symbolCount++);
+        addBuffer(buf, a->size, "{\"file\": " + jsonString(file) + "}");
+        symbols << "    {\"symbol\": " << jsonString(a->name) << ", \"from\": " << jsonString(buf) << "},\n";
+    }
+    if (next == 0) next = mem::kGlobalBase;
+    int index = 0;
+    for (auto& a : memory.allocations()) {
+        if (a->freed || a->readOnly || a->base < mem::kGlobalBase) continue;
+        if (module.findVariable(a->name) && rt.device->symbolAddress(a->name) == a->base) continue;
+        if (a->base > next) {
+            // A freed allocation left a gap: a filler of the size that moves the allocator past it.
+            const uint64_t gap = a->base - next;
+            if (gap < 2 * mem::kAllocationAlign) {
+                *why = "the device memory's layout cannot be rebuilt (a gap of " + std::to_string(gap) + " bytes)";
+                return false;
+            }
+            filler += gap - mem::kAllocationAlign;
+            char name[32];
+            std::snprintf(name, sizeof name, "m%04d_gap", index++);
+            addBuffer(name, gap - mem::kAllocationAlign, "\"uninitialized\"");
+            ++gaps;
+            next = a->base;
+        }
+        char name[32];
+        std::snprintf(name, sizeof name, "m%04d", index++);
+        const std::string file = std::string(name) + ".bin";
+        if (!writeBytes(dir + "/" + file, a->data.get(), a->size)) {
+            *why = "cannot write the capture";
+            return false;
+        }
+        addBuffer(name, a->size, "{\"file\": " + jsonString(file) + "}");
+        data.push_back({name, a->base, a->size});
+        next = a->base + ((std::max<uint64_t>(a->size, 1) + mem::kAllocationAlign - 1) / mem::kAllocationAlign + 1) * mem::kAllocationAlign;
+    }
+    if (filler > (uint64_t(256) << 20)) {
+        *why = "freed device memory would need " + mem::formatBytes(filler) + " of filler to rebuild the layout";
+        return false;
+    }
+    if (index > 9000) {
+        *why = "too many allocations to replay";
+        return false;
+    }
+    // The parameters: a 64-bit value inside an allocation is that buffer plus an offset (the same
+    // address in the replay); everything else is its bytes.
+    for (size_t i = 0; i < params.size(); ++i) {
+        const runtime::ParamBytes& b = params[i];
+        args << (i ? ", " : "");
+        if (b.size() == 8 && fn.params[i].arrayCount < 0) {
+            uint64_t v = 0;
+            std::memcpy(&v, b.data(), 8);
+            const Data* hit = nullptr;
+            for (auto& d : data)
+                if (v >= d.base && v < d.base + std::max<uint64_t>(d.size, 1)) hit = &d;
+            if (hit) {
+                args << "{\"buffer\": " << jsonString(hit->name) << ", \"offset\": " << (v - hit->base) << "}";
+                continue;
+            }
+        }
+        std::string hex;
+        for (uint8_t byte : b) {
+            char h[3];
+            std::snprintf(h, sizeof h, "%02x", byte);
+            hex += h;
+        }
+        args << "{\"bytes\": \"" << hex << "\"}";
+    }
+    std::string source;
+    if (const char* src = std::getenv("WARPSCOPE_PROGRAM_SOURCE"); src && *src) source = src;
+    std::ofstream j(dir + "/lesson.json");
+    j << "{\n  \"id\": " << jsonString("launch-" + std::to_string(pauseState().launches)) << ",\n";
+    j << "  \"title\": " << jsonString(rt.launchLabel) << ",\n";
+    j << "  \"summary\": " << jsonString("Launch " + std::to_string(pauseState().launches) + " of the program, paused before it ran: " + rt.launchLabel) << ",\n";
+    if (!source.empty()) j << "  \"source\": " << jsonString(source) << ",\n";
+    j << "  \"ptx\": \"module.ptx\",\n  \"buffers\": {\n" << buffers.str() << "\n  },\n  \"host\": [\n" << symbols.str();
+    j << "    {\"launch\": " << jsonString(kernel) << ", \"grid\": [" << cfg.grid.x << ", " << cfg.grid.y << ", " << cfg.grid.z << "], \"block\": ["
+      << cfg.block.x << ", " << cfg.block.y << ", " << cfg.block.z << "], \"shared\": " << cfg.dynamicSharedBytes << ", \"args\": [" << args.str() << "]}\n  ]\n}\n";
+    if (!j) {
+        *why = "cannot write the capture";
+        return false;
+    }
+    return true;
+}
+
+bool readLine(int fd, std::string* line) {
+    line->clear();
+    char ch;
+    for (;;) {
+        ssize_t n = read(fd, &ch, 1);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return !line->empty();
+        if (ch == '\n') return true;
+        *line += ch;
+    }
+}
+
+// Before launch `kernel` runs: hands it to the app and waits for Continue (see above).
+void pauseAtLaunch(Runtime& rt, const std::string& kernel, const ptx::Function& fn, const runtime::LaunchConfig& cfg,
+                   const std::vector<runtime::ParamBytes>& params) {
+    PauseState& p = pauseState();
+    if (!p.on || rt.capturing >= 0) return;   // a launch captured into a graph runs later
+    const int index = p.launches++;
+    const uint64_t threads = uint64_t(cfg.grid.x) * cfg.grid.y * cfg.grid.z * cfg.block.x * cfg.block.y * cfg.block.z;
+    std::string msg;
+    if (p.maxThreads && threads > p.maxThreads) {
+        msg = "skip " + std::to_string(index) + " " + std::to_string(threads) + " threads, more than the pause limit of " + std::to_string(p.maxThreads) + "\n";
+    } else {
+        const char* base = std::getenv("WARPSCOPE_PAUSE_DIR");
+        const char* box = std::getenv("WARPSCOPE_SANDBOX");
+        std::string root = base && *base ? base : box && *box ? box : "/tmp";
+        root += "/launches";
+        mkdir(root.c_str(), 0755);
+        const std::string dir = root + "/" + std::to_string(index);
+        std::string why;
+        if (captureLaunch(rt, dir, kernel, fn, cfg, params, &why)) msg = "launch " + std::to_string(index) + " " + dir + "/lesson.json\n";
+        else msg = "skip " + std::to_string(index) + " " + why + "\n";
+    }
+    std::fflush(stdout);
+    std::fflush(stderr);
+    if (write(p.toApp, msg.data(), msg.size()) != static_cast<ssize_t>(msg.size())) {
+        p.on = false;
+        return;
+    }
+    if (msg.rfind("skip", 0) == 0) return;
+    std::string reply;
+    if (!readLine(p.fromApp, &reply) || reply == "run") p.on = false;
+}
+
+} // namespace
+
+
 // ---------------------------------------------------------------- 8. launches
 unsigned __cudaPushCallConfiguration(WsDim3 grid, WsDim3 block, size_t shared, void* stream) {
     t_configs.push_back({grid, block, shared, stream});
@@ -1475,6 +1744,7 @@ cudaError_t cudaLaunchKernel(const void* func, WsDim3 grid, WsDim3 block, void**
         std::ostringstream label;
         label << demangle(name) << "<<<(" << grid.x << "," << grid.y << "," << grid.z << "), (" << block.x << "," << block.y << "," << block.z << ")>>>";
         c.rt.launchLabel = label.str();
+        pauseAtLaunch(c.rt, name, *fn, cfg, params);
         c.rt.device->launchOn(sid, name, cfg, params);
     } catch (const Error& e) {
         cudaError_t code = launchErrorFor(e);
@@ -2158,3 +2428,165 @@ cudaError_t cudaDeviceGetSharedMemConfig(int* config) {
 }
 
 } // extern "C"
+
+// ---------------------------------------------------------------- 10. the sandbox's watch
+// Under `warpscope run` and the app a program runs in base/sandbox's child process, which sets
+// $WARPSCOPE_SANDBOX to its private folder. The program is linked with --wrap for these calls
+// (cudart/build.cpp), so the runtime sees them first: a write outside that folder, a network
+// socket, or an allocation the address-space limit refuses stops the program at once with a note
+// for the sandbox (base::sandbox::Runner reads it and names the limit). bubblewrap, where
+// installed, enforces the same in the kernel; these wrappers make the message clear and cover the
+// plain calls where it is not installed. Outside a sandbox they only pass the call on.
+#include <fcntl.h>
+#include <new>
+#include <stdarg.h>
+#include <sys/socket.h>
+
+extern "C" {
+FILE* __real_fopen(const char*, const char*);
+FILE* __real_fopen64(const char*, const char*);
+int __real_open(const char*, int, ...);
+int __real_open64(const char*, int, ...);
+int __real_openat(int, const char*, int, ...);
+int __real_creat(const char*, mode_t);
+int __real_socket(int, int, int);
+void* __real_malloc(size_t);
+void* __real_calloc(size_t, size_t);
+void* __real_realloc(void*, size_t);
+}
+
+namespace {
+
+// The sandbox's folder ("" outside one), read once (getenv is safe here: no allocation).
+const char* sandboxDir() {
+    static const char* dir = [] {
+        const char* d = std::getenv("WARPSCOPE_SANDBOX");
+        return d && *d ? d : "";
+    }();
+    return dir;
+}
+
+// Writes the note, says why on stderr, and ends the program (exit code 125).
+[[noreturn]] void sandboxStop(const char* kind, const std::string& detail) {
+    const std::string note = std::string(sandboxDir()) + "/.warpscope-sandbox";
+    const std::string line = std::string("limit ") + kind + " " + detail + "\n";
+    int fd = __real_open(note.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (fd >= 0) {
+        (void)!write(fd, line.data(), line.size());
+        close(fd);
+    }
+    std::fflush(stdout);
+    _exit(125);
+}
+
+// Whether `path` (relative to the working folder) may be written: inside the sandbox's folder, or
+// a device such as /dev/null or the program's own standard streams.
+bool writable(const char* path) {
+    if (!path) return true;
+    std::string p = path;
+    if (p.rfind("/dev/", 0) == 0 || p.rfind("/proc/self/fd/", 0) == 0) return true;
+    if (p.empty() || p[0] != '/') {
+        char cwd[4096];
+        if (!getcwd(cwd, sizeof cwd)) return true;
+        p = std::string(cwd) + "/" + p;
+    }
+    // Lexically normal: "a/../b" cannot climb out unnoticed.
+    std::vector<std::string> parts;
+    for (size_t i = 0; i <= p.size();) {
+        size_t e = p.find('/', i);
+        if (e == std::string::npos) e = p.size();
+        std::string part = p.substr(i, e - i);
+        if (part == "..") {
+            if (!parts.empty()) parts.pop_back();
+        } else if (!part.empty() && part != ".") {
+            parts.push_back(part);
+        }
+        i = e + 1;
+    }
+    std::string norm;
+    for (auto& part : parts) norm += "/" + part;
+    const std::string dir = sandboxDir();
+    return norm == dir || norm.rfind(dir + "/", 0) == 0;
+}
+
+void checkWrite(const char* path) {
+    if (!*sandboxDir() || writable(path)) return;
+    sandboxStop("write", std::string("'") + (path ? path : "") + "'");
+}
+
+bool writesMode(const char* mode) { return mode && (std::strchr(mode, 'w') || std::strchr(mode, 'a') || std::strchr(mode, '+')); }
+bool writesFlags(int flags) { return (flags & (O_WRONLY | O_RDWR | O_CREAT | O_TRUNC | O_APPEND)) != 0; }
+
+[[noreturn]] void outOfMemory(const std::string& what) { sandboxStop("memory", what + " failed"); }
+
+void memoryRefused(size_t bytes, const char* call) {
+    if (!*sandboxDir()) return;
+    outOfMemory(std::string(call) + "(" + std::to_string(bytes) + " bytes)");
+}
+
+// operator new's failures (libstdc++'s own malloc calls are not wrapped) come here.
+__attribute__((constructor)) void sandboxNewHandler() {
+    if (*sandboxDir()) std::set_new_handler([] { outOfMemory("a C++ allocation (operator new)"); });
+}
+
+} // namespace
+
+extern "C" {
+FILE* __wrap_fopen(const char* path, const char* mode) {
+    if (writesMode(mode)) checkWrite(path);
+    return __real_fopen(path, mode);
+}
+FILE* __wrap_fopen64(const char* path, const char* mode) {
+    if (writesMode(mode)) checkWrite(path);
+    return __real_fopen64(path, mode);
+}
+static mode_t modeArg(int flags, va_list ap) { return (flags & (O_CREAT | O_TMPFILE)) ? static_cast<mode_t>(va_arg(ap, int)) : 0; }
+int __wrap_open(const char* path, int flags, ...) {
+    va_list ap;
+    va_start(ap, flags);
+    const mode_t m = modeArg(flags, ap);
+    va_end(ap);
+    if (writesFlags(flags)) checkWrite(path);
+    return __real_open(path, flags, m);
+}
+int __wrap_open64(const char* path, int flags, ...) {
+    va_list ap;
+    va_start(ap, flags);
+    const mode_t m = modeArg(flags, ap);
+    va_end(ap);
+    if (writesFlags(flags)) checkWrite(path);
+    return __real_open64(path, flags, m);
+}
+int __wrap_openat(int dirfd, const char* path, int flags, ...) {
+    va_list ap;
+    va_start(ap, flags);
+    const mode_t m = modeArg(flags, ap);
+    va_end(ap);
+    if (writesFlags(flags) && (dirfd == AT_FDCWD || (path && path[0] == '/'))) checkWrite(path);
+    return __real_openat(dirfd, path, flags, m);
+}
+int __wrap_creat(const char* path, mode_t m) {
+    checkWrite(path);
+    return __real_creat(path, m);
+}
+int __wrap_socket(int domain, int type, int protocol) {
+    if (*sandboxDir() && domain != AF_UNIX)
+        sandboxStop("network", std::string("socket(") + (domain == AF_INET ? "AF_INET" : domain == AF_INET6 ? "AF_INET6" : std::to_string(domain)) + ")");
+    return __real_socket(domain, type, protocol);
+}
+void* __wrap_malloc(size_t n) {
+    void* p = __real_malloc(n);
+    if (!p && n) memoryRefused(n, "malloc");
+    return p;
+}
+void* __wrap_calloc(size_t n, size_t size) {
+    void* p = __real_calloc(n, size);
+    if (!p && n && size) memoryRefused(n * size, "calloc");
+    return p;
+}
+void* __wrap_realloc(void* old, size_t n) {
+    void* p = __real_realloc(old, n);
+    if (!p && n) memoryRefused(n, "realloc");
+    return p;
+}
+}

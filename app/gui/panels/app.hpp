@@ -3,6 +3,7 @@
 #pragma once
 #include "gui/model/compare_model.hpp"
 #include "gui/model/editor.hpp"
+#include "gui/model/program_model.hpp"
 #include "gui/model/timeline_model.hpp"
 #include "gui/style/palette.hpp"
 #include "gui/model/session.hpp"
@@ -36,6 +37,14 @@ struct EditorUi {
     std::string leaveError;                 // why Save did not work (the question stays)
     bool askLeave = false;                  // open the "unsaved changes" question this frame
     bool quitConfirmed = false;             // the window may close (nothing unsaved, or the learner answered)
+};
+
+// The Console's and a whole program's UI state (panels/panel_console.cpp).
+struct ProgramUi {
+    bool runWhenBuilt = false;              // Run (Ctrl+R): run once the build that was started is done
+    uint64_t shownConsoleRevision = 0;      // the Console follows new lines while scrolled to the bottom
+    std::shared_ptr<const runtime::Timeline> timelineOf;   // the program timeline `timeline` was made from
+    std::shared_ptr<const TimelineResult> timeline;        // what the Timeline panel shows for it
 };
 
 struct UiState {
@@ -138,6 +147,8 @@ struct AppContext {
     TimelinePanelState timelineUi;
     std::unique_ptr<EditorModel> editor = std::make_unique<EditorModel>(std::filesystem::path());   // main.cpp gives it the autosave file
     EditorUi editorUi;
+    std::unique_ptr<ProgramModel> program = std::make_unique<ProgramModel>();   // a whole program (Console)
+    ProgramUi programUi;
 
     void loadLesson(int index);
     void applyParams();

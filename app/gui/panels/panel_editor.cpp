@@ -75,6 +75,16 @@ bool AppContext::openPath(const std::string& path) {
                 return false;
             }
             editorUi.message.clear();
+            // A whole program (host code with a main): built and run by the Console (panel_console.cpp).
+            if (!editor->isPtx() && ProgramModel::isWholeProgram(editor->text())) {
+                program->open(t.path);
+                programBuild(*this);
+                if (ui.layout != "program" && !ui.headless) ui.pendingLayout = "program";
+                settings.panelsOpen["editor"] = true;
+                settings.panelsOpen["console"] = true;
+                return true;
+            }
+            program->close();
             editor->build();
             if (ui.layout != "editor" && !ui.headless) ui.pendingLayout = "editor";
             settings.panelsOpen["editor"] = true;
@@ -113,6 +123,7 @@ void AppContext::switchLesson(int index) {
 
 // Every frame: take a finished build (a good one runs at once), autosave when due.
 void editorFrame(AppContext& app) {
+    programFrame(app);
     EditorModel& ed = *app.editor;
     if (ed.poll()) {
         bool good = !ed.lastBuildFailed();
@@ -138,6 +149,7 @@ void startDialog(AppContext& app, EditorUi::Dialog d) {
 
 void startNewKernel(AppContext& app, std::string templateId) {
     app.askBeforeLeaving("start a new kernel", [&app, templateId] {
+        app.program->close();   // a new kernel is not a whole program
         app.editor->newFromTemplate(templateId);
         app.editor->build();
         app.editorUi.message.clear();
@@ -175,6 +187,11 @@ void handleEditorShortcuts(AppContext& app) {
     ImGuiIO& io = ImGui::GetIO();
     if (!io.KeyCtrl) return;
     if (ImGui::IsKeyPressed(key::S, false)) saveOrAsk(app);
+    if (programActive(app)) {   // a whole program: the Console builds and runs it
+        if (ImGui::IsKeyPressed(key::B, false)) programBuild(app);
+        if (ImGui::IsKeyPressed(key::R, false)) programRun(app);
+        return;
+    }
     if (ImGui::IsKeyPressed(key::B, false)) app.editor->build();
     if (ImGui::IsKeyPressed(key::R, false)) buildAndRun(app);
 }
@@ -461,10 +478,11 @@ void drawEditorPanel(AppContext& app) {
     ImGui::TextUnformatted((ed.displayName() + (ed.dirty() ? " *" : "")).c_str());
     if (ImGui::IsItemHovered()) tooltip("%s", ed.file().empty() ? "not saved yet" : ed.file().string().c_str());
     ImGui::SameLine();
-    if (ImGui::SmallButton("Build")) ed.build();
-    if (ImGui::IsItemHovered()) tooltip("Compile it (Ctrl+B); a good build runs at once");
+    const bool program = programActive(app);
+    if (ImGui::SmallButton("Build")) program ? programBuild(app) : ed.build();
+    if (ImGui::IsItemHovered()) tooltip(program ? "Compile host and device code (Ctrl+B)" : "Compile it (Ctrl+B); a good build runs at once");
     ImGui::SameLine();
-    if (ImGui::SmallButton("Run")) buildAndRun(app);
+    if (ImGui::SmallButton("Run")) program ? programRun(app) : buildAndRun(app);
     if (ImGui::IsItemHovered()) tooltip("Run the kernel again from the start with the Launch panel's settings (Ctrl+R); builds first if the text changed");
     ImGui::SameLine();
     ImGui::BeginDisabled(!ed.canUndo());
@@ -477,16 +495,17 @@ void drawEditorPanel(AppContext& app) {
     ImGui::SameLine();
     if (ImGui::SmallButton("Save")) saveOrAsk(app);
     ImGui::SameLine();
-    drawBuildStatus(app);
+    if (program) ImGui::TextDisabled("whole program: %s", programStateName(app.program->state()));
+    else drawBuildStatus(app);
     if (!u.message.empty() && u.dialog == EditorUi::Dialog::None) ImGui::TextColored(colv(faultColor()), "%s", u.message.c_str());
-    std::string buildError = ed.buildError();
+    std::string buildError = program ? app.program->buildError() : ed.buildError();
     if (!buildError.empty()) {
         ImGui::PushTextWrapPos(0);
         ImGui::TextColored(colv(faultColor()), "%s", buildError.c_str());
         ImGui::PopTextWrapPos();
     }
 
-    std::vector<compile::Diagnostic> diags = ed.diagnostics();
+    std::vector<compile::Diagnostic> diags = program ? app.program->diagnostics() : ed.diagnostics();
     float lineH = 0;
     ImGui::PushFont(app.fonts.mono);
     lineH = ImGui::GetTextLineHeight();
@@ -634,6 +653,10 @@ void drawEditorPanel(AppContext& app) {
 
 // ---------------------------------------------------------------- 4. the Launch panel
 void drawLaunchPanel(AppContext& app) {
+    if (programActive(app)) {
+        drawProgramLaunch(app);
+        return;
+    }
     EditorModel& ed = *app.editor;
     if (!ed.active()) {
         ImGui::TextDisabled("Open or write a kernel (File > New kernel); its parameters appear here.");

@@ -273,13 +273,15 @@ void exportTrace(AppContext& app, const TimelineResult& r) {
 // ---------------------------------------------------------------- 5. the panel
 void drawTimelinePanel(AppContext& app) {
     const Snapshot& s = *app.snap;
-    if (!s.lesson) {
+    // A whole program that ran to its end: its own timeline (panel_console.cpp).
+    std::shared_ptr<const TimelineResult> program = programTimelineResult(app);
+    if (!s.lesson && !program) {
         ImGui::TextDisabled("Choose a lesson.");
         return;
     }
     TimelinePanelState& st = app.timelineUi;
-    requestTimelineRun(app, false, 0.4);
-    auto res = app.timeline->result();
+    if (!program) requestTimelineRun(app, false, 0.4);
+    auto res = program ? program : app.timeline->result();
     bool running = app.timeline->running();
 
     // A short panel (Presenter on a 720p projector) is for the lanes: the controls keep one row,

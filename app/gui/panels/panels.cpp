@@ -26,6 +26,7 @@ const std::vector<PanelDef>& panels() {
         {"launch", "Launch", drawLaunchPanel, 0.00f, 0.62f, 0.40f, 0.38f, false},
         {"exercise", "Exercise", drawExercisePanel, 0.55f, 0.00f, 0.45f, 1.00f, false},
         {"limits", "Limits", drawLimitsPanel, 0.30f, 0.10f, 0.40f, 0.45f, false},
+        {"console", "Console", drawConsolePanel, 0.00f, 0.62f, 0.40f, 0.38f, false},
         {"fragments", "Fragments", drawFragmentsPanel, 0.35f, 0.00f, 0.65f, 0.70f, false},
     };
     return list;
@@ -70,6 +71,14 @@ const std::vector<LayoutDef>& layouts() {
           {"source", 0.42f, 0.00f, 0.58f, 0.55f},
           {"grid", 0.42f, 0.55f, 0.24f, 0.45f},
           {"warp", 0.66f, 0.55f, 0.34f, 0.45f}}},
+        {"program", "Program", "A whole CUDA program: its text, Build and Run, the Console, and each launch paused and stepped warp by warp",
+         // Source as wide as in the Editor layout (its lines fit at 1280x720 and scale 2).
+         {{"editor", 0.00f, 0.00f, 0.42f, 0.58f},
+          {"console", 0.00f, 0.58f, 0.42f, 0.42f},
+          {"source", 0.42f, 0.00f, 0.58f, 0.55f},
+          {"launch", 0.42f, 0.55f, 0.20f, 0.45f},
+          {"grid", 0.62f, 0.55f, 0.17f, 0.45f},
+          {"warp", 0.79f, 0.55f, 0.21f, 0.45f}}},
         {"tensor", "Tensor cores", "The selected warp's matrix instruction: which lane and register hold each element of A, B, C and D",
          {{"source", 0.00f, 0.00f, 0.42f, 0.60f},
           {"warp", 0.00f, 0.60f, 0.42f, 0.40f},

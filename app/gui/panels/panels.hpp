@@ -54,6 +54,17 @@ void drawOccupancyPanel(AppContext& app);
 void drawSchedulerPanel(AppContext& app);
 void drawStallsPanel(AppContext& app);
 void drawTimelinePanel(AppContext& app);
+// panel_console.cpp: a whole program's Console, and the glue the editor and the Launch panel use.
+void drawConsolePanel(AppContext& app);
+bool programActive(const AppContext& app);   // a whole program is open
+void programBuild(AppContext& app);          // builds the editor's text as the program
+void programRun(AppContext& app);            // runs it (building first when the text changed)
+void programFrame(AppContext& app);          // each frame: a finished build, a paused launch into the session
+void drawProgramLaunch(AppContext& app);     // the Launch panel for a program: its configuration, read-only
+void runProgramHeadless(AppContext& app);    // screenshots: build, run to the first pause or the end, load it
+nlohmann::json programSidecar(const AppContext& app);
+// The Timeline panel's result for a whole program that ran to its end (null otherwise).
+std::shared_ptr<const TimelineResult> programTimelineResult(AppContext& app);   // the screenshot sidecar's "program" (empty when none is open)
 void drawExercisePanel(AppContext& app);   // panel_exercise.cpp: goal, hints, Grade, criteria
 void drawExerciseProgressLine(AppContext& app);   // the Lessons panel's "Exercises: 1 of 2 solved" (panel_exercise.cpp)
 // warpscope-gui --exercise ID [--solution FILE [--grade [--show-why NAME|first]]]: opens the

@@ -37,6 +37,7 @@ bool writeScreenshot(const std::string& path, int w, int h, const AppContext& ap
     j["layout"] = app.ui.layout;
     j["scale"] = app.settings.uiScale;
     if (nlohmann::json ex = exerciseSidecar(app); !ex.empty()) j["exercise"] = ex;   // the grade and Show why, for tests
+    if (nlohmann::json pr = programSidecar(app); !pr.empty()) j["program"] = pr;      // a whole program's state and Console
     // The Fragments panel's instruction and, per tile, how many elements the chosen lane holds.
     if (FragmentView fv = buildFragmentView(s); fv.valid) {
         nlohmann::json fj = {{"instruction", fv.instruction}, {"line", fv.line}, {"executed", fv.executed}, {"lane", app.ui.fragmentLane}};
