@@ -65,6 +65,10 @@ struct Exec {
     const Instr& I;
     uint32_t active;
     uint32_t exec;
+    int32_t pc = 0;              // the instruction's pc
+    sim::Step* st = nullptr;     // its Step, when a listener (or issueQuiet's memory record) wants one
+    bool control = false;        // the executor set the warp's next pc itself (control flow)
+    bool divergent = false;      // a branch split the warp
     uint64_t tmp[4][32];
     uint64_t sink[32];
     uint64_t addrs[32];
@@ -458,14 +462,24 @@ inline void map3(Exec& x, F fn) {
     forLanes(x.exec, [&](int l) { d[l] = fn(a[l], b[l], c[l]); });
 }
 
-// The executors (one per instruction family; issue.cpp dispatches to them).
-void execArith(Exec& x);     // ops_arith.cpp
-void execBits(Exec& x);      // ops_arith.cpp
-void execCompare(Exec& x);   // ops_compare.cpp
-void execMove(Exec& x);      // ops_move.cpp
-void execMemory(Exec& x, sim::Step* st);   // memory_exec.cpp
-void execWarp(Exec& x);      // ops_warp.cpp
-void execMatrix(Exec& x);    // ops_matrix.cpp
+// The executors: every row of isa.hpp names one (its last column, X -> execX), and issue.cpp's
+// kExecutors table calls it for each issued instruction the pre-decoded handlers did not run. An
+// executor runs the instruction for the lanes in x.exec (none: most do nothing) and, for control
+// flow, sets the warp's next pc itself (x.control).
+void execArith(Exec& x);     // ops_arith.cpp: add ... tanh
+void execBits(Exec& x);      // ops_arith.cpp: popc ... shf, predicate logic
+void execCompare(Exec& x);   // ops_compare.cpp: setp, set, selp, slct, testp
+void execMove(Exec& x);      // ops_move.cpp: mov, cvt, cvta, isspacep
+void execMemory(Exec& x);    // memory_exec.cpp: ld, ldu, st, atom, red
+void execWarp(Exec& x);      // ops_warp.cpp: shfl, vote, activemask, match
+void execMatrix(Exec& x);    // ops_matrix.cpp: wmma.*, mma, ldmatrix, movmatrix
+void execBranch(Exec& x);    // issue.cpp: bra
+void execCall(Exec& x);      // issue.cpp: call
+void execExit(Exec& x);      // issue.cpp: ret, exit
+void execTrap(Exec& x);      // issue.cpp: trap
+void execBarrier(Exec& x);   // issue.cpp: bar, barrier (and bar.warp.sync)
+void execFence(Exec& x);     // issue.cpp: membar, fence (racecheck's ordering)
+void execNothing(Exec& x);   // issue.cpp: nanosleep, prefetch, pmevent, brkpt
 
 // A memory instruction's part of its Step or MemoryAccess (memory_exec.cpp).
 void fillMemoryStep(sim::Step& st, const Instr& I, StateSpace resolved, const uint64_t* addrs);

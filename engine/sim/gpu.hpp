@@ -213,6 +213,8 @@ struct IssueFootprint {
     uint32_t sharedOffset = 0;
 };
 
+struct Exec;   // one issued instruction's operands and staging (exec.hpp, the interpreter's own)
+
 class Gpu {
 public:
     Gpu(const Program& program, mem::GlobalMemory& memory, const base::LaunchConfig& config,
@@ -302,6 +304,15 @@ public:
 
 private:
     friend struct Exec;
+    // The executors that change the scheduler's state (exec.hpp: control flow, barriers, fences,
+    // the *.sync member-mask check).
+    friend void execBranch(Exec&);
+    friend void execCall(Exec&);
+    friend void execExit(Exec&);
+    friend void execTrap(Exec&);
+    friend void execBarrier(Exec&);
+    friend void execFence(Exec&);
+    friend void execWarp(Exec&);
     void admitBlocks();
     // runToEnd's shares: a Gpu that takes the launch's decoded kernel (pre-decoded instructions,
     // register packing) from `like` instead of deriving it again, and starts with another share's

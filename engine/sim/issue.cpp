@@ -8,7 +8,220 @@ namespace warpscope::sim {
 using ptx::StateSpace;
 using ptx::Type;
 
-// ---------------------------------------------------------------- 7. issue()
+// ---------------------------------------------------------------- control flow
+// The executors of bra, call, ret/exit, trap and the barriers: what they do to the warp's SIMT
+// stack, call frames and the block's barriers (kExecutors' rows Branch, Call, Exit, Trap, Barrier).
+void execBranch(Exec& x) {
+    Gpu& g = x.g;
+    Warp& w = x.w;
+    Frame& f = x.f;
+    const Instr& I = x.I;
+    const int32_t pc = x.pc;
+    const uint32_t active = x.active, execMask = x.exec;
+    x.control = true;
+    ++g.stats_.branches;
+    if (x.st) x.st->branch = true;
+    const uint32_t taken = execMask;
+    const uint32_t notTaken = active & ~taken;
+    SimtEntry& top = w.top;   // the stack's top; f.stack holds the entries below it
+    if (taken == 0) {
+        top.pc = pc + 1;
+    } else if (notTaken == 0 || I.target == pc + 1) {
+        top.pc = I.target;
+    } else {
+        ++g.stats_.divergentBranches;
+        x.divergent = true;
+        if (x.st) x.st->divergent = true;
+        const int32_t rpc = I.reconv;
+        // The stack becomes [.., waiting entry, taken, not taken (top)]. When the current
+        // entry would only wait at the same point as the one below, the taken entry replaces it.
+        if (top.rpc != rpc) {
+            top.pc = rpc;
+            f.stack.push_back(top);
+        }
+        f.stack.push_back({I.target, rpc, taken});
+        top = {pc + 1, rpc, notTaken};
+    }
+    return;
+}
+
+void execCall(Exec& x) {
+    Gpu& g = x.g;
+    Block& b = x.b;
+    Warp& w = x.w;
+    Frame& f = x.f;
+    const Instr& I = x.I;
+    const int32_t pc = x.pc;
+    const uint32_t execMask = x.exec;
+    x.control = true;
+    if (execMask == 0) {
+        w.top.pc = pc + 1;
+        return;
+    }
+    if (w.frames.size() >= 256) g.raise(Error::Kind::Fault, "Call stack overflow: more than 255 nested calls (runaway recursion?).", b, w, std::countr_zero(execMask), &I);
+    const Function& caller = g.prog_.functions[f.func];
+    const CallSite& cs = caller.calls[static_cast<size_t>(I.callSite)];
+    const Function& callee = g.prog_.functions[cs.callee];
+    w.top.pc = pc + 1;   // where the caller resumes (lanes that did not call wait there)
+    Frame nf;
+    nf.func = cs.callee;
+    nf.regWords.assign(callee.regWords, 0);
+    nf.preds.assign(callee.numPreds, 0);
+    nf.params.assign(size_t(callee.paramBytes) * 32, 0);
+    for (size_t k = 0; k < cs.argOffsets.size() && k < callee.formalOffsets.size(); ++k) {
+        size_t n = static_cast<size_t>(callee.formalSizes[k]);
+        forLanes(execMask, [&](int l) {
+            std::memcpy(nf.params.data() + size_t(l) * callee.paramBytes + size_t(callee.formalOffsets[k]),
+                        f.params.data() + size_t(l) * caller.paramBytes + size_t(cs.argOffsets[k]), n);
+        });
+    }
+    nf.localBase = w.localTop;
+    uint64_t top = uint64_t(w.localTop) + callee.localBytes;
+    if (top > g.opt_.maxLocalBytesPerThread)
+        g.raise(Error::Kind::Fault, "Local memory stack overflow (" + std::to_string(top) + " bytes per thread).", b, w, std::countr_zero(execMask), &I);
+    w.localTop = static_cast<uint32_t>(top);
+    for (auto& lm : w.local)
+        if (lm.size() < top) lm.resize(top, 0);
+    // The caller's top goes onto its stack; the callee's one entry is the new flat top.
+    f.stack.push_back(w.top);
+    w.top = {callee.entry, kExitPc, execMask};
+    nf.returnPc = pc + 1;
+    nf.callSite = I.callSite;
+    w.frames.push_back(std::move(nf));
+    w.setFrame();
+    return;
+}
+
+void execExit(Exec& x) {
+    Gpu& g = x.g;
+    Warp& w = x.w;
+    Frame& f = x.f;
+    const Instr& I = x.I;
+    const int32_t pc = x.pc;
+    const uint32_t active = x.active, execMask = x.exec;
+    x.control = true;
+    if (I.op == Op::Exit || w.frames.size() == 1) {
+        g.finishLanes(w, execMask);
+    } else {
+        f.returned |= execMask;
+        for (auto& e : f.stack) e.mask &= ~execMask;
+        w.top.mask &= ~execMask;
+    }
+    if (execMask != active) w.top.pc = pc + 1;
+    return;
+}
+
+void execTrap(Exec& x) {
+    Gpu& g = x.g;
+    Block& b = x.b;
+    Warp& w = x.w;
+    const Instr& I = x.I;
+    const uint32_t execMask = x.exec;
+    if (execMask) g.raise(Error::Kind::Fault, "The kernel executed trap (for example a failed assert).", b, w, std::countr_zero(execMask), &I);
+    return;
+}
+
+void execBarrier(Exec& x) {
+    Gpu& g = x.g;
+    Block& b = x.b;
+    Warp& w = x.w;
+    const Instr& I = x.I;
+    const int32_t pc = x.pc;
+    const uint32_t active = x.active, execMask = x.exec;
+    if (I.type == Type::B8) {   // bar.warp.sync: lanes run in lockstep here; racecheck notes the sync
+        if (execMask) g.checkMemberMask(b, w, I, execMask, x.src(0));
+        ++w.syncEpoch;
+        return;
+    }
+    if (execMask == 0) return;
+    const uint32_t live = w.validMask & ~w.exited;
+    // Some live lanes of the warp are elsewhere. Where they can only run to the kernel's end
+    // (an early return before __syncthreads()), they go on and the arrived lanes wait: exited
+    // threads count as arrived on Volta and later (parkAtBarrier). Otherwise: an error.
+    const bool partial = active != live && !(w.parkedMask && (active | w.parkedMask) == live);
+    auto divergent = [&] { g.divergentBarrier(b, w, I, active, live); };
+    if (partial && (I.barArrive || w.frames.size() != 1 || w.parkedMask)) divergent();
+    const uint64_t* idv = x.src(0);
+    uint32_t id = static_cast<uint32_t>(idv[std::countr_zero(execMask)]) & 15;
+    uint32_t count = 0;
+    if (I.barRed == 0 && I.nsrc >= 2) count = static_cast<uint32_t>(x.src(1)[std::countr_zero(execMask)]);
+    if (I.barRed != 0 && I.src[1].kind != Operand::Kind::None) count = static_cast<uint32_t>(x.src(1)[std::countr_zero(execMask)]);
+    if (count % 32 != 0) g.raise(Error::Kind::Fault, "Barrier thread count " + std::to_string(count) + " is not a multiple of 32.", b, w, 0, &I);
+    // synccheck: every warp arriving at one instance of a barrier must give the same thread
+    // count (none = the whole block). The warps waiting there now make up the open instance;
+    // on hardware a disagreement leaves the barrier never completing, or completing early.
+    {
+        const uint32_t wholeBlock = g.warpsPerBlock_ * 32;
+        const uint32_t mine = count ? count : wholeBlock;
+        for (const Warp& o : b.warps) {
+            if (&o == &w || o.state != WarpState::AtBarrier || o.barrierId != id) continue;
+            const uint32_t theirs = o.barrierCount ? o.barrierCount : wholeBlock;
+            if (theirs == mine) continue;
+            auto says = [](uint32_t c) { return c ? std::to_string(c) + " threads" : std::string("all threads of the block"); };
+            const Instr* oi = o.barrierPc >= 0 ? &g.prog_.code[static_cast<size_t>(o.barrierPc)] : nullptr;
+            std::ostringstream os;
+            os << "Mismatched barrier thread counts at barrier " << id << ": warp " << w.indexInBlock << " lane "
+               << std::countr_zero(execMask) << " arrives expecting " << says(count) << ", but warp " << o.indexInBlock << " lane "
+               << std::countr_zero(o.validMask & ~o.exited) << " already waits there expecting " << says(o.barrierCount);
+            if (oi) {
+                os << " (";
+                if (oi->line) os << "source line " << oi->line << ", ";
+                os << "PTX line " << oi->ptxLine << ": " << oi->text << ")";
+            }
+            os << ". Every warp that arrives at one barrier must give the same count; on hardware the barrier never "
+                  "completes (the launch hangs) or releases the wrong warps.";
+            g.raise(Error::Kind::Fault, os.str(), b, w, std::countr_zero(execMask), &I);
+        }
+    }
+    if (I.barRed != 0) {   // count this warp's lanes and true predicates for the release
+        b.barRedAccum[id] += static_cast<uint32_t>(std::popcount(x.predMask(I.src[2]) & execMask));
+        b.barRedLanes[id] += static_cast<uint32_t>(std::popcount(execMask));
+    }
+    w.top.pc = pc + 1;
+    x.control = true;
+    if (I.barArrive) return;
+    if (w.parkedMask && !partial && w.parkedPc == pc) {
+        w.parkedMask = 0;   // the other lanes came to the same barrier: an ordinary wait
+    } else if (w.parkedMask && !partial) {
+        // The rest of the warp is parked at another barrier instruction: both sides of a
+        // branch wait at a barrier of their own. Every live lane has arrived somewhere, and
+        // the GPU counts them all at the barrier; the Programming Guide does not promise it.
+        g.report("synccheck", "divergent barrier",
+                 "Lanes of one warp wait at two different __syncthreads() (the two sides of a branch, PTX lines " +
+                     std::to_string(g.prog_.code[static_cast<size_t>(w.parkedPc)].ptxLine) + " and " + std::to_string(I.ptxLine) +
+                     "): Volta and later GPUs count both as the same barrier, but __syncthreads() in conditional code is only "
+                     "defined when the whole block takes the same side.",
+                 b, w, static_cast<int>(std::countr_zero(active)), &I, std::nullopt);
+        w.parkedMask = 0;   // the parked entry runs on as an ordinary one after the release
+    } else if (partial) {
+        if (!g.parkAtBarrier(b, w, I, id, count)) {
+            w.top.pc = pc;
+            divergent();
+        }
+        return;
+    }
+    g.waitAtBarrier(b, w, id, count, pc);
+    return;
+}
+
+void execFence(Exec& x) {
+    if (x.g.race_ && x.exec) x.g.race_->fence(x.b, x.w, x.exec, x.I);
+}
+
+void execNothing(Exec&) {}   // nanosleep, prefetch, pmevent, brkpt: no effect on the simulated state
+
+namespace {
+// One executor per opcode, in the order of isa.hpp's rows (the column after the latency names it).
+using ExecFn = void (*)(Exec&);
+constexpr ExecFn kExecutors[] = {
+#define WARPSCOPE_OP_EXECUTOR(e, s, c, l, x) &exec##x,
+    WARPSCOPE_OPCODES(WARPSCOPE_OP_EXECUTOR)
+#undef WARPSCOPE_OP_EXECUTOR
+};
+static_assert(sizeof(kExecutors) / sizeof(kExecutors[0]) == kOpCount);
+} // namespace
+
+// ---------------------------------------------------------------- issue()
 void Gpu::stopLaunch(Block& b, Warp& w, uint32_t active, const Instr& I) {
     std::ostringstream os;
     if (opt_.cancel && opt_.cancel->load(std::memory_order_relaxed)) {
@@ -98,9 +311,8 @@ void Gpu::issue(Block& b, Warp& w) {
     // A Step for the listener, or for issueQuiet's memory record (nobody else sees it).
     sim::Step* st = listener_ || (memTap_ && isMemoryOp(I.op)) ? &step : nullptr;
     Exec x(*this, b, w, f, I, active, execMask);
-    int32_t nextPc = pc + 1;
-    bool control = false;
-    bool divergent = false;
+    x.pc = pc;
+    x.st = st;
 
     // A converged warp (and a guard true in every lane) takes the pre-decoded handler if there is one.
     // With a Step to fill, a pre-decoded load or store also gives its lanes' addresses (the
@@ -108,203 +320,9 @@ void Gpu::issue(Block& b, Warp& w) {
     uint64_t fastAddrs[32];
     const bool fastDone = execMask == kFull && fastOk_ && fastFn_(*this, fast_[static_cast<size_t>(pc)], b, w, st ? fastAddrs : nullptr);
     if (fastDone && st && isMemoryOp(I.op)) fillMemoryStep(*st, I, I.space, fastAddrs);
-    if (!fastDone) switch (I.op) {
-    case Op::Add: case Op::Sub: case Op::Addc: case Op::Subc: case Op::Mul: case Op::Mad: case Op::Madc: case Op::Mul24:
-    case Op::Mad24: case Op::Sad: case Op::Div: case Op::Rem: case Op::Abs: case Op::Neg: case Op::Min:
-    case Op::Max: case Op::Fma: case Op::Rcp: case Op::Sqrt: case Op::Rsqrt: case Op::Sin: case Op::Cos:
-    case Op::Lg2: case Op::Ex2: case Op::Tanh: case Op::Copysign:
-        if (execMask) execArith(x);
-        break;
-    case Op::Popc: case Op::Clz: case Op::Bfind: case Op::Fns: case Op::Brev: case Op::Bfe: case Op::Bfi: case Op::Prmt:
-    case Op::And: case Op::Or: case Op::Xor: case Op::Not: case Op::Cnot: case Op::Shl: case Op::Shr: case Op::Shf:
-        if (execMask) execBits(x);
-        break;
-    case Op::Setp: case Op::Set: case Op::Selp: case Op::Slct: case Op::Testp:
-        if (execMask) execCompare(x);
-        break;
-    case Op::Mov: case Op::Cvt: case Op::Cvta: case Op::Isspacep:
-        if (execMask) execMove(x);
-        break;
-    case Op::Ld: case Op::Ldu: case Op::St: case Op::Atom: case Op::Red:
-        if (execMask) execMemory(x, st);
-        break;
-    case Op::Shfl: case Op::Vote: case Op::Activemask: case Op::Match:
-        if (execMask) {
-            if (I.maskSync) checkMemberMask(b, w, I, execMask, x.src(I.op == Op::Shfl ? 3 : 1));
-            execWarp(x);
-        }
-        break;
-    case Op::Membar: case Op::Fence:
-        if (race_ && execMask) race_->fence(b, w, execMask, I);
-        break;
-    case Op::Nanosleep: case Op::Prefetch: case Op::Pmevent: case Op::Brkpt:
-        break;
-    case Op::WmmaLoad: case Op::WmmaStore: case Op::WmmaMma: case Op::Mma: case Op::Ldmatrix: case Op::Movmatrix:
-        if (execMask) execMatrix(x);
-        break;
-    case Op::Bra: {
-        control = true;
-        ++stats_.branches;
-        if (st) st->branch = true;
-        const uint32_t taken = execMask;
-        const uint32_t notTaken = active & ~taken;
-        SimtEntry& top = w.top;   // the stack's top; f.stack holds the entries below it
-        if (taken == 0) {
-            top.pc = pc + 1;
-        } else if (notTaken == 0 || I.target == pc + 1) {
-            top.pc = I.target;
-        } else {
-            ++stats_.divergentBranches;
-            divergent = true;
-            if (st) st->divergent = true;
-            const int32_t rpc = I.reconv;
-            // The stack becomes [.., waiting entry, taken, not taken (top)]. When the current
-            // entry would only wait at the same point as the one below, the taken entry replaces it.
-            if (top.rpc != rpc) {
-                top.pc = rpc;
-                f.stack.push_back(top);
-            }
-            f.stack.push_back({I.target, rpc, taken});
-            top = {pc + 1, rpc, notTaken};
-        }
-        break;
-    }
-    case Op::Call: {
-        control = true;
-        if (execMask == 0) {
-            w.top.pc = pc + 1;
-            break;
-        }
-        if (w.frames.size() >= 256) raise(Error::Kind::Fault, "Call stack overflow: more than 255 nested calls (runaway recursion?).", b, w, std::countr_zero(execMask), &I);
-        const Function& caller = prog_.functions[f.func];
-        const CallSite& cs = caller.calls[static_cast<size_t>(I.callSite)];
-        const Function& callee = prog_.functions[cs.callee];
-        w.top.pc = pc + 1;   // where the caller resumes (lanes that did not call wait there)
-        Frame nf;
-        nf.func = cs.callee;
-        nf.regWords.assign(callee.regWords, 0);
-        nf.preds.assign(callee.numPreds, 0);
-        nf.params.assign(size_t(callee.paramBytes) * 32, 0);
-        for (size_t k = 0; k < cs.argOffsets.size() && k < callee.formalOffsets.size(); ++k) {
-            size_t n = static_cast<size_t>(callee.formalSizes[k]);
-            forLanes(execMask, [&](int l) {
-                std::memcpy(nf.params.data() + size_t(l) * callee.paramBytes + size_t(callee.formalOffsets[k]),
-                            f.params.data() + size_t(l) * caller.paramBytes + size_t(cs.argOffsets[k]), n);
-            });
-        }
-        nf.localBase = w.localTop;
-        uint64_t top = uint64_t(w.localTop) + callee.localBytes;
-        if (top > opt_.maxLocalBytesPerThread)
-            raise(Error::Kind::Fault, "Local memory stack overflow (" + std::to_string(top) + " bytes per thread).", b, w, std::countr_zero(execMask), &I);
-        w.localTop = static_cast<uint32_t>(top);
-        for (auto& lm : w.local)
-            if (lm.size() < top) lm.resize(top, 0);
-        // The caller's top goes onto its stack; the callee's one entry is the new flat top.
-        f.stack.push_back(w.top);
-        w.top = {callee.entry, kExitPc, execMask};
-        nf.returnPc = pc + 1;
-        nf.callSite = I.callSite;
-        w.frames.push_back(std::move(nf));
-        w.setFrame();
-        break;
-    }
-    case Op::Ret:
-    case Op::Exit: {
-        control = true;
-        if (I.op == Op::Exit || w.frames.size() == 1) {
-            finishLanes(w, execMask);
-        } else {
-            f.returned |= execMask;
-            for (auto& e : f.stack) e.mask &= ~execMask;
-            w.top.mask &= ~execMask;
-        }
-        if (execMask != active) w.top.pc = pc + 1;
-        break;
-    }
-    case Op::Trap:
-        if (execMask) raise(Error::Kind::Fault, "The kernel executed trap (for example a failed assert).", b, w, std::countr_zero(execMask), &I);
-        break;
-    case Op::Bar:
-    case Op::Barrier: {
-        if (I.type == Type::B8) {   // bar.warp.sync: lanes run in lockstep here; racecheck notes the sync
-            if (execMask) checkMemberMask(b, w, I, execMask, x.src(0));
-            ++w.syncEpoch;
-            break;
-        }
-        if (execMask == 0) break;
-        const uint32_t live = w.validMask & ~w.exited;
-        // Some live lanes of the warp are elsewhere. Where they can only run to the kernel's end
-        // (an early return before __syncthreads()), they go on and the arrived lanes wait: exited
-        // threads count as arrived on Volta and later (parkAtBarrier). Otherwise: an error.
-        const bool partial = active != live && !(w.parkedMask && (active | w.parkedMask) == live);
-        auto divergent = [&] { divergentBarrier(b, w, I, active, live); };
-        if (partial && (I.barArrive || w.frames.size() != 1 || w.parkedMask)) divergent();
-        const uint64_t* idv = x.src(0);
-        uint32_t id = static_cast<uint32_t>(idv[std::countr_zero(execMask)]) & 15;
-        uint32_t count = 0;
-        if (I.barRed == 0 && I.nsrc >= 2) count = static_cast<uint32_t>(x.src(1)[std::countr_zero(execMask)]);
-        if (I.barRed != 0 && I.src[1].kind != Operand::Kind::None) count = static_cast<uint32_t>(x.src(1)[std::countr_zero(execMask)]);
-        if (count % 32 != 0) raise(Error::Kind::Fault, "Barrier thread count " + std::to_string(count) + " is not a multiple of 32.", b, w, 0, &I);
-        // synccheck: every warp arriving at one instance of a barrier must give the same thread
-        // count (none = the whole block). The warps waiting there now make up the open instance;
-        // on hardware a disagreement leaves the barrier never completing, or completing early.
-        {
-            const uint32_t wholeBlock = warpsPerBlock_ * 32;
-            const uint32_t mine = count ? count : wholeBlock;
-            for (const Warp& o : b.warps) {
-                if (&o == &w || o.state != WarpState::AtBarrier || o.barrierId != id) continue;
-                const uint32_t theirs = o.barrierCount ? o.barrierCount : wholeBlock;
-                if (theirs == mine) continue;
-                auto says = [](uint32_t c) { return c ? std::to_string(c) + " threads" : std::string("all threads of the block"); };
-                const Instr* oi = o.barrierPc >= 0 ? &prog_.code[static_cast<size_t>(o.barrierPc)] : nullptr;
-                std::ostringstream os;
-                os << "Mismatched barrier thread counts at barrier " << id << ": warp " << w.indexInBlock << " lane "
-                   << std::countr_zero(execMask) << " arrives expecting " << says(count) << ", but warp " << o.indexInBlock << " lane "
-                   << std::countr_zero(o.validMask & ~o.exited) << " already waits there expecting " << says(o.barrierCount);
-                if (oi) {
-                    os << " (";
-                    if (oi->line) os << "source line " << oi->line << ", ";
-                    os << "PTX line " << oi->ptxLine << ": " << oi->text << ")";
-                }
-                os << ". Every warp that arrives at one barrier must give the same count; on hardware the barrier never "
-                      "completes (the launch hangs) or releases the wrong warps.";
-                raise(Error::Kind::Fault, os.str(), b, w, std::countr_zero(execMask), &I);
-            }
-        }
-        if (I.barRed != 0) {   // count this warp's lanes and true predicates for the release
-            b.barRedAccum[id] += static_cast<uint32_t>(std::popcount(x.predMask(I.src[2]) & execMask));
-            b.barRedLanes[id] += static_cast<uint32_t>(std::popcount(execMask));
-        }
-        w.top.pc = pc + 1;
-        control = true;
-        if (I.barArrive) break;
-        if (w.parkedMask && !partial && w.parkedPc == pc) {
-            w.parkedMask = 0;   // the other lanes came to the same barrier: an ordinary wait
-        } else if (w.parkedMask && !partial) {
-            // The rest of the warp is parked at another barrier instruction: both sides of a
-            // branch wait at a barrier of their own. Every live lane has arrived somewhere, and
-            // the GPU counts them all at the barrier; the Programming Guide does not promise it.
-            report("synccheck", "divergent barrier",
-                   "Lanes of one warp wait at two different __syncthreads() (the two sides of a branch, PTX lines " +
-                       std::to_string(prog_.code[static_cast<size_t>(w.parkedPc)].ptxLine) + " and " + std::to_string(I.ptxLine) +
-                       "): Volta and later GPUs count both as the same barrier, but __syncthreads() in conditional code is only "
-                       "defined when the whole block takes the same side.",
-                   b, w, static_cast<int>(std::countr_zero(active)), &I, std::nullopt);
-            w.parkedMask = 0;   // the parked entry runs on as an ordinary one after the release
-        } else if (partial) {
-            if (!parkAtBarrier(b, w, I, id, count)) {
-                w.top.pc = pc;
-                divergent();
-            }
-            break;
-        }
-        waitAtBarrier(b, w, id, count, pc);
-        break;
-    }
-    case Op::Count_: break;
-    }
+    if (!fastDone) kExecutors[static_cast<size_t>(I.op)](x);
     x.commit();
-    if (!control) w.top.pc = nextPc;
+    if (!x.control) w.top.pc = pc + 1;
     (void)x.active;
 
     if (st) {
@@ -343,7 +361,7 @@ void Gpu::issue(Block& b, Warp& w) {
         c.activeLanes += laneCount(active);
         if (I.op == Op::Bra) {
             ++c.branches;
-            c.divergentBranches += divergent;
+            c.divergentBranches += x.divergent;
         }
     }
 }

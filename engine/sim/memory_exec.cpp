@@ -252,7 +252,9 @@ void fillMemoryAccess(MemoryAccess& m, const Instr& I, StateSpace resolved, uint
     m.instr = &I;
 }
 
-void execMemory(Exec& x, sim::Step* st) {
+void execMemory(Exec& x) {
+    if (!x.exec) return;
+    sim::Step* const st = x.st;
     const Instr& I = x.I;
     const int es = ptx::sizeOf(I.type);
     const uint32_t bytes = static_cast<uint32_t>(es) * I.vec;

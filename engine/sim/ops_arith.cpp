@@ -1,6 +1,7 @@
 // Arithmetic and bit instructions: add ... tanh (execArith), popc ... shf and predicate logic
 // (execBits).
 #include "sim/exec.hpp"
+#include "sim/ops.hpp"
 
 namespace warpscope::sim {
 
@@ -10,13 +11,10 @@ using ptx::Type;
 namespace {
 // fma.rn.f32 over a warp. The FMA3 variant is chosen once at run time: baseline x86-64 code
 // would call libm's fmaf for every lane. Both are exact (IEEE fused multiply-add).
-template <bool kFma3>
+template <bool kFma3>   // (kFma3: the same body, compiled where the CPU has FMA3)
 void fmaLanesImpl(const uint64_t* a, const uint64_t* b, const uint64_t* c, uint64_t* d, uint32_t mask) {
     forLanes(mask, [&](int l) {
-        float v;
-        if constexpr (kFma3) v = __builtin_fmaf(asF32(a[l]), asF32(b[l]), asF32(c[l]));
-        else v = std::fma(asF32(a[l]), asF32(b[l]), asF32(c[l]));
-        d[l] = v != v ? uint64_t(arith::kCanonicalNaNF32) : fromF32(v);
+        d[l] = ops::fmaF32(uint32_t(a[l]), uint32_t(b[l]), uint32_t(c[l]));
     });
 }
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -34,6 +32,15 @@ void fmaF32LanesRN(const uint64_t* a, const uint64_t* b, const uint64_t* c, uint
 }
 #endif
 
+// A shift's body at the instruction's width (8, 16, 32 or 64 bits), chosen outside the lane loop.
+template <class F>
+void shiftAtWidth(Exec& x, int bits, F body) {
+    if (bits <= 8) map2(x, [body](uint64_t a, uint64_t n) { return uint64_t(body(uint8_t(a), uint32_t(n))); });
+    else if (bits <= 16) map2(x, [body](uint64_t a, uint64_t n) { return uint64_t(body(uint16_t(a), uint32_t(n))); });
+    else if (bits <= 32) map2(x, [body](uint64_t a, uint64_t n) { return uint64_t(body(uint32_t(a), uint32_t(n))); });
+    else map2(x, [body](uint64_t a, uint64_t n) { return uint64_t(body(a, uint32_t(n))); });
+}
+
 [[noreturn]] void unsupportedType(Exec& x) {
     x.fault(Error::Kind::Unsupported,
             "Unsupported: '" + x.I.text + "' with type ." + std::string(ptx::typeName(x.I.type)) + " is not implemented.", -1);
@@ -41,6 +48,7 @@ void fmaF32LanesRN(const uint64_t* a, const uint64_t* b, const uint64_t* c, uint
 } // namespace
 
 void execArith(Exec& x) {
+    if (!x.exec) return;
     const Instr& I = x.I;
     const Type t = I.type;
     const int bits = ptx::bitsOf(t);
@@ -53,10 +61,8 @@ void execArith(Exec& x) {
         bool sub = I.op == Op::Sub;
         if (t == Type::F32) {
             if (r == Round::RN && !I.ftz && !I.sat) {
-                map2(x, [&](uint64_t a, uint64_t b) {
-                    float v = sub ? asF32(a) - asF32(b) : asF32(a) + asF32(b);
-                    return v != v ? uint64_t(kCanonicalNaNF32) : fromF32(v);
-                });
+                if (sub) map2(x, [](uint64_t a, uint64_t b) { return uint64_t(ops::subF32(uint32_t(a), uint32_t(b))); });
+                else map2(x, [](uint64_t a, uint64_t b) { return uint64_t(ops::addF32(uint32_t(a), uint32_t(b))); });
             } else {
                 map2(x, [&](uint64_t a, uint64_t b) {
                     return fromF32(sub ? subF32(asF32(a), asF32(b), r, I.ftz, I.sat) : addF32(asF32(a), asF32(b), r, I.ftz, I.sat));
@@ -92,8 +98,8 @@ void execArith(Exec& x) {
                 });
             } else {
                 const uint64_t m = mask(bits);   // captured by value: the lane loops vectorise
-                if (sub) map2(x, [m](uint64_t a, uint64_t b) { return (a - b) & m; });
-                else map2(x, [m](uint64_t a, uint64_t b) { return (a + b) & m; });
+                if (sub) map2(x, [m](uint64_t a, uint64_t b) { return ops::sub(a, b) & m; });
+                else map2(x, [m](uint64_t a, uint64_t b) { return ops::add(a, b) & m; });
             }
         } else {
             unsupportedType(x);
@@ -119,10 +125,7 @@ void execArith(Exec& x) {
     case Op::Madc: {
         if (t == Type::F32) {
             if (I.op == Op::Mul && r == Round::RN && !I.ftz && !I.sat) {
-                map2(x, [&](uint64_t a, uint64_t b) {
-                    float v = asF32(a) * asF32(b);
-                    return v != v ? uint64_t(kCanonicalNaNF32) : fromF32(v);
-                });
+                map2(x, [](uint64_t a, uint64_t b) { return uint64_t(ops::mulF32(uint32_t(a), uint32_t(b))); });
             } else {
                 map2(x, [&](uint64_t a, uint64_t b) { return fromF32(mulF32(asF32(a), asF32(b), r, I.ftz, I.sat)); });
             }
@@ -170,7 +173,11 @@ void execArith(Exec& x) {
         const bool mad = I.op == Op::Mad;
         if (I.mul == MulMode::Wide) {
             if (mad) map3(x, [&](uint64_t a, uint64_t b, uint64_t c) { return madWide(a, b, c, bits, sgn); });
-            else map2(x, [&](uint64_t a, uint64_t b) { return mulWide(a, b, bits, sgn); });
+            else if (t == Type::S32) map2(x, [](uint64_t a, uint64_t b) { return ops::mulWide(int32_t(a), int32_t(b)); });
+            else if (t == Type::U32) map2(x, [](uint64_t a, uint64_t b) { return ops::mulWide(uint32_t(a), uint32_t(b)); });
+            else if (t == Type::S16) map2(x, [](uint64_t a, uint64_t b) { return ops::mulWide(int16_t(a), int16_t(b)); });
+            else if (t == Type::U16) map2(x, [](uint64_t a, uint64_t b) { return ops::mulWide(uint16_t(a), uint16_t(b)); });
+            else unsupportedType(x);
         } else if (I.mul == MulMode::Hi) {
             if (mad && I.sat && t == Type::S32)
                 map3(x, [&](uint64_t a, uint64_t b, uint64_t c) { return uint64_t(uint32_t(madHiSatS32(int32_t(a), int32_t(b), int32_t(c)))); });
@@ -178,8 +185,8 @@ void execArith(Exec& x) {
             else map2(x, [&](uint64_t a, uint64_t b) { return mulHi(a, b, bits, sgn); });
         } else {
             const uint64_t m = mask(bits);
-            if (mad) map3(x, [&](uint64_t a, uint64_t b, uint64_t c) { return (a * b + c) & m; });
-            else map2(x, [&](uint64_t a, uint64_t b) { return (a * b) & m; });
+            if (mad) map3(x, [m](uint64_t a, uint64_t b, uint64_t c) { return ops::madLo(a, b, c) & m; });
+            else map2(x, [m](uint64_t a, uint64_t b) { return ops::mulLo(a, b) & m; });
         }
         break;
     }
@@ -301,6 +308,7 @@ void execArith(Exec& x) {
 }
 
 void execBits(Exec& x) {
+    if (!x.exec) return;
     const Instr& I = x.I;
     const Type t = I.type;
     const int bits = ptx::bitsOf(t);
@@ -329,8 +337,11 @@ void execBits(Exec& x) {
     case Op::Xor: map2(x, [&](uint64_t a, uint64_t b) { return (a ^ b) & m; }); break;
     case Op::Not: map1(x, [&](uint64_t a) { return ~a & m; }); break;
     case Op::Cnot: map1(x, [&](uint64_t a) { return uint64_t((a & m) == 0); }); break;
-    case Op::Shl: map2(x, [&](uint64_t a, uint64_t b) { return shl(a, uint32_t(b), bits); }); break;
-    case Op::Shr: map2(x, [&](uint64_t a, uint64_t b) { return shr(a, uint32_t(b), bits, sgn); }); break;
+    case Op::Shl: shiftAtWidth(x, bits, [](auto a, uint32_t n) { return ops::shl(a, n); }); break;
+    case Op::Shr:
+        if (sgn) shiftAtWidth(x, bits, [](auto a, uint32_t n) { return ops::shrS(a, n); });
+        else shiftAtWidth(x, bits, [](auto a, uint32_t n) { return ops::shrU(a, n); });
+        break;
     case Op::Shf:
         // shf.{l,r}.{wrap,clamp}.b32 d, a, b, c: funnel shift of the 64-bit value b:a by c.
         map3(x, [&](uint64_t a, uint64_t b, uint64_t c) {

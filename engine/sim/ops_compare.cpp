@@ -1,5 +1,6 @@
 // Comparison and selection: setp, set, selp, slct, testp.
 #include "sim/exec.hpp"
+#include "sim/ops.hpp"
 
 namespace warpscope::sim {
 
@@ -7,15 +8,9 @@ using ptx::StateSpace;
 using ptx::Type;
 
 namespace {
-// One 32-bit integer comparison over all 32 lanes, as a lane mask.
-template <class T, class C>
-uint32_t laneBits(const uint64_t* a, const uint64_t* b, C cmp) {
-    uint32_t p = 0;
-    for (int l = 0; l < 32; ++l) p |= uint32_t(cmp(T(a[l]), T(b[l]))) << l;
-    return p;
-}
 #if defined(__SSE2__)
-// The same with SSE2 (baseline x86-64): four lanes per compare, their low 32 bits packed from
+// One 32-bit integer comparison over all 32 lanes, as a lane mask: the vectorised form of
+// ops::compareLanes with SSE2 (baseline x86-64): four lanes per compare, their low 32 bits packed from
 // two 64-bit register slots each; unsigned order by flipping the sign bits.
 template <bool kSigned>
 uint32_t compareLanes32Sse2(CmpOp op, const uint64_t* a, const uint64_t* b) {
@@ -43,15 +38,9 @@ template <class T>
 uint32_t compareLanes32(CmpOp op, const uint64_t* a, const uint64_t* b) {
 #if defined(__SSE2__)
     return compareLanes32Sse2<std::is_signed_v<T>>(op, a, b);
+#else
+    return ops::compareLanes<T>(op, a, b);
 #endif
-    switch (op) {
-    case CmpOp::Eq: return laneBits<T>(a, b, [](T u, T v) { return u == v; });
-    case CmpOp::Ne: return laneBits<T>(a, b, [](T u, T v) { return u != v; });
-    case CmpOp::Lt: case CmpOp::Lo: return laneBits<T>(a, b, [](T u, T v) { return u < v; });
-    case CmpOp::Le: case CmpOp::Ls: return laneBits<T>(a, b, [](T u, T v) { return u <= v; });
-    case CmpOp::Gt: case CmpOp::Hi: return laneBits<T>(a, b, [](T u, T v) { return u > v; });
-    default: return laneBits<T>(a, b, [](T u, T v) { return u >= v; });
-    }
 }
 
 bool compareLane(const Instr& I, Type t, uint64_t a, uint64_t b) {
@@ -64,6 +53,7 @@ bool compareLane(const Instr& I, Type t, uint64_t a, uint64_t b) {
 } // namespace
 
 void execCompare(Exec& x) {
+    if (!x.exec) return;
     const Instr& I = x.I;
     using namespace arith;
     switch (I.op) {

@@ -11,6 +11,7 @@ using ptx::Type;
 // layout fragmentElements gives. They are warp-wide (.sync.aligned): all 32 lanes must execute
 // them; the registers are written directly, not through Exec's staging (up to 16 of them).
 void execMatrix(Exec& x) {
+    if (!x.exec) return;
     const Instr& I = x.I;
     const MatrixOp& M = *I.matrix;
     if (x.exec != kFull) {

@@ -1,20 +1,15 @@
 // Moves and conversions: mov (registers, special registers, packing), cvt, cvta, isspacep.
 #include "sim/exec.hpp"
+#include "sim/ops.hpp"
 
 namespace warpscope::sim {
 
 using ptx::StateSpace;
 using ptx::Type;
 
-namespace {
-uint64_t signExtendTo64(uint64_t v, Type t) {
-    int bits = ptx::bitsOf(t);
-    if (ptx::isSigned(t) && bits < 64) return uint64_t(arith::signExtend(v, bits));
-    return v;
-}
-} // namespace
 
 void execMove(Exec& x) {
+    if (!x.exec) return;
     const Instr& I = x.I;
     switch (I.op) {
     case Op::Mov: {
@@ -64,7 +59,17 @@ void execMove(Exec& x) {
             });
         } else if (ptx::isInteger(dt) && ptx::isInteger(st) && !I.sat) {
             // Plain integer widening/narrowing (hot: cvt.u64.u32, cvt.s64.s32).
-            map1(x, [&](uint64_t a) { return signExtendTo64(a & mask(ptx::bitsOf(st)), st) & m; });
+            auto widen = [&](auto from) {
+                using T = decltype(from);
+                map1(x, [m](uint64_t a) { return ops::widen(T(a)) & m; });
+            };
+            const bool s = ptx::isSigned(st);
+            switch (ptx::bitsOf(st)) {
+            case 8: s ? widen(int8_t{}) : widen(uint8_t{}); break;
+            case 16: s ? widen(int16_t{}) : widen(uint16_t{}); break;
+            case 32: s ? widen(int32_t{}) : widen(uint32_t{}); break;
+            default: widen(uint64_t{}); break;
+            }
         } else {
             map1(x, [&](uint64_t a) { return arith::convert(a, dt, st, I.rnd, I.ftz, I.sat) & m; });
         }

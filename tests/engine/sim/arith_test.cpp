@@ -15,8 +15,10 @@
 #include <cstdio>
 
 #include "sim/arith.hpp"
+#include "sim/ops.hpp"
 
 using namespace warpscope::sim::arith;
+namespace ops = warpscope::sim::ops;
 using warpscope::ptx::Round;
 using warpscope::ptx::Type;
 
@@ -901,17 +903,17 @@ TEST_CASE("integer abs/neg/min/max/sad/shifts", "[arith][int]") {
     CHECK(sadInt(3, 10, 100, 32, false) == 107);
     CHECK(sadInt(0xFFFFFFFF, 1, 0, 32, true) == 2);
     CHECK(sadInt(0xFFFFFFFF, 1, 0, 32, false) == 0xFFFFFFFE);
-    CHECK(shl(1, 31, 32) == 0x80000000);
-    CHECK(shl(1, 32, 32) == 0);
-    CHECK(shl(1, 0xFFFFFFFF, 64) == 0);
-    CHECK(shl(0xFFFF, 4, 16) == 0xFFF0);
-    CHECK(shr(0x80000000, 31, 32, true) == 0xFFFFFFFF);
-    CHECK(shr(0x80000000, 40, 32, true) == 0xFFFFFFFF);
-    CHECK(shr(0x40000000, 40, 32, true) == 0);
-    CHECK(shr(0x80000000, 32, 32, false) == 0);
-    CHECK(shr(0x80000000, 4, 32, false) == 0x08000000);
-    CHECK(shr(0x8000000000000000ull, 100, 64, true) == ~0ull);
-    CHECK(shr(0x8000, 3, 16, true) == 0xF000);
+    CHECK(ops::shl(1, 31, 32) == 0x80000000);
+    CHECK(ops::shl(1, 32, 32) == 0);
+    CHECK(ops::shl(1, 0xFFFFFFFF, 64) == 0);
+    CHECK(ops::shl(0xFFFF, 4, 16) == 0xFFF0);
+    CHECK(ops::shrS(0x80000000, 31, 32) == 0xFFFFFFFF);
+    CHECK(ops::shrS(0x80000000, 40, 32) == 0xFFFFFFFF);
+    CHECK(ops::shrS(0x40000000, 40, 32) == 0);
+    CHECK(ops::shrU(0x80000000, 32, 32) == 0);
+    CHECK(ops::shrU(0x80000000, 4, 32) == 0x08000000);
+    CHECK(ops::shrS(0x8000000000000000ull, 100, 64) == ~0ull);
+    CHECK(ops::shrS(0x8000, 3, 16) == 0xF000);
 }
 
 TEST_CASE("bit manipulation", "[arith][int]") {
@@ -1265,10 +1267,10 @@ TEST_CASE("random integer ops vs wide reference", "[arith][int][random]") {
         }
         const uint32_t n = uint32_t(rndInt(0, 70));
         const uint64_t shlRef = n >= uint32_t(w) ? 0 : truncBits(uint64_t(ua << n), w);
-        if (shl(a, n, w) != shlRef) ++bad;
+        if (ops::shl(a, n, w) != shlRef) ++bad;
         const __int128 shrS = sa >> std::min<uint32_t>(n, 127);
-        if (shr(a, n, w, true) != truncBits(uint64_t((unsigned __int128)shrS), w)) ++bad;
-        if (shr(a, n, w, false) != (n >= uint32_t(w) ? 0 : uint64_t(ua >> n))) ++bad;
+        if (ops::shrS(a, n, w) != truncBits(uint64_t((unsigned __int128)shrS), w)) ++bad;
+        if (ops::shrU(a, n, w) != (n >= uint32_t(w) ? 0 : uint64_t(ua >> n))) ++bad;
         // bfe against the ISA pseudo-code, bit by bit
         if (w >= 32) {
             const uint32_t pos = uint32_t(rndInt(0, 80)), len = uint32_t(rndInt(0, 80));
