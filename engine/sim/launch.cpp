@@ -16,7 +16,8 @@ Gpu::Gpu(const Program& program, mem::GlobalMemory& memory, const base::LaunchCo
 Gpu::Gpu(const Program& program, mem::GlobalMemory& memory, const base::LaunchConfig& config,
          const std::vector<base::ParamBytes>& params, LaunchOptions options, std::vector<std::unique_ptr<Block>> spares,
          const Gpu* like)
-    : prog_(program), mem_(memory), cfg_(config), params_(params), opt_(options), spare_(std::move(spares)) {
+    : prog_(program), mem_(memory), cfg_(config), params_(params), opt_(options) {
+    blocks_.spare = std::move(spares);
     auto bad = [&](const std::string& m) {
         FaultSite s;
         s.kernel = prog_.kernelName;
@@ -57,7 +58,7 @@ Gpu::Gpu(const Program& program, mem::GlobalMemory& memory, const base::LaunchCo
     if (opt_.maxResidentBlocks == 0) opt_.maxResidentBlocks = 1;
     opt_.endBlock = std::min<uint64_t>(opt_.endBlock, cfg_.grid.count());
     opt_.firstBlock = std::min(opt_.firstBlock, opt_.endBlock);
-    nextBlock_ = static_cast<uint32_t>(opt_.firstBlock);
+    blocks_.next = static_cast<uint32_t>(opt_.firstBlock);
     if (opt_.racecheck) race_ = std::make_unique<GlobalRaceCheck>(opt_.raceTrackBytes);
     if (like) {
         zeroRegs_ = like->zeroRegs_;
@@ -104,17 +105,10 @@ void fitRegisterFile(base::HotVector<uint32_t>& regs, uint32_t words) {
 
 void Gpu::admitBlocks() {
     const Function& kf = prog_.functions[0];
-    while (resident_.size() < opt_.maxResidentBlocks && nextBlock_ < opt_.endBlock) {
-        // Retired blocks are recycled: their vectors keep their capacity, so admitting a block
-        // costs clearing memory, not allocating it (grids of many small blocks are common).
-        std::unique_ptr<Block> blk;
-        if (!spare_.empty()) {
-            blk = std::move(spare_.back());
-            spare_.pop_back();
-        } else {
-            blk = std::make_unique<Block>();
-        }
-        uint32_t lin = nextBlock_++;
+    // (Grids of many small blocks are common: Residency recycles retired blocks.)
+    blocks_.admit(opt_.maxResidentBlocks, opt_.endBlock, [&](Block& blockRef, uint64_t linear) {
+        Block* const blk = &blockRef;
+        const uint32_t lin = static_cast<uint32_t>(linear);
         blk->linear = lin;
         blk->done = false;
         std::memset(blk->barRedAccum, 0, sizeof blk->barRedAccum);
@@ -177,8 +171,7 @@ void Gpu::admitBlocks() {
                 for (auto& l : w.local) l.clear();   // a recycled warp may hold a callee's frames
             }
         }
-        resident_.push_back(std::move(blk));
-    }
+    });
 }
 
 bool Gpu::setResidency(uint32_t maxResidentBlocks, uint32_t numSMs) {
@@ -187,14 +180,8 @@ bool Gpu::setResidency(uint32_t maxResidentBlocks, uint32_t numSMs) {
     bool ok = true;
     if (stats_.warpInstructions == 0) {
         // Nothing has run: blocks beyond the new limit go back (they are the last admitted).
-        while (resident_.size() > opt_.maxResidentBlocks) {
-            spare_.push_back(std::move(resident_.back()));
-            resident_.pop_back();
-            --nextBlock_;
-        }
-        rrBlock_ = 0;
-        rrWarp_ = 0;
-    } else if (resident_.size() > opt_.maxResidentBlocks) {
+        blocks_.unadmitBeyond(opt_.maxResidentBlocks);
+    } else if (blocks_.resident.size() > opt_.maxResidentBlocks) {
         ok = false;
     }
     admitBlocks();
@@ -202,7 +189,7 @@ bool Gpu::setResidency(uint32_t maxResidentBlocks, uint32_t numSMs) {
 }
 
 void Gpu::setBlockSm(uint32_t residentSlot, uint32_t sm) {
-    if (residentSlot < resident_.size()) resident_[residentSlot]->sm = sm;
+    if (residentSlot < blocks_.resident.size()) blocks_.resident[residentSlot]->sm = sm;
 }
 
 void Gpu::packRegisterFiles() {
@@ -219,7 +206,7 @@ void Gpu::packKernelRegisters() {
     kernelOffset_ = std::move(p.offset);
     kernelWords_ = p.words;
     fast_ = predecode(prog_, &kernelOffset_);
-    for (auto& blk : resident_)
+    for (auto& blk : blocks_.resident)
         for (auto& w : blk->warps)
             if (w.frames.size() == 1) {
                 fitRegisterFile(w.frames[0].regWords, kernelWords_);
@@ -233,18 +220,7 @@ void Gpu::retireIfDone(Block& b) {
     b.done = true;
     ++stats_.blocksCompleted;
     if (race_) race_->blockRetired(b.linear);
-    for (size_t i = 0; i < resident_.size(); ++i) {
-        if (resident_[i].get() == &b) {
-            spare_.push_back(std::move(resident_[i]));
-            resident_.erase(resident_.begin() + static_cast<long>(i));
-            if (rrBlock_ > i) --rrBlock_;
-            if (rrBlock_ >= resident_.size()) {
-                rrBlock_ = 0;
-                rrWarp_ = 0;
-            }
-            break;
-        }
-    }
+    blocks_.retire(b);
     admitBlocks();
 }
 

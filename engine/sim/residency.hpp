@@ -1,6 +1,6 @@
-// Block admission and retirement, written once: which blocks of a launch are resident (in the
-// order they were admitted), the retired ones kept for recycling, the next block to admit, and the
-// scheduler's round-robin position over the resident blocks. sim::Gpu keeps its blocks in one
+// Block admission, retirement and the round-robin pick, written once: which blocks of a launch
+// are resident (in the order they were admitted), the retired ones kept for recycling, the next
+// block to admit, and the scheduler's round-robin position over the resident blocks. sim::Gpu keeps its blocks in one
 // (launch.cpp), and trace::replaySerialOrder (issue_order.cpp), which replays the scheduler
 // without executing anything, keeps its stand-in blocks in another, so the two admit and retire
 // alike by construction (tests/engine/trace/issue_order_test.cpp compares them on real runs).
@@ -54,6 +54,38 @@ public:
             }
             return;
         }
+    }
+
+    // The scheduler's pick: from the round-robin position, the next warp that can issue, visiting
+    // the resident blocks in admission order and their warps in order, skipping a block that has
+    // no ready warp (blockReady false) as a whole; the position moves past the warp picked.
+    // Returns its block (null when no warp could issue) and sets `warp`.
+    template <class BlockReady, class WarpReady>
+    B* pick(uint32_t warpsPerBlock, BlockReady blockReady, WarpReady warpReady, uint32_t& warp) {
+        const size_t nb = resident.size();
+        if (rrBlock >= nb) {
+            rrBlock = 0;
+            rrWarp = 0;
+        }
+        const size_t totalWarps = nb * warpsPerBlock;
+        for (size_t k = 0; k < totalWarps; ++k) {
+            B& b = *resident[rrBlock];
+            if (!blockReady(b)) {   // nothing to issue here: move to the next block
+                k += warpsPerBlock - rrWarp - 1;
+                rrWarp = 0;
+                rrBlock = (rrBlock + 1) % nb;
+                continue;
+            }
+            const uint32_t wi = rrWarp;
+            if (++rrWarp >= warpsPerBlock) {
+                rrWarp = 0;
+                rrBlock = (rrBlock + 1) % nb;
+            }
+            if (!warpReady(b, wi)) continue;
+            warp = wi;
+            return &b;
+        }
+        return nullptr;
     }
 
     // Hands back the blocks admitted beyond `maxResident` (the last admitted first), as if they

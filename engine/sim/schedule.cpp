@@ -13,8 +13,8 @@ bool Gpu::pickAndIssue(int onlySlot, int onlyWarp) {
     if (state_ != LaunchState::Running) return false;
     try {
         if (onlySlot >= 0) {
-            if (static_cast<size_t>(onlySlot) >= resident_.size()) return false;
-            Block& b = *resident_[static_cast<size_t>(onlySlot)];
+            if (static_cast<size_t>(onlySlot) >= blocks_.resident.size()) return false;
+            Block& b = *blocks_.resident[static_cast<size_t>(onlySlot)];
             if (static_cast<size_t>(onlyWarp) >= b.warps.size()) return false;
             Warp& w = b.warps[static_cast<size_t>(onlyWarp)];
             if (w.state != WarpState::Ready) return false;
@@ -33,34 +33,19 @@ bool Gpu::pickAndIssue(int onlySlot, int onlyWarp) {
 // block is left. Throws the Error of a fault, a deadlock, an exceeded budget or a cancel.
 bool Gpu::issueNext() {
     for (;;) {
-        if (resident_.empty()) {
+        if (blocks_.resident.empty()) {
             state_ = LaunchState::Finished;
             return false;
         }
         // Round-robin over (block, warp) from the cursor.
-        size_t nb = resident_.size();
-        if (rrBlock_ >= nb) {
-            rrBlock_ = 0;
-            rrWarp_ = 0;
-        }
-        size_t totalWarps = nb * warpsPerBlock_;
-        for (size_t k = 0; k < totalWarps; ++k) {
-            Block& b = *resident_[rrBlock_];
-            if (b.readyWarps == 0) {   // nothing to issue here: move to the next block
-                k += warpsPerBlock_ - rrWarp_ - 1;
-                rrWarp_ = 0;
-                rrBlock_ = (rrBlock_ + 1) % nb;
-                continue;
-            }
-            uint32_t wi = rrWarp_;
-            if (++rrWarp_ >= warpsPerBlock_) {
-                rrWarp_ = 0;
-                rrBlock_ = (rrBlock_ + 1) % nb;
-            }
-            Warp& w = b.warps[wi];
-            if (w.state != WarpState::Ready) continue;
-            issue(b, w);
-            if (w.state == WarpState::Done) retireIfDone(b);
+        uint32_t wi = 0;
+        Block* const b = blocks_.pick(
+            warpsPerBlock_, [](const Block& blk) { return blk.readyWarps != 0; },
+            [](const Block& blk, uint32_t i) { return blk.warps[i].state == WarpState::Ready; }, wi);
+        if (b) {
+            Warp& w = b->warps[wi];
+            issue(*b, w);
+            if (w.state == WarpState::Done) retireIfDone(*b);
             return true;
         }
         // Nobody could issue: every live warp of every resident block waits at a barrier
@@ -73,7 +58,7 @@ bool Gpu::issueNext() {
 
 [[gnu::noinline]] void Gpu::reportDeadlock() {
     {
-        Block& b = *resident_.front();
+        Block& b = *blocks_.resident.front();
         for (auto& w : b.warps) {
             if (w.state == WarpState::AtBarrier) {
                 const Instr* in = w.barrierPc >= 0 ? &prog_.code[static_cast<size_t>(w.barrierPc)] : nullptr;
@@ -219,8 +204,8 @@ void Gpu::handPcCounts(StepListener& l) {
 }
 
 bool Gpu::stepLine(uint32_t slot, uint32_t warp) {
-    if (slot >= resident_.size() || warp >= warpsPerBlock_) return false;
-    const Block* blk = resident_[slot].get();
+    if (slot >= blocks_.resident.size() || warp >= warpsPerBlock_) return false;
+    const Block* blk = blocks_.resident[slot].get();
     auto lineOf = [&](const Warp& w) -> uint32_t {
         int32_t pc = w.pc();
         return pc >= 0 ? prog_.code[static_cast<size_t>(pc)].line : 0;
@@ -230,18 +215,18 @@ bool Gpu::stepLine(uint32_t slot, uint32_t warp) {
     for (uint64_t guard = 0; guard < opt_.instructionBudget; ++guard) {
         if (state_ != LaunchState::Running) return false;
         bool found = false;
-        for (auto& r : resident_)
+        for (auto& r : blocks_.resident)
             if (r.get() == blk) found = true;
         if (!found) return true;   // the block finished
         const Warp& w = blk->warps[warp];
         if (w.state == WarpState::Done) return true;
         if (w.state == WarpState::Ready) {
             size_t s = 0;
-            while (resident_[s].get() != blk) ++s;
+            while (blocks_.resident[s].get() != blk) ++s;
             pickAndIssue(static_cast<int>(s), static_cast<int>(warp));
             if (state_ != LaunchState::Running) return false;
             bool still = false;
-            for (auto& r : resident_)
+            for (auto& r : blocks_.resident)
                 if (r.get() == blk) still = true;
             if (!still || blk->warps[warp].state == WarpState::Done) return true;
             uint32_t now = lineOf(blk->warps[warp]);
@@ -345,7 +330,7 @@ void Gpu::runToEnd(uint32_t threads) {
                 std::unique_ptr<Gpu> g(new Gpu(prog_, mem_, cfg_, params_, o, std::move(spares), this));
                 g->setListener(forks[i].get());
                 g->runLoop();
-                spares = std::move(g->spare_);
+                spares = std::move(g->blocks_.spare);
                 if (g->fault_) stop.store(true, std::memory_order_relaxed);
                 finishedInstructions.fetch_add(g->stats_.warpInstructions, std::memory_order_relaxed);
                 parts[i] = std::move(g);
@@ -404,9 +389,9 @@ void Gpu::runToEnd(uint32_t threads) {
     for (auto& p : parts)
         for (CheckReport& r : p->reports_) keepReport(std::move(r));
     stats_ = sum;
-    spare_.clear();
-    resident_.clear();
-    nextBlock_ = static_cast<uint32_t>(opt_.endBlock);
+    blocks_.spare.clear();
+    blocks_.resident.clear();
+    blocks_.next = static_cast<uint32_t>(opt_.endBlock);
     state_ = LaunchState::Finished;
 }
 
