@@ -25,7 +25,7 @@
 
 namespace warpscope::sim {
 
-using ptx::StateSpace;
+using ptx::StateSpace;   // (the interpreter's files name these unqualified)
 using ptx::Type;
 
 inline constexpr uint32_t kFull = 0xffffffffu;
@@ -464,8 +464,9 @@ inline void map3(Exec& x, F fn) {
 
 // The executors: every row of isa.hpp names one (its last column, X -> execX), and issue.cpp's
 // kExecutors table calls it for each issued instruction the pre-decoded handlers did not run. An
-// executor runs the instruction for the lanes in x.exec (none: most do nothing) and, for control
-// flow, sets the warp's next pc itself (x.control).
+// executor runs the instruction for the lanes in x.exec (only control flow and barriers are
+// called with none: actsWithoutLanes) and, for control flow, sets the warp's next pc itself
+// (x.control).
 void execArith(Exec& x);     // ops_arith.cpp: add ... tanh
 void execBits(Exec& x);      // ops_arith.cpp: popc ... shf, predicate logic
 void execCompare(Exec& x);   // ops_compare.cpp: setp, set, selp, slct, testp

@@ -4,9 +4,6 @@
 
 namespace warpscope::sim {
 
-using ptx::StateSpace;
-using ptx::Type;
-
 std::vector<uint64_t> registerValues(const Function& fn, const Frame& f, const uint32_t* offsets) {
     const size_t n = fn.regOffset.size();
     if (!offsets) offsets = fn.regOffset.data();

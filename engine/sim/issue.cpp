@@ -5,19 +5,25 @@
 
 namespace warpscope::sim {
 
-using ptx::StateSpace;
-using ptx::Type;
-
 // ---------------------------------------------------------------- control flow
 // The executors of bra, call, ret/exit, trap and the barriers: what they do to the warp's SIMT
 // stack, call frames and the block's barriers (kExecutors' rows Branch, Call, Exit, Trap, Barrier).
+namespace {
+// The issue in progress as these executors name it (the names Gpu::issueGeneral used).
+struct Ctl {
+    explicit Ctl(Exec& x) : g(x.g), b(x.b), w(x.w), f(x.f), I(x.I), pc(x.pc), active(x.active), execMask(x.exec) {}
+    Gpu& g;
+    Block& b;
+    Warp& w;
+    Frame& f;
+    const Instr& I;
+    int32_t pc;
+    uint32_t active, execMask;
+};
+} // namespace
+
 void execBranch(Exec& x) {
-    Gpu& g = x.g;
-    Warp& w = x.w;
-    Frame& f = x.f;
-    const Instr& I = x.I;
-    const int32_t pc = x.pc;
-    const uint32_t active = x.active, execMask = x.exec;
+    [[maybe_unused]] auto [g, b, w, f, I, pc, active, execMask] = Ctl(x);
     x.control = true;
     ++g.stats_.branches;
     if (x.st) x.st->branch = true;
@@ -46,13 +52,7 @@ void execBranch(Exec& x) {
 }
 
 void execCall(Exec& x) {
-    Gpu& g = x.g;
-    Block& b = x.b;
-    Warp& w = x.w;
-    Frame& f = x.f;
-    const Instr& I = x.I;
-    const int32_t pc = x.pc;
-    const uint32_t execMask = x.exec;
+    [[maybe_unused]] auto [g, b, w, f, I, pc, active, execMask] = Ctl(x);
     x.control = true;
     if (execMask == 0) {
         w.top.pc = pc + 1;
@@ -68,13 +68,7 @@ void execCall(Exec& x) {
     nf.regWords.assign(callee.regWords, 0);
     nf.preds.assign(callee.numPreds, 0);
     nf.params.assign(size_t(callee.paramBytes) * 32, 0);
-    for (size_t k = 0; k < cs.argOffsets.size() && k < callee.formalOffsets.size(); ++k) {
-        size_t n = static_cast<size_t>(callee.formalSizes[k]);
-        forLanes(execMask, [&](int l) {
-            std::memcpy(nf.params.data() + size_t(l) * callee.paramBytes + size_t(callee.formalOffsets[k]),
-                        f.params.data() + size_t(l) * caller.paramBytes + size_t(cs.argOffsets[k]), n);
-        });
-    }
+    copyParams(execMask, nf, callee.paramBytes, callee.formalOffsets, f, caller.paramBytes, cs.argOffsets, callee.formalSizes);
     nf.localBase = w.localTop;
     uint64_t top = uint64_t(w.localTop) + callee.localBytes;
     if (top > g.opt_.maxLocalBytesPerThread)
@@ -93,12 +87,7 @@ void execCall(Exec& x) {
 }
 
 void execExit(Exec& x) {
-    Gpu& g = x.g;
-    Warp& w = x.w;
-    Frame& f = x.f;
-    const Instr& I = x.I;
-    const int32_t pc = x.pc;
-    const uint32_t active = x.active, execMask = x.exec;
+    [[maybe_unused]] auto [g, b, w, f, I, pc, active, execMask] = Ctl(x);
     x.control = true;
     if (I.op == Op::Exit || w.frames.size() == 1) {
         g.finishLanes(w, execMask);
@@ -112,22 +101,13 @@ void execExit(Exec& x) {
 }
 
 void execTrap(Exec& x) {
-    Gpu& g = x.g;
-    Block& b = x.b;
-    Warp& w = x.w;
-    const Instr& I = x.I;
-    const uint32_t execMask = x.exec;
+    [[maybe_unused]] auto [g, b, w, f, I, pc, active, execMask] = Ctl(x);
     if (execMask) g.raise(Error::Kind::Fault, "The kernel executed trap (for example a failed assert).", b, w, std::countr_zero(execMask), &I);
     return;
 }
 
 void execBarrier(Exec& x) {
-    Gpu& g = x.g;
-    Block& b = x.b;
-    Warp& w = x.w;
-    const Instr& I = x.I;
-    const int32_t pc = x.pc;
-    const uint32_t active = x.active, execMask = x.exec;
+    [[maybe_unused]] auto [g, b, w, f, I, pc, active, execMask] = Ctl(x);
     if (I.type == Type::B8) {   // bar.warp.sync: lanes run in lockstep here; racecheck notes the sync
         if (execMask) g.checkMemberMask(b, w, I, execMask, x.src(0));
         ++w.syncEpoch;
@@ -219,6 +199,10 @@ constexpr ExecFn kExecutors[] = {
 #undef WARPSCOPE_OP_EXECUTOR
 };
 static_assert(sizeof(kExecutors) / sizeof(kExecutors[0]) == kOpCount);
+// The executors that act even when the guard leaves no lane executing: a branch still counts
+// and moves the warp on, a call or exit still settles the pc, bar.warp.sync still marks the
+// warp's sync. Every other executor runs only for some lane.
+constexpr bool actsWithoutLanes(ExecFn f) { return f == &execBranch || f == &execCall || f == &execExit || f == &execBarrier; }
 } // namespace
 
 // ---------------------------------------------------------------- issue()
@@ -320,7 +304,10 @@ void Gpu::issue(Block& b, Warp& w) {
     uint64_t fastAddrs[32];
     const bool fastDone = execMask == kFull && fastOk_ && fastFn_(*this, fast_[static_cast<size_t>(pc)], b, w, st ? fastAddrs : nullptr);
     if (fastDone && st && isMemoryOp(I.op)) fillMemoryStep(*st, I, I.space, fastAddrs);
-    if (!fastDone) kExecutors[static_cast<size_t>(I.op)](x);
+    if (!fastDone) {
+        const ExecFn run = kExecutors[static_cast<size_t>(I.op)];
+        if (execMask || actsWithoutLanes(run)) run(x);
+    }
     x.commit();
     if (!x.control) w.top.pc = pc + 1;
     (void)x.active;

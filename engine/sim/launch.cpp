@@ -5,9 +5,6 @@
 
 namespace warpscope::sim {
 
-using ptx::StateSpace;
-using ptx::Type;
-
 // ---------------------------------------------------------------- 1. Launch set-up
 Gpu::Gpu(const Program& program, mem::GlobalMemory& memory, const base::LaunchConfig& config,
          const std::vector<base::ParamBytes>& params, LaunchOptions options)

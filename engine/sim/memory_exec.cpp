@@ -4,9 +4,6 @@
 
 namespace warpscope::sim {
 
-using ptx::StateSpace;
-using ptx::Type;
-
 // The smallest and largest of a warp's 32 addresses and the OR of all of them (alignment), for
 // the whole-warp bounds check of a memory access. Baseline x86-64 has no 64-bit vector min/max,
 // so an AVX2 variant is chosen once at run time; both give the same three values.
@@ -253,7 +250,6 @@ void fillMemoryAccess(MemoryAccess& m, const Instr& I, StateSpace resolved, uint
 }
 
 void execMemory(Exec& x) {
-    if (!x.exec) return;
     sim::Step* const st = x.st;
     const Instr& I = x.I;
     const int es = ptx::sizeOf(I.type);

@@ -5,8 +5,7 @@
 
 namespace warpscope::sim {
 
-using ptx::StateSpace;
-using ptx::Type;
+using namespace arith;
 
 namespace {
 // fma.rn.f32 over a warp. The FMA3 variant is chosen once at run time: baseline x86-64 code
@@ -48,12 +47,10 @@ void shiftAtWidth(Exec& x, int bits, F body) {
 } // namespace
 
 void execArith(Exec& x) {
-    if (!x.exec) return;
     const Instr& I = x.I;
     const Type t = I.type;
     const int bits = ptx::bitsOf(t);
     const bool sgn = ptx::isSigned(t);
-    using namespace arith;
     const Round r = I.rnd == Round::None ? Round::RN : I.rnd;
     switch (I.op) {
     case Op::Add:
@@ -308,12 +305,10 @@ void execArith(Exec& x) {
 }
 
 void execBits(Exec& x) {
-    if (!x.exec) return;
     const Instr& I = x.I;
     const Type t = I.type;
     const int bits = ptx::bitsOf(t);
     const bool sgn = ptx::isSigned(t);
-    using namespace arith;
     if (t == Type::Pred) {
         // Predicate logic: and/or/xor/not/mov on predicate registers.
         uint32_t a = x.predMask(I.src[0]);

@@ -4,9 +4,6 @@
 
 namespace warpscope::sim {
 
-using ptx::StateSpace;
-using ptx::Type;
-
 namespace {
 #if defined(__SSE2__)
 // One 32-bit integer comparison over all 32 lanes, as a lane mask: the vectorised form of
@@ -53,7 +50,6 @@ bool compareLane(const Instr& I, Type t, uint64_t a, uint64_t b) {
 } // namespace
 
 void execCompare(Exec& x) {
-    if (!x.exec) return;
     const Instr& I = x.I;
     using namespace arith;
     switch (I.op) {

@@ -3,15 +3,11 @@
 
 namespace warpscope::sim {
 
-using ptx::StateSpace;
-using ptx::Type;
-
 // Tensor-core instructions (sim/tensor.hpp): every lane's fragment elements move between its
 // registers and memory (wmma.load/store, ldmatrix) or other lanes (mma, movmatrix) by the
 // layout fragmentElements gives. They are warp-wide (.sync.aligned): all 32 lanes must execute
 // them; the registers are written directly, not through Exec's staging (up to 16 of them).
 void execMatrix(Exec& x) {
-    if (!x.exec) return;
     const Instr& I = x.I;
     const MatrixOp& M = *I.matrix;
     if (x.exec != kFull) {

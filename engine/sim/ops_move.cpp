@@ -4,12 +4,8 @@
 
 namespace warpscope::sim {
 
-using ptx::StateSpace;
-using ptx::Type;
-
 
 void execMove(Exec& x) {
-    if (!x.exec) return;
     const Instr& I = x.I;
     switch (I.op) {
     case Op::Mov: {

@@ -3,11 +3,7 @@
 
 namespace warpscope::sim {
 
-using ptx::StateSpace;
-using ptx::Type;
-
 void execWarp(Exec& x) {
-    if (!x.exec) return;
     const Instr& I = x.I;
     if (I.maskSync) x.g.checkMemberMask(x.b, x.w, I, x.exec, x.src(I.op == Op::Shfl ? 3 : 1));
     switch (I.op) {

@@ -5,9 +5,6 @@
 
 namespace warpscope::sim {
 
-using ptx::StateSpace;
-using ptx::Type;
-
 // ---------------------------------------------------------------- 2. Scheduling and control
 bool Gpu::pickAndIssue(int onlySlot, int onlyWarp) {
     if (state_ != LaunchState::Running) return false;

@@ -5,9 +5,6 @@
 
 namespace warpscope::sim {
 
-using ptx::StateSpace;
-using ptx::Type;
-
 void Gpu::finishLanes(Warp& w, uint32_t lanes) {
     w.exited |= lanes;
     for (auto& f : w.frames)

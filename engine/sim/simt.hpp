@@ -4,9 +4,23 @@
 #include "sim/exec.hpp"
 
 namespace warpscope::sim {
+// A call's arguments into the callee's frame, or its results back into the caller's: for each
+// lane in `lanes`, value k (sizes[k] bytes) from `from` at fromOffsets[k] to `to` at toOffsets[k]
+// (each frame's .param space holds one area of paramBytes per lane).
+inline void copyParams(uint32_t lanes, Frame& to, uint32_t toBytes, const std::vector<int64_t>& toOffsets, const Frame& from,
+                       uint32_t fromBytes, const std::vector<int64_t>& fromOffsets, const std::vector<int>& sizes) {
+    for (size_t k = 0; k < toOffsets.size() && k < fromOffsets.size(); ++k) {
+        const size_t n = static_cast<size_t>(sizes[k]);
+        forLanes(lanes, [&](int l) {
+            std::memcpy(to.params.data() + size_t(l) * toBytes + size_t(toOffsets[k]),
+                        from.params.data() + size_t(l) * fromBytes + size_t(fromOffsets[k]), n);
+        });
+    }
+}
+
 // Pops finished SIMT entries and finished call frames; marks the warp done when nothing is left.
 // The top entry lives in the Warp (Warp::top); the frame's stack holds the entries below it.
-inline void settle(const Program& prog, Warp& w) {
+[[gnu::always_inline]] inline void settle(const Program& prog, Warp& w) {
     for (;;) {
         Frame& f = w.frames.back();
         // An entry that reached its reconvergence point hands its lanes back to the entry below
@@ -34,13 +48,7 @@ inline void settle(const Program& prog, Warp& w) {
         const Function& pf = prog.functions[caller.func];
         const CallSite& cs = pf.calls[static_cast<size_t>(callee.callSite)];
         uint32_t lanes = callee.returned & ~w.exited;
-        for (size_t k = 0; k < cs.retOffsets.size() && k < cf.returnOffsets.size(); ++k) {
-            size_t n = static_cast<size_t>(cf.returnSizes[k]);
-            forLanes(lanes, [&](int l) {
-                std::memcpy(caller.params.data() + size_t(l) * pf.paramBytes + size_t(cs.retOffsets[k]),
-                            callee.params.data() + size_t(l) * cf.paramBytes + size_t(cf.returnOffsets[k]), n);
-            });
-        }
+        copyParams(lanes, caller, pf.paramBytes, cs.retOffsets, callee, cf.paramBytes, cf.returnOffsets, cf.returnSizes);
         w.localTop = callee.localBase;
     }
 }
