@@ -119,7 +119,7 @@ void execBarrier(Exec& x) {
     // (an early return before __syncthreads()), they go on and the arrived lanes wait: exited
     // threads count as arrived on Volta and later (parkAtBarrier). Otherwise: an error.
     const bool partial = active != live && !(w.parkedMask && (active | w.parkedMask) == live);
-    auto divergent = [&] { g.divergentBarrier(b, w, I, active, live); };
+    auto divergent = [&x, live] { x.g.divergentBarrier(x.b, x.w, x.I, x.active, live); };   // (a lambda cannot capture the bindings in clang 14)
     if (partial && (I.barArrive || w.frames.size() != 1 || w.parkedMask)) divergent();
     const uint64_t* idv = x.src(0);
     uint32_t id = static_cast<uint32_t>(idv[std::countr_zero(execMask)]) & 15;
