@@ -376,19 +376,7 @@ inline uint64_t sadInt(uint64_t a, uint64_t b, uint64_t c, int bits, bool isSign
     bool lt = isSigned ? signExtend(a, bits) < signExtend(b, bits) : truncBits(a, bits) < truncBits(b, bits);
     return truncBits(c + (lt ? b - a : a - b), bits);
 }
-// shl/shr: the shift amount is an unsigned 32-bit value; amounts >= width are clamped to width.
-inline uint64_t shl(uint64_t a, uint32_t n, int bits) {
-    return n >= uint32_t(bits) ? 0 : truncBits(a << n, bits);
-}
-inline uint64_t shr(uint64_t a, uint32_t n, int bits, bool isSigned) {
-    if (isSigned) {
-        int64_t v = signExtend(a, bits);
-        uint32_t s = n >= uint32_t(bits) ? uint32_t(bits - 1) : n;
-        if (s > 63) s = 63;
-        return truncBits(uint64_t(v >> s), bits);
-    }
-    return n >= uint32_t(bits) ? 0 : truncBits(a, bits) >> n;
-}
+// shl/shr: sim/ops.hpp (one body for both executors).
 
 // Bit manipulation (bits = 32 or 64).
 uint64_t bfe(uint64_t a, uint32_t pos, uint32_t len, int bits, bool isSigned);

@@ -1,6 +1,6 @@
-// Checkers beyond the always-on memcheck/synccheck in gpu.cpp, kept out of the interpreter's hot
-// path: gpu.cpp calls them only when they are switched on (racecheck) or only for the few
-// instructions they concern (warp-synchronous member masks).
+// Checkers beyond the always-on memcheck/synccheck of the interpreter (memory_exec.cpp, issue.cpp),
+// kept out of its hot path: it calls them only when they are switched on (racecheck) or only for
+// the few instructions they concern (warp-synchronous member masks).
 //
 // Sections: 1. Warp-synchronous member masks  2. Global-memory racecheck
 #pragma once

@@ -1,7 +1,8 @@
 // Whole-warp handlers of the pre-decoded form (predecode.hpp): Gpu::execFast runs one
-// instruction for all 32 lanes with the operand decoding done at launch. Each handler computes
-// exactly what the general interpreter (gpu.cpp, sections 5-6) computes for the same
-// instruction with a full execution mask; a handler that finds a case it does not cover (an
+// instruction for all 32 lanes with the operand decoding done at launch. A handler is the
+// general executor's operation (the same body in sim/ops.hpp) run over 32 lanes at the registers'
+// storage width: no second implementation of any arithmetic lives here, only lane loops, operand
+// access and the AVX2 forms of the loops (tested equal to the bodies by fast_path_test); a handler that finds a case it does not cover (an
 // address out of range or misaligned, a tid.x that needs division) returns false before
 // changing anything, and the general path runs instead (and reports any fault).
 //
@@ -10,6 +11,7 @@
 
 #include "mem/journal.hpp"
 #include "sim/arith.hpp"
+#include "sim/ops.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -21,34 +23,30 @@
 
 namespace warpscope::sim {
 
+using arith::CmpOp;
+
 namespace {
 // ---------------------------------------------------------------- 1. Lane loops
 // Register operands are arrays of 32 lanes: uint32_t for 32-bit registers, uint64_t for 64-bit
 // ones (Frame::regWords).
 constexpr uint32_t kLanes = 32;
 
-// A float result as the interpreter stores it: any NaN canonical.
-inline uint32_t storeF32(float v) { return v != v ? arith::kCanonicalNaNF32 : std::bit_cast<uint32_t>(v); }
-
 enum class F32Op : uint8_t { Add, Sub, Mul, Fma };
 
 template <F32Op kOp>
 void f32LanesScalar(const uint32_t* a, const uint32_t* b, const uint32_t* c, uint32_t* d) {
     for (uint32_t l = 0; l < kLanes; ++l) {
-        const float x = std::bit_cast<float>(a[l]), y = std::bit_cast<float>(b[l]);
-        float v;
-        if constexpr (kOp == F32Op::Add) v = x + y;
-        else if constexpr (kOp == F32Op::Sub) v = x - y;
-        else if constexpr (kOp == F32Op::Mul) v = x * y;
-        else v = std::fma(x, y, std::bit_cast<float>(c[l]));
-        d[l] = storeF32(v);
+        if constexpr (kOp == F32Op::Add) d[l] = ops::addF32(a[l], b[l]);
+        else if constexpr (kOp == F32Op::Sub) d[l] = ops::subF32(a[l], b[l]);
+        else if constexpr (kOp == F32Op::Mul) d[l] = ops::mulF32(a[l], b[l]);
+        else d[l] = ops::fmaF32(a[l], b[l], c[l]);
     }
 }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define WARPSCOPE_FAST_AVX2 1
-// Eight lanes per operation: the packed single-precision operations round exactly as the scalar
-// ones (same MXCSR; fmadd rounds once, as std::fma), and NaNs get the canonical encoding.
+// Eight lanes per operation (the vectorised form of ops::addF32 ... fmaF32): the packed
+// single-precision operations round exactly as the scalar ones (same MXCSR; fmadd rounds once, as std::fma), and NaNs get the canonical encoding.
 template <F32Op kOp>
 __attribute__((target("avx2,fma"))) void f32LanesAvx2(const uint32_t* a, const uint32_t* b, const uint32_t* c, uint32_t* d) {
     const __m256i canon = _mm256_set1_epi32(static_cast<int>(arith::kCanonicalNaNF32));
@@ -65,9 +63,9 @@ __attribute__((target("avx2,fma"))) void f32LanesAvx2(const uint32_t* a, const u
     }
 }
 
-// setp on 32-bit integers, eight lanes per compare (unsigned order: signed compares with the
-// sign bits flipped).
-template <FastCmp kCmp, bool kSigned>
+// setp on 32-bit integers, eight lanes per compare (the vectorised form of ops::compareLanes;
+// unsigned order: signed compares with the sign bits flipped).
+template <CmpOp kCmp, bool kSigned>
 __attribute__((target("avx2"))) uint32_t compareLanesAvx2(const uint32_t* a, const uint32_t* b) {
     const __m256i flip = _mm256_set1_epi32(kSigned ? 0 : INT32_MIN);
     uint32_t p = 0;
@@ -75,45 +73,26 @@ __attribute__((target("avx2"))) uint32_t compareLanesAvx2(const uint32_t* a, con
         const __m256i x = _mm256_xor_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + l)), flip);
         const __m256i y = _mm256_xor_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + l)), flip);
         __m256i c;
-        if constexpr (kCmp == FastCmp::Eq || kCmp == FastCmp::Ne) c = _mm256_cmpeq_epi32(x, y);
-        else if constexpr (kCmp == FastCmp::Lt || kCmp == FastCmp::Ge) c = _mm256_cmpgt_epi32(y, x);
+        if constexpr (kCmp == CmpOp::Eq || kCmp == CmpOp::Ne) c = _mm256_cmpeq_epi32(x, y);
+        else if constexpr (kCmp == CmpOp::Lt || kCmp == CmpOp::Ge) c = _mm256_cmpgt_epi32(y, x);
         else c = _mm256_cmpgt_epi32(x, y);
         p |= uint32_t(_mm256_movemask_ps(_mm256_castsi256_ps(c))) << l;
     }
-    if constexpr (kCmp == FastCmp::Ne || kCmp == FastCmp::Ge || kCmp == FastCmp::Le) p = ~p;
+    if constexpr (kCmp == CmpOp::Ne || kCmp == CmpOp::Ge || kCmp == CmpOp::Le) p = ~p;
     return p;
 }
 template <bool kSigned>
-__attribute__((target("avx2"))) uint32_t compareLanesAvx2(FastCmp op, const uint32_t* a, const uint32_t* b) {
+__attribute__((target("avx2"))) uint32_t compareLanesAvx2(CmpOp op, const uint32_t* a, const uint32_t* b) {
     switch (op) {
-    case FastCmp::Eq: return compareLanesAvx2<FastCmp::Eq, kSigned>(a, b);
-    case FastCmp::Ne: return compareLanesAvx2<FastCmp::Ne, kSigned>(a, b);
-    case FastCmp::Lt: return compareLanesAvx2<FastCmp::Lt, kSigned>(a, b);
-    case FastCmp::Le: return compareLanesAvx2<FastCmp::Le, kSigned>(a, b);
-    case FastCmp::Gt: return compareLanesAvx2<FastCmp::Gt, kSigned>(a, b);
-    default: return compareLanesAvx2<FastCmp::Ge, kSigned>(a, b);
+    case CmpOp::Eq: return compareLanesAvx2<CmpOp::Eq, kSigned>(a, b);
+    case CmpOp::Ne: return compareLanesAvx2<CmpOp::Ne, kSigned>(a, b);
+    case CmpOp::Lt: return compareLanesAvx2<CmpOp::Lt, kSigned>(a, b);
+    case CmpOp::Le: return compareLanesAvx2<CmpOp::Le, kSigned>(a, b);
+    case CmpOp::Gt: return compareLanesAvx2<CmpOp::Gt, kSigned>(a, b);
+    default: return compareLanesAvx2<CmpOp::Ge, kSigned>(a, b);
     }
 }
 #endif
-
-// One 32-bit integer comparison over the 32 lanes, as a lane mask.
-template <class T, class C>
-uint32_t laneBits(const uint32_t* a, const uint32_t* b, C cmp) {
-    uint32_t p = 0;
-    for (uint32_t l = 0; l < kLanes; ++l) p |= uint32_t(cmp(static_cast<T>(a[l]), static_cast<T>(b[l]))) << l;
-    return p;
-}
-template <class T>
-uint32_t compareLanesScalar(FastCmp op, const uint32_t* a, const uint32_t* b) {
-    switch (op) {
-    case FastCmp::Eq: return laneBits<T>(a, b, [](T x, T y) { return x == y; });
-    case FastCmp::Ne: return laneBits<T>(a, b, [](T x, T y) { return x != y; });
-    case FastCmp::Lt: return laneBits<T>(a, b, [](T x, T y) { return x < y; });
-    case FastCmp::Le: return laneBits<T>(a, b, [](T x, T y) { return x <= y; });
-    case FastCmp::Gt: return laneBits<T>(a, b, [](T x, T y) { return x > y; });
-    default: return laneBits<T>(a, b, [](T x, T y) { return x >= y; });
-    }
-}
 
 // Global addresses (base + offset) and their span: the largest, the smallest and the OR of all
 // (alignment).
@@ -441,9 +420,9 @@ template <bool kAvx2>
         const uint32_t* y = src32(1);
         uint32_t* d = narrow(op.dst);
         if (op.kind == FastKind::AddI32)
-            for (uint32_t l = 0; l < kLanes; ++l) d[l] = x[l] + y[l];
+            for (uint32_t l = 0; l < kLanes; ++l) d[l] = ops::add(x[l], y[l]);
         else
-            for (uint32_t l = 0; l < kLanes; ++l) d[l] = x[l] - y[l];
+            for (uint32_t l = 0; l < kLanes; ++l) d[l] = ops::sub(x[l], y[l]);
         return true;
     }
     case FastKind::AddI64:
@@ -452,16 +431,16 @@ template <bool kAvx2>
         const uint64_t* y = src64(1);
         uint64_t* d = wide(op.dst);
         if (op.kind == FastKind::AddI64)
-            for (uint32_t l = 0; l < kLanes; ++l) d[l] = x[l] + y[l];
+            for (uint32_t l = 0; l < kLanes; ++l) d[l] = ops::add(x[l], y[l]);
         else
-            for (uint32_t l = 0; l < kLanes; ++l) d[l] = x[l] - y[l];
+            for (uint32_t l = 0; l < kLanes; ++l) d[l] = ops::sub(x[l], y[l]);
         return true;
     }
     case FastKind::MulLoI32: {
         const uint32_t* x = src32(0);
         const uint32_t* y = src32(1);
         uint32_t* d = narrow(op.dst);
-        for (uint32_t l = 0; l < kLanes; ++l) d[l] = x[l] * y[l];
+        for (uint32_t l = 0; l < kLanes; ++l) d[l] = ops::mulLo(x[l], y[l]);
         return true;
     }
     case FastKind::MadLoI32: {
@@ -469,21 +448,21 @@ template <bool kAvx2>
         const uint32_t* y = src32(1);
         const uint32_t* z = src32(2);
         uint32_t* d = narrow(op.dst);
-        for (uint32_t l = 0; l < kLanes; ++l) d[l] = x[l] * y[l] + z[l];
+        for (uint32_t l = 0; l < kLanes; ++l) d[l] = ops::madLo(x[l], y[l], z[l]);
         return true;
     }
     case FastKind::MulWideS32: {
         const uint32_t* x = src32(0);
         const uint32_t* y = src32(1);
         uint64_t* d = wide(op.dst);
-        for (uint32_t l = 0; l < kLanes; ++l) d[l] = uint64_t(int64_t(int32_t(x[l])) * int64_t(int32_t(y[l])));
+        for (uint32_t l = 0; l < kLanes; ++l) d[l] = ops::mulWide(int32_t(x[l]), int32_t(y[l]));
         return true;
     }
     case FastKind::MulWideU32: {
         const uint32_t* x = src32(0);
         const uint32_t* y = src32(1);
         uint64_t* d = wide(op.dst);
-        for (uint32_t l = 0; l < kLanes; ++l) d[l] = uint64_t(x[l]) * y[l];
+        for (uint32_t l = 0; l < kLanes; ++l) d[l] = ops::mulWide(x[l], y[l]);
         return true;
     }
     case FastKind::ShlB32:
@@ -493,11 +472,11 @@ template <bool kAvx2>
         const uint32_t n = uint32_t(op.imm[1]);
         uint32_t* d = narrow(op.dst);
         if (op.kind == FastKind::ShlB32)
-            for (uint32_t l = 0; l < kLanes; ++l) d[l] = x[l] << n;
+            for (uint32_t l = 0; l < kLanes; ++l) d[l] = ops::shl(x[l], n);
         else if (op.kind == FastKind::ShrU32)
-            for (uint32_t l = 0; l < kLanes; ++l) d[l] = x[l] >> n;
+            for (uint32_t l = 0; l < kLanes; ++l) d[l] = ops::shrU(x[l], n);
         else
-            for (uint32_t l = 0; l < kLanes; ++l) d[l] = uint32_t(int32_t(x[l]) >> n);
+            for (uint32_t l = 0; l < kLanes; ++l) d[l] = ops::shrS(x[l], n);
         return true;
     }
     case FastKind::Mov32: {
@@ -565,13 +544,13 @@ template <bool kAvx2>
     case FastKind::CvtU64U32: {
         const uint32_t* x = src32(0);
         uint64_t* d = wide(op.dst);
-        for (uint32_t l = 0; l < kLanes; ++l) d[l] = x[l];
+        for (uint32_t l = 0; l < kLanes; ++l) d[l] = ops::widen(x[l]);
         return true;
     }
     case FastKind::CvtS64S32: {
         const uint32_t* x = src32(0);
         uint64_t* d = wide(op.dst);
-        for (uint32_t l = 0; l < kLanes; ++l) d[l] = uint64_t(int64_t(int32_t(x[l])));
+        for (uint32_t l = 0; l < kLanes; ++l) d[l] = ops::widen(int32_t(x[l]));
         return true;
     }
     case FastKind::SetpI32: {
@@ -582,7 +561,7 @@ template <bool kAvx2>
         if constexpr (kAvx2) p = op.sgn ? compareLanesAvx2<true>(op.cmp, x, y) : compareLanesAvx2<false>(op.cmp, x, y);
         else
 #endif
-            p = op.sgn ? compareLanesScalar<int32_t>(op.cmp, x, y) : compareLanesScalar<uint32_t>(op.cmp, x, y);
+            p = op.sgn ? ops::compareLanes<int32_t>(op.cmp, x, y) : ops::compareLanes<uint32_t>(op.cmp, x, y);
         w.preds[op.dst] = p;
         if (op.dst2 >= 0) w.preds[op.dst2] = ~p;
         return true;

@@ -7,6 +7,7 @@
 #include "base/error.hpp"
 #include "base/hot_memory.hpp"
 #include "sim/predecode.hpp"
+#include "sim/residency.hpp"
 #include "sim/program.hpp"
 #include "sim/step.hpp"
 
@@ -213,6 +214,8 @@ struct IssueFootprint {
     uint32_t sharedOffset = 0;
 };
 
+struct Exec;   // one issued instruction's operands and staging (exec.hpp, the interpreter's own)
+
 class Gpu {
 public:
     Gpu(const Program& program, mem::GlobalMemory& memory, const base::LaunchConfig& config,
@@ -287,8 +290,8 @@ public:
     mem::GlobalMemory& memory() { return mem_; }
     const Program& program() const { return prog_; }
     const base::LaunchConfig& config() const { return cfg_; }
-    const std::vector<std::unique_ptr<Block>>& residentBlocks() const { return resident_; }
-    uint32_t blocksLaunched() const { return nextBlock_; }
+    const std::vector<std::unique_ptr<Block>>& residentBlocks() const { return blocks_.resident; }
+    uint32_t blocksLaunched() const { return static_cast<uint32_t>(blocks_.next); }
     uint64_t blockCount() const { return cfg_.grid.count(); }
     uint32_t warpsPerBlock() const { return warpsPerBlock_; }
     uint64_t stepCount() const { return stats_.warpInstructions; }
@@ -302,6 +305,15 @@ public:
 
 private:
     friend struct Exec;
+    // The executors that change the scheduler's state (exec.hpp: control flow, barriers, fences,
+    // the *.sync member-mask check).
+    friend void execBranch(Exec&);
+    friend void execCall(Exec&);
+    friend void execExit(Exec&);
+    friend void execTrap(Exec&);
+    friend void execBarrier(Exec&);
+    friend void execFence(Exec&);
+    friend void execWarp(Exec&);
     void admitBlocks();
     // runToEnd's shares: a Gpu that takes the launch's decoded kernel (pre-decoded instructions,
     // register packing) from `like` instead of deriving it again, and starts with another share's
@@ -343,11 +355,7 @@ private:
     std::vector<uint8_t> kernelParams_;
     LaunchOptions opt_;
     uint32_t threadsPerBlock_ = 0, warpsPerBlock_ = 0, sharedBytes_ = 0;
-    std::vector<std::unique_ptr<Block>> resident_;
-    std::vector<std::unique_ptr<Block>> spare_;   // retired blocks, recycled by admitBlocks
-    uint32_t nextBlock_ = 0;
-    size_t rrBlock_ = 0;
-    uint32_t rrWarp_ = 0;
+    Residency<Block> blocks_;   // resident and retired blocks, the next to admit, the round-robin position
     LaunchState state_ = LaunchState::Running;
     std::optional<Error> fault_;
     LaunchStats stats_;

@@ -10,92 +10,95 @@ namespace warpscope::sim {
 enum class ExecClass : uint8_t { Alu, Fma, Fp64, Sfu, Lsu, Branch, Barrier, Warp, Misc, Tensor };
 std::string_view execClassName(ExecClass c);
 
-// X(enumerator, ptx spelling, class, latency)
-#define WARPSCOPE_OPCODES(X)                                   \
-    X(Add, "add", Alu, 4)                                      \
-    X(Sub, "sub", Alu, 4)                                      \
-    X(Addc, "addc", Alu, 4)                                    \
-    X(Subc, "subc", Alu, 4)                                    \
-    X(Mul, "mul", Fma, 4)                                      \
-    X(Mad, "mad", Fma, 4)                                      \
-    X(Madc, "madc", Fma, 4)                                    \
-    X(Mul24, "mul24", Fma, 4)                                  \
-    X(Mad24, "mad24", Fma, 4)                                  \
-    X(Sad, "sad", Alu, 4)                                      \
-    X(Div, "div", Sfu, 40)                                     \
-    X(Rem, "rem", Sfu, 40)                                     \
-    X(Abs, "abs", Alu, 4)                                      \
-    X(Neg, "neg", Alu, 4)                                      \
-    X(Min, "min", Alu, 4)                                      \
-    X(Max, "max", Alu, 4)                                      \
-    X(Popc, "popc", Alu, 4)                                    \
-    X(Clz, "clz", Alu, 4)                                      \
-    X(Bfind, "bfind", Alu, 4)                                  \
-    X(Fns, "fns", Alu, 4)                                      \
-    X(Brev, "brev", Alu, 4)                                    \
-    X(Bfe, "bfe", Alu, 4)                                      \
-    X(Bfi, "bfi", Alu, 4)                                      \
-    X(Prmt, "prmt", Alu, 4)                                    \
-    X(And, "and", Alu, 4)                                      \
-    X(Or, "or", Alu, 4)                                        \
-    X(Xor, "xor", Alu, 4)                                      \
-    X(Not, "not", Alu, 4)                                      \
-    X(Cnot, "cnot", Alu, 4)                                    \
-    X(Shl, "shl", Alu, 4)                                      \
-    X(Shr, "shr", Alu, 4)                                      \
-    X(Shf, "shf", Alu, 4)                                      \
-    X(Fma, "fma", Fma, 4)                                      \
-    X(Rcp, "rcp", Sfu, 20)                                     \
-    X(Sqrt, "sqrt", Sfu, 20)                                   \
-    X(Rsqrt, "rsqrt", Sfu, 20)                                 \
-    X(Sin, "sin", Sfu, 20)                                     \
-    X(Cos, "cos", Sfu, 20)                                     \
-    X(Lg2, "lg2", Sfu, 20)                                     \
-    X(Ex2, "ex2", Sfu, 20)                                     \
-    X(Tanh, "tanh", Sfu, 20)                                   \
-    X(Copysign, "copysign", Alu, 4)                            \
-    X(Testp, "testp", Alu, 4)                                  \
-    X(Setp, "setp", Alu, 4)                                    \
-    X(Set, "set", Alu, 4)                                      \
-    X(Selp, "selp", Alu, 4)                                    \
-    X(Slct, "slct", Alu, 4)                                    \
-    X(Cvt, "cvt", Alu, 6)                                      \
-    X(Cvta, "cvta", Alu, 4)                                    \
-    X(Isspacep, "isspacep", Alu, 4)                            \
-    X(Mov, "mov", Alu, 2)                                      \
-    X(Ld, "ld", Lsu, 30)                                       \
-    X(Ldu, "ldu", Lsu, 30)                                     \
-    X(St, "st", Lsu, 30)                                       \
-    X(Atom, "atom", Lsu, 60)                                   \
-    X(Red, "red", Lsu, 60)                                     \
-    X(Bar, "bar", Barrier, 20)                                 \
-    X(Barrier, "barrier", Barrier, 20)                         \
-    X(Membar, "membar", Misc, 10)                              \
-    X(Fence, "fence", Misc, 10)                                \
-    X(Shfl, "shfl", Warp, 20)                                  \
-    X(Vote, "vote", Warp, 4)                                   \
-    X(Activemask, "activemask", Warp, 4)                       \
-    X(Match, "match", Warp, 20)                                \
-    X(Bra, "bra", Branch, 4)                                   \
-    X(Call, "call", Branch, 10)                                \
-    X(Ret, "ret", Branch, 4)                                   \
-    X(Exit, "exit", Branch, 4)                                 \
-    X(Trap, "trap", Branch, 4)                                 \
-    X(Brkpt, "brkpt", Misc, 4)                                 \
-    X(Nanosleep, "nanosleep", Misc, 4)                         \
-    X(Prefetch, "prefetch", Lsu, 4)                            \
-    X(Pmevent, "pmevent", Misc, 4)                             \
+// X(enumerator, ptx spelling, class, latency, executor). The executor column names the function
+// that runs the instruction: executor E is execE (sim/exec.hpp), reached through issue.cpp's
+// table; its per-lane semantics are a body in sim/ops.hpp or sim/arith.hpp. Adding an instruction
+// is a row here, its body, and a test (docs/architecture.md, "Where each kind of change goes").
+#define WARPSCOPE_OPCODES(X)                                             \
+    X(Add, "add", Alu, 4, Arith)                                  \
+    X(Sub, "sub", Alu, 4, Arith)                                  \
+    X(Addc, "addc", Alu, 4, Arith)                                \
+    X(Subc, "subc", Alu, 4, Arith)                                \
+    X(Mul, "mul", Fma, 4, Arith)                                  \
+    X(Mad, "mad", Fma, 4, Arith)                                  \
+    X(Madc, "madc", Fma, 4, Arith)                                \
+    X(Mul24, "mul24", Fma, 4, Arith)                              \
+    X(Mad24, "mad24", Fma, 4, Arith)                              \
+    X(Sad, "sad", Alu, 4, Arith)                                  \
+    X(Div, "div", Sfu, 40, Arith)                                 \
+    X(Rem, "rem", Sfu, 40, Arith)                                 \
+    X(Abs, "abs", Alu, 4, Arith)                                  \
+    X(Neg, "neg", Alu, 4, Arith)                                  \
+    X(Min, "min", Alu, 4, Arith)                                  \
+    X(Max, "max", Alu, 4, Arith)                                  \
+    X(Popc, "popc", Alu, 4, Bits)                                 \
+    X(Clz, "clz", Alu, 4, Bits)                                   \
+    X(Bfind, "bfind", Alu, 4, Bits)                               \
+    X(Fns, "fns", Alu, 4, Bits)                                   \
+    X(Brev, "brev", Alu, 4, Bits)                                 \
+    X(Bfe, "bfe", Alu, 4, Bits)                                   \
+    X(Bfi, "bfi", Alu, 4, Bits)                                   \
+    X(Prmt, "prmt", Alu, 4, Bits)                                 \
+    X(And, "and", Alu, 4, Bits)                                   \
+    X(Or, "or", Alu, 4, Bits)                                     \
+    X(Xor, "xor", Alu, 4, Bits)                                   \
+    X(Not, "not", Alu, 4, Bits)                                   \
+    X(Cnot, "cnot", Alu, 4, Bits)                                 \
+    X(Shl, "shl", Alu, 4, Bits)                                   \
+    X(Shr, "shr", Alu, 4, Bits)                                   \
+    X(Shf, "shf", Alu, 4, Bits)                                   \
+    X(Fma, "fma", Fma, 4, Arith)                                  \
+    X(Rcp, "rcp", Sfu, 20, Arith)                                 \
+    X(Sqrt, "sqrt", Sfu, 20, Arith)                               \
+    X(Rsqrt, "rsqrt", Sfu, 20, Arith)                             \
+    X(Sin, "sin", Sfu, 20, Arith)                                 \
+    X(Cos, "cos", Sfu, 20, Arith)                                 \
+    X(Lg2, "lg2", Sfu, 20, Arith)                                 \
+    X(Ex2, "ex2", Sfu, 20, Arith)                                 \
+    X(Tanh, "tanh", Sfu, 20, Arith)                               \
+    X(Copysign, "copysign", Alu, 4, Arith)                        \
+    X(Testp, "testp", Alu, 4, Compare)                            \
+    X(Setp, "setp", Alu, 4, Compare)                              \
+    X(Set, "set", Alu, 4, Compare)                                \
+    X(Selp, "selp", Alu, 4, Compare)                              \
+    X(Slct, "slct", Alu, 4, Compare)                              \
+    X(Cvt, "cvt", Alu, 6, Move)                                   \
+    X(Cvta, "cvta", Alu, 4, Move)                                 \
+    X(Isspacep, "isspacep", Alu, 4, Move)                         \
+    X(Mov, "mov", Alu, 2, Move)                                   \
+    X(Ld, "ld", Lsu, 30, Memory)                                  \
+    X(Ldu, "ldu", Lsu, 30, Memory)                                \
+    X(St, "st", Lsu, 30, Memory)                                  \
+    X(Atom, "atom", Lsu, 60, Memory)                              \
+    X(Red, "red", Lsu, 60, Memory)                                \
+    X(Bar, "bar", Barrier, 20, Barrier)                           \
+    X(Barrier, "barrier", Barrier, 20, Barrier)                   \
+    X(Membar, "membar", Misc, 10, Fence)                          \
+    X(Fence, "fence", Misc, 10, Fence)                            \
+    X(Shfl, "shfl", Warp, 20, Warp)                               \
+    X(Vote, "vote", Warp, 4, Warp)                                \
+    X(Activemask, "activemask", Warp, 4, Warp)                    \
+    X(Match, "match", Warp, 20, Warp)                             \
+    X(Bra, "bra", Branch, 4, Branch)                              \
+    X(Call, "call", Branch, 10, Call)                             \
+    X(Ret, "ret", Branch, 4, Exit)                                \
+    X(Exit, "exit", Branch, 4, Exit)                              \
+    X(Trap, "trap", Branch, 4, Trap)                              \
+    X(Brkpt, "brkpt", Misc, 4, Nothing)                           \
+    X(Nanosleep, "nanosleep", Misc, 4, Nothing)                   \
+    X(Prefetch, "prefetch", Lsu, 4, Nothing)                      \
+    X(Pmevent, "pmevent", Misc, 4, Nothing)                       \
     /* Tensor cores (sim/tensor.hpp): PTX spells wmma's three forms as one opcode with  */ \
     /* .load/.store/.mma; the translator picks the row by that word. Latencies: H100.   */ \
-    X(WmmaLoad, "wmma.load", Lsu, 30)                          \
-    X(WmmaStore, "wmma.store", Lsu, 30)                        \
-    X(WmmaMma, "wmma.mma", Tensor, 24)                         \
-    X(Mma, "mma", Tensor, 25)                                  \
-    X(Ldmatrix, "ldmatrix", Lsu, 33)                           \
-    X(Movmatrix, "movmatrix", Warp, 8)
+    X(WmmaLoad, "wmma.load", Lsu, 30, Matrix)                     \
+    X(WmmaStore, "wmma.store", Lsu, 30, Matrix)                   \
+    X(WmmaMma, "wmma.mma", Tensor, 24, Matrix)                    \
+    X(Mma, "mma", Tensor, 25, Matrix)                             \
+    X(Ldmatrix, "ldmatrix", Lsu, 33, Matrix)                      \
+    X(Movmatrix, "movmatrix", Warp, 8, Matrix)
 
 enum class Op : uint8_t {
-#define WARPSCOPE_OP_ENUM(e, s, c, l) e,
+#define WARPSCOPE_OP_ENUM(e, s, c, l, x) e,
     WARPSCOPE_OPCODES(WARPSCOPE_OP_ENUM)
 #undef WARPSCOPE_OP_ENUM
         Count_
@@ -109,7 +112,7 @@ struct OpInfo {
 };
 
 inline constexpr OpInfo kOpTable[] = {
-#define WARPSCOPE_OP_ROW(e, s, c, l) {Op::e, s, ExecClass::c, l},
+#define WARPSCOPE_OP_ROW(e, s, c, l, x) {Op::e, s, ExecClass::c, l},
     WARPSCOPE_OPCODES(WARPSCOPE_OP_ROW)
 #undef WARPSCOPE_OP_ROW
 };

@@ -347,12 +347,12 @@ FastOp decodeOne(const Program& prog, const Instr& I, const std::vector<uint32_t
         if (I.dst.kind != Operand::Kind::Pred || I.boolOp != BoolOp::None || !sources(2, false)) return generic;
         if (t != Type::S32 && t != Type::U32 && t != Type::B32) return generic;
         switch (I.cmp) {   // the same normalisation as the interpreter's setp (signed only for .s32 and eq..ge)
-        case CmpOp::Eq: f.cmp = FastCmp::Eq; break;
-        case CmpOp::Ne: f.cmp = FastCmp::Ne; break;
-        case CmpOp::Lt: case CmpOp::Lo: f.cmp = FastCmp::Lt; break;
-        case CmpOp::Le: case CmpOp::Ls: f.cmp = FastCmp::Le; break;
-        case CmpOp::Gt: case CmpOp::Hi: f.cmp = FastCmp::Gt; break;
-        case CmpOp::Ge: case CmpOp::Hs: f.cmp = FastCmp::Ge; break;
+        case CmpOp::Eq: f.cmp = CmpOp::Eq; break;
+        case CmpOp::Ne: f.cmp = CmpOp::Ne; break;
+        case CmpOp::Lt: case CmpOp::Lo: f.cmp = CmpOp::Lt; break;
+        case CmpOp::Le: case CmpOp::Ls: f.cmp = CmpOp::Le; break;
+        case CmpOp::Gt: case CmpOp::Hi: f.cmp = CmpOp::Gt; break;
+        case CmpOp::Ge: case CmpOp::Hs: f.cmp = CmpOp::Ge; break;
         default: return generic;
         }
         f.sgn = t == Type::S32 && I.cmp <= CmpOp::Ge;

@@ -70,14 +70,11 @@ enum class FastKind : uint8_t {
     Bra,                                       // offset = target; Gpu::issue takes it when the warp does not split
 };
 
-// Comparisons of SetpI32, normalised (Lo = Lt unsigned, ...).
-enum class FastCmp : uint8_t { Eq, Ne, Lt, Le, Gt, Ge };
-
 // Operands are either register word offsets into Frame::regWords or immediates: bit k of
 // `imms` says source k is the immediate imm[k]. Every field a kind does not use stays zero.
 struct FastOp {
     FastKind kind = FastKind::Generic;
-    FastCmp cmp = FastCmp::Eq;   // SetpI32
+    arith::CmpOp cmp = arith::CmpOp::Eq;   // SetpI32, normalised to Eq..Ge (Lo = Lt unsigned, ...)
     bool sgn = false;            // SetpI32: signed comparison
     uint8_t imms = 0;
     uint8_t size = 0;            // memory: bytes per lane (4 or 8)

@@ -5,6 +5,7 @@
 
 #include "base/error.hpp"
 #include "sim/gpu.hpp"
+#include "sim/residency.hpp"
 
 #include <algorithm>
 
@@ -127,23 +128,16 @@ void tryRelease(RBlock& b) {
 uint64_t replaySerialOrder(const LaunchShape& shape, const ScheduleLog& log, OrderVisitor* visitor, size_t tailLength,
                            std::vector<OrderedStep>* tail) {
     const uint32_t wpb = std::max(1u, shape.warpsPerBlock);
-    std::vector<std::unique_ptr<RBlock>> resident, spare;
-    uint64_t nextBlock = shape.firstBlock;
-    size_t rrBlock = 0;
-    uint32_t rrWarp = 0;
+    // Admission and retirement are sim::Gpu's own (sim::Residency); only the blocks differ.
+    sim::Residency<RBlock> res;
+    res.next = shape.firstBlock;
     uint64_t index = 0;
     std::vector<OrderedStep> ring(tail ? tailLength : 0);
 
     auto admit = [&] {
-        while (resident.size() < std::max(1u, shape.maxResidentBlocks) && nextBlock < shape.endBlock) {
-            std::unique_ptr<RBlock> b;
-            if (!spare.empty()) {
-                b = std::move(spare.back());
-                spare.pop_back();
-            } else {
-                b = std::make_unique<RBlock>();
-            }
-            b->linear = nextBlock++;
+        res.admit(std::max(1u, shape.maxResidentBlocks), shape.endBlock, [&](RBlock& blk, uint64_t linear) {
+            RBlock* const b = &blk;
+            b->linear = linear;
             b->ready = wpb;
             b->warps.assign(wpb, RWarp{});
             for (uint32_t wi = 0; wi < wpb; ++wi) {
@@ -153,23 +147,12 @@ uint64_t replaySerialOrder(const LaunchShape& shape, const ScheduleLog& log, Ord
                 if (!w.sched || w.sched->issued == 0) inconsistent("warp " + std::to_string(w.global) + " has no schedule");
                 w.mark = visitor ? visitor->firstMark(w.global) : OrderVisitor::kNone;
             }
-            resident.push_back(std::move(b));
-        }
+        });
     };
     auto retireIfDone = [&](RBlock& b) {
         for (const RWarp& w : b.warps)
             if (w.state != St::Done) return;
-        for (size_t i = 0; i < resident.size(); ++i) {
-            if (resident[i].get() != &b) continue;
-            spare.push_back(std::move(resident[i]));
-            resident.erase(resident.begin() + static_cast<long>(i));
-            if (rrBlock > i) --rrBlock;
-            if (rrBlock >= resident.size()) {
-                rrBlock = 0;
-                rrWarp = 0;
-            }
-            break;
-        }
+        res.retire(b);
         admit();
     };
     // One instruction of warp w (sim::Gpu::issue's effect on the scheduler's state).
@@ -196,35 +179,15 @@ uint64_t replaySerialOrder(const LaunchShape& shape, const ScheduleLog& log, Ord
 
     admit();
     for (;;) {
-        if (resident.empty()) break;
-        size_t nb = resident.size();
-        if (rrBlock >= nb) {
-            rrBlock = 0;
-            rrWarp = 0;
-        }
-        const size_t totalWarps = nb * wpb;
-        bool issued = false;
-        for (size_t k = 0; k < totalWarps; ++k) {
-            RBlock& b = *resident[rrBlock];
-            if (b.ready == 0) {
-                k += wpb - rrWarp - 1;
-                rrWarp = 0;
-                rrBlock = (rrBlock + 1) % nb;
-                continue;
-            }
-            const uint32_t wi = rrWarp;
-            if (++rrWarp >= wpb) {
-                rrWarp = 0;
-                rrBlock = (rrBlock + 1) % nb;
-            }
-            RWarp& w = b.warps[wi];
-            if (w.state != St::Ready) continue;
-            issue(b, w);
-            if (w.state == St::Done) retireIfDone(b);
-            issued = true;
-            break;
-        }
-        if (!issued) inconsistent("no warp could issue while " + std::to_string(nb) + " blocks were resident");
+        if (res.resident.empty()) break;
+        uint32_t wi = 0;
+        RBlock* const b = res.pick(
+            wpb, [](const RBlock& blk) { return blk.ready != 0; },
+            [](const RBlock& blk, uint32_t i) { return blk.warps[i].state == St::Ready; }, wi);
+        if (!b) inconsistent("no warp could issue while " + std::to_string(res.resident.size()) + " blocks were resident");
+        RWarp& w = b->warps[wi];
+        issue(*b, w);
+        if (w.state == St::Done) retireIfDone(*b);
     }
     if (tail) {
         tail->clear();

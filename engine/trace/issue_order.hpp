@@ -7,9 +7,9 @@
 // warp in its forks (ScheduleLog) and afterwards replays the scheduler without executing anything
 // (replaySerialOrder), visiting the instructions it kept data for in serial order.
 //
-// The replay mirrors sim::Gpu's scheduling (admission in block order up to maxResidentBlocks,
-// round-robin over resident blocks and warps skipping blocks without ready warps, barrier release,
-// retirement). tests/engine/trace/issue_order_test.cpp compares it with real serial runs, so a
+// The replay mirrors sim::Gpu's barrier release; admission in block order up to
+// maxResidentBlocks, the round-robin pick over resident blocks and warps (skipping blocks without
+// ready warps) and retirement are the simulator's own code (sim::Residency, sim/residency.hpp). tests/engine/trace/issue_order_test.cpp compares it with real serial runs, so a
 // change to the engine's scheduler that is not made here too fails there.
 //
 // Sections: 1. launch shape and per-warp schedule  2. replay

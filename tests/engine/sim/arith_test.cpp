@@ -4,7 +4,9 @@
 // own IEEE float/double arithmetic for round-to-nearest.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -15,8 +17,10 @@
 #include <cstdio>
 
 #include "sim/arith.hpp"
+#include "sim/ops.hpp"
 
 using namespace warpscope::sim::arith;
+namespace ops = warpscope::sim::ops;
 using warpscope::ptx::Round;
 using warpscope::ptx::Type;
 
@@ -901,17 +905,17 @@ TEST_CASE("integer abs/neg/min/max/sad/shifts", "[arith][int]") {
     CHECK(sadInt(3, 10, 100, 32, false) == 107);
     CHECK(sadInt(0xFFFFFFFF, 1, 0, 32, true) == 2);
     CHECK(sadInt(0xFFFFFFFF, 1, 0, 32, false) == 0xFFFFFFFE);
-    CHECK(shl(1, 31, 32) == 0x80000000);
-    CHECK(shl(1, 32, 32) == 0);
-    CHECK(shl(1, 0xFFFFFFFF, 64) == 0);
-    CHECK(shl(0xFFFF, 4, 16) == 0xFFF0);
-    CHECK(shr(0x80000000, 31, 32, true) == 0xFFFFFFFF);
-    CHECK(shr(0x80000000, 40, 32, true) == 0xFFFFFFFF);
-    CHECK(shr(0x40000000, 40, 32, true) == 0);
-    CHECK(shr(0x80000000, 32, 32, false) == 0);
-    CHECK(shr(0x80000000, 4, 32, false) == 0x08000000);
-    CHECK(shr(0x8000000000000000ull, 100, 64, true) == ~0ull);
-    CHECK(shr(0x8000, 3, 16, true) == 0xF000);
+    CHECK(ops::shl(1, 31, 32) == 0x80000000);
+    CHECK(ops::shl(1, 32, 32) == 0);
+    CHECK(ops::shl(1, 0xFFFFFFFF, 64) == 0);
+    CHECK(ops::shl(0xFFFF, 4, 16) == 0xFFF0);
+    CHECK(ops::shrS(0x80000000, 31, 32) == 0xFFFFFFFF);
+    CHECK(ops::shrS(0x80000000, 40, 32) == 0xFFFFFFFF);
+    CHECK(ops::shrS(0x40000000, 40, 32) == 0);
+    CHECK(ops::shrU(0x80000000, 32, 32) == 0);
+    CHECK(ops::shrU(0x80000000, 4, 32) == 0x08000000);
+    CHECK(ops::shrS(0x8000000000000000ull, 100, 64) == ~0ull);
+    CHECK(ops::shrS(0x8000, 3, 16) == 0xF000);
 }
 
 TEST_CASE("bit manipulation", "[arith][int]") {
@@ -1265,10 +1269,10 @@ TEST_CASE("random integer ops vs wide reference", "[arith][int][random]") {
         }
         const uint32_t n = uint32_t(rndInt(0, 70));
         const uint64_t shlRef = n >= uint32_t(w) ? 0 : truncBits(uint64_t(ua << n), w);
-        if (shl(a, n, w) != shlRef) ++bad;
+        if (ops::shl(a, n, w) != shlRef) ++bad;
         const __int128 shrS = sa >> std::min<uint32_t>(n, 127);
-        if (shr(a, n, w, true) != truncBits(uint64_t((unsigned __int128)shrS), w)) ++bad;
-        if (shr(a, n, w, false) != (n >= uint32_t(w) ? 0 : uint64_t(ua >> n))) ++bad;
+        if (ops::shrS(a, n, w) != truncBits(uint64_t((unsigned __int128)shrS), w)) ++bad;
+        if (ops::shrU(a, n, w) != (n >= uint32_t(w) ? 0 : uint64_t(ua >> n))) ++bad;
         // bfe against the ISA pseudo-code, bit by bit
         if (w >= 32) {
             const uint32_t pos = uint32_t(rndInt(0, 80)), len = uint32_t(rndInt(0, 80));
@@ -1291,4 +1295,62 @@ TEST_CASE("random integer ops vs wide reference", "[arith][int][random]") {
         }
     }
     CHECK(bad == 0);
+}
+
+// sim/ops.hpp: the bodies both executors (the general path and the pre-decoded handlers) call,
+// against references computed another way: 128-bit products, the host's IEEE arithmetic, and
+// the general-width helpers of arith.
+TEST_CASE("ops bodies: the shared per-lane semantics against independent references", "[sim]") {
+    std::mt19937_64 r(2032);
+    int bad = 0;
+    for (int i = 0; i < 20000; ++i) {
+        const uint64_t a = r() >> (r() % 64), b = r() >> (r() % 64), c = r();
+        const uint32_t a32 = uint32_t(a), b32 = uint32_t(b), c32 = uint32_t(c);
+        // mul.wide: the exact product (128-bit) cut to twice the source width.
+        if (ops::mulWide(int32_t(a32), int32_t(b32)) != uint64_t((__int128)int32_t(a32) * int32_t(b32))) ++bad;
+        if (ops::mulWide(a32, b32) != uint64_t((unsigned __int128)a32 * b32)) ++bad;
+        if (ops::mulWide(int16_t(a), int16_t(b)) != uint64_t(uint32_t(int32_t(int16_t(a)) * int16_t(b)))) ++bad;
+        if (ops::mulWide(uint16_t(a), uint16_t(b)) != uint64_t(uint32_t(uint16_t(a)) * uint16_t(b))) ++bad;
+        if (ops::mulWide(int32_t(a32), int32_t(b32)) != mulWide(a32, b32, 32, true)) ++bad;
+        if (ops::mulWide(int16_t(a), int16_t(b)) != mulWide(a, b, 16, true)) ++bad;
+        // Wrapping integer arithmetic at 32 bits equals the 64-bit slot masked to 32 bits (the
+        // handlers store 32-bit lanes, the general path 64-bit slots masked to the width).
+        if (ops::add(a32, b32) != uint32_t(ops::add(a, b))) ++bad;
+        if (ops::sub(a32, b32) != uint32_t(ops::sub(a, b))) ++bad;
+        if (ops::mulLo(a32, b32) != uint32_t(ops::mulLo(a, b))) ++bad;
+        if (ops::madLo(a32, b32, c32) != uint32_t(ops::madLo(a, b, c))) ++bad;
+        // Shifts: the lane-typed body and the run-time-width form; an amount past the width clamps.
+        const uint32_t n = uint32_t(r() % 40);
+        if (ops::shl(a32, n) != (n >= 32 ? 0u : uint32_t(uint64_t(a32) << n))) ++bad;
+        if (ops::shrU(a32, n) != (n >= 32 ? 0u : a32 >> n)) ++bad;
+        if (ops::shrS(a32, n) != uint32_t(int64_t(int32_t(a32)) >> std::min(n, 31u))) ++bad;
+        if (ops::shrS(a, n, 32) != ops::shrS(a32, n)) ++bad;
+        // cvt between integers.
+        if (ops::widen(int32_t(a32)) != uint64_t(int64_t(int32_t(a32)))) ++bad;
+        if (ops::widen(uint16_t(a)) != (a & 0xffff)) ++bad;
+        // setp on integers: each comparison against arith's general-width compareInt.
+        for (CmpOp op : {CmpOp::Eq, CmpOp::Ne, CmpOp::Lt, CmpOp::Le, CmpOp::Gt, CmpOp::Ge, CmpOp::Lo, CmpOp::Ls, CmpOp::Hi, CmpOp::Hs}) {
+            const bool sgn = op != CmpOp::Lo && op != CmpOp::Ls && op != CmpOp::Hi && op != CmpOp::Hs && (i & 1);
+            uint32_t x[32], y[32];
+            for (int l = 0; l < 32; ++l) {
+                x[l] = uint32_t(r() >> (r() % 32));
+                y[l] = l % 3 == 0 ? x[l] : uint32_t(r());
+            }
+            const uint32_t got = sgn ? ops::compareLanes<int32_t>(op, x, y) : ops::compareLanes<uint32_t>(op, x, y);
+            uint32_t want = 0;
+            for (int l = 0; l < 32; ++l) want |= uint32_t(compareInt(op, x[l], y[l], 32, sgn)) << l;
+            if (got != want) ++bad;
+        }
+        // f32 add/sub/mul/fma .rn: the host's IEEE result, any NaN canonical.
+        const float fa = std::bit_cast<float>(a32), fb = std::bit_cast<float>(b32), fc = std::bit_cast<float>(c32);
+        auto canon = [](float v) { return v != v ? 0x7fffffffu : std::bit_cast<uint32_t>(v); };
+        if (ops::addF32(a32, b32) != canon(fa + fb)) ++bad;
+        if (ops::subF32(a32, b32) != canon(fa - fb)) ++bad;
+        if (ops::mulF32(a32, b32) != canon(fa * fb)) ++bad;
+        if (ops::fmaF32(a32, b32, c32) != canon(std::fma(fa, fb, fc))) ++bad;
+    }
+    CHECK(bad == 0);
+    CHECK(ops::addF32(0x7f800000u, 0xff800000u) == 0x7fffffffu);   // inf + -inf: the GPU's NaN
+    CHECK(ops::mulWide(int32_t(-2), int32_t(3)) == uint64_t(-6));
+    CHECK(ops::shrS(0x80000000u, 40) == 0xffffffffu);
 }

@@ -1,0 +1,356 @@
+// Issuing one warp-instruction: the lean path (pre-decoded whole-warp handlers), the general path
+// (every instruction, a Step for the listener), control flow (bra, call, ret, exit, trap, bar).
+#include "sim/exec.hpp"
+#include "sim/simt.hpp"
+
+namespace warpscope::sim {
+
+// ---------------------------------------------------------------- control flow
+// The executors of bra, call, ret/exit, trap and the barriers: what they do to the warp's SIMT
+// stack, call frames and the block's barriers (kExecutors' rows Branch, Call, Exit, Trap, Barrier).
+namespace {
+// The issue in progress as these executors name it (the names Gpu::issueGeneral used).
+struct Ctl {
+    explicit Ctl(Exec& x) : g(x.g), b(x.b), w(x.w), f(x.f), I(x.I), pc(x.pc), active(x.active), execMask(x.exec) {}
+    Gpu& g;
+    Block& b;
+    Warp& w;
+    Frame& f;
+    const Instr& I;
+    int32_t pc;
+    uint32_t active, execMask;
+};
+} // namespace
+
+void execBranch(Exec& x) {
+    [[maybe_unused]] auto [g, b, w, f, I, pc, active, execMask] = Ctl(x);
+    x.control = true;
+    ++g.stats_.branches;
+    if (x.st) x.st->branch = true;
+    const uint32_t taken = execMask;
+    const uint32_t notTaken = active & ~taken;
+    SimtEntry& top = w.top;   // the stack's top; f.stack holds the entries below it
+    if (taken == 0) {
+        top.pc = pc + 1;
+    } else if (notTaken == 0 || I.target == pc + 1) {
+        top.pc = I.target;
+    } else {
+        ++g.stats_.divergentBranches;
+        x.divergent = true;
+        if (x.st) x.st->divergent = true;
+        const int32_t rpc = I.reconv;
+        // The stack becomes [.., waiting entry, taken, not taken (top)]. When the current
+        // entry would only wait at the same point as the one below, the taken entry replaces it.
+        if (top.rpc != rpc) {
+            top.pc = rpc;
+            f.stack.push_back(top);
+        }
+        f.stack.push_back({I.target, rpc, taken});
+        top = {pc + 1, rpc, notTaken};
+    }
+    return;
+}
+
+void execCall(Exec& x) {
+    [[maybe_unused]] auto [g, b, w, f, I, pc, active, execMask] = Ctl(x);
+    x.control = true;
+    if (execMask == 0) {
+        w.top.pc = pc + 1;
+        return;
+    }
+    if (w.frames.size() >= 256) g.raise(Error::Kind::Fault, "Call stack overflow: more than 255 nested calls (runaway recursion?).", b, w, std::countr_zero(execMask), &I);
+    const Function& caller = g.prog_.functions[f.func];
+    const CallSite& cs = caller.calls[static_cast<size_t>(I.callSite)];
+    const Function& callee = g.prog_.functions[cs.callee];
+    w.top.pc = pc + 1;   // where the caller resumes (lanes that did not call wait there)
+    Frame nf;
+    nf.func = cs.callee;
+    nf.regWords.assign(callee.regWords, 0);
+    nf.preds.assign(callee.numPreds, 0);
+    nf.params.assign(size_t(callee.paramBytes) * 32, 0);
+    copyParams(execMask, nf, callee.paramBytes, callee.formalOffsets, f, caller.paramBytes, cs.argOffsets, callee.formalSizes);
+    nf.localBase = w.localTop;
+    uint64_t top = uint64_t(w.localTop) + callee.localBytes;
+    if (top > g.opt_.maxLocalBytesPerThread)
+        g.raise(Error::Kind::Fault, "Local memory stack overflow (" + std::to_string(top) + " bytes per thread).", b, w, std::countr_zero(execMask), &I);
+    w.localTop = static_cast<uint32_t>(top);
+    for (auto& lm : w.local)
+        if (lm.size() < top) lm.resize(top, 0);
+    // The caller's top goes onto its stack; the callee's one entry is the new flat top.
+    f.stack.push_back(w.top);
+    w.top = {callee.entry, kExitPc, execMask};
+    nf.returnPc = pc + 1;
+    nf.callSite = I.callSite;
+    w.frames.push_back(std::move(nf));
+    w.setFrame();
+    return;
+}
+
+void execExit(Exec& x) {
+    [[maybe_unused]] auto [g, b, w, f, I, pc, active, execMask] = Ctl(x);
+    x.control = true;
+    if (I.op == Op::Exit || w.frames.size() == 1) {
+        g.finishLanes(w, execMask);
+    } else {
+        f.returned |= execMask;
+        for (auto& e : f.stack) e.mask &= ~execMask;
+        w.top.mask &= ~execMask;
+    }
+    if (execMask != active) w.top.pc = pc + 1;
+    return;
+}
+
+void execTrap(Exec& x) {
+    [[maybe_unused]] auto [g, b, w, f, I, pc, active, execMask] = Ctl(x);
+    if (execMask) g.raise(Error::Kind::Fault, "The kernel executed trap (for example a failed assert).", b, w, std::countr_zero(execMask), &I);
+    return;
+}
+
+void execBarrier(Exec& x) {
+    [[maybe_unused]] auto [g, b, w, f, I, pc, active, execMask] = Ctl(x);
+    if (I.type == Type::B8) {   // bar.warp.sync: lanes run in lockstep here; racecheck notes the sync
+        if (execMask) g.checkMemberMask(b, w, I, execMask, x.src(0));
+        ++w.syncEpoch;
+        return;
+    }
+    if (execMask == 0) return;
+    const uint32_t live = w.validMask & ~w.exited;
+    // Some live lanes of the warp are elsewhere. Where they can only run to the kernel's end
+    // (an early return before __syncthreads()), they go on and the arrived lanes wait: exited
+    // threads count as arrived on Volta and later (parkAtBarrier). Otherwise: an error.
+    const bool partial = active != live && !(w.parkedMask && (active | w.parkedMask) == live);
+    auto divergent = [&x, live] { x.g.divergentBarrier(x.b, x.w, x.I, x.active, live); };   // (a lambda cannot capture the bindings in clang 14)
+    if (partial && (I.barArrive || w.frames.size() != 1 || w.parkedMask)) divergent();
+    const uint64_t* idv = x.src(0);
+    uint32_t id = static_cast<uint32_t>(idv[std::countr_zero(execMask)]) & 15;
+    uint32_t count = 0;
+    if (I.barRed == 0 && I.nsrc >= 2) count = static_cast<uint32_t>(x.src(1)[std::countr_zero(execMask)]);
+    if (I.barRed != 0 && I.src[1].kind != Operand::Kind::None) count = static_cast<uint32_t>(x.src(1)[std::countr_zero(execMask)]);
+    if (count % 32 != 0) g.raise(Error::Kind::Fault, "Barrier thread count " + std::to_string(count) + " is not a multiple of 32.", b, w, 0, &I);
+    // synccheck: every warp arriving at one instance of a barrier must give the same thread
+    // count (none = the whole block). The warps waiting there now make up the open instance;
+    // on hardware a disagreement leaves the barrier never completing, or completing early.
+    {
+        const uint32_t wholeBlock = g.warpsPerBlock_ * 32;
+        const uint32_t mine = count ? count : wholeBlock;
+        for (const Warp& o : b.warps) {
+            if (&o == &w || o.state != WarpState::AtBarrier || o.barrierId != id) continue;
+            const uint32_t theirs = o.barrierCount ? o.barrierCount : wholeBlock;
+            if (theirs == mine) continue;
+            auto says = [](uint32_t c) { return c ? std::to_string(c) + " threads" : std::string("all threads of the block"); };
+            const Instr* oi = o.barrierPc >= 0 ? &g.prog_.code[static_cast<size_t>(o.barrierPc)] : nullptr;
+            std::ostringstream os;
+            os << "Mismatched barrier thread counts at barrier " << id << ": warp " << w.indexInBlock << " lane "
+               << std::countr_zero(execMask) << " arrives expecting " << says(count) << ", but warp " << o.indexInBlock << " lane "
+               << std::countr_zero(o.validMask & ~o.exited) << " already waits there expecting " << says(o.barrierCount);
+            if (oi) {
+                os << " (";
+                if (oi->line) os << "source line " << oi->line << ", ";
+                os << "PTX line " << oi->ptxLine << ": " << oi->text << ")";
+            }
+            os << ". Every warp that arrives at one barrier must give the same count; on hardware the barrier never "
+                  "completes (the launch hangs) or releases the wrong warps.";
+            g.raise(Error::Kind::Fault, os.str(), b, w, std::countr_zero(execMask), &I);
+        }
+    }
+    if (I.barRed != 0) {   // count this warp's lanes and true predicates for the release
+        b.barRedAccum[id] += static_cast<uint32_t>(std::popcount(x.predMask(I.src[2]) & execMask));
+        b.barRedLanes[id] += static_cast<uint32_t>(std::popcount(execMask));
+    }
+    w.top.pc = pc + 1;
+    x.control = true;
+    if (I.barArrive) return;
+    if (w.parkedMask && !partial && w.parkedPc == pc) {
+        w.parkedMask = 0;   // the other lanes came to the same barrier: an ordinary wait
+    } else if (w.parkedMask && !partial) {
+        // The rest of the warp is parked at another barrier instruction: both sides of a
+        // branch wait at a barrier of their own. Every live lane has arrived somewhere, and
+        // the GPU counts them all at the barrier; the Programming Guide does not promise it.
+        g.report("synccheck", "divergent barrier",
+                 "Lanes of one warp wait at two different __syncthreads() (the two sides of a branch, PTX lines " +
+                     std::to_string(g.prog_.code[static_cast<size_t>(w.parkedPc)].ptxLine) + " and " + std::to_string(I.ptxLine) +
+                     "): Volta and later GPUs count both as the same barrier, but __syncthreads() in conditional code is only "
+                     "defined when the whole block takes the same side.",
+                 b, w, static_cast<int>(std::countr_zero(active)), &I, std::nullopt);
+        w.parkedMask = 0;   // the parked entry runs on as an ordinary one after the release
+    } else if (partial) {
+        if (!g.parkAtBarrier(b, w, I, id, count)) {
+            w.top.pc = pc;
+            divergent();
+        }
+        return;
+    }
+    g.waitAtBarrier(b, w, id, count, pc);
+    return;
+}
+
+void execFence(Exec& x) {
+    if (x.g.race_ && x.exec) x.g.race_->fence(x.b, x.w, x.exec, x.I);
+}
+
+void execNothing(Exec&) {}   // nanosleep, prefetch, pmevent, brkpt: no effect on the simulated state
+
+namespace {
+// One executor per opcode, in the order of isa.hpp's rows (the column after the latency names it).
+using ExecFn = void (*)(Exec&);
+constexpr ExecFn kExecutors[] = {
+#define WARPSCOPE_OP_EXECUTOR(e, s, c, l, x) &exec##x,
+    WARPSCOPE_OPCODES(WARPSCOPE_OP_EXECUTOR)
+#undef WARPSCOPE_OP_EXECUTOR
+};
+static_assert(sizeof(kExecutors) / sizeof(kExecutors[0]) == kOpCount);
+// The executors that act even when the guard leaves no lane executing: a branch still counts
+// and moves the warp on, a call or exit still settles the pc, bar.warp.sync still marks the
+// warp's sync. Every other executor runs only for some lane.
+constexpr bool actsWithoutLanes(ExecFn f) { return f == &execBranch || f == &execCall || f == &execExit || f == &execBarrier; }
+} // namespace
+
+// ---------------------------------------------------------------- issue()
+void Gpu::stopLaunch(Block& b, Warp& w, uint32_t active, const Instr& I) {
+    std::ostringstream os;
+    if (opt_.cancel && opt_.cancel->load(std::memory_order_relaxed)) {
+        os << "Cancelled by the user after " << stats_.warpInstructions << " warp-instructions.";
+        raise(Error::Kind::Cancelled, os.str(), b, w, std::countr_zero(active), &I);
+    }
+    if (stats_.warpInstructions >= opt_.instructionBudget) {
+        os << "Stopped after " << stats_.warpInstructions
+           << " warp-instructions: the launch exceeded its instruction budget, which usually means a loop that never ends. "
+              "If the kernel is just long, raise the budget (warpscope run --budget N).";
+        raise(Error::Kind::Budget, os.str(), b, w, std::countr_zero(active), &I);
+    }
+    checkAt_ = std::min(opt_.instructionBudget, stats_.warpInstructions + kCancelPoll);
+}
+
+void Gpu::checkMemberMask(Block& b, Warp& w, const Instr& I, uint32_t exec, const uint64_t* masks) {
+    if (auto p = findMaskProblem(w, I, exec, masks)) raise(Error::Kind::Fault, p->message, b, w, p->lane, &I);
+}
+
+void Gpu::issue(Block& b, Warp& w) {
+    // Every issue ends with settle(), so a Ready warp always has a live SIMT entry on top
+    // (Warp::top: the position and the current frame's words are one load from the Warp).
+    // The lean path: a converged warp, no Step listener, no checker, and a pre-decoded handler
+    // for the instruction. It does what the general path below does for such an instruction
+    // (counts, handler, next pc, settle, per-pc sums), without the Step and the decoding.
+    if (listener_ == nullptr && fastOk_) {
+        SimtEntry& top = w.top;
+        const int32_t pc = top.pc;
+        const FastOp& fo = fast_[static_cast<size_t>(pc)];
+        if (top.mask == kFull && fo.kind != FastKind::Generic && stats_.warpInstructions < checkAt_) {
+            const uint32_t exec = fo.guard < 0 ? kFull : w.preds[fo.guard] ^ (fo.guardNegated ? kFull : 0u);
+            // The general path's bookkeeping for an instruction that keeps the warp converged.
+            auto done = [&](uint32_t lanes, bool branch, int32_t nextPc) __attribute__((always_inline)) {
+                ++stats_.warpInstructions;
+                stats_.threadInstructions += lanes;
+                ++w.issued;
+                stats_.branches += branch;
+                if (countByPc_) {
+                    PcCounts& c = pcCounts_[static_cast<size_t>(pc)];
+                    ++c.warpInstructions;
+                    c.threadInstructions += lanes;
+                    c.activeLanes += 32;
+                    c.branches += branch;
+                }
+                top.pc = nextPc;
+                if (nextPc == top.rpc) {   // reconverged: as the general path's tail
+                    settle(prog_, w);
+                    if (w.state == WarpState::Done) {
+                        --b.readyWarps;
+                        tryReleaseBarrier(b);
+                    }
+                }
+            };
+            if (exec == kFull && fastFn_(*this, fo, b, w, memTap_ ? memTap_->addresses : nullptr)) {
+                if (memTap_ && isFastMemory(fo.kind)) {
+                    const Instr& I = prog_.code[static_cast<size_t>(pc)];
+                    fillMemoryAccess(*memTap_, I, I.space, kFull);
+                }
+                done(32, false, pc + 1);
+                return;
+            }
+            // A branch every lane takes or no lane takes: the warp stays converged (no SIMT entry).
+            if (fo.kind == FastKind::Bra && (exec == 0 || exec == kFull)) {
+                done(exec ? 32 : 0, true, exec ? static_cast<int32_t>(fo.offset) : pc + 1);
+                return;
+            }
+        }
+    }
+    issueGeneral(b, w);
+}
+
+[[gnu::noinline]] void Gpu::issueGeneral(Block& b, Warp& w) {
+    Frame& f = w.frames.back();
+    const int32_t pc = w.top.pc;
+    const Instr& I = prog_.code[static_cast<size_t>(pc)];
+    const uint32_t active = w.top.mask;
+    uint32_t execMask = active;
+    if (I.guard.kind == Operand::Kind::Pred) execMask &= f.preds[I.guard.index] ^ (I.guard.negate ? kFull : 0u);
+
+    if (stats_.warpInstructions >= checkAt_) stopLaunch(b, w, active, I);   // one compare on the hot path
+    ++stats_.warpInstructions;
+    stats_.threadInstructions += laneCount(execMask);
+    ++w.issued;
+
+    sim::Step step;
+    arrival_.arrived = false;
+    // A Step for the listener, or for issueQuiet's memory record (nobody else sees it).
+    sim::Step* st = listener_ || (memTap_ && isMemoryOp(I.op)) ? &step : nullptr;
+    Exec x(*this, b, w, f, I, active, execMask);
+    x.pc = pc;
+    x.st = st;
+
+    // A converged warp (and a guard true in every lane) takes the pre-decoded handler if there is one.
+    // With a Step to fill, a pre-decoded load or store also gives its lanes' addresses (the
+    // cycle model reads them), so memory instructions need not take the general path for it.
+    uint64_t fastAddrs[32];
+    const bool fastDone = execMask == kFull && fastOk_ && fastFn_(*this, fast_[static_cast<size_t>(pc)], b, w, st ? fastAddrs : nullptr);
+    if (fastDone && st && isMemoryOp(I.op)) fillMemoryStep(*st, I, I.space, fastAddrs);
+    if (!fastDone) {
+        const ExecFn run = kExecutors[static_cast<size_t>(I.op)];
+        if (execMask || actsWithoutLanes(run)) run(x);
+    }
+    x.commit();
+    if (!x.control) w.top.pc = pc + 1;
+    (void)x.active;
+
+    if (st) {
+        step.index = stats_.warpInstructions - 1;
+        step.block = b.linear;
+        step.warpInBlock = w.indexInBlock;
+        step.warp = b.linear * warpsPerBlock_ + w.indexInBlock;
+        step.pc = pc;
+        step.instr = &I;
+        step.activeMask = active;
+        step.execMask = execMask;
+    }
+    const WarpState before = w.state;
+    settle(prog_, w);
+    if (w.state == WarpState::Done) {
+        if (before == WarpState::Ready) --b.readyWarps;
+        tryReleaseBarrier(b);
+    } else if (w.parkedMask && w.state == WarpState::Ready && w.top.pc == w.parkedPc + 1 && w.top.rpc == w.parkedRpc &&
+               (w.top.mask & ~w.parkedMask) == 0) {
+        resumeParked(b, w);   // the lanes that ran on have exited (or reconverged): the parked ones wait now
+    }
+    if (memTap_ && (step.isLoad || step.isStore || step.isAtomic)) {
+        fillMemoryAccess(*memTap_, I, step.space, step.addresses ? execMask : 0);
+        if (step.addresses && step.addresses != memTap_->addresses) std::memcpy(memTap_->addresses, step.addresses, sizeof memTap_->addresses);
+    }
+    if (st && listener_) {
+        step.maskAfter = w.state == WarpState::Done ? 0 : w.activeMask();
+        step.barrierArrival = arrival_.arrived;
+        step.barrierId = arrival_.id;
+        step.barrierCount = arrival_.count;
+        listener_->onStep(step);
+    } else if (countByPc_) {
+        PcCounts& c = pcCounts_[static_cast<size_t>(pc)];
+        ++c.warpInstructions;
+        c.threadInstructions += laneCount(execMask);
+        c.activeLanes += laneCount(active);
+        if (I.op == Op::Bra) {
+            ++c.branches;
+            c.divergentBranches += x.divergent;
+        }
+    }
+}
+
+} // namespace warpscope::sim

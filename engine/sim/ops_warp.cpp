@@ -1,0 +1,88 @@
+// Warp-wide instructions: shfl, vote, activemask, match.
+#include "sim/exec.hpp"
+
+namespace warpscope::sim {
+
+void execWarp(Exec& x) {
+    const Instr& I = x.I;
+    if (I.maskSync) x.g.checkMemberMask(x.b, x.w, I, x.exec, x.src(I.op == Op::Shfl ? 3 : 1));
+    switch (I.op) {
+    case Op::Shfl: {
+        const uint64_t* a = x.src(0);
+        const uint64_t* bb = x.src(1);
+        const uint64_t* cc = x.src(2);
+        uint64_t av[32];
+        std::memcpy(av, a, sizeof av);   // sources are read before any lane writes
+        uint64_t* d = x.dst();
+        uint32_t valid = 0;
+        uint64_t res[32];
+        forLanes(x.exec, [&](int l) {
+            uint32_t lane = uint32_t(l);
+            uint32_t bval = uint32_t(bb[l]) & 31;
+            uint32_t c = uint32_t(cc[l]);
+            uint32_t cval = c & 31, segmask = (c >> 8) & 31;
+            uint32_t maxLane = (lane & segmask) | (cval & ~segmask);
+            uint32_t minLane = lane & segmask;
+            int32_t j = 0;
+            bool pval = false;
+            switch (I.shfl) {
+            case ShflMode::Up: j = int32_t(lane) - int32_t(bval); pval = j >= int32_t(maxLane); break;
+            case ShflMode::Down: j = int32_t(lane + bval); pval = j <= int32_t(maxLane); break;
+            case ShflMode::Bfly: j = int32_t(lane ^ bval); pval = j <= int32_t(maxLane); break;
+            case ShflMode::Idx: j = int32_t(minLane | (bval & ~segmask)); pval = j <= int32_t(maxLane); break;
+            }
+            if (!pval) j = int32_t(lane);
+            res[l] = av[j & 31] & 0xffffffffu;
+            if (pval) valid |= 1u << l;
+        });
+        forLanes(x.exec, [&](int l) { d[l] = res[l]; });
+        x.setPred(I.dst2, valid, x.exec);
+        break;
+    }
+    case Op::Vote: {
+        uint32_t p = x.predMask(I.src[0]) & x.exec;
+        uint32_t members = x.exec;
+        if (I.vote == VoteMode::Ballot) {
+            uint64_t* d = x.dst();
+            forLanes(x.exec, [&](int l) { d[l] = p; });
+        } else {
+            bool v = false;
+            if (I.vote == VoteMode::All) v = p == members;
+            else if (I.vote == VoteMode::Any) v = p != 0;
+            else v = p == 0 || p == members;
+            x.setPred(I.dst, v ? kFull : 0u, x.exec);
+        }
+        break;
+    }
+    case Op::Activemask: {
+        uint64_t* d = x.dst();
+        forLanes(x.exec, [&](int l) { d[l] = x.exec; });
+        break;
+    }
+    case Op::Match: {
+        const uint64_t* a = x.src(0);
+        const uint64_t m = mask(ptx::bitsOf(I.type));
+        uint64_t* d = x.dst();
+        uint32_t members = x.exec;
+        bool allSame = true;
+        int first = std::countr_zero(members);
+        forLanes(members, [&](int l) { allSame = allSame && ((a[l] & m) == (a[first] & m)); });
+        forLanes(members, [&](int l) {
+            if (I.matchAll) {
+                d[l] = allSame ? members : 0u;
+            } else {
+                uint32_t same = 0;
+                forLanes(members, [&](int k) {
+                    if ((a[k] & m) == (a[l] & m)) same |= 1u << k;
+                });
+                d[l] = same;
+            }
+        });
+        if (I.matchAll) x.setPred(I.dst2, allSame ? kFull : 0u, x.exec);
+        break;
+    }
+    default: break;
+    }
+}
+
+} // namespace warpscope::sim
