@@ -1,13 +1,16 @@
-// Times the kernels of the spmv and stencil-3d lessons on a real GPU, as time-course-kernels.cu does
+// Times the kernels of the spmv, stencil-3d and merge lessons on a real GPU, as time-course-kernels.cu does
 // for the earlier pattern lessons: the warm time per launch (the mean of 50 back-to-back launches
 // after 5 warm-ups, from CUDA events), after 200 ms of work that brings the clocks up, at the
 // lessons' sizes and larger ones. It also checks the kernels' outputs against a CPU computation
 // (so the lessons' kernels are known to be right on the hardware, not only in the simulator).
-// The results are in docs/measurements/course-spmv-stencil3d-h100.txt. Build and run on the GPU machine:
-//   nvcc -O3 -arch=native -o /tmp/tck2 scripts/time-course2-kernels.cu && /tmp/tck2
+// The results are in docs/measurements/course-spmv-stencil3d-h100.txt and course-merge-h100.txt.
+// Build and run on the GPU machine (`merge` as the argument times only the merge kernels):
+//   nvcc -O3 -arch=native -o /tmp/tck2 scripts/time-course2-kernels.cu && /tmp/tck2 [merge]
 // The kernels are the lessons' own kernel.cu files, included here unchanged.
 #include <cuda_runtime.h>
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -18,6 +21,11 @@ namespace spmv {
 }
 namespace st3 {
 #include "../lessons/stencil-3d/kernel.cu"
+}
+#undef PER
+#undef BLOCK
+namespace mrg {
+#include "../lessons/merge/kernel.cu"
 }
 
 #define CHECK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { std::printf("%s: %s\n", #x, cudaGetErrorString(e)); std::exit(1); } } while (0)
@@ -135,7 +143,41 @@ static void timeStencil(int n) {
     CHECK(cudaFree(out));
 }
 
-int main() {
+// The merge lesson's inputs: A = 0, 3, 6, ..., B = 1, 3, 5, ...
+static void timeMerge(int m, int n, bool oneThread) {
+    std::vector<int> a(m), b(n), want(size_t(m) + n), got(size_t(m) + n);
+    for (int i = 0; i < m; ++i) a[i] = 3 * i;
+    for (int j = 0; j < n; ++j) b[j] = 2 * j + 1;
+    std::merge(a.begin(), a.end(), b.begin(), b.end(), want.begin());
+    int *A, *B, *C;
+    CHECK(cudaMalloc(&A, std::max(m, 1) * 4ll));
+    CHECK(cudaMalloc(&B, std::max(n, 1) * 4ll));
+    CHECK(cudaMalloc(&C, std::max(m + n, 1) * 4ll));
+    CHECK(cudaMemcpy(A, a.data(), m * 4ll, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(B, b.data(), n * 4ll, cudaMemcpyHostToDevice));
+    int grid = std::max((m + n + 1023) / 1024, 1);
+    auto one = [&] { mrg::merge_one_thread<<<1, 1>>>(A, m, B, n, C); };
+    auto basic = [&] { mrg::merge_basic<<<grid, 256>>>(A, m, B, n, C); };
+    auto tiled = [&] { mrg::merge_tiled<<<grid, 256>>>(A, m, B, n, C); };
+    float t[3] = {0, 0, 0};
+    const char* names[3] = {"merge_one_thread", "merge_basic", "merge_tiled"};
+    for (int which = oneThread ? 0 : 1; which < 3; ++which) {
+        CHECK(cudaMemset(C, 0, (m + n) * 4ll));
+        t[which] = which == 0 ? warmMicros(one) : which == 1 ? warmMicros(basic) : warmMicros(tiled);
+        CHECK(cudaMemcpy(got.data(), C, (m + n) * 4ll, cudaMemcpyDeviceToHost));
+        if (got != want) {
+            std::printf("  WRONG: %s\n", names[which]);
+            ++bad;
+        }
+    }
+    std::printf("merge M=%d N=%d: merge_one_thread %.2f us, merge_basic %.2f us, merge_tiled %.2f us\n", m, n, t[0], t[1], t[2]);
+    CHECK(cudaFree(A));
+    CHECK(cudaFree(B));
+    CHECK(cudaFree(C));
+}
+
+int main(int argc, char** argv) {
+    const bool mergeOnly = argc > 1 && std::strcmp(argv[1], "merge") == 0;
     cudaDeviceProp p;
     CHECK(cudaGetDeviceProperties(&p, 0));
     std::printf("device: %s, %d SMs\n", p.name, p.multiProcessorCount);
@@ -143,6 +185,13 @@ int main() {
     CHECK(cudaDeviceSynchronize());
     for (int round = 0; round < 2; ++round) {
         std::printf("# round %d\n", round + 1);
+        if (mergeOnly) {   // the merge lesson came later: `tck2 merge` times only its kernels
+            timeMerge(3000, 5000, true);
+            timeMerge(3 << 16, 5 << 16, true);
+            timeMerge(3 << 18, 5 << 18, false);
+            timeMerge(3 << 20, 5 << 20, false);
+            continue;
+        }
         for (int m : {65536, 262144, 1048576})
             for (auto [len, extra] : {std::pair{8, 0}, std::pair{8, 56}, std::pair{32, 0}, std::pair{4, 248}}) timeSpmv(m, len, extra);
         for (int n : {32, 62, 122, 242, 482}) timeStencil(n);

@@ -1,4 +1,4 @@
-// The claims of the spmv and stencil-3d lessons' steps.md, checked on the simulator's counters,
+// The claims of the spmv, stencil-3d and merge lessons' steps.md, checked on the simulator's counters,
 // its per-instruction record and the cycle model (H100 preset, registers per thread as lesson.json
 // gives them from `ptxas -v`); and their outputs against a CPU computation of the same formulas,
 // since the lessons' own checks only compare their kernels with each other.
@@ -12,6 +12,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -301,4 +302,86 @@ TEST_CASE("stencil-3d: the predicted times of the table, N = 122", "[lessons]") 
     CHECK(us[2] == Approx(7.9).epsilon(0.1));
     CHECK(us[2] < us[0]);
     CHECK(us[0] < us[1]);   // the same order as on the H100
+}
+
+TEST_CASE("merge: the three kernels merge (std::merge on the CPU), empty and lopsided inputs included", "[lessons]") {
+    for (auto [m, n] : {std::pair{"3000", "5000"}, std::pair{"0", "9"}, std::pair{"1500", "0"}, std::pair{"1", "1"}, std::pair{"2049", "7"}}) {
+        INFO("M=" << m << " N=" << n);
+        auto run = wst::runTraced("merge", {{"M", m}, {"N", n}}, nullptr, false);
+        REQUIRE(run.result.allChecksPassed());
+        auto a = run.buffer<int32_t>("A"), b = run.buffer<int32_t>("B");
+        std::vector<int32_t> want(a.size() + b.size());
+        std::merge(a.begin(), a.end(), b.begin(), b.end(), want.begin());
+        CHECK(run.buffer<int32_t>("C_one") == want);
+        CHECK(run.buffer<int32_t>("C_basic") == want);
+        CHECK(run.buffer<int32_t>("C_tiled") == want);
+    }
+}
+
+TEST_CASE("merge: one lane for 166630 instructions, scattered co-rank searches, 17 times fewer sectors through the tile", "[lessons]") {
+    auto run = wst::runTraced("merge", {});
+    REQUIRE(run.result.allChecksPassed());
+    REQUIRE(run.launches.size() == 3);
+    const auto C = run.buffer<int32_t>("C_one");
+    CHECK(std::vector<int32_t>(C.begin(), C.begin() + 8) == std::vector<int32_t>{0, 1, 3, 3, 5, 6, 7, 9});
+    // One thread: line 43, one lane, about 21 instructions per output; one sector per request.
+    auto one = run.launch(0).counters.byLine();
+    CHECK(one.at(43).inst == 166630);
+    CHECK(one.at(43).threadInst == one.at(43).inst);   // one active lane
+    CHECK(double(one.at(43).inst) / 8000 == Approx(21).margin(0.3));
+    CHECK(run.launch(0).metric(kLdReq) == 15498);
+    CHECK(run.launch(0).metric(kLdSect) == 15498);
+    CHECK(run.launch(0).metric("l1tex__t_requests_pipe_lsu_mem_global_op_st.sum") == 8000);
+    // merge_basic: the co-rank lines with about 21 active lanes, ~2820 requests of 6.6 sectors each;
+    // the stores 13.7 sectors per request, warp 0's at most 16.
+    auto basic = run.launch(1).counters.byLine();
+    for (uint32_t line : {53u, 54u}) {
+        CHECK(double(basic.at(line).threadInst) / double(basic.at(line).inst) == Approx(21).margin(0.3));   // active lanes
+        CHECK(double(basic.at(line).globalLdRequests) == Approx(2820).margin(10));
+        CHECK(double(basic.at(line).globalLdSectors) / double(basic.at(line).globalLdRequests) == Approx(6.6).margin(0.05));
+    }
+    CHECK(run.launch(1).metric("l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_st.ratio") == Approx(13.7).margin(0.05));
+    std::vector<size_t> stores0;
+    for (auto& r : run.launch(1).issued.warp(0, 0))
+        if (r.line == 55 && r.isStore) stores0.push_back(sectorsOf(r));
+    REQUIRE(stores0.size() >= 2);
+    CHECK(stores0.front() == 16);   // all 32 lanes, 16 bytes apart
+    CHECK(stores0.back() == 6);     // what Do it pins
+    CHECK(*std::max_element(stores0.begin(), stores0.end()) == 16);
+    // Thread 1 merges A[2..4) and B[2..4): co-rank(4) = 2.
+    // merge_tiled: 2678 global sectors against 46835; 250 stores of 4 sectors; ~3000 bank conflicts
+    // in the shared searches; thread 0's searches with one lane.
+    const double basicSectors = run.launch(1).metric(kLdSect) + run.launch(1).metric("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum");
+    const double tiledSectors = run.launch(2).metric(kLdSect) + run.launch(2).metric("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum");
+    CHECK(basicSectors == 46835);
+    CHECK(tiledSectors == 2678);
+    CHECK(run.launch(2).metric(kLdSect) == 1678);
+    CHECK(run.launch(2).metric("l1tex__t_requests_pipe_lsu_mem_global_op_st.sum") == 250);
+    CHECK(run.launch(2).metric("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum") == 1000);
+    auto tiled = run.launch(2).counters.byLine();
+    CHECK(double(tiled.at(81).sharedLdConflicts + tiled.at(82).sharedLdConflicts) == Approx(3000).margin(10));
+    CHECK(tiled.at(70).threadInst == tiled.at(70).inst);   // one active lane
+    for (auto& r : loadsOn(run.launch(2), 0, 0, 77)) CHECK(r.execMask == 0xFFFFFFFFu);
+    size_t lastStore = 0;
+    for (auto& r : run.launch(2).issued.warp(0, 0))
+        if (r.line == 86 && r.isStore) lastStore = sectorsOf(r);
+    CHECK(lastStore == 4);
+    CHECK(run.launch(1).metric(kL1Hit) == Approx(94).margin(1));
+}
+
+TEST_CASE("merge: the predicted times of the table", "[lessons]") {
+    auto small = predictedMicros("merge", {}, {26, 32, 32});
+    REQUIRE(small.size() == 3);
+    INFO("8000: " << small[0] << ", " << small[1] << ", " << small[2] << " us");
+    CHECK(small[0] == Approx(717).epsilon(0.1));
+    CHECK(small[1] == Approx(5.6).epsilon(0.1));
+    CHECK(small[2] == Approx(11.5).epsilon(0.1));
+    auto large = predictedMicros("merge", {{"M", "196608"}, {"N", "327680"}}, {26, 32, 32});
+    REQUIRE(large.size() == 3);
+    INFO("524288: " << large[0] << ", " << large[1] << ", " << large[2] << " us");
+    CHECK(large[0] == Approx(47036).epsilon(0.1));
+    CHECK(large[1] == Approx(13.2).epsilon(0.1));
+    CHECK(large[2] == Approx(21.0).epsilon(0.1));
+    CHECK(large[0] / large[1] == Approx(3600).epsilon(0.1));
+    CHECK(large[2] / large[1] == Approx(1.6).epsilon(0.05));
 }
