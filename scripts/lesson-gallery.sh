@@ -39,6 +39,7 @@ histogram 3
 prefix-scan 4
 spmv 2
 stencil-3d 5
+merge 3
 LIST
 # Exercises: paths relative to the repository, as a learner's are.
 cd "$root"
