@@ -153,6 +153,7 @@ TEST_CASE("spmv: 32 entries a row, CSR still 32 sectors a read; a warp per row 4
     auto vals0 = loadsOn(run.launch(1), 0, 0, 39);
     REQUIRE_FALSE(vals0.empty());
     CHECK(sectorsOf(vals0.back()) == 32);
+    CHECK(run.launch(1).metric(kL1Hit) > 70);   // the default run's L1 still holds most of the rows
     std::set<uint64_t> gaps;   // lanes 128 bytes apart
     for (int l = 1; l < 32; ++l) gaps.insert(vals0.back().addresses[size_t(l)] - vals0.back().addresses[size_t(l - 1)]);
     CHECK(gaps == std::set<uint64_t>{128});
@@ -244,6 +245,12 @@ TEST_CASE("stencil-3d: 6720 requests naive, 2000 with the tile and its idle halo
     auto run = wst::runTraced("stencil-3d", {});
     REQUIRE(run.result.allChecksPassed());
     REQUIRE(run.launches.size() == 3);
+    // 27000 interior points (random inputs in [0, 1]: every interior output is positive).
+    const auto outNaive = run.buffer<float>("out_naive");
+    CHECK(std::count_if(outNaive.begin(), outNaive.end(), [](float v) { return v > 0; }) == 27000);
+    std::set<uint32_t> tileBlocks;
+    for (auto& r : run.launch(1).issued.all) tileBlocks.insert(r.block);
+    CHECK(tileBlocks.size() == 125);
     // Naive: seven loads per interior thread, 960 warps with an interior point.
     CHECK(run.launch(0).metric(kLdReq) == 6720);
     CHECK(run.launch(0).metric(kLdSect) == 30600);
@@ -333,54 +340,52 @@ TEST_CASE("merge: one lane for 166630 instructions, scattered co-rank searches, 
     CHECK(run.launch(0).metric(kLdSect) == 15498);
     CHECK(run.launch(0).metric("l1tex__t_requests_pipe_lsu_mem_global_op_st.sum") == 8000);
     // merge_basic: the co-rank lines with about 21 active lanes, ~2820 requests of 6.6 sectors each;
-    // the stores 13.7 sectors per request, warp 0's at most 16.
+    // the stores 16 sectors per request.
     auto basic = run.launch(1).counters.byLine();
-    for (uint32_t line : {53u, 54u}) {
+    for (uint32_t line : {54u, 55u}) {
         CHECK(double(basic.at(line).threadInst) / double(basic.at(line).inst) == Approx(21).margin(0.3));   // active lanes
         CHECK(double(basic.at(line).globalLdRequests) == Approx(2820).margin(10));
         CHECK(double(basic.at(line).globalLdSectors) / double(basic.at(line).globalLdRequests) == Approx(6.6).margin(0.05));
     }
-    CHECK(run.launch(1).metric("l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_st.ratio") == Approx(13.7).margin(0.05));
     std::vector<size_t> stores0;
     for (auto& r : run.launch(1).issued.warp(0, 0))
-        if (r.line == 55 && r.isStore) stores0.push_back(sectorsOf(r));
-    REQUIRE(stores0.size() >= 2);
-    CHECK(stores0.front() == 16);   // all 32 lanes, 16 bytes apart
-    CHECK(stores0.back() == 6);     // what Do it pins
-    CHECK(*std::max_element(stores0.begin(), stores0.end()) == 16);
+        if (r.line == 61 && r.isStore) stores0.push_back(sectorsOf(r));
+    CHECK(stores0 == std::vector<size_t>{16, 16, 16, 16});   // 4 steps, lanes 16 bytes apart; Do it pins the last
+    CHECK(run.launch(1).metric("l1tex__t_requests_pipe_lsu_mem_global_op_st.sum") == 252);
+    CHECK(run.launch(1).metric("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum") == 4000);
     // Thread 1 merges A[2..4) and B[2..4): co-rank(4) = 2.
-    // merge_tiled: 2678 global sectors against 46835; 250 stores of 4 sectors; ~3000 bank conflicts
+    // merge_tiled: 2678 global sectors against 45328; 250 stores of 4 sectors; ~3000 bank conflicts
     // in the shared searches; thread 0's searches with one lane.
     const double basicSectors = run.launch(1).metric(kLdSect) + run.launch(1).metric("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum");
     const double tiledSectors = run.launch(2).metric(kLdSect) + run.launch(2).metric("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum");
-    CHECK(basicSectors == 46835);
+    CHECK(basicSectors == 45328);
     CHECK(tiledSectors == 2678);
     CHECK(run.launch(2).metric(kLdSect) == 1678);
     CHECK(run.launch(2).metric("l1tex__t_requests_pipe_lsu_mem_global_op_st.sum") == 250);
     CHECK(run.launch(2).metric("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum") == 1000);
     auto tiled = run.launch(2).counters.byLine();
-    CHECK(double(tiled.at(81).sharedLdConflicts + tiled.at(82).sharedLdConflicts) == Approx(3000).margin(10));
-    CHECK(tiled.at(70).threadInst == tiled.at(70).inst);   // one active lane
-    for (auto& r : loadsOn(run.launch(2), 0, 0, 77)) CHECK(r.execMask == 0xFFFFFFFFu);
+    CHECK(double(tiled.at(91).sharedLdConflicts + tiled.at(92).sharedLdConflicts) == Approx(3000).margin(10));
+    CHECK(tiled.at(80).threadInst == tiled.at(80).inst);   // one active lane
+    for (auto& r : loadsOn(run.launch(2), 0, 0, 87)) CHECK(r.execMask == 0xFFFFFFFFu);
     size_t lastStore = 0;
     for (auto& r : run.launch(2).issued.warp(0, 0))
-        if (r.line == 86 && r.isStore) lastStore = sectorsOf(r);
+        if (r.line == 96 && r.isStore) lastStore = sectorsOf(r);
     CHECK(lastStore == 4);
     CHECK(run.launch(1).metric(kL1Hit) == Approx(94).margin(1));
 }
 
 TEST_CASE("merge: the predicted times of the table", "[lessons]") {
-    auto small = predictedMicros("merge", {}, {26, 32, 32});
+    auto small = predictedMicros("merge", {}, {26, 24, 32});
     REQUIRE(small.size() == 3);
     INFO("8000: " << small[0] << ", " << small[1] << ", " << small[2] << " us");
     CHECK(small[0] == Approx(717).epsilon(0.1));
-    CHECK(small[1] == Approx(5.6).epsilon(0.1));
+    CHECK(small[1] == Approx(5.3).epsilon(0.1));
     CHECK(small[2] == Approx(11.5).epsilon(0.1));
-    auto large = predictedMicros("merge", {{"M", "196608"}, {"N", "327680"}}, {26, 32, 32});
+    auto large = predictedMicros("merge", {{"M", "196608"}, {"N", "327680"}}, {26, 24, 32});
     REQUIRE(large.size() == 3);
     INFO("524288: " << large[0] << ", " << large[1] << ", " << large[2] << " us");
     CHECK(large[0] == Approx(47036).epsilon(0.1));
-    CHECK(large[1] == Approx(13.2).epsilon(0.1));
+    CHECK(large[1] == Approx(12.9).epsilon(0.1));
     CHECK(large[2] == Approx(21.0).epsilon(0.1));
     CHECK(large[0] / large[1] == Approx(3600).epsilon(0.1));
     CHECK(large[2] / large[1] == Approx(1.6).epsilon(0.05));

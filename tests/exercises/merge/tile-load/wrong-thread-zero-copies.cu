@@ -46,16 +46,26 @@ extern "C" __global__ void merge_one_thread(const int* A, int m, const int* B, i
         merge_sequential(A, m, B, n, C);
 }
 
-// 2. Each thread takes PER outputs: two co-ranks find its slices of A and B, then it merges them.
+// 2. Each thread takes PER outputs: two co-ranks find its slices of A and B, then it merges them
+//    in PER steps, taking A's front element unless A's slice is used up or B's front is smaller.
 #define PER 4
 extern "C" __global__ void merge_basic(const int* A, int m, const int* B, int n, int* C)
 {
     int t = blockIdx.x * blockDim.x + threadIdx.x;
     int k0 = min(t * PER, m + n);
     int k1 = min(k0 + PER, m + n);
-    int i0 = co_rank(k0, A, m, B, n);
-    int i1 = co_rank(k1, A, m, B, n);
-    merge_sequential(A + i0, i1 - i0, B + (k0 - i0), (k1 - k0) - (i1 - i0), C + k0);
+    int i = co_rank(k0, A, m, B, n), j = k0 - i;
+    int iEnd = co_rank(k1, A, m, B, n), jEnd = k1 - iEnd;
+    for (int k = k0; k < k0 + PER; ++k) {
+        if (k < k1) {
+            int a = i < iEnd ? A[i] : 0;
+            int b = j < jEnd ? B[j] : 0;
+            bool takeA = j >= jEnd || (i < iEnd && a <= b);
+            C[k] = takeA ? a : b;
+            i += takeA;
+            j += !takeA;
+        }
+    }
 }
 
 // 3. Tiled: a block takes blockDim.x * PER outputs. Thread 0 finds the block's slices of A and B;
