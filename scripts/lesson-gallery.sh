@@ -37,6 +37,9 @@ streams-overlap 3
 convolution-2d 6
 histogram 3
 prefix-scan 4
+spmv 2
+stencil-3d 5
+merge 3
 tensor-cores 3
 LIST
 # Exercises: paths relative to the repository, as a learner's are.
