@@ -212,9 +212,9 @@ std::string classHtml(const Exercise& ex, const std::vector<StudentRow>& rows, c
          ".cards{display:flex;gap:12px;margin:0 0 18px}\n.card{border:1px solid #d5dae0;border-radius:6px;padding:8px 14px;min-width:110px}\n"
          ".card b{display:block;font-size:24px}\n.card.ok b{color:#1b7f3b}.card.bad b{color:#b3261e}.card.gray b{color:#6b6b6b}\n"
          "table{border-collapse:collapse;font-size:13px}\nth,td{border:1px solid #d5dae0;padding:4px 6px;vertical-align:top}\n"
-         "th{background:#eef1f4;text-align:left;position:sticky;top:0}\nth.crit{max-width:150px;font-weight:600}\n"
+         "th{background:#eef1f4;text-align:left;position:sticky;top:0}\nth.crit{max-width:120px;font-weight:600;font-size:11px}\n"
          "td.p{background:#e3f4e8;color:#14532d}\ntd.f{background:#fbe4e2;color:#7f1d1d}\ntd.n{background:#f1f1f1;color:#777}\n"
-         "td.v{font-weight:700;white-space:nowrap}\ntd.reason{max-width:420px;font-size:12px}\ntr:nth-child(even) td.s{background:#f8f9fa}\n"
+         "td.v{font-weight:700;white-space:nowrap}\ntd.reason{min-width:260px;max-width:380px;font-size:12px}\ntd.p,td.f{font-size:12px;max-width:120px}\ntr:nth-child(even) td.s{background:#f8f9fa}\n"
          ".rate{font-size:11px;color:#555;font-weight:400;display:block}\n.foot{margin-top:14px;color:#666;font-size:12px}\n"
          "</style></head><body>\n";
     o << "<h1>" << html(ex.title) << "</h1>\n<p class=\"sub\">" << html(ex.lesson + " / " + ex.id) << " &middot; " << rows.size()
@@ -224,25 +224,33 @@ std::string classHtml(const Exercise& ex, const std::vector<StudentRow>& rows, c
       << " --solution FILE</code> gives the same grade)</p>\n";
     o << "<div class=\"cards\"><div class=\"card ok\"><b>" << pass << "</b>passed</div><div class=\"card bad\"><b>" << fail
       << "</b>failed</div><div class=\"card gray\"><b>" << ungraded << "</b>not graded</div></div>\n";
-    o << "<table>\n<tr><th>#</th><th>student</th><th>verdict</th>";
+    // The first reason beside the verdict (what a teacher reads first), then one narrow column per
+    // criterion: a tick when it passed, what was measured when it failed; the whole measure and
+    // the target in each cell's tooltip.
+    o << "<table>\n<tr><th>#</th><th>student</th><th>verdict</th><th>first reason</th>";
     for (auto& c : cols) {
         auto pc = perCol[c];
         o << "<th class=\"crit\">" << html(c) << "<span class=\"rate\">" << pc.first << " of " << pc.second << " pass</span></th>";
     }
-    o << "<th>first reason</th></tr>\n";
+    o << "</tr>\n";
+    auto shortText = [](const std::string& t, size_t n) { return t.size() > n ? t.substr(0, n - 3) + "..." : t; };
     int n = 0;
     for (auto& r : rows) {
         o << "<tr><td class=\"s\">" << ++n << "</td><td class=\"s\" title=\"" << html(r.file) << "\">" << html(r.student) << "</td>";
         o << "<td class=\"v " << (!r.graded ? "n" : r.passed ? "p" : "f") << "\">" << verdict(r) << "</td>";
+        o << "<td class=\"reason\" title=\"" << html(r.reason) << "\">" << html(shortText(r.reason, 160)) << "</td>";
         for (auto& name : cols) {
             const Criterion* c = find(r, name);
             if (!c) {
                 o << "<td class=\"n\">&ndash;</td>";
                 continue;
             }
-            o << "<td class=\"" << (c->passed ? "p" : "f") << "\" title=\"target: " << html(c->target) << "\">" << html(c->measured) << "</td>";
+            std::string tip = c->measured + " (target: " + c->target + ")";
+            std::string cell = c->passed ? (c->kind == "performance" || c->kind == "parallel" ? "&#10003; " + html(shortText(c->measured, 18)) : "&#10003;")
+                                         : html(shortText(c->measured, 28));
+            o << "<td class=\"" << (c->passed ? "p" : "f") << "\" title=\"" << html(tip) << "\">" << cell << "</td>";
         }
-        o << "<td class=\"reason\">" << html(r.reason) << "</td></tr>\n";
+        o << "</tr>\n";
     }
     o << "</table>\n<p class=\"foot\">Each cell shows what was measured; hover it for the target. Written by warpscope grade-all.</p>\n"
          "</body></html>\n";

@@ -763,6 +763,7 @@ GradeResult gradeText(const Exercise& ex, const std::string& text, const std::st
                      std::all_of(out.criteria.begin(), out.criteria.end(), [](const Criterion& c) { return c.passed; });
         return out;
     };
+    out.seed = options.seed ? *options.seed : freshSeed();
     std::string ptx, hostJson;
     if (ex.hostProgram) {
         hostJson = text;
@@ -814,7 +815,6 @@ GradeResult gradeText(const Exercise& ex, const std::string& text, const std::st
 
     std::set<std::string> checkers(ex.checkers.begin(), ex.checkers.end());
     std::map<std::string, CheckerTally> tally;
-    out.seed = options.seed ? *options.seed : freshSeed();
     try {
         out.hiddenSets = hiddenParamSets(ex, out.seed);
     } catch (const std::exception& e) {
