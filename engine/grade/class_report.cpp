@@ -214,7 +214,7 @@ std::string classHtml(const Exercise& ex, const std::vector<StudentRow>& rows, c
          "table{border-collapse:collapse;font-size:13px}\nth,td{border:1px solid #d5dae0;padding:4px 6px;vertical-align:top}\n"
          "th{background:#eef1f4;text-align:left;position:sticky;top:0}\nth.crit{max-width:120px;font-weight:600;font-size:11px}\n"
          "td.p{background:#e3f4e8;color:#14532d}\ntd.f{background:#fbe4e2;color:#7f1d1d}\ntd.n{background:#f1f1f1;color:#777}\n"
-         "td.v{font-weight:700;white-space:nowrap}\ntd.reason{min-width:260px;max-width:380px;font-size:12px}\ntd.p,td.f{font-size:12px;max-width:120px}\ntr:nth-child(even) td.s{background:#f8f9fa}\n"
+         "td.v{font-weight:700;white-space:nowrap}\ntd.s{white-space:nowrap}\ntd.reason{min-width:260px;max-width:380px;font-size:12px}\ntd.p,td.f{font-size:12px;max-width:120px}\ntr:nth-child(even) td.s{background:#f8f9fa}\n"
          ".rate{font-size:11px;color:#555;font-weight:400;display:block}\n.foot{margin-top:14px;color:#666;font-size:12px}\n"
          "</style></head><body>\n";
     o << "<h1>" << html(ex.title) << "</h1>\n<p class=\"sub\">" << html(ex.lesson + " / " + ex.id) << " &middot; " << rows.size()

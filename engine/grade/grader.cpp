@@ -3,6 +3,7 @@
 // Sections: 1. helpers  2. loading exercise.json  3. building the lesson the learner's file runs in
 //           4. correctness and checker runs  5. performance runs and measures  6. gradeText
 #include "grade/grader.hpp"
+#include "grade/course.hpp"
 #include "base/error.hpp"
 #include "compile/compile.hpp"
 #include "runtime/expr.hpp"
@@ -231,6 +232,21 @@ Exercise loadExercise(const fs::path& exerciseDir, const fs::path& lessonDir) {
 std::vector<Exercise> listExercises(const fs::path& lessonsDir, std::vector<std::string>* errors) {
     std::vector<Exercise> out;
     std::vector<runtime::Lesson> lessons = runtime::listLessons(lessonsDir, errors);
+    // Course order (lessons/course.json); a broken course.json is reported and the lessons' own
+    // "order" used instead.
+    CourseFile course;
+    try {
+        course = loadCourseFile(lessonsDir);
+    } catch (const Error& e) {
+        if (errors) errors->push_back(e.what());
+    }
+    std::vector<LessonKey> keys;
+    for (auto& L : lessons) keys.push_back({L.dir.filename().string(), L.order});
+    std::vector<std::string> order = courseOrder(course, keys);
+    std::stable_sort(lessons.begin(), lessons.end(), [&](const runtime::Lesson& a, const runtime::Lesson& b) {
+        auto pos = [&](const runtime::Lesson& L) { return std::find(order.begin(), order.end(), L.dir.filename().string()) - order.begin(); };
+        return pos(a) < pos(b);
+    });
     for (auto& L : lessons) {
         fs::path exDir = L.dir / "exercises";
         if (!fs::is_directory(exDir)) continue;
@@ -294,6 +310,26 @@ json patchedLessonJson(const Exercise& ex) {
 std::string intText(double v) { return std::to_string(static_cast<long long>(std::llround(v))); }
 
 } // namespace
+
+std::vector<std::string> unvariedParams(const Exercise& ex) {
+    std::vector<std::string> out;
+    json lj = patchedLessonJson(ex);
+    if (!lj.contains("params") || !lj["params"].is_object()) return out;
+    for (auto& [name, spec] : lj["params"].items()) {
+        if (ex.fixedParams.count(name)) continue;
+        std::string def = spec.is_object() && spec.contains("default") ? spec["default"].dump() : "";
+        std::set<std::string> values;
+        for (auto& set : ex.paramSets) {
+            auto it = set.find(name);
+            std::string v = it == set.end() ? def : it->second;
+            char* end = nullptr;
+            double d = std::strtod(v.c_str(), &end);
+            values.insert(end && *end == 0 ? intText(d) + (d == std::floor(d) ? "" : num(d, 6)) : v);
+        }
+        if (values.size() < 2) out.push_back(name);
+    }
+    return out;
+}
 
 uint64_t freshSeed() {
     std::random_device rd;

@@ -108,6 +108,9 @@ struct GradeOptions {
 // first set keeps the ranged parameters below a warp (32) where their range allows; the second
 // makes them odd (not a multiple of any block size). Error(Input) when the lesson cannot be read.
 std::vector<std::map<std::string, std::string>> hiddenParamSets(const Exercise& ex, uint64_t seed);
+// Parameters of the exercise's lesson (after its patch) that keep one value over every visible
+// parameter set and are not in "fixed" with a reason: an answer that gets them wrong would pass.
+std::vector<std::string> unvariedParams(const Exercise& ex);
 // A fresh seed for one attempt (random_device mixed with the clock).
 uint64_t freshSeed();
 
