@@ -9,6 +9,8 @@
 #include "gui/model/text_fit.hpp"
 
 #include <cfloat>
+#include <cstdlib>
+#include <filesystem>
 #include <cmath>
 #include <map>
 
@@ -353,7 +355,10 @@ CourseModel& courseModel() {
 const CourseView& courseView(AppContext& app) {
     std::vector<std::string> ids;
     for (auto& L : app.ui.lessons) ids.push_back(L.id);
-    return courseModel().view(app.ui.lessonsDir, ids, progressFile(), ImGui::GetTime());
+    // WARPSCOPE_PROGRESS names a learner's progress.json to show (a screenshot or a demo of the
+    // course map: headless runs keep no settings of their own).
+    const char* shown = std::getenv("WARPSCOPE_PROGRESS");
+    return courseModel().view(app.ui.lessonsDir, ids, shown && *shown ? std::filesystem::path(shown) : progressFile(), ImGui::GetTime());
 }
 
 // One entry's height as lessonList lays it out (the list's child window is sized from it).
