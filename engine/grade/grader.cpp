@@ -871,6 +871,7 @@ GradeResult gradeText(const Exercise& ex, const std::string& text, const std::st
     };
     std::optional<LineSplit> worstSplit;
     double bestSpread = 0;
+    uint64_t mostWork = 0;
     std::string spreadWhere;
     bool anyRan = false;
     for (auto& run : runs) {
@@ -894,10 +895,13 @@ GradeResult gradeText(const Exercise& ex, const std::string& text, const std::st
             run::RunReport rr = run::run(L, pv, rs);
             if (!rr.error) {
                 anyRan = true;
+                // Judged on the run with the most work: in a tiny run the threads that only check
+                // their index and leave would outweigh one thread's loop.
                 size_t busiest = 0;
                 double sp = probe.spread(&busiest);
-                if (sp > bestSpread || spreadWhere.empty()) {
-                    bestSpread = std::max(bestSpread, sp);
+                if (probe.total > mostWork) {
+                    mostWork = probe.total;
+                    bestSpread = sp;
                     spreadWhere = paramText(set) + ": the busiest thread (warp " + std::to_string(busiest / 32) + " of the launch, lane " +
                                   std::to_string(busiest % 32) + ") ran " + num(100.0 / std::max(sp, 1e-9), 0) + " % of all thread instructions";
                 }

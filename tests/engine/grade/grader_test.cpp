@@ -259,7 +259,7 @@ TEST_CASE("one thread doing all the work fails 'runs in parallel' with a clear m
     auto it = std::find_if(r.criteria.begin(), r.criteria.end(), [](auto& c) { return c.name == "runs in parallel"; });
     REQUIRE(it != r.criteria.end());
     CHECK_FALSE(it->passed);
-    CHECK(it->value.value_or(99) < 2.0);
+    CHECK(it->value.value_or(99) < 8.0);   // the other threads still check their index and leave
     CHECK(it->detail.find("one thread") != std::string::npos);
     // Its results are right: only the parallel criterion catches it.
     for (auto& c : r.criteria)
