@@ -4,6 +4,7 @@
 #include "gui/model/course_model.hpp"
 #include "grade/course.hpp"
 #include "base/error.hpp"
+#include "runtime/lesson.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -16,11 +17,13 @@ using namespace warpscope::gui;
 
 namespace {
 fs::path lessons() { return fs::path(WARPSCOPE_SOURCE_DIR) / "lessons"; }
-std::vector<std::string> bundledIds() {
-    std::vector<std::string> ids;
+std::vector<grade::LessonKey> bundledIds() {
+    std::vector<grade::LessonKey> ids;
     for (auto& e : fs::directory_iterator(lessons()))
-        if (fs::exists(e.path() / "lesson.json")) ids.push_back(e.path().filename().string());
-    std::sort(ids.begin(), ids.end());   // the app's index order need not be the course's
+        if (fs::exists(e.path() / "lesson.json"))
+            ids.push_back({e.path().filename().string(), runtime::loadLesson(e.path()).order});
+    // The app's index order need not be the course's.
+    std::sort(ids.begin(), ids.end(), [](auto& a, auto& b) { return a.id < b.id; });
     return ids;
 }
 } // namespace
@@ -28,7 +31,7 @@ std::vector<std::string> bundledIds() {
 TEST_CASE("the bundled course lists every lesson in course.json's order", "[progress]") {
     grade::CourseFile cf = grade::loadCourseFile(lessons());
     REQUIRE(cf.lessons.size() >= 12);
-    std::vector<std::string> ids = bundledIds();
+    std::vector<grade::LessonKey> ids = bundledIds();
     CourseView v = buildCourse(lessons(), ids, ExerciseProgress{});
     INFO(v.errors.size() << " errors");
     CHECK(v.errors.empty());
@@ -49,7 +52,7 @@ TEST_CASE("the bundled course lists every lesson in course.json's order", "[prog
         INFO(L.id);
         REQUIRE(L.lessonIndex >= 0);
         REQUIRE(size_t(L.lessonIndex) < ids.size());
-        CHECK(ids[size_t(L.lessonIndex)] == L.id);
+        CHECK(ids[size_t(L.lessonIndex)].id == L.id);
         CHECK(!L.exercises.empty());
     }
     CHECK(v.exercises >= 22);
@@ -79,7 +82,7 @@ TEST_CASE("the course map shows the learner's progress and follows progress.json
     fs::path dir = fs::temp_directory_path() / "warpscope-course-progress";
     fs::remove_all(dir);
     fs::path file = dir / "progress.json";
-    std::vector<std::string> ids = bundledIds();
+    std::vector<grade::LessonKey> ids = bundledIds();
 
     CourseModel m;
     const CourseView& before = m.view(lessons(), ids, file, 0.0);

@@ -1,9 +1,7 @@
 // The course map (course_model.hpp).
 #include "gui/model/course_model.hpp"
 #include "base/error.hpp"
-#include "grade/course.hpp"
 #include "grade/grader.hpp"
-#include "runtime/lesson.hpp"
 
 #include <algorithm>
 #include <map>
@@ -12,7 +10,7 @@ namespace fs = std::filesystem;
 
 namespace warpscope::gui {
 
-CourseView buildCourse(const fs::path& lessonsDir, const std::vector<std::string>& loadedIds, const ExerciseProgress& progress) {
+CourseView buildCourse(const fs::path& lessonsDir, const std::vector<grade::LessonKey>& loaded, const ExerciseProgress& progress) {
     CourseView v;
     grade::CourseFile course;
     try {
@@ -21,35 +19,33 @@ CourseView buildCourse(const fs::path& lessonsDir, const std::vector<std::string
         v.errors.push_back(e.what());
     }
     v.title = course.title;
-    // The app's lessons with their own "order", for the ones course.json does not list.
-    std::vector<grade::LessonKey> keys;
-    for (size_t i = 0; i < loadedIds.size(); ++i) {
-        int order = 1000;
-        try {
-            order = runtime::loadLesson(lessonsDir / loadedIds[i]).order;
-        } catch (const Error&) {
-        }
-        keys.push_back({loadedIds[i], order});
-    }
-    std::map<std::string, std::vector<CourseExercise>> byLesson;
-    std::vector<std::string> errors;
-    for (auto& ex : grade::listExercises(lessonsDir, &errors)) {
-        CourseExercise ce;
-        ce.id = ex.id;
-        ce.title = ex.title;
-        ce.record = progress.get(ex.lesson, ex.id);
-        byLesson[ex.lesson].push_back(ce);
-    }
-    for (auto& e : errors)
-        if (e.find("course.json") == std::string::npos) v.errors.push_back(e);   // course.json's own error is already there
     int pos = 0;
-    for (auto& id : grade::courseOrder(course, keys)) {
+    for (auto& id : grade::courseOrder(course, loaded)) {
         CourseLesson L;
         L.id = id;
         L.position = ++pos;
-        L.lessonIndex = int(std::find(loadedIds.begin(), loadedIds.end(), id) - loadedIds.begin());
-        L.exercises = byLesson[id];
-        for (auto& e : L.exercises) L.solved += e.record.solved;
+        L.lessonIndex = int(std::find_if(loaded.begin(), loaded.end(), [&](const grade::LessonKey& k) { return k.id == id; }) - loaded.begin());
+        // The lesson's exercises by folder name, as `warpscope exercises` lists them.
+        std::error_code ec;
+        fs::path exDir = lessonsDir / id / "exercises";
+        std::vector<fs::path> dirs;
+        if (fs::is_directory(exDir, ec))
+            for (auto& e : fs::directory_iterator(exDir, ec))
+                if (e.is_directory() && fs::exists(e.path() / "exercise.json")) dirs.push_back(e.path());
+        std::sort(dirs.begin(), dirs.end());
+        for (auto& d : dirs) {
+            try {
+                grade::Exercise ex = grade::loadExercise(d, lessonsDir / id);
+                CourseExercise ce;
+                ce.id = ex.id;
+                ce.title = ex.title;
+                ce.record = progress.get(id, ex.id);
+                L.solved += ce.record.solved;
+                L.exercises.push_back(ce);
+            } catch (const Error& e) {
+                v.errors.push_back(e.what());
+            }
+        }
         v.exercises += int(L.exercises.size());
         v.solved += L.solved;
         v.lessons.push_back(std::move(L));
@@ -57,9 +53,15 @@ CourseView buildCourse(const fs::path& lessonsDir, const std::vector<std::string
     return v;
 }
 
-const CourseView& CourseModel::view(const fs::path& lessonsDir, const std::vector<std::string>& loadedIds, const fs::path& progressPath,
+const CourseView& CourseModel::view(const fs::path& lessonsDir, const std::vector<grade::LessonKey>& loaded, const fs::path& progressPath,
                                     double nowSeconds, double recheckSeconds) {
-    bool rebuild = !built_ || lessonsDir != dir_ || loadedIds != ids_ || progressPath != progressPath_;
+    std::vector<std::string> ids;
+    std::vector<int> orders;
+    for (auto& k : loaded) {
+        ids.push_back(k.id);
+        orders.push_back(k.order);
+    }
+    bool rebuild = !built_ || lessonsDir != dir_ || ids != ids_ || orders != orders_ || progressPath != progressPath_;
     if (!rebuild && nowSeconds - checkedAt_ >= recheckSeconds) {
         checkedAt_ = nowSeconds;
         std::error_code ec;
@@ -69,13 +71,14 @@ const CourseView& CourseModel::view(const fs::path& lessonsDir, const std::vecto
     }
     if (rebuild) {
         dir_ = lessonsDir;
-        ids_ = loadedIds;
+        ids_ = ids;
+        orders_ = orders;
         progressPath_ = progressPath;
         std::error_code ec;
         progressTime_ = progressPath.empty() ? fs::file_time_type{} : fs::last_write_time(progressPath, ec);
         if (ec) progressTime_ = fs::file_time_type{};
         checkedAt_ = nowSeconds;
-        view_ = buildCourse(lessonsDir, loadedIds, ExerciseProgress::load(progressPath));
+        view_ = buildCourse(lessonsDir, loaded, ExerciseProgress::load(progressPath));
         built_ = true;
     }
     return view_;

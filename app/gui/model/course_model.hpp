@@ -2,6 +2,7 @@
 // engine/grade/course.hpp), each with its exercises and the learner's progress on them (solved,
 // tried, not started, from progress.json). Window-free, so tests build and check it.
 #pragma once
+#include "grade/course.hpp"
 #include "gui/model/exercise_progress.hpp"
 
 #include <filesystem>
@@ -28,9 +29,10 @@ struct CourseView {
     std::vector<std::string> errors;   // a broken course.json or exercise.json (shown, not fatal)
 };
 
-// The course of the lessons the app loaded (`loadedIds`, in the app's index order) from
-// `lessonsDir`'s course.json and exercise folders, with `progress`.
-CourseView buildCourse(const std::filesystem::path& lessonsDir, const std::vector<std::string>& loadedIds,
+// The course of the lessons the app loaded (`loaded`: id and lesson.json "order", in the app's
+// index order) from `lessonsDir`'s course.json and exercise folders, with `progress`. Reads only
+// course.json and the exercise.json files (no lesson is loaded again).
+CourseView buildCourse(const std::filesystem::path& lessonsDir, const std::vector<grade::LessonKey>& loaded,
                        const ExerciseProgress& progress);
 
 // Keeps a CourseView current for the panel: the exercise list is read once per lessons folder
@@ -38,12 +40,13 @@ CourseView buildCourse(const std::filesystem::path& lessonsDir, const std::vecto
 // Exercise panel saves it), checked at most every `recheckSeconds`.
 class CourseModel {
 public:
-    const CourseView& view(const std::filesystem::path& lessonsDir, const std::vector<std::string>& loadedIds,
+    const CourseView& view(const std::filesystem::path& lessonsDir, const std::vector<grade::LessonKey>& loaded,
                            const std::filesystem::path& progressPath, double nowSeconds, double recheckSeconds = 1.0);
 
 private:
     std::filesystem::path dir_, progressPath_;
     std::vector<std::string> ids_;
+    std::vector<int> orders_;
     std::filesystem::file_time_type progressTime_{};
     bool built_ = false;
     double checkedAt_ = -1e9;

@@ -353,8 +353,8 @@ CourseModel& courseModel() {
 }
 
 const CourseView& courseView(AppContext& app) {
-    std::vector<std::string> ids;
-    for (auto& L : app.ui.lessons) ids.push_back(L.id);
+    std::vector<grade::LessonKey> ids;
+    for (auto& L : app.ui.lessons) ids.push_back({L.id, L.order});
     // WARPSCOPE_PROGRESS names a learner's progress.json to show (a screenshot or a demo of the
     // course map: headless runs keep no settings of their own).
     const char* shown = std::getenv("WARPSCOPE_PROGRESS");
