@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <numeric>
 #include <random>
 #include <cstdio>
 #include <fstream>
@@ -380,6 +381,12 @@ std::vector<std::map<std::string, std::string>> hiddenParamSets(const Exercise& 
         if (r.choices.empty()) {
             r.lo = *vals.begin();
             r.hi = *vals.rbegin();
+            // Visible values that are all multiples of a tile (16 for whole tensor-core tiles)
+            // say the kernel may assume it: hidden values keep that granularity. A common
+            // factor below 8 is taken as chance.
+            long long g = 0;
+            for (double v : vals) g = std::gcd(g, static_cast<long long>(v));
+            if (g >= 8) r.step = double(g);
         }
         ranges[k] = r;
     }
@@ -394,6 +401,12 @@ std::vector<std::map<std::string, std::string>> hiddenParamSets(const Exercise& 
             }
             long long lo = static_cast<long long>(std::ceil(*r.lo)), hi = static_cast<long long>(std::floor(*r.hi));
             long long v;
+            if (r.step > 1) {   // multiples of the step between lo and hi
+                long long st = static_cast<long long>(r.step), a = (lo + st - 1) / st, b = hi / st;
+                v = st * (i == 0 ? a : drawUniform(s, a, std::max(a, b)));
+                set[k] = std::to_string(v);
+                continue;
+            }
             if (i == 0) v = drawUniform(s, lo, std::max(lo, std::min(hi, 31LL)));   // below a warp where the range allows
             else v = drawLog(s, lo, hi);
             if (i == 1 && v % 2 == 0) v = v + 1 <= hi ? v + 1 : (v - 1 >= lo ? v - 1 : v);   // odd: no block size divides it

@@ -34,6 +34,7 @@ struct PerfGoal {
 struct HiddenRange {
     std::optional<double> lo, hi;        // integer range, inclusive
     std::vector<double> choices;         // or one of these
+    double step = 1;                     // values are multiples of this (derived ranges only)
 };
 struct HiddenSpec {
     int sets = 2;                                  // 0: none (exercise.json "hidden": {"sets": 0})
