@@ -25,6 +25,7 @@ int runTimeCompare(int argc, char** argv, const fs::path& lessonsDir);
 int runTimelineCompare(int argc, char** argv, const fs::path& lessonsDir);
 int cmdExercises(int argc, char** argv, const fs::path& lessonsDir);   // cmd_exercises.cpp
 int cmdGrade(int argc, char** argv, const fs::path& lessonsDir);       // cmd_grade.cpp
+int cmdGradeAll(int argc, char** argv, const fs::path& lessonsDir);    // cmd_grade_all.cpp
 int runProgram(int argc, char** argv);        // cmd_program.cpp: warpscope run prog.cu ...
 int buildProgramCmd(int argc, char** argv);   // cmd_program.cpp: warpscope build prog.cu -o prog
 bool isWholeProgramArg(const std::string& arg);   // a .cu/.cpp/.c source: run it as a whole program

@@ -1,5 +1,8 @@
-// warpscope grade <lesson> --exercise <id> --solution <file> [--json] [--compiler NAME]: grades a
-// learner's file on correctness, the checkers and the exercise's performance goals.
+// warpscope grade <lesson> --exercise <id> --solution <file> [--json] [--compiler NAME] [--seed S]:
+// grades a learner's file on correctness (the visible parameter sets and hidden ones drawn from
+// the seed, printed so the grade can be reproduced), the checkers, whether the work runs in
+// parallel, and the exercise's performance goals. --baselines FILE (grade-all passes it) gives
+// the starter's measures so a class's processes need not each re-run the starter.
 // Exit 0 pass, 1 fail (a compile error included), 2 bad input.
 //
 // A solution with host code (a main: a whole CUDA program) is built and run in the sandbox
@@ -10,12 +13,14 @@
 #include "base/data_dir.hpp"
 #include "base/sandbox.hpp"
 #include "cudart/build.hpp"
+#include "grade/class_report.hpp"
 #include "grade/grader.hpp"
 
 #include <poll.h>
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -108,7 +113,7 @@ std::string readWhole(const std::string& file) {
 } // namespace
 
 int cmdGrade(int argc, char** argv, const fs::path& lessonsDir) {
-    std::string lesson, id, file, compiler;
+    std::string lesson, id, file, compiler, seedText, baselinesFile;
     bool asJson = false;
     for (int i = 0; i < argc; ++i) {
         std::string a = argv[i];
@@ -116,6 +121,8 @@ int cmdGrade(int argc, char** argv, const fs::path& lessonsDir) {
         else if (a == "--exercise") id = optionValue(argc, argv, i);
         else if (a == "--solution") file = optionValue(argc, argv, i);
         else if (a == "--compiler") compiler = optionValue(argc, argv, i);
+        else if (a == "--seed") seedText = optionValue(argc, argv, i);
+        else if (a == "--baselines") baselinesFile = optionValue(argc, argv, i);
         else if (!a.empty() && a[0] == '-') throw Error(Error::Kind::Input, "Unknown option '" + a + "' for grade.");
         else if (lesson.empty()) lesson = a;
         else throw Error(Error::Kind::Input, "grade takes one lesson; got '" + lesson + "' and '" + a + "'.");
@@ -132,19 +139,26 @@ int cmdGrade(int argc, char** argv, const fs::path& lessonsDir) {
     } else {
         grade::GradeOptions opt;
         opt.compiler = compiler;
+        if (!seedText.empty()) {
+            char* end = nullptr;
+            unsigned long long v = std::strtoull(seedText.c_str(), &end, 10);
+            if (seedText[0] == '-' || !end || *end) throw Error(Error::Kind::Input, "--seed takes a whole number, not '" + seedText + "'.");
+            opt.seed = v;
+        }
+        if (!baselinesFile.empty()) {
+            std::ifstream f(baselinesFile);
+            json b;
+            try {
+                b = json::parse(f);
+                for (auto& [k, v] : b.items()) opt.starterBaselines[std::stoul(k)] = v.get<double>();
+            } catch (const std::exception& e) {
+                throw Error(Error::Kind::Input, "--baselines " + baselinesFile + ": not a baselines file (" + e.what() + ").");
+            }
+        }
         r = grade::gradeFile(ex, file, opt);
     }
     if (asJson) {
-        json out = {{"lesson", ex.lesson}, {"exercise", ex.id}, {"title", ex.title}, {"solution", file}, {"passed", r.passed}};
-        out["criteria"] = json::array();
-        for (auto& c : r.criteria) {
-            json jc = {{"name", c.name}, {"kind", c.kind}, {"passed", c.passed}, {"measured", c.measured}, {"target", c.target}};
-            if (c.value) jc["value"] = *c.value;
-            if (!c.panel.empty()) jc["panel"] = c.panel;
-            if (c.line) jc["line"] = c.line;
-            if (!c.detail.empty()) jc["detail"] = c.detail;
-            out["criteria"].push_back(jc);
-        }
+        json out = grade::gradeToJson(ex, r, file);
         if (wholeProgram) out["program_output"] = programOutput;
         std::cout << out.dump(2) << "\n";
     } else {
@@ -163,6 +177,9 @@ int cmdGrade(int argc, char** argv, const fs::path& lessonsDir) {
                 if (!c.detail.empty()) std::printf("        %s\n", c.detail.c_str());
             }
         }
+        if (!wholeProgram)
+            std::printf("hidden parameter sets drawn from seed %llu (the same grade again: --seed %llu)\n",
+                        static_cast<unsigned long long>(r.seed), static_cast<unsigned long long>(r.seed));
         std::printf("%s\n", r.passed ? "PASSED" : "NOT YET: fix the failing criteria above.");
     }
     return r.passed ? 0 : 1;

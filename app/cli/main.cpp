@@ -66,7 +66,12 @@ usage:
   warpscope exercises [--json]        list every exercise (lesson, id, title, starter and solution files)
   warpscope grade <lesson> --exercise <id> --solution <file.cu|host.json> [--json] [--compiler NAME]
                                       grade a learner's file: correctness on several sizes, checkers,
-                                      performance goals; exit 0 pass, 1 fail, 2 bad input
+                                      performance goals; exit 0 pass, 1 fail, 2 bad input;
+                                      --seed S: the hidden parameter sets of an earlier grade
+  warpscope grade-all <dir> --exercise <lesson>/<id> [--csv FILE] [--html FILE] [--threads T]
+                    [--seed S] [--timeout SECONDS] [--cpu-seconds S] [--memory-mb M] [--json]
+                                      grade a class: one file or folder per student, each in its
+                                      own limited process, T at a time; a row per student
   warpscope gpus [--json]             list the GPU presets for --timed (built-in and JSON files)
   warpscope bench [--quick] [--threads T] [--only sim,all-cores,timed]
                                       interpreter speed in thread-instructions per second (one
@@ -106,6 +111,7 @@ int main(int argc, char** argv) {
         if (cmd == "lessons") return cmdLessons(argc - 2, argv + 2, lessonsDir);
         if (cmd == "exercises") return cmdExercises(argc - 2, argv + 2, lessonsDir);
         if (cmd == "grade") return cmdGrade(argc - 2, argv + 2, lessonsDir);
+        if (cmd == "grade-all") return cmdGradeAll(argc - 2, argv + 2, lessonsDir);
         if (cmd == "gpus") return cmdGpus(argc - 2, argv + 2);
         if (cmd == "bench") return runBench(argc - 2, argv + 2, lessonsDir);
         if (cmd == "ncu-compare") return runNcuCompare(argc - 2, argv + 2);

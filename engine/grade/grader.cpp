@@ -3,6 +3,7 @@
 // Sections: 1. helpers  2. loading exercise.json  3. building the lesson the learner's file runs in
 //           4. correctness and checker runs  5. performance runs and measures  6. gradeText
 #include "grade/grader.hpp"
+#include "grade/course.hpp"
 #include "base/error.hpp"
 #include "compile/compile.hpp"
 #include "runtime/expr.hpp"
@@ -16,6 +17,10 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <numeric>
+#include <random>
 #include <cstdio>
 #include <fstream>
 #include <memory>
@@ -88,7 +93,8 @@ Exercise loadExercise(const fs::path& exerciseDir, const fs::path& lessonDir) {
     }
     if (!j.is_object()) bad(file, "must be a JSON object");
     static const std::set<std::string> keys = {"title", "goal", "kind", "kernels", "starter", "solution", "hints", "lesson",
-                                               "params", "checkers", "performance", "perf_params", "gpu", "order"};
+                                               "params", "checkers", "performance", "perf_params", "gpu", "order",
+                                               "hidden", "parallel", "fixed"};
     for (auto& [k, v] : j.items())
         if (!keys.count(k)) bad(file, "unknown key \"" + k + "\"");
     Exercise ex;
@@ -140,6 +146,54 @@ Exercise loadExercise(const fs::path& exerciseDir, const fs::path& lessonDir) {
     }
     if (ex.paramSets.empty()) ex.paramSets.push_back({});
     if (j.contains("perf_params")) ex.perfParams = stringParams(j["perf_params"], file, "perf_params");
+    if (j.contains("fixed")) {
+        if (!j["fixed"].is_object()) bad(file, "\"fixed\" must be an object of NAME: \"why it stays at one value\"");
+        for (auto& [k, v] : j["fixed"].items()) {
+            if (!v.is_string() || v.get<std::string>().empty()) bad(file, "fixed." + k + " must say why (a string)");
+            ex.fixedParams[k] = v.get<std::string>();
+        }
+    }
+    if (j.contains("parallel")) {
+        const json& p = j["parallel"];
+        if (p.is_boolean()) ex.parallelMin = p.get<bool>() ? std::optional<double>(32.0) : std::nullopt;
+        else if (p.is_object() && p.size() == 1 && p.contains("min") && p["min"].is_number() && p["min"].get<double>() >= 1)
+            ex.parallelMin = p["min"].get<double>();
+        else bad(file, "\"parallel\" is false, true or {\"min\": threads (>= 1)}");
+    }
+    if (ex.hostProgram) ex.parallelMin.reset();   // the lesson's own kernels run
+    if (j.contains("hidden")) {
+        const json& h = j["hidden"];
+        if (!h.is_object()) bad(file, "\"hidden\" must be an object: {\"sets\": N, \"vary\": {...}, \"fixed\": {...}}");
+        for (auto& [k, v] : h.items()) {
+            if (k == "sets") {
+                if (!v.is_number_integer() || v.get<int>() < 0 || v.get<int>() > 16) bad(file, "hidden.sets must be an integer 0 to 16");
+                ex.hidden.sets = v.get<int>();
+            } else if (k == "vary") {
+                if (!v.is_object()) bad(file, "hidden.vary must be an object of NAME: [lo, hi] or {\"choices\": [...]}");
+                for (auto& [name, r] : v.items()) {
+                    HiddenRange hr;
+                    if (r.is_array() && r.size() == 2 && r[0].is_number() && r[1].is_number() && r[0].get<double>() <= r[1].get<double>()) {
+                        hr.lo = r[0].get<double>();
+                        hr.hi = r[1].get<double>();
+                    } else if (r.is_object() && r.contains("choices") && r["choices"].is_array() && !r["choices"].empty()) {
+                        for (auto& c : r["choices"]) {
+                            if (!c.is_number()) bad(file, "hidden.vary." + name + ".choices must be numbers");
+                            hr.choices.push_back(c.get<double>());
+                        }
+                    } else bad(file, "hidden.vary." + name + " must be [lo, hi] (lo <= hi) or {\"choices\": [numbers]}");
+                    ex.hidden.vary[name] = hr;
+                }
+            } else if (k == "fixed") {
+                ex.hidden.fixed = stringParams(v, file, "hidden.fixed");
+            } else if (k == "same") {
+                if (!v.is_object()) bad(file, "hidden.same must be an object of NAME: \"OTHER\"");
+                for (auto& [name, other] : v.items()) {
+                    if (!other.is_string()) bad(file, "hidden.same." + name + " must name another parameter");
+                    ex.hidden.same[name] = other.get<std::string>();
+                }
+            } else bad(file, "hidden: unknown key \"" + k + "\" (sets, vary, fixed, same)");
+        }
+    }
     if (j.contains("gpu")) ex.gpu = str("gpu", false);
     if (j.contains("performance")) {
         if (!j["performance"].is_array()) bad(file, "\"performance\" must be a list of goals");
@@ -179,6 +233,21 @@ Exercise loadExercise(const fs::path& exerciseDir, const fs::path& lessonDir) {
 std::vector<Exercise> listExercises(const fs::path& lessonsDir, std::vector<std::string>* errors) {
     std::vector<Exercise> out;
     std::vector<runtime::Lesson> lessons = runtime::listLessons(lessonsDir, errors);
+    // Course order (lessons/course.json); a broken course.json is reported and the lessons' own
+    // "order" used instead.
+    CourseFile course;
+    try {
+        course = loadCourseFile(lessonsDir);
+    } catch (const Error& e) {
+        if (errors) errors->push_back(e.what());
+    }
+    std::vector<LessonKey> keys;
+    for (auto& L : lessons) keys.push_back({L.dir.filename().string(), L.order});
+    std::vector<std::string> order = courseOrder(course, keys);
+    std::stable_sort(lessons.begin(), lessons.end(), [&](const runtime::Lesson& a, const runtime::Lesson& b) {
+        auto pos = [&](const runtime::Lesson& L) { return std::find(order.begin(), order.end(), L.dir.filename().string()) - order.begin(); };
+        return pos(a) < pos(b);
+    });
     for (auto& L : lessons) {
         fs::path exDir = L.dir / "exercises";
         if (!fs::is_directory(exDir)) continue;
@@ -208,6 +277,148 @@ Exercise findExercise(const fs::path& lessonsDir, const std::string& lesson, con
         throw Error(Error::Kind::Input, "Lesson '" + lesson + "' has no exercise '" + id + "'" + (names.empty() ? "." : " (it has: " + names + ")."));
     }
     return loadExercise(d, lessonDir);
+}
+
+// ---------------------------------------------------------------- 2b. hidden parameter sets
+namespace {
+
+// splitmix64: a tiny generator whose sequence is the same on every platform and library (the
+// standard distributions are not), so a seed names the same sets everywhere.
+uint64_t nextRandom(uint64_t& s) {
+    uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+long long drawUniform(uint64_t& s, long long lo, long long hi) {
+    if (hi <= lo) return lo;
+    return lo + static_cast<long long>(nextRandom(s) % static_cast<uint64_t>(hi - lo + 1));
+}
+// Log-uniform: small and large sizes come up alike (a uniform draw in 20..100003 is nearly always large).
+long long drawLog(uint64_t& s, long long lo, long long hi) {
+    if (hi <= lo) return lo;
+    double a = std::log(double(std::max(1LL, lo))), b = std::log(double(std::max(1LL, hi)));
+    double u = double(nextRandom(s) >> 11) / double(1ull << 53);
+    return std::clamp(static_cast<long long>(std::llround(std::exp(a + (b - a) * u))), lo, hi);
+}
+
+json patchedLessonJson(const Exercise& ex) {
+    json j = json::parse(readText(ex.lessonDir / "lesson.json"));
+    if (!ex.lessonPatch.empty()) j.merge_patch(json::parse(ex.lessonPatch));
+    return j;
+}
+
+std::string intText(double v) { return std::to_string(static_cast<long long>(std::llround(v))); }
+
+} // namespace
+
+std::vector<std::string> unvariedParams(const Exercise& ex) {
+    std::vector<std::string> out;
+    json lj = patchedLessonJson(ex);
+    if (!lj.contains("params") || !lj["params"].is_object()) return out;
+    for (auto& [name, spec] : lj["params"].items()) {
+        if (ex.fixedParams.count(name)) continue;
+        std::string def = spec.is_object() && spec.contains("default") ? spec["default"].dump() : "";
+        std::set<std::string> values;
+        for (auto& set : ex.paramSets) {
+            auto it = set.find(name);
+            std::string v = it == set.end() ? def : it->second;
+            char* end = nullptr;
+            double d = std::strtod(v.c_str(), &end);
+            values.insert(end && *end == 0 ? intText(d) + (d == std::floor(d) ? "" : num(d, 6)) : v);
+        }
+        if (values.size() < 2) out.push_back(name);
+    }
+    return out;
+}
+
+uint64_t freshSeed() {
+    std::random_device rd;
+    uint64_t s = (uint64_t(rd()) << 32) ^ rd() ^ uint64_t(std::chrono::steady_clock::now().time_since_epoch().count());
+    nextRandom(s);
+    return s % 1000000000ull;   // short enough to read out and type back (--seed)
+}
+
+std::vector<std::map<std::string, std::string>> hiddenParamSets(const Exercise& ex, uint64_t seed) {
+    std::vector<std::map<std::string, std::string>> out;
+    if (ex.hidden.sets <= 0) return out;
+    json lj = patchedLessonJson(ex);
+    const json params = lj.contains("params") && lj["params"].is_object() ? lj["params"] : json::object();
+    auto defaultOf = [&](const std::string& k) -> std::optional<double> {
+        if (params.contains(k) && params[k].is_object() && params[k].contains("default") && params[k]["default"].is_number())
+            return params[k]["default"].get<double>();
+        return std::nullopt;
+    };
+    // The values each parameter takes over the visible sets (a set that leaves it out: its default).
+    std::map<std::string, std::set<double>> seen;
+    std::set<std::string> named;
+    for (auto& set : ex.paramSets)
+        for (auto& [k, v] : set) named.insert(k);
+    bool nonNumeric = false;
+    for (auto& set : ex.paramSets)
+        for (auto& k : named) {
+            auto it = set.find(k);
+            if (it == set.end()) {
+                if (auto d = defaultOf(k)) seen[k].insert(*d);
+                continue;
+            }
+            char* end = nullptr;
+            double v = std::strtod(it->second.c_str(), &end);
+            if (end && *end == 0) seen[k].insert(v);
+            else nonNumeric = true;
+        }
+    (void)nonNumeric;
+    std::map<std::string, HiddenRange> ranges = ex.hidden.vary;
+    for (auto& [k, vals] : seen) {
+        if (ranges.count(k) || ex.hidden.fixed.count(k) || ex.hidden.same.count(k) || vals.size() < 2) continue;
+        bool integral = std::all_of(vals.begin(), vals.end(), [](double v) { return v == std::floor(v); });
+        if (!integral) continue;   // a float parameter keeps the visible values' default
+        HiddenRange r;
+        if (params.contains(k) && params[k].is_object() && params[k].contains("choices") && params[k]["choices"].is_array()) {
+            for (auto& c : params[k]["choices"])
+                if (c.is_number()) r.choices.push_back(c.get<double>());
+        }
+        if (r.choices.empty()) {
+            r.lo = *vals.begin();
+            r.hi = *vals.rbegin();
+            // Visible values that are all multiples of a tile (16 for whole tensor-core tiles)
+            // say the kernel may assume it: hidden values keep that granularity. A common
+            // factor below 8 is taken as chance.
+            long long g = 0;
+            for (double v : vals) g = std::gcd(g, static_cast<long long>(v));
+            if (g >= 8) r.step = double(g);
+        }
+        ranges[k] = r;
+    }
+    for (int i = 0; i < ex.hidden.sets; ++i) {
+        uint64_t s = seed * 0x100000001B3ull + uint64_t(i) * 0x9E3779B97F4A7C15ull;
+        nextRandom(s);
+        std::map<std::string, std::string> set = ex.hidden.fixed;
+        for (auto& [k, r] : ranges) {
+            if (!r.choices.empty()) {
+                set[k] = intText(r.choices[nextRandom(s) % r.choices.size()]);
+                continue;
+            }
+            long long lo = static_cast<long long>(std::ceil(*r.lo)), hi = static_cast<long long>(std::floor(*r.hi));
+            long long v;
+            if (r.step > 1) {   // multiples of the step between lo and hi
+                long long st = static_cast<long long>(r.step), a = (lo + st - 1) / st, b = hi / st;
+                v = st * (i == 0 ? a : drawUniform(s, a, std::max(a, b)));
+                set[k] = std::to_string(v);
+                continue;
+            }
+            if (i == 0) v = drawUniform(s, lo, std::max(lo, std::min(hi, 31LL)));   // below a warp where the range allows
+            else v = drawLog(s, lo, hi);
+            if (i == 1 && v % 2 == 0) v = v + 1 <= hi ? v + 1 : (v - 1 >= lo ? v - 1 : v);   // odd: no block size divides it
+            set[k] = std::to_string(v);
+        }
+        for (auto& [k, other] : ex.hidden.same) {
+            auto it = set.find(other);
+            if (it != set.end()) set[k] = it->second;
+        }
+        out.push_back(std::move(set));
+    }
+    return out;
 }
 
 // ---------------------------------------------------------------- 3. the lesson the learner's file runs in
@@ -272,6 +483,42 @@ struct CheckerTally {
     int line = 0;
     std::map<std::string, std::string> params;   // the parameter set of the first report
 };
+
+// What the correctness runs watch besides the checks: divergent branches by source line (a split
+// that the performance size hides shows at another size) and thread instructions by thread
+// (whether the work is spread over threads or done by one).
+class GradeProbe : public sim::StepListener {
+public:
+    void onStep(const sim::Step& s) override {
+        if (s.divergent && s.instr) ++divergentByLine[s.instr->line];
+        size_t base = size_t(s.warp) * 32;
+        if (threadInst.size() < base + 32) threadInst.resize(std::max(base + 32, threadInst.size() * 2));
+        for (uint32_t m = s.execMask; m; m &= m - 1) ++threadInst[base + size_t(__builtin_ctz(m))];
+        total += uint64_t(__builtin_popcount(s.execMask));
+    }
+    // Threads' worth of work: all thread instructions / the busiest thread's (1: one thread did it all).
+    double spread(size_t* busiest = nullptr) const {
+        uint64_t most = 0;
+        size_t at = 0;
+        for (size_t i = 0; i < threadInst.size(); ++i)
+            if (threadInst[i] > most) most = threadInst[i], at = i;
+        if (busiest) *busiest = at;
+        return most ? double(total) / double(most) : 0.0;
+    }
+    std::map<uint32_t, uint64_t> divergentByLine;
+    std::vector<uint64_t> threadInst;   // by warp * 32 + lane (warps numbered within a launch)
+    uint64_t total = 0;
+};
+
+// The checker a kernel fault belongs under: a shuffle, vote or __syncwarp whose member mask names
+// lanes that do not execute it (or lanes that disagree on it) is synchronization misuse, as
+// compute-sanitizer's synccheck files it, not a memory error.
+std::string checkerForFault(const Error& e) {
+    if (e.kind() == Error::Kind::Deadlock) return "synccheck";
+    std::string m = e.what();
+    if (m.find("member mask") != std::string::npos) return "synccheck";
+    return "memcheck";
+}
 
 // ---------------------------------------------------------------- 5. performance runs
 struct LaunchMeasure {
@@ -419,7 +666,7 @@ int worstLine(const PerfRun& pr, const PerfGoal& g, F score) {
     return best;
 }
 
-Criterion measure(const Exercise& ex, const PerfGoal& g, const PerfRun& pr, const GradeOptions& options) {
+Criterion measure(const Exercise& ex, const PerfGoal& g, const PerfRun& pr, const GradeOptions& options, std::optional<double> baseline) {
     Criterion c;
     c.kind = "performance";
     c.measure = g.measure;
@@ -501,14 +748,18 @@ Criterion measure(const Exercise& ex, const PerfGoal& g, const PerfRun& pr, cons
         c.target = targetText(PerfGoal{g.measure, {}, g.min ? std::optional<double>(*g.min * 100) : std::nullopt,
                                        g.max ? std::optional<double>(*g.max * 100) : std::nullopt, ""}, " %");
     } else {   // speedups against the starter
-        const PerfRun& s = starterRun(ex, options, wantsTimeline(ex));
-        if (!s.ok) {
-            c.measured = "the starter did not run";
-            c.detail = s.error;
-            return c;
+        double base = 0;
+        if (baseline) base = *baseline;
+        else {
+            const PerfRun& s = starterRun(ex, options, wantsTimeline(ex));
+            if (!s.ok) {
+                c.measured = "the starter did not run";
+                c.detail = s.error;
+                return c;
+            }
+            base = g.measure == "speedup_vs_starter" ? kernelMicros(s, g) : s.timelineUs;
         }
         double mine = g.measure == "speedup_vs_starter" ? kernelMicros(pr, g) : pr.timelineUs;
-        double base = g.measure == "speedup_vs_starter" ? kernelMicros(s, g) : s.timelineUs;
         v = mine > 0 ? base / mine : 0;
         c.measured = num(v) + "x (" + num(mine, 2) + " us vs the starter's " + num(base, 2) + " us on " + ex.gpu + ")";
         c.target = targetText(g, "x");
@@ -534,6 +785,22 @@ Criterion measure(const Exercise& ex, const PerfGoal& g, const PerfRun& pr, cons
 
 } // namespace
 
+std::map<size_t, double> starterBaselines(const Exercise& ex, const GradeOptions& options) {
+    std::map<size_t, double> out;
+    bool any = std::any_of(ex.performance.begin(), ex.performance.end(), [](const PerfGoal& g) {
+        return g.measure == "speedup_vs_starter" || g.measure == "timeline_speedup_vs_starter";
+    });
+    if (!any) return out;
+    const PerfRun& s = starterRun(ex, options, wantsTimeline(ex));
+    if (!s.ok) throw Error(Error::Kind::Input, ex.dir.string() + ": the starter does not run: " + s.error);
+    for (size_t i = 0; i < ex.performance.size(); ++i) {
+        const PerfGoal& g = ex.performance[i];
+        if (g.measure == "speedup_vs_starter") out[i] = kernelMicros(s, g);
+        else if (g.measure == "timeline_speedup_vs_starter") out[i] = s.timelineUs;
+    }
+    return out;
+}
+
 // ---------------------------------------------------------------- 6. grading
 GradeResult gradeFile(const Exercise& ex, const fs::path& file, const GradeOptions& options) {
     if (!fs::is_regular_file(file)) throw Error(Error::Kind::Input, "No file '" + file.string() + "'.");
@@ -547,6 +814,7 @@ GradeResult gradeText(const Exercise& ex, const std::string& text, const std::st
                      std::all_of(out.criteria.begin(), out.criteria.end(), [](const Criterion& c) { return c.passed; });
         return out;
     };
+    out.seed = options.seed ? *options.seed : freshSeed();
     std::string ptx, hostJson;
     if (ex.hostProgram) {
         hostJson = text;
@@ -598,9 +866,33 @@ GradeResult gradeText(const Exercise& ex, const std::string& text, const std::st
 
     std::set<std::string> checkers(ex.checkers.begin(), ex.checkers.end());
     std::map<std::string, CheckerTally> tally;
-    for (auto& set : ex.paramSets) {
+    try {
+        out.hiddenSets = hiddenParamSets(ex, out.seed);
+    } catch (const std::exception& e) {
+        throw Error(Error::Kind::Input, ex.dir.string() + ": cannot draw the hidden parameter sets: " + e.what());
+    }
+    struct RunSet {
+        std::map<std::string, std::string> params;
+        bool hidden;
+    };
+    std::vector<RunSet> runs;
+    for (auto& set : ex.paramSets) runs.push_back({set, false});
+    for (auto& set : out.hiddenSets) runs.push_back({set, true});
+    // Per-line divergence over every correctness run (for divergence goals with a 0 target).
+    struct LineSplit {
+        uint32_t line = 0;
+        uint64_t branches = 0;
+        std::map<std::string, std::string> params;
+    };
+    std::optional<LineSplit> worstSplit;
+    double bestSpread = 0;
+    uint64_t mostWork = 0;
+    std::string spreadWhere;
+    bool anyRan = false;
+    for (auto& run : runs) {
+        const auto& set = run.params;
         Criterion c;
-        c.name = "correct (" + paramText(set) + ")";
+        c.name = run.hidden ? "correct (hidden: " + paramText(set) + ")" : "correct (" + paramText(set) + ")";
         c.kind = "correctness";
         c.target = "all checks pass";
         c.panel = "reports";
@@ -613,7 +905,27 @@ GradeResult gradeText(const Exercise& ex, const std::string& text, const std::st
             opt.instructionBudget = 50'000'000;   // a learner's endless loop stops quickly
             run::RunSpec rs;
             rs.sim = opt;
+            GradeProbe probe;
+            rs.observers.push_back(&probe);
             run::RunReport rr = run::run(L, pv, rs);
+            if (!rr.error) {
+                anyRan = true;
+                // Judged on the run with the most work: in a tiny run the threads that only check
+                // their index and leave would outweigh one thread's loop.
+                size_t busiest = 0;
+                double sp = probe.spread(&busiest);
+                if (probe.total > mostWork) {
+                    mostWork = probe.total;
+                    bestSpread = sp;
+                    spreadWhere = paramText(set) + ": the busiest thread (warp " + std::to_string(busiest / 32) + " of the launch, lane " +
+                                  std::to_string(busiest % 32) + ") ran " + num(100.0 / std::max(sp, 1e-9), 0) + " % of all thread instructions";
+                }
+                // A launch may split the warps that straddle the end of the data once per line: one
+                // warp, or two where a kernel gives each warp pair interleaved elements.
+                uint64_t allowance = 2 * rr.launches.size();
+                for (auto& [line, n] : probe.divergentByLine)
+                    if (line && n > allowance && (!worstSplit || n > worstSplit->branches)) worstSplit = LineSplit{line, n, set};
+            }
             // The checkers' findings count also when the run stopped at a fault.
             std::set<std::string> reported;
             for (auto& rep : rr.reports) {
@@ -641,7 +953,7 @@ GradeResult gradeText(const Exercise& ex, const std::string& text, const std::st
             c.detail = e.what();
             if (e.site().sourceLine) c.line = int(*e.site().sourceLine);
             if (e.kind() == Error::Kind::Fault || e.kind() == Error::Kind::Deadlock) {
-                auto& t = tally[e.kind() == Error::Kind::Fault ? "memcheck" : "synccheck"];
+                auto& t = tally[checkerForFault(e)];
                 if (!t.count++) {
                     t.first = std::string(e.what()) + " (" + paramText(set) + ")";
                     t.line = c.line;
@@ -675,9 +987,42 @@ GradeResult gradeText(const Exercise& ex, const std::string& text, const std::st
         }
         out.criteria.push_back(c);
     }
+    if (ex.parallelMin && anyRan) {
+        Criterion c;
+        c.name = "runs in parallel";
+        c.kind = "parallel";
+        c.panel = "grid";
+        c.target = ">= " + num(*ex.parallelMin, 0) + " threads' worth of work";
+        c.value = bestSpread;
+        c.passed = bestSpread >= *ex.parallelMin - 1e-9;
+        c.measured = num(bestSpread, 1) + " threads' worth";
+        if (!c.passed)
+            c.detail = "The work is not spread over the threads: at " + spreadWhere +
+                       ". Give each thread its own share of the elements (its index, or a grid-stride loop) instead of "
+                       "letting one thread loop over all of them.";
+        out.criteria.push_back(c);
+    }
     if (!ex.performance.empty()) {
         PerfRun pr = perfRun(L, ex, wantsTimeline(ex));
-        for (auto& g : ex.performance) out.criteria.push_back(measure(ex, g, pr, options));
+        for (size_t gi = 0; gi < ex.performance.size(); ++gi) {
+            const PerfGoal& g = ex.performance[gi];
+            auto base = options.starterBaselines.find(gi);
+            Criterion c = measure(ex, g, pr, options, base == options.starterBaselines.end() ? std::nullopt : std::optional<double>(base->second));
+            // A split that the performance size hides (it falls on a warp boundary there) still
+            // counts: every correctness run is measured line by line.
+            if (g.measure == "divergent_branches" && g.max && *g.max == 0 && c.passed && worstSplit) {
+                c.passed = false;
+                c.line = int(worstSplit->line);
+                c.params = worstSplit->params;
+                c.measured = c.measured + " here; line " + std::to_string(worstSplit->line) + ": " + std::to_string(worstSplit->branches) +
+                             " at " + paramText(worstSplit->params);
+                c.detail = "Line " + std::to_string(worstSplit->line) + " splits warps at " + paramText(worstSplit->params) +
+                           " (" + std::to_string(worstSplit->branches) +
+                           " divergent branches, more than the warps that straddle the end of the data): the condition "
+                           "is warp-uniform only at some sizes.";
+            }
+            out.criteria.push_back(c);
+        }
     }
     return finish();
 }

@@ -12,6 +12,7 @@
 
 #include <filesystem>
 #include <map>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,6 +25,22 @@ struct PerfGoal {
     std::vector<std::string> kernels;             // launches counted (default: the exercise's kernels)
     std::optional<double> min, max;               // target: measured >= min and/or <= max
     std::string per;                              // global_loads_per_element: the element count expression
+};
+
+// Parameter sets the learner does not see: drawn per attempt from a seed (GradeOptions::seed), so
+// an answer tuned to the visible sets still meets others, and a grade is reproducible given its
+// seed. Each varied parameter gets a range: from exercise.json "hidden"."vary", else the values
+// the visible sets give it (a parameter with "choices" in the lesson takes one of those).
+struct HiddenRange {
+    std::optional<double> lo, hi;        // integer range, inclusive
+    std::vector<double> choices;         // or one of these
+    double step = 1;                     // values are multiples of this (derived ranges only)
+};
+struct HiddenSpec {
+    int sets = 2;                                  // 0: none (exercise.json "hidden": {"sets": 0})
+    std::map<std::string, HiddenRange> vary;       // explicit ranges; others derived from "params"
+    std::map<std::string, std::string> fixed;      // always these values in hidden sets
+    std::map<std::string, std::string> same;       // NAME -> OTHER: NAME takes OTHER's drawn value (a square matrix)
 };
 
 struct Exercise {
@@ -39,6 +56,12 @@ struct Exercise {
     std::map<std::string, std::string> perfParams;   // the run the performance goals measure
     std::string gpu = timing::kDefaultPreset;                     // preset for occupancy and predicted times
     std::vector<PerfGoal> performance;
+    HiddenSpec hidden;
+    // "runs in parallel": the work must be spread over at least this many threads' worth
+    // (thread instructions / the busiest thread's); exercise.json "parallel": {"min": N} or false.
+    std::optional<double> parallelMin = 32.0;
+    // Parameters the visible sets may keep at one value, with the reason (exercise.json "fixed").
+    std::map<std::string, std::string> fixedParams;
 };
 
 struct Criterion {
@@ -60,6 +83,8 @@ struct Criterion {
 struct GradeResult {
     bool passed = false;
     std::vector<Criterion> criteria;
+    uint64_t seed = 0;                                         // the hidden sets' seed
+    std::vector<std::map<std::string, std::string>> hiddenSets;   // the sets it drew
 };
 
 // Loads one exercise folder (exercise.json); lessonDir is the lesson folder it belongs to.
@@ -73,7 +98,26 @@ Exercise findExercise(const std::filesystem::path& lessonsDir, const std::string
 
 struct GradeOptions {
     std::string compiler;   // "" = auto (compile::parseCompiler names)
+    // Seed of the hidden parameter sets; none: a fresh random one (one per attempt).
+    std::optional<uint64_t> seed;
+    // The starter's measure per performance goal index (starterBaselines()), so many processes
+    // grading one class need not each re-run the starter. Missing entries are computed.
+    std::map<size_t, double> starterBaselines;
 };
+
+// The hidden parameter sets `seed` draws for `ex` (deterministic: same seed, same sets). The
+// first set keeps the ranged parameters below a warp (32) where their range allows; the second
+// makes them odd (not a multiple of any block size). Error(Input) when the lesson cannot be read.
+std::vector<std::map<std::string, std::string>> hiddenParamSets(const Exercise& ex, uint64_t seed);
+// Parameters of the exercise's lesson (after its patch) that keep one value over every visible
+// parameter set and are not in "fixed" with a reason: an answer that gets them wrong would pass.
+std::vector<std::string> unvariedParams(const Exercise& ex);
+// A fresh seed for one attempt (random_device mixed with the clock).
+uint64_t freshSeed();
+
+// The starter's value of each speed-up goal (by index in ex.performance): its predicted kernel
+// time or host-program time, in microseconds. Goals that are not speed-ups have no entry.
+std::map<size_t, double> starterBaselines(const Exercise& ex, const GradeOptions& options = {});
 // Grades the learner's file (a .cu, or a .json host program for a host-program exercise).
 // A compile error is a failed "compile" criterion with the compiler's message, never a throw;
 // Error(Input) only for a file that cannot be read.

@@ -1,12 +1,16 @@
-// Lessons panel: the lesson list, the lesson's parameters (rebuild the launch), and its steps.md
+// Lessons panel: the course map (lessons in course order, each with its exercises and the
+// learner's progress on them), the lesson's parameters (rebuild the launch), and its steps.md
 // rendered as readable text, one `##` step at a time: the step's actions ("Do it", or on Next),
 // and hidden answers that open once the student has run the step (or presses Reveal).
+#include "gui/model/course_model.hpp"
 #include "gui/model/markdown.hpp"
 #include "gui/panels/panels.hpp"
 #include "gui/model/step_actions.hpp"
 #include "gui/model/text_fit.hpp"
 
 #include <cfloat>
+#include <cstdlib>
+#include <filesystem>
 #include <cmath>
 #include <map>
 
@@ -341,36 +345,94 @@ void applyActions(AppContext& app, const std::vector<StepAction>& actions, Steps
     st.landingIdleFrames = 0;
 }
 
+// The course map: lessons in course order (lessons/course.json), each with a row of dots for its
+// exercises (filled: solved, ring: tried, grey ring: not started; hover for names).
+CourseModel& courseModel() {
+    static CourseModel m;
+    return m;
+}
+
+const CourseView& courseView(AppContext& app) {
+    std::vector<grade::LessonKey> ids;
+    for (auto& L : app.ui.lessons) ids.push_back({L.id, L.order});
+    // WARPSCOPE_PROGRESS names a learner's progress.json to show (a screenshot or a demo of the
+    // course map: headless runs keep no settings of their own).
+    const char* shown = std::getenv("WARPSCOPE_PROGRESS");
+    return courseModel().view(app.ui.lessonsDir, ids, shown && *shown ? std::filesystem::path(shown) : progressFile(), ImGui::GetTime());
+}
+
+// One entry's height as lessonList lays it out (the list's child window is sized from it).
+float lessonEntryHeight(AppContext& app, const CourseLesson& c, float w) {
+    const auto& L = app.ui.lessons[size_t(c.lessonIndex)];
+    ImGui::PushFont(app.fonts.bold);
+    float h1 = ImGui::CalcTextSize((std::to_string(c.position) + ". " + L.title).c_str(), nullptr, false, w - 8).y;
+    ImGui::PopFont();
+    float h = h1 + ImGui::CalcTextSize(L.summary.c_str(), nullptr, false, w - 8).y + 6;
+    if (!c.exercises.empty()) h += ImGui::GetTextLineHeight() + 2;
+    return h;
+}
+
 void lessonList(AppContext& app) {
     auto& ui = app.ui;
     if (ui.lessons.empty()) {
         ImGui::TextWrapped("No lessons found. Set WARPSCOPE_LESSONS to the lessons folder%s.",
                            ui.lessonsDir.empty() ? "" : (" (looked in " + ui.lessonsDir + ")").c_str());
     }
-    for (size_t i = 0; i < ui.lessons.size(); ++i) {
+    const CourseView& course = courseView(app);
+    for (const CourseLesson& c : course.lessons) {
+        if (c.lessonIndex < 0 || size_t(c.lessonIndex) >= ui.lessons.size()) continue;
+        const size_t i = size_t(c.lessonIndex);
         const auto& L = ui.lessons[i];
         ImGui::PushID(static_cast<int>(i));
         bool sel = static_cast<int>(i) == ui.current;
         ImVec2 p = ImGui::GetCursorScreenPos();
         float w = ImGui::GetContentRegionAvail().x;
         // The title wraps like the summary (a narrow panel keeps all of "4. 1D stencil: shared memory and __syncthreads").
-        std::string title = std::to_string(i + 1) + ". " + L.title;
+        std::string title = std::to_string(c.position) + ". " + L.title;
         ImGui::PushFont(app.fonts.bold);
         float h1 = ImGui::CalcTextSize(title.c_str(), nullptr, false, w - 8).y;
         ImGui::PopFont();
         float wrapH = ImGui::CalcTextSize(L.summary.c_str(), nullptr, false, w - 8).y;
-        if (ImGui::Selectable("##lesson", sel, 0, ImVec2(w, h1 + wrapH + 6))) {
+        if (ImGui::Selectable("##lesson", sel, 0, ImVec2(w, lessonEntryHeight(app, c, w)))) {
             if (!sel) app.switchLesson(static_cast<int>(i));
         }
+        bool hovered = ImGui::IsItemHovered();
         ImDrawList* dl = ImGui::GetWindowDrawList();
         dl->AddText(app.fonts.bold, app.fonts.bold->FontSize, ImVec2(p.x + 4, p.y + 1), ImGui::GetColorU32(ImGuiCol_Text), title.c_str(), nullptr, w - 8);
         dl->AddText(app.fonts.ui, app.fonts.ui->FontSize, ImVec2(p.x + 4, p.y + h1 + 3), ImGui::GetColorU32(ImGuiCol_TextDisabled),
                     L.summary.c_str(), nullptr, w - 8);
+        if (!c.exercises.empty()) {
+            float y = p.y + h1 + wrapH + 5, lh = ImGui::GetTextLineHeight();
+            std::string label = "Exercises " + std::to_string(c.solved) + "/" + std::to_string(c.exercises.size());
+            dl->AddText(app.fonts.ui, app.fonts.ui->FontSize, ImVec2(p.x + 4, y), ImGui::GetColorU32(ImGuiCol_TextDisabled), label.c_str());
+            float x = p.x + 4 + ImGui::CalcTextSize(label.c_str()).x + lh * 0.6f, r = lh * 0.28f;
+            const ImU32 solved = IM_COL32(60, 170, 90, 255), tried = IM_COL32(230, 150, 40, 255);
+            const ImU32 fresh = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+            for (auto& e : c.exercises) {
+                if (x + r > p.x + w - 4) break;   // a very narrow panel: the count above still says it
+                ImVec2 ctr(x + r, y + lh * 0.5f);
+                if (e.record.solved) dl->AddCircleFilled(ctr, r, solved);
+                else dl->AddCircle(ctr, r, e.record.attempts ? tried : fresh, 0, e.record.attempts ? 2.5f : 1.5f);
+                x += r * 2 + lh * 0.35f;
+            }
+            if (hovered) {
+                ImGui::BeginTooltip();
+                for (auto& e : c.exercises)
+                    ImGui::Text("%s  %s%s", e.record.solved ? "solved     " : e.record.attempts ? "tried      " : "not started", e.title.c_str(),
+                                e.record.attempts ? (" (" + std::to_string(e.record.attempts) + (e.record.attempts == 1 ? " grade)" : " grades)")).c_str() : "");
+                ImGui::EndTooltip();
+            }
+        }
         ImGui::PopID();
     }
     for (auto& e : ui.lessonErrors) {
         ImGui::PushStyleColor(ImGuiCol_Text, colv(faultColor()));
         ImGui::TextWrapped("Skipped: %s", e.c_str());
+        ImGui::PopStyleColor();
+    }
+    for (auto& e : course.errors) {
+        ImGui::PushStyleColor(ImGuiCol_Text, colv(faultColor()));
+        ImGui::TextWrapped("%s", e.c_str());
         ImGui::PopStyleColor();
     }
 }
@@ -611,14 +673,11 @@ void drawLessonsPanel(AppContext& app) {
         // Tall enough for every entry (as lessonList lays them out), up to a third of the panel.
         float w = ImGui::GetContentRegionAvail().x - ImGui::GetStyle().WindowPadding.x * 2 - ImGui::GetStyle().ScrollbarSize;
         float listH = ImGui::GetStyle().WindowPadding.y * 2;
-        for (size_t i = 0; i < app.ui.lessons.size(); ++i) {
-            const auto& L = app.ui.lessons[i];
-            ImGui::PushFont(app.fonts.bold);
-            float h1 = ImGui::CalcTextSize((std::to_string(i + 1) + ". " + L.title).c_str(), nullptr, false, w - 8).y;
-            ImGui::PopFont();
-            listH += h1 + ImGui::CalcTextSize(L.summary.c_str(), nullptr, false, w - 8).y + 6 + ImGui::GetStyle().ItemSpacing.y;
-        }
-        listH += app.ui.lessonErrors.size() * ImGui::GetTextLineHeightWithSpacing() * 2;
+        const CourseView& course = courseView(app);
+        for (const CourseLesson& c : course.lessons)
+            if (c.lessonIndex >= 0 && size_t(c.lessonIndex) < app.ui.lessons.size())
+                listH += lessonEntryHeight(app, c, w) + ImGui::GetStyle().ItemSpacing.y;
+        listH += (app.ui.lessonErrors.size() + course.errors.size()) * ImGui::GetTextLineHeightWithSpacing() * 2;
         listH = std::clamp(listH, ImGui::GetTextLineHeight() * 3, shortPanel ? ImGui::GetTextLineHeightWithSpacing() * 4.5f : h * 0.34f);
         ImGui::BeginChild("list", ImVec2(0, listH), true);
         lessonList(app);

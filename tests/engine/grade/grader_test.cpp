@@ -76,7 +76,9 @@ TEST_CASE("every lesson has an exercise, at least 12 in all", "[grade]") {
 TEST_CASE("each exercise: solution passes, starter fails, wrong answers fail where they should", "[grade]") {
     for (const grade::Exercise& ex : exercises()) {
         DYNAMIC_SECTION(ex.lesson << "/" << ex.id) {
-            grade::GradeResult sol = grade::gradeFile(ex, ex.solution);
+            grade::GradeOptions seeded;
+            seeded.seed = 20261127;   // the hidden sets of one fixed attempt (others: the next test)
+            grade::GradeResult sol = grade::gradeFile(ex, ex.solution, seeded);
             INFO("solution:\n" << summary(sol));
             CHECK(sol.passed);
 
@@ -87,14 +89,14 @@ TEST_CASE("each exercise: solution passes, starter fails, wrong answers fail whe
                 return false;
             }();
             if (haveClang && !ex.hostProgram) {
-                grade::GradeOptions clang;
+                grade::GradeOptions clang = seeded;
                 clang.compiler = "clang";
                 grade::GradeResult viaClang = grade::gradeFile(ex, ex.solution, clang);
                 INFO("solution, clang:\n" << summary(viaClang));
                 CHECK(viaClang.passed);
             }
 
-            grade::GradeResult st = grade::gradeFile(ex, ex.starter);
+            grade::GradeResult st = grade::gradeFile(ex, ex.starter, seeded);
             INFO("starter:\n" << summary(st));
             CHECK_FALSE(st.passed);
 
@@ -109,7 +111,7 @@ TEST_CASE("each exercise: solution passes, starter fails, wrong answers fail whe
                 static const std::regex expect(R"(expect-fail: ([a-z ]+[a-z]))");
                 REQUIRE(std::regex_search(text, m, expect));
                 std::string want = m[1].str();
-                grade::GradeResult r = grade::gradeFile(ex, w.path());
+                grade::GradeResult r = grade::gradeFile(ex, w.path(), seeded);
                 INFO(w.path().filename().string() << " must fail on '" << want << "':\n" << summary(r));
                 CHECK_FALSE(r.passed);
                 bool failedThere = std::any_of(r.criteria.begin(), r.criteria.end(), [&](const grade::Criterion& c) {
@@ -220,4 +222,105 @@ TEST_CASE("malformed exercises and unknown names are input errors", "[grade]") {
     grade::Exercise ex = grade::findExercise(root() / "lessons", "vector-add", "bounds-check");
     CHECK_THROWS_AS(grade::gradeFile(ex, tmp / "absent.cu"), Error);
     fs::remove_all(tmp);
+}
+
+TEST_CASE("hidden parameter sets: reproducible from the seed, below a warp, odd, and the model solutions pass them", "[grade]") {
+    grade::Exercise va = grade::findExercise(root() / "lessons", "vector-add", "bounds-check");
+    auto a = grade::hiddenParamSets(va, 42), b = grade::hiddenParamSets(va, 42), c = grade::hiddenParamSets(va, 43);
+    REQUIRE(a.size() == 2);
+    CHECK(a == b);
+    CHECK(a != c);
+    // N varies over the visible sets (1 .. 100003): the first set is below a warp, the second odd.
+    for (uint64_t seed : {1ull, 7ull, 99ull, 123456789ull}) {
+        auto sets = grade::hiddenParamSets(va, seed);
+        INFO("seed " << seed);
+        int n0 = std::stoi(sets[0].at("N")), n1 = std::stoi(sets[1].at("N"));
+        CHECK(n0 >= 1);
+        CHECK(n0 < 32);
+        CHECK(n1 % 2 == 1);
+        CHECK(n1 <= 100003);
+        std::set<std::string> blocks = {"32", "64", "128", "256", "512", "1024"};
+        if (sets[0].count("BLOCK")) CHECK(blocks.count(sets[0].at("BLOCK")) == 1);
+    }
+    // A grade names its seed and the sets; the same seed grades the same.
+    grade::GradeOptions o;
+    o.seed = 5;
+    grade::GradeResult r1 = grade::gradeFile(va, va.solution, o), r2 = grade::gradeFile(va, va.solution, o);
+    CHECK(r1.seed == 5);
+    CHECK(r1.hiddenSets == grade::hiddenParamSets(va, 5));
+    REQUIRE(r1.criteria.size() == r2.criteria.size());
+    for (size_t i = 0; i < r1.criteria.size(); ++i) CHECK(r1.criteria[i].name == r2.criteria[i].name);
+    CHECK(std::count_if(r1.criteria.begin(), r1.criteria.end(), [](auto& c) { return c.name.rfind("correct (hidden: ", 0) == 0; }) == 2);
+
+    // Every model solution passes other attempts' hidden sets too.
+    for (const grade::Exercise& ex : exercises())
+        for (uint64_t seed : {2ull, 3ull}) {
+            grade::GradeOptions s;
+            s.seed = seed;
+            grade::GradeResult g = grade::gradeFile(ex, ex.solution, s);
+            INFO(ex.lesson << "/" << ex.id << " seed " << seed << ":\n" << summary(g));
+            CHECK(g.passed);
+        }
+}
+
+TEST_CASE("every parameter a learner's kernel can get wrong varies over the visible sets", "[grade]") {
+    for (const grade::Exercise& ex : exercises()) {
+        INFO(ex.lesson << "/" << ex.id << ": give these two values in \"params\", or say in \"fixed\" why they stay");
+        CHECK(grade::unvariedParams(ex) == std::vector<std::string>{});
+    }
+}
+
+TEST_CASE("one thread doing all the work fails 'runs in parallel' with a clear message", "[grade]") {
+    grade::Exercise va = grade::findExercise(root() / "lessons", "vector-add", "bounds-check");
+    grade::GradeOptions o;
+    o.seed = 1;
+    grade::GradeResult r = grade::gradeFile(va, root() / "tests/exercises/vector-add/bounds-check/wrong-one-thread.cu", o);
+    auto it = std::find_if(r.criteria.begin(), r.criteria.end(), [](auto& c) { return c.name == "runs in parallel"; });
+    REQUIRE(it != r.criteria.end());
+    CHECK_FALSE(it->passed);
+    CHECK(it->value.value_or(99) < 8.0);   // the other threads still check their index and leave
+    CHECK(it->detail.find("one thread") != std::string::npos);
+    // Its results are right: only the parallel criterion catches it.
+    for (auto& c : r.criteria)
+        if (c.kind == "correctness") CHECK(c.passed);
+    grade::GradeResult good = grade::gradeFile(va, va.solution, o);
+    auto g = std::find_if(good.criteria.begin(), good.criteria.end(), [](auto& c) { return c.name == "runs in parallel"; });
+    REQUIRE(g != good.criteria.end());
+    CHECK(g->passed);
+}
+
+TEST_CASE("a shuffle whose member mask names lanes that do not run it is a synccheck failure", "[grade]") {
+    grade::Exercise sh = grade::findExercise(root() / "lessons", "reduction", "shuffle");
+    grade::GradeOptions o;
+    o.seed = 1;
+    grade::GradeResult r = grade::gradeFile(sh, root() / "tests/exercises/reduction/shuffle/wrong-mask-in-branch.cu", o);
+    auto find = [&](const std::string& n) {
+        return std::find_if(r.criteria.begin(), r.criteria.end(), [&](auto& c) { return c.name == n; });
+    };
+    REQUIRE(find("synccheck") != r.criteria.end());
+    REQUIRE(find("memcheck") != r.criteria.end());
+    CHECK_FALSE(find("synccheck")->passed);
+    INFO(find("synccheck")->detail);
+    CHECK(find("synccheck")->detail.find("member mask") != std::string::npos);
+    CHECK(find("memcheck")->passed);
+}
+
+TEST_CASE("divergence is measured line by line at every size, not only at the performance size", "[grade]") {
+    grade::Exercise wu = grade::findExercise(root() / "lessons", "divergence", "warp-uniform");
+    grade::GradeOptions o;
+    o.seed = 1;
+    grade::GradeResult r = grade::gradeFile(wu, root() / "tests/exercises/divergence/warp-uniform/wrong-half-blocks.cu", o);
+    auto it = std::find_if(r.criteria.begin(), r.criteria.end(), [](auto& c) { return c.name.rfind("divergent branches", 0) == 0; });
+    REQUIRE(it != r.criteria.end());
+    CHECK_FALSE(it->passed);
+    CHECK(it->value.value_or(-1) == 0);   // the performance size alone shows no split
+    CHECK(it->params.count("BLOCK") == 1);
+    CHECK(it->params.at("BLOCK") == "32");
+    std::vector<std::string> lines;
+    std::stringstream s(slurp(root() / "tests/exercises/divergence/warp-uniform/wrong-half-blocks.cu"));
+    for (std::string l; std::getline(s, l);) lines.push_back(l);
+    REQUIRE(it->line >= 1);
+    REQUIRE(size_t(it->line) <= lines.size());
+    INFO(lines[size_t(it->line) - 1]);
+    CHECK(lines[size_t(it->line) - 1].find("first") != std::string::npos);
 }
