@@ -744,7 +744,8 @@ RunResult runLessonImpl(const Lesson& lesson, const ParamValues& params, Device&
     auto settleEvent = [&](int e) {
         auto it = eventAt.find(e);
         if (it == eventAt.end()) return;
-        auto [es, eseq] = it->second;
+        const int es = it->second.first;   // (not a structured binding: clang 14 cannot capture one)
+        const size_t eseq = it->second.second;
         settleReads([&](const PendingRead& r) { return r.stream == es && r.seq < eseq; });
     };
     constexpr int64_t kMaxStreams = 64;
