@@ -26,6 +26,7 @@
 #include <memory>
 #include <mutex>
 #include <regex>
+#include <functional>
 #include <set>
 #include <sstream>
 
@@ -156,9 +157,18 @@ Exercise loadExercise(const fs::path& exerciseDir, const fs::path& lessonDir) {
     if (j.contains("parallel")) {
         const json& p = j["parallel"];
         if (p.is_boolean()) ex.parallelMin = p.get<bool>() ? std::optional<double>(32.0) : std::nullopt;
-        else if (p.is_object() && p.size() == 1 && p.contains("min") && p["min"].is_number() && p["min"].get<double>() >= 1)
-            ex.parallelMin = p["min"].get<double>();
-        else bad(file, "\"parallel\" is false, true or {\"min\": threads (>= 1)}");
+        else if (p.is_object() && !p.empty()) {
+            ex.parallelMin = 32.0;
+            for (auto& [k, v] : p.items()) {
+                if (k == "min" && v.is_number() && v.get<double>() >= 1) ex.parallelMin = v.get<double>();
+                else if (k == "kernels" && v.is_array() && !v.empty()) {
+                    for (auto& n : v) {
+                        if (!n.is_string()) bad(file, "parallel.kernels lists kernel names");
+                        ex.parallelKernels.push_back(n.get<std::string>());
+                    }
+                } else bad(file, "\"parallel\" is false, true or {\"min\": threads (>= 1), \"kernels\": [names]}");
+            }
+        } else bad(file, "\"parallel\" is false, true or {\"min\": threads (>= 1), \"kernels\": [names]}");
     }
     if (ex.hostProgram) ex.parallelMin.reset();   // the lesson's own kernels run
     if (j.contains("hidden")) {
@@ -490,24 +500,43 @@ struct CheckerTally {
 class GradeProbe : public sim::StepListener {
 public:
     void onStep(const sim::Step& s) override {
+        if (s.index == 0) launches_.emplace_back();   // a launch's first Step
+        if (launches_.empty()) launches_.emplace_back();
         if (s.divergent && s.instr) ++divergentByLine[s.instr->line];
+        Launch& l = launches_.back();
         size_t base = size_t(s.warp) * 32;
-        if (threadInst.size() < base + 32) threadInst.resize(std::max(base + 32, threadInst.size() * 2));
-        for (uint32_t m = s.execMask; m; m &= m - 1) ++threadInst[base + size_t(__builtin_ctz(m))];
-        total += uint64_t(__builtin_popcount(s.execMask));
+        if (l.threadInst.size() < base + 32) l.threadInst.resize(std::max(base + 32, l.threadInst.size() * 2));
+        for (uint32_t m = s.execMask; m; m &= m - 1) ++l.threadInst[base + size_t(__builtin_ctz(m))];
+        l.total += uint64_t(__builtin_popcount(s.execMask));
     }
-    // Threads' worth of work: all thread instructions / the busiest thread's (1: one thread did it all).
-    double spread(size_t* busiest = nullptr) const {
+    // Threads' worth of work over the launches `counts` accepts (by launch ordinal): all their
+    // thread instructions / the busiest thread's (1: one thread did it all). `total` gets the sum.
+    double spread(const std::function<bool(size_t)>& counts, uint64_t* total, size_t* busiest = nullptr) const {
+        std::vector<uint64_t> threads;
+        uint64_t all = 0;
+        for (size_t k = 0; k < launches_.size(); ++k) {
+            if (!counts(k)) continue;
+            const Launch& l = launches_[k];
+            if (threads.size() < l.threadInst.size()) threads.resize(l.threadInst.size());
+            for (size_t i = 0; i < l.threadInst.size(); ++i) threads[i] += l.threadInst[i];
+            all += l.total;
+        }
         uint64_t most = 0;
         size_t at = 0;
-        for (size_t i = 0; i < threadInst.size(); ++i)
-            if (threadInst[i] > most) most = threadInst[i], at = i;
+        for (size_t i = 0; i < threads.size(); ++i)
+            if (threads[i] > most) most = threads[i], at = i;
         if (busiest) *busiest = at;
-        return most ? double(total) / double(most) : 0.0;
+        *total = all;
+        return most ? double(all) / double(most) : 0.0;
     }
     std::map<uint32_t, uint64_t> divergentByLine;
-    std::vector<uint64_t> threadInst;   // by warp * 32 + lane (warps numbered within a launch)
-    uint64_t total = 0;
+
+private:
+    struct Launch {
+        std::vector<uint64_t> threadInst;   // by warp * 32 + lane (warps numbered within the launch)
+        uint64_t total = 0;
+    };
+    std::vector<Launch> launches_;
 };
 
 // The checker a kernel fault belongs under: a shuffle, vote or __syncwarp whose member mask names
@@ -912,10 +941,18 @@ GradeResult gradeText(const Exercise& ex, const std::string& text, const std::st
                 anyRan = true;
                 // Judged on the run with the most work: in a tiny run the threads that only check
                 // their index and leave would outweigh one thread's loop.
+                // Only the kernels the exercise names for it (a serial reference kernel given in
+                // the learner's file, as merge's, is not the learner's work).
+                auto counts = [&](size_t k) {
+                    if (ex.parallelKernels.empty()) return true;
+                    return k < rr.launches.size() &&
+                           std::find(ex.parallelKernels.begin(), ex.parallelKernels.end(), rr.launches[k].kernel) != ex.parallelKernels.end();
+                };
                 size_t busiest = 0;
-                double sp = probe.spread(&busiest);
-                if (probe.total > mostWork) {
-                    mostWork = probe.total;
+                uint64_t work = 0;
+                double sp = probe.spread(counts, &work, &busiest);
+                if (work > mostWork) {
+                    mostWork = work;
                     bestSpread = sp;
                     spreadWhere = paramText(set) + ": the busiest thread (warp " + std::to_string(busiest / 32) + " of the launch, lane " +
                                   std::to_string(busiest % 32) + ") ran " + num(100.0 / std::max(sp, 1e-9), 0) + " % of all thread instructions";

@@ -60,6 +60,7 @@ struct Exercise {
     // "runs in parallel": the work must be spread over at least this many threads' worth
     // (thread instructions / the busiest thread's); exercise.json "parallel": {"min": N} or false.
     std::optional<double> parallelMin = 32.0;
+    std::vector<std::string> parallelKernels;   // the launches "runs in parallel" measures (empty: all)
     // Parameters the visible sets may keep at one value, with the reason (exercise.json "fixed").
     std::map<std::string, std::string> fixedParams;
 };
