@@ -73,7 +73,7 @@ usage: warpscope-gui [options] [PATH]
   --matrix-layouts LIST layouts for --screenshot-matrix (default: all)
   --bench-frames N      render N frames and print the median frame time, then exit
   --bench-run           keep the simulation running during --bench-frames
-  --layout NAME         stepping | memory | compare | checks | timing | streams | editor | exercise | presenter
+  --layout NAME         stepping | memory | compare | checks | timing | streams | editor | exercise | presenter | ... (an unknown name lists them all)
   --exercise ID         open the lesson's exercise ID in the Exercise layout
   --solution FILE       with --exercise: the file to grade (a .cu, or a .json host program)
   --grade               grade it now (waits for the result)
@@ -206,7 +206,11 @@ bool parseArgs(int argc, char** argv, Options& o, const char* programName) {
         else if (a == "--bench-run") o.benchRun = true;
         else if (a == "--layout") {
             o.layout = val();
-            if (!findLayout(o.layout)) throw Error(Error::Kind::Input, "--layout expects stepping, memory, compare, checks, timing, streams, editor, exercise or presenter, got '" + o.layout + "'.");
+            if (!findLayout(o.layout)) {
+                std::string names;   // from the layout table, so a new layout is listed by itself
+                for (auto& l : layouts()) names += (names.empty() ? "" : ", ") + std::string(l.id);
+                throw Error(Error::Kind::Input, "--layout expects one of " + names + "; got '" + o.layout + "'.");
+            }
         } else if (a == "--ncu") o.ncu = val();
         else if (a == "--initcheck") o.initcheck = true;
         else if (a == "--racecheck") o.racecheck = true;
