@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <set>
 
 using namespace warpscope;
 using namespace warpscope::gui;
@@ -429,4 +430,58 @@ TEST_CASE("stencil step 3: stepping warp 0 once more releases the barrier, as th
     REQUIRE(b);
     for (auto& w : b->warps) CHECK_FALSE(w.masks.atBarrier);
     CHECK(after->barriers == before->barriers + 1);
+}
+
+// A presenter's clicker sends only Page Down. Through turnPage (the Lessons panel's page turns),
+// every step of the classroom lessons is done when it is shown (a prediction step on the press
+// after it appears) and lands on the state its text describes, and the last press leaves the
+// class on the last step.
+TEST_CASE("Page Down only: every step of the classroom lessons is done and lands", "[lesson-steps][pager]") {
+    const std::set<std::string> classroom = {"coalescing", "bank-conflicts", "streams-overlap"};
+    int lessons = 0;
+    for (const LessonSteps& ls : lessonsWithSteps()) {
+        if (!classroom.count(ls.id)) continue;
+        ++lessons;
+        const StepsCheck& c = ls.check;
+        const int n = static_cast<int>(ls.doc.sections.size());
+        REQUIRE(n > 1);
+        std::vector<PagerStep> pager(static_cast<size_t>(n));
+        for (int k = 0; k < n; ++k) {
+            pager[static_cast<size_t>(k)].asksPrediction = ls.doc.sections[static_cast<size_t>(k)].hasAnswer();
+            pager[static_cast<size_t>(k)].hasActions = k < static_cast<int>(c.actions.size()) && !c.actions[static_cast<size_t>(k)].empty();
+        }
+        Session ses;
+        SessionActionTarget t(ses, ls.lesson);
+        ses.load(ls.lesson, t.params);
+        REQUIRE(ses.waitIdle(60));
+        std::set<int> done;
+        auto doIt = [&](int k) {
+            doStep(ses, t, c.actions[static_cast<size_t>(k)], c.expects[static_cast<size_t>(k)],
+                   ls.id + " step " + std::to_string(k + 1) + " by Page Down");
+            done.insert(k);
+        };
+        int cur = 0, presses = 0;
+        if (pager[0].hasActions && !pager[0].asksPrediction) doIt(0);   // the lesson opens on step 1
+        while (presses++ < 3 * n) {
+            PageTurn turn = turnPage(pager, cur, +1, true);
+            if (turn.doHere) {
+                doIt(cur);
+                pager[static_cast<size_t>(cur)].actionsPending = true;
+                pager[static_cast<size_t>(cur)].revealed = true;   // the session is idle again: the answer shows
+                continue;
+            }
+            if (turn.to == cur) break;   // the last page
+            cur = turn.to;
+            if (turn.doTo) doIt(cur);
+        }
+        INFO(ls.id);
+        CHECK(cur == n - 1);
+        for (int k = 0; k < n; ++k)
+            if (pager[static_cast<size_t>(k)].hasActions) {
+                INFO("step " << k + 1 << " was never done by Page Down");
+                CHECK(done.count(k));
+            }
+        CHECK(presses <= n + static_cast<int>(std::count_if(pager.begin(), pager.end(), [](const PagerStep& p) { return p.asksPrediction; })) + 1);
+    }
+    CHECK(lessons == 3);
 }

@@ -298,3 +298,54 @@ TEST_CASE("session: run to line stops the selected warp on that line, across lau
     REQUIRE(snap->selected);
     CHECK(snap->program->code[static_cast<size_t>(snap->selected->warp.pc)].line == 31);
 }
+
+TEST_CASE("turning the page: Next does it, except forward onto an unanswered prediction", "[step-actions][pager]") {
+    // 0: plain step, 1: asks a prediction, 2: plain step without actions, 3: plain step.
+    std::vector<PagerStep> steps(4);
+    for (auto& s : steps) s.hasActions = true;
+    steps[1].asksPrediction = true;
+    steps[2].hasActions = false;
+
+    PageTurn t = turnPage(steps, 0, +1, true);
+    CHECK_FALSE(t.doHere);
+    CHECK(t.to == 1);
+    CHECK_FALSE(t.doTo);   // the class predicts first
+
+    t = turnPage(steps, 1, +1, true);   // a clicker's next Page Down: do the step, stay
+    CHECK(t.doHere);
+    CHECK(t.to == 1);
+
+    steps[1].actionsPending = true;     // ... while its run is going, or after it revealed the answer
+    t = turnPage(steps, 1, +1, true);
+    CHECK_FALSE(t.doHere);
+    CHECK(t.to == 2);
+    CHECK_FALSE(t.doTo);                // nothing to do there
+
+    t = turnPage(steps, 2, +1, true);
+    CHECK(t.to == 3);
+    CHECK(t.doTo);
+
+    t = turnPage(steps, 3, +1, true);   // the last page stays
+    CHECK(t.to == 3);
+    CHECK_FALSE(t.doTo);
+    CHECK_FALSE(t.doHere);
+
+    steps[1] = PagerStep{true, false, false, true};   // back onto a prediction: it lands
+    t = turnPage(steps, 2, -1, true);
+    CHECK(t.to == 1);
+    CHECK(t.doTo);
+
+    t = turnPage(steps, 0, +1, false);   // Next does it off: pages only
+    CHECK(t.to == 1);
+    CHECK_FALSE(t.doTo);
+    t = turnPage(steps, 1, +1, false);
+    CHECK_FALSE(t.doHere);
+    CHECK(t.to == 2);
+
+    steps[1].revealed = true;            // answered (Reveal or a run): forward onto it does it
+    t = turnPage(steps, 0, +1, true);
+    CHECK(t.doTo);
+
+    CHECK(turnPage({}, 0, +1, true).to == 0);   // no steps
+    CHECK(turnPage(steps, 9, -1, true).to == 2);   // a stale index is clamped first
+}

@@ -380,6 +380,25 @@ bool updateAnswerGate(AnswerGate& g, const RunProgress& now, bool sessionIdle) {
     return g.revealed;
 }
 
+PageTurn turnPage(const std::vector<PagerStep>& steps, int current, int delta, bool nextDoesIt) {
+    int n = static_cast<int>(steps.size());
+    PageTurn t;
+    t.to = n == 0 ? 0 : std::clamp(current, 0, n - 1);
+    if (n == 0 || delta == 0) return t;
+    const PagerStep& here = steps[static_cast<size_t>(t.to)];
+    if (delta > 0 && nextDoesIt && here.asksPrediction && !here.revealed && !here.actionsPending && here.hasActions) {
+        t.doHere = true;
+        return t;
+    }
+    int to = std::clamp(t.to + delta, 0, n - 1);
+    if (to == t.to) return t;
+    t.to = to;
+    const PagerStep& next = steps[static_cast<size_t>(to)];
+    bool waits = delta > 0 && next.asksPrediction && !next.revealed;
+    t.doTo = nextDoesIt && !waits && next.hasActions;
+    return t;
+}
+
 // ---------------------------------------------------------------- pins, applying, expectations
 const MemAccess* pinnedAccess(const std::vector<MemAccess>& history, bool shared, const MemPin& pin) {
     for (auto it = history.rbegin(); it != history.rend(); ++it)

@@ -114,6 +114,25 @@ struct AnswerGate {
 // Updates the gate with the session's current progress; returns whether the answer is shown.
 bool updateAnswerGate(AnswerGate& g, const RunProgress& now, bool sessionIdle);
 
+// Turning the page: ▶ / ◀ and Page Down / Page Up (a presenter's clicker) go through turnPage.
+// With "Next does it" on, arriving at a step does its actions, except going forward to a step that
+// asks for a prediction not answered yet (the class predicts first). A clicker has only Page Down,
+// so on such a step whose answer is still hidden the first Page Down does the step (the run
+// reveals the answer) and the next one turns the page. Going back, the class has been past the
+// step: it lands. A pure function, so a test can be the clicker.
+struct PagerStep {
+    bool asksPrediction = false;   // the step has a hidden answer
+    bool revealed = false;         // its answer is shown (AnswerGate::revealed)
+    bool actionsPending = false;   // its Do it ran and the answer shows once the session is idle
+    bool hasActions = false;       // the step has a `do:` comment
+};
+struct PageTurn {
+    bool doHere = false;   // do the current step's actions and stay on it
+    int to = 0;            // the step shown afterwards (0-based)
+    bool doTo = false;     // do step `to`'s actions (arriving at it)
+};
+PageTurn turnPage(const std::vector<PagerStep>& steps, int current, int delta, bool nextDoesIt);
+
 // ---------------------------------------------------------------- pins, applying, expectations
 // A memory panel pinned to the selected warp's access on a source line (0: not pinned).
 struct MemPin {

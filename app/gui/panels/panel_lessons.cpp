@@ -537,29 +537,27 @@ void stepsView(AppContext& app) {
         static const std::vector<StepAction> none;
         return k >= 0 && k < static_cast<int>(st.check.actions.size()) ? st.check.actions[static_cast<size_t>(k)] : none;
     };
-    // ▶ / ◀ and Page Down / Page Up (a presenter's clicker) turn the page the same way: with
-    // "Next does it" on, the step's actions run too, except going forward to a step that asks for
-    // a prediction not answered yet. Its actions state the state it needs, so going back lands too.
-    // A clicker has only Page Down: on a prediction step whose answer is still hidden, the first
-    // Page Down does the step (the class has predicted; the run reveals the answer), the next one
-    // turns the page.
+    // ▶ / ◀ and Page Down / Page Up (a presenter's clicker) turn the page the same way
+    // (turnPage in model/step_actions.hpp says when a step's actions run).
     auto turn = [&](int delta) {
-        if (delta > 0 && st.autoActions && ui.stepSection >= 0 && ui.stepSection < n) {
-            AnswerGate& here = st.gates[ui.stepSection];
-            const std::vector<StepAction>& acts = actionsOf(ui.stepSection);
-            if (doc.sections[static_cast<size_t>(ui.stepSection)].hasAnswer() && !here.revealed && !here.actionsPending && !acts.empty()) {
-                applyActions(app, acts, st);
-                here.actionsPending = true;
-                return;
+        std::vector<PagerStep> pager(static_cast<size_t>(n));
+        for (int k = 0; k < n; ++k) {
+            PagerStep& p = pager[static_cast<size_t>(k)];
+            p.asksPrediction = doc.sections[static_cast<size_t>(k)].hasAnswer();
+            if (auto g = st.gates.find(k); g != st.gates.end()) {
+                p.revealed = g->second.revealed;
+                p.actionsPending = g->second.actionsPending;
             }
+            p.hasActions = !actionsOf(k).empty();
         }
-        int to = std::clamp(ui.stepSection + delta, 0, std::max(0, n - 1));
-        if (to == ui.stepSection || n == 0) return;
-        ui.stepSection = to;
-        const MdSection& next = doc.sections[static_cast<size_t>(to)];
-        // Forward, a prediction step waits for Do it; back, the class has been past it: it lands.
-        bool waits = delta > 0 && next.hasAnswer() && !(st.gates.count(to) && st.gates[to].revealed);
-        if (st.autoActions && !waits && !actionsOf(to).empty()) applyActions(app, actionsOf(to), st);
+        PageTurn t = turnPage(pager, ui.stepSection, delta, st.autoActions);
+        if (t.doHere) {
+            applyActions(app, actionsOf(ui.stepSection), st);
+            st.gates[ui.stepSection].actionsPending = true;
+            return;
+        }
+        ui.stepSection = t.to;
+        if (t.doTo) applyActions(app, actionsOf(t.to), st);
     };
     if (ui.pageTurn != 0) {
         turn(ui.pageTurn);
