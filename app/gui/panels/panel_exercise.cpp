@@ -63,13 +63,17 @@ ExerciseUi& state() {
 }
 
 // A copy of the starter the learner can edit, in the settings folder (never over an earlier copy).
-std::filesystem::path starterCopy(const grade::Exercise& ex) {
+std::filesystem::path starterCopyPath(const grade::Exercise& ex) {
     std::filesystem::path dir = configDir();
     if (dir.empty()) dir = std::filesystem::temp_directory_path() / "warpscope";
-    dir /= "exercises";
-    std::filesystem::path file = dir / (ex.lesson + "-" + ex.id + ex.starter.extension().string());
+    return dir / "exercises" / (ex.lesson + "-" + ex.id + ex.starter.extension().string());
+}
+
+// The learner's copy of the starter: made once, then kept (a second press never overwrites it).
+std::filesystem::path starterCopy(const grade::Exercise& ex) {
+    std::filesystem::path file = starterCopyPath(ex);
     std::error_code ec;
-    std::filesystem::create_directories(dir, ec);
+    std::filesystem::create_directories(file.parent_path(), ec);
     if (!std::filesystem::exists(file)) std::filesystem::copy_file(ex.starter, file, ec);
     return file;
 }
@@ -86,6 +90,25 @@ void focusPanel(const std::string& id) {
             state().focusTitle = p.title;
             state().focusFrames = 3;
         }
+}
+
+// The learner's file opens in the editor beside the Exercise panel (asking first if the editor
+// holds other unsaved text): in the Exercise layout the editor takes Source's place; in Presenter
+// it is the slot's panel.
+void editBesideExercise(AppContext& app, const std::string& path) {
+    app.askBeforeLeaving("open your kernel", [&app, path] {
+        bool wasExercise = app.ui.layout == "exercise" || app.ui.layout == "presenter";
+        bool open = app.editor->active() && !app.editor->file().empty() && app.editor->file() == path;
+        if (!open && !app.openPath(path)) return;
+        if (wasExercise || app.ui.pendingLayout == "editor") {
+            app.ui.pendingLayout = app.ui.layout == "presenter" ? std::string() : "exercise";
+            app.ui.slotPanels = {"editor"};
+            if (app.ui.layout == "presenter") presentPanels(app, {"editor"});
+            app.settings.panelsOpen["editor"] = true;
+            app.ui.resetLayout = true;
+        }
+        focusPanel("editor");
+    });
 }
 
 // ---------------------------------------------------------------- 2. Show why
@@ -276,6 +299,9 @@ void drawWhyNote(AppContext& app) {
     ImGui::TextWrapped("Your file runs with %s%s%s%s.", paramText(w.plan.params).c_str(), where.c_str(),
                        w.plan.racecheck ? ", racecheck on" : "", w.plan.timed ? ", in Timed mode" : "");
     if (w.wrong) drawWrongElements(app, *w.wrong);
+    // Back to typing: the learner's file in the editor beside this panel, the grade kept.
+    if (ImGui::Button("Edit your kernel")) editBesideExercise(app, w.file.string());
+    ImGui::SameLine();
     if (ImGui::Button("Back to the lesson's kernel")) {
         w = WhyState{};
         app.session.setCheckers(false, false);
@@ -367,21 +393,11 @@ void drawExercisePanel(AppContext& app) {
     ImGui::SetNextItemWidth(-1);
     ImGui::InputTextWithHint("##file", "path of the file to grade", u.path, sizeof u.path);
     if (ImGui::Button("Start from a copy of the starter")) {
+        bool hadCopy = std::filesystem::exists(starterCopyPath(ex));
         std::string p = starterCopy(ex).string();
         std::snprintf(u.path, sizeof u.path, "%s", p.c_str());
-        u.note = "Copied to " + p + ": edit it in the Editor, then Grade (it saves first).";
-        // The copy opens in the editor beside this panel (asking first if the editor holds unsaved text).
-        app.askBeforeLeaving("open the starter's copy", [&app, p] {
-            bool wasExercise = app.ui.layout == "exercise" || app.ui.layout == "presenter";
-            if (!app.openPath(p)) return;
-            if (wasExercise || app.ui.pendingLayout == "editor") {
-                app.ui.pendingLayout = app.ui.layout == "presenter" ? std::string() : "exercise";
-                app.ui.slotPanels = {"editor"};
-                if (app.ui.layout == "presenter") presentPanels(app, {"editor"});
-                app.settings.panelsOpen["editor"] = true;
-                app.ui.resetLayout = true;
-            }
-        });
+        u.note = (hadCopy ? "Your copy from before (kept as you left it): " : "Copied to ") + p + ": edit it in the Editor, then Grade (it saves first).";
+        editBesideExercise(app, p);
     }
     ImGui::SameLine();
     bool busy = m.grading();

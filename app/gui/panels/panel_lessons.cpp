@@ -112,7 +112,7 @@ void barBox(AppContext& app, ImU32 bar, ImU32 bg, F&& body) {
 // Per-lesson state of the steps view: the parsed text, its actions and problems, and the
 // hidden answers' gates (per step).
 struct StepsState {
-    const LessonInfo* parsedFor = nullptr;
+    std::shared_ptr<const LessonInfo> parsedFor;   // held: a raw pointer could be a freed lesson's reused address
     MdDocument doc;
     StepsCheck check;
     std::map<int, AnswerGate> gates;
@@ -136,11 +136,11 @@ StepsState* currentSteps(AppContext& app) {
     const Snapshot& s = *app.snap;
     if (!s.lesson || s.lesson->stepsMarkdown.empty()) return nullptr;
     StepsState& st = stepsState();
-    if (st.parsedFor != s.lesson.get()) {
+    if (st.parsedFor != s.lesson) {
         bool sameLesson = st.parsedFor && st.parsedFor->lesson.dir == s.lesson->lesson.dir;
         st.doc = parseMarkdown(s.lesson->stepsMarkdown);
         st.check = checkSteps(st.doc, actionContextFor(s.lesson->lesson), (s.lesson->lesson.dir / "steps.md").string());
-        st.parsedFor = s.lesson.get();
+        st.parsedFor = s.lesson;
         if (!sameLesson) {   // a parameter change rebuilds LessonInfo: keep what was revealed
             st.gates.clear();
             st.shown = -1;

@@ -5,6 +5,7 @@
 #include "gui/style/syntax.hpp"
 
 #include <cmath>
+#include <memory>
 
 #include <cfloat>
 
@@ -12,17 +13,20 @@ namespace warpscope::gui {
 
 namespace {
 
+// Held, not just pointed at: a lesson freed and another allocated at the same address (Show why's
+// run of the learner's file after the lesson's own) would otherwise show the old lines.
 struct SourceCache {
-    const LessonInfo* lesson = nullptr;
+    std::shared_ptr<const LessonInfo> lesson;
     std::vector<std::string> lines;
     std::vector<std::vector<Token>> tokens;
 };
 
-const SourceCache& cacheFor(const LessonInfo& L) {
+const SourceCache& cacheFor(const std::shared_ptr<const LessonInfo>& info) {
     static SourceCache c;
-    if (c.lesson == &L) return c;
+    if (c.lesson == info) return c;
     c = SourceCache{};
-    c.lesson = &L;
+    c.lesson = info;
+    const LessonInfo& L = *info;
     bool inBlock = false;
     for (auto line : L.sourceLines) {
         std::string expanded;
@@ -110,7 +114,7 @@ void drawSourcePanel(AppContext& app) {
         ImGui::TextDisabled("Choose a lesson.");
         return;
     }
-    const SourceCache& src = cacheFor(*s.lesson);
+    const SourceCache& src = cacheFor(s.lesson);
     // Where the warps are.
     std::map<uint32_t, LineMarks> marks;
     for (auto& b : s.resident)
