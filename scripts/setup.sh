@@ -4,7 +4,8 @@
 # nlohmann-json, Catch2, a font, Xvfb + Mesa for headless GUI tests and screenshots (openbox and
 # xdotool drive the real app under Xvfb as a user does) (Mesa's EGL for
 # the offscreen frame bench's test: app.framebench.*), and clang
-# with its libFuzzer runtime for the fuzz tests; desktop-file-utils, appstream and dpkg-dev (with
+# with its libFuzzer runtime for the fuzz tests and LLVM's OpenMP runtime (whole programs whose
+# host code uses OpenMP); desktop-file-utils, appstream and dpkg-dev (with
 # file) for the install and .deb tests (app/packaging).
 # Safe to run again: apt-get skips what is installed. Needs root (or sudo).
 set -euo pipefail
@@ -16,7 +17,7 @@ packages=(
   openbox xdotool x11-apps
   libegl-mesa0 libegl-dev
   fonts-dejavu-core
-  clang libclang-rt-14-dev
+  clang libclang-rt-14-dev libomp-14-dev
   desktop-file-utils appstream dpkg-dev file
   bubblewrap
 )

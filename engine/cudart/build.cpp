@@ -107,6 +107,7 @@ std::vector<std::string> linker(const std::string& clang) {
 
 std::string headersKey() {
     std::string all(compile::preludeText());
+    all += compile::tensorHeaderText();
     for (auto& [name, text] : hostHeaders()) all += name + "\n" + std::string(text);
     return all;
 }
@@ -321,6 +322,7 @@ BuildResult buildProgram(const BuildOptions& o) {
         fs::path tmp = inc.string() + ".tmp." + std::to_string(getpid());
         fs::create_directories(tmp, ec);
         bool ok = writeText(tmp / compile::kPreludeName, compile::preludeText());
+        ok = ok && writeText(tmp / "warpscope_tensor.h", compile::tensorHeaderText());   // behind cuda_fp16.h, mma.h
         for (auto& [name, text] : hostHeaders()) {
             fs::create_directories((tmp / name).parent_path(), ec);   // cooperative_groups/reduce.h
             ok = ok && writeText(tmp / name, text);
@@ -344,6 +346,28 @@ BuildResult buildProgram(const BuildOptions& o) {
         }
     } cleanup{work};
 
+    // OpenMP on the host side (the samples' cudaOpenMP, a course's multi-threaded host code): a
+    // source that includes <omp.h> gets -fopenmp in its host pass and LLVM's libomp at the link,
+    // as nvcc -Xcompiler -fopenmp would (the device pass ignores the pragmas).
+    static const std::regex ompRe(R"((^|\n)[ \t]*#[ \t]*include[ \t]*<omp\.h>)");
+    std::string libomp;
+    if (std::any_of(texts.begin(), texts.end(), [](const std::string& t) { return std::regex_search(t, ompRe); })) {
+        std::string found;
+        for (const char* name : {"libomp.so", "libomp.so.5"}) {   // Debian's clang finds the versioned one
+            compile::ProcessResult p = compile::runProcess({clang, std::string("-print-file-name=") + name}, work.string(), 30);
+            std::string f = p.output.substr(0, p.output.find_first_of("\r\n"));
+            if (p.exitCode == 0 && fs::path(f).is_absolute() && fs::exists(f, ec)) {
+                found = f;
+                break;
+            }
+        }
+        if (found.empty()) {
+            r.error = "this program includes <omp.h>, but " + clang + " has no OpenMP runtime (Debian: apt-get install libomp-dev)";
+            return r;
+        }
+        libomp = found;
+    }
+
     std::vector<std::string> common = {"-std=c++17", "-I" + inc.string(), "-include", "cuda_runtime.h"};
     for (auto& d : opts.includeDirs) common.push_back("-I" + d);
     for (auto& d : o.defines) common.push_back("-D" + d);
@@ -364,6 +388,7 @@ BuildResult buildProgram(const BuildOptions& o) {
                                      "-Wno-unknown-cuda-version", "-Xclang", "-target-sdk-version=11.5", "-fno-color-diagnostics",
                                      "-O2", "-g", "-I" + fs::absolute(src).parent_path().string()});
             argv.insert(argv.end(), common.begin(), common.end());
+            if (!libomp.empty()) argv.push_back("-fopenmp");
         }
         if (cu) {
             // The kernels first: this pass parses the whole file, host code included, so its
@@ -412,6 +437,7 @@ BuildResult buildProgram(const BuildOptions& o) {
     link.insert(link.end(), {"-o", (work / "program").string()});
     link.insert(link.end(), objects.begin(), objects.end());
     link.insert(link.end(), {cudartLib.string(), engineLib.string(), "-lpthread", "-ldl"});
+    if (!libomp.empty()) link.insert(link.end(), {libomp, "-Wl,-rpath," + fs::path(libomp).parent_path().string()});
     if (!runTool(link, "the linker", o.timeoutSeconds, r)) return r;
 
     fs::create_directories(done.parent_path(), ec);

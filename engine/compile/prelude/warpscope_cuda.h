@@ -457,7 +457,13 @@ __WS_FN unsigned long long __ws_pf(unsigned char v) { return v; }
 __WS_FN unsigned long long __ws_pf(double v) { return __builtin_bit_cast(unsigned long long, v); }
 __WS_FN unsigned long long __ws_pf(float v) { return __builtin_bit_cast(unsigned long long, (double)v); }
 template <class T> __WS_FN unsigned long long __ws_pf(T* p) { return (unsigned long long)p; }
-template <class... A> __device__ __noinline__ int printf(const char* format, A... args) {
+// __host__ too: host code calls the C library's printf (the better match for clang), except where
+// clang cannot tell host from device, as in an OpenMP parallel region's outlined body: there
+// this one runs on the host and hands over to the C library.
+template <class... A> __host__ __device__ __noinline__ int printf(const char* format, A... args) {
+#ifndef __CUDA_ARCH__
+    return __builtin_printf(format, args...);
+#else
     constexpr unsigned n = sizeof...(A);
     const unsigned long long words = n + 2;
     unsigned long long at = atomicAdd(&__ws_printf_used, words);
@@ -468,6 +474,7 @@ template <class... A> __device__ __noinline__ int printf(const char* format, A..
     *out++ = (unsigned long long)format;
     ((*out++ = __ws_pf(args)), ...);
     return (int)n;
+#endif
 }
 // CUDA's min and max are host functions too (host code calls them unqualified).
 #define __WS_HOST static inline __host__

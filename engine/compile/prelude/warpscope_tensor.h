@@ -4,42 +4,71 @@
 // builtins, so the PTX has the same instructions nvcc emits: cvt.rn.f16.f32, add/mul/fma.f16,
 // fma.rn.bf16, wmma.load/mma/store. bf16 and tf32 need --arch sm_80 or later.
 //
+// In a whole program (engine/cudart) host code uses these types too: the conversions, the
+// operators and the pair helpers are __host__ __device__, and on the host the conversions call
+// warpscope's runtime, which rounds as the simulator does (sim/arith), so host and device agree
+// bit for bit. The arithmetic intrinsics (__hadd, __hfma2, ...) stay device functions.
+//
 // Sections: 1. half  2. half2  3. bfloat16  4. nvcuda::wmma
 #pragma once
 #ifndef __WARPSCOPE_TENSOR_H__
 #define __WARPSCOPE_TENSOR_H__
 
+#ifndef __CUDA_ARCH__
+// Host conversions (whole programs; libwarpscope_cudart). mode: 0 rn, 1 rz, 2 rm, 3 rp.
+extern "C" unsigned short __warpscope_f32_to_f16(float f, int mode);
+extern "C" float __warpscope_f16_to_f32(unsigned short h);
+extern "C" unsigned short __warpscope_f32_to_bf16(float f, int mode);
+#endif
+#define __WS_HFN static __host__ __device__ __forceinline__
+
 // ---------------------------------------------------------------- 1. half
 struct __align__(2) __half {
     unsigned short __x;
     __half() = default;
-    __device__ __half(float f) { asm("cvt.rn.f16.f32 %0, %1;" : "=h"(__x) : "f"(f)); }
-    __device__ operator float() const {
+    __host__ __device__ __half(float f) {
+#ifdef __CUDA_ARCH__
+        asm("cvt.rn.f16.f32 %0, %1;" : "=h"(__x) : "f"(f));
+#else
+        __x = __warpscope_f32_to_f16(f, 0);
+#endif
+    }
+    __host__ __device__ operator float() const {
+#ifdef __CUDA_ARCH__
         float f;
         asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(__x));
         return f;
+#else
+        return __warpscope_f16_to_f32(__x);
+#endif
     }
 };
 typedef __half half;
 
-__WS_FN __half __ushort_as_half(unsigned short u) { __half h; h.__x = u; return h; }
-__WS_FN unsigned short __half_as_ushort(__half h) { return h.__x; }
-__WS_FN short __half_as_short(__half h) { return (short)h.__x; }
-__WS_FN __half __float2half(float f) { return __half(f); }
-__WS_FN __half __float2half_rn(float f) { return __half(f); }
+__WS_HFN __half __ushort_as_half(unsigned short u) { __half h; h.__x = u; return h; }
+__WS_HFN unsigned short __half_as_ushort(__half h) { return h.__x; }
+__WS_HFN short __half_as_short(__half h) { return (short)h.__x; }
+__WS_HFN __half __float2half(float f) { return __half(f); }
+__WS_HFN __half __float2half_rn(float f) { return __half(f); }
 #define __WS_CVT_TO_HALF(NAME, PTX, T, C)                                               \
     __WS_FN __half NAME(T v) {                                                          \
         __half h;                                                                       \
         asm(PTX " %0, %1;" : "=h"(h.__x) : C(v));                                       \
         return h;                                                                       \
     }
+#ifdef __CUDA_ARCH__
 __WS_CVT_TO_HALF(__float2half_rz, "cvt.rz.f16.f32", float, "f")
 __WS_CVT_TO_HALF(__float2half_rd, "cvt.rm.f16.f32", float, "f")
 __WS_CVT_TO_HALF(__float2half_ru, "cvt.rp.f16.f32", float, "f")
+#else
+static inline __half __float2half_rz(float f) { return __ushort_as_half(__warpscope_f32_to_f16(f, 1)); }
+static inline __half __float2half_rd(float f) { return __ushort_as_half(__warpscope_f32_to_f16(f, 2)); }
+static inline __half __float2half_ru(float f) { return __ushort_as_half(__warpscope_f32_to_f16(f, 3)); }
+#endif
 __WS_CVT_TO_HALF(__int2half_rn, "cvt.rn.f16.s32", int, "r")
 __WS_CVT_TO_HALF(__uint2half_rn, "cvt.rn.f16.u32", unsigned, "r")
 __WS_CVT_TO_HALF(__double2half, "cvt.rn.f16.f64", double, "d")
-__WS_FN float __half2float(__half h) { return (float)h; }
+__WS_HFN float __half2float(__half h) { return (float)h; }
 __WS_FN int __half2int_rn(__half h) { int r; asm("cvt.rni.s32.f16 %0, %1;" : "=r"(r) : "h"(h.__x)); return r; }
 __WS_FN int __half2int_rz(__half h) { int r; asm("cvt.rzi.s32.f16 %0, %1;" : "=r"(r) : "h"(h.__x)); return r; }
 
@@ -79,43 +108,55 @@ __WS_HALF_CMP(__hlt, <)
 __WS_HALF_CMP(__hle, <=)
 __WS_HALF_CMP(__hgt, >)
 __WS_HALF_CMP(__hge, >=)
-__WS_FN bool __hisnan(__half a) { return (a.__x & 0x7fffu) > 0x7c00u; }
-__WS_FN bool __hisinf(__half a) { return (a.__x & 0x7fffu) == 0x7c00u; }
-__device__ inline __half operator+(__half a, __half b) { return __hadd(a, b); }
-__device__ inline __half operator-(__half a, __half b) { return __hsub(a, b); }
-__device__ inline __half operator*(__half a, __half b) { return __hmul(a, b); }
-__device__ inline __half operator/(__half a, __half b) { return __hdiv(a, b); }
-__device__ inline __half operator-(__half a) { return __hneg(a); }
-__device__ inline __half& operator+=(__half& a, __half b) { return a = __hadd(a, b); }
-__device__ inline __half& operator-=(__half& a, __half b) { return a = __hsub(a, b); }
-__device__ inline __half& operator*=(__half& a, __half b) { return a = __hmul(a, b); }
-__device__ inline bool operator==(__half a, __half b) { return __heq(a, b); }
-__device__ inline bool operator!=(__half a, __half b) { return __hne(a, b); }
-__device__ inline bool operator<(__half a, __half b) { return __hlt(a, b); }
-__device__ inline bool operator<=(__half a, __half b) { return __hle(a, b); }
-__device__ inline bool operator>(__half a, __half b) { return __hgt(a, b); }
-__device__ inline bool operator>=(__half a, __half b) { return __hge(a, b); }
+__WS_HFN bool __hisnan(__half a) { return (a.__x & 0x7fffu) > 0x7c00u; }
+__WS_HFN bool __hisinf(__half a) { return (a.__x & 0x7fffu) == 0x7c00u; }
+// On the host through float, rounded once to half: exact for +, -, *, / (float's 24 bits are at
+// least twice half's 11 plus 2, so the double rounding cannot differ from one rounding).
+#ifdef __CUDA_ARCH__
+#define __WS_OP2(T, OP, DEV) __host__ __device__ inline T operator OP(T a, T b) { return DEV(a, b); }
+#else
+#define __WS_OP2(T, OP, DEV) __host__ __device__ inline T operator OP(T a, T b) { return T((float)a OP (float)b); }
+#endif
+__WS_OP2(__half, +, __hadd)
+__WS_OP2(__half, -, __hsub)
+__WS_OP2(__half, *, __hmul)
+__WS_OP2(__half, /, __hdiv)
+__host__ __device__ inline __half operator-(__half a) { return __ushort_as_half((unsigned short)(a.__x ^ 0x8000u)); }
+__host__ __device__ inline __half& operator+=(__half& a, __half b) { return a = a + b; }
+__host__ __device__ inline __half& operator-=(__half& a, __half b) { return a = a - b; }
+__host__ __device__ inline __half& operator*=(__half& a, __half b) { return a = a * b; }
+__host__ __device__ inline __half& operator/=(__half& a, __half b) { return a = a / b; }
+__host__ __device__ inline bool operator==(__half a, __half b) { return (float)a == (float)b; }
+__host__ __device__ inline bool operator!=(__half a, __half b) { return (float)a != (float)b; }
+__host__ __device__ inline bool operator<(__half a, __half b) { return (float)a < (float)b; }
+__host__ __device__ inline bool operator<=(__half a, __half b) { return (float)a <= (float)b; }
+__host__ __device__ inline bool operator>(__half a, __half b) { return (float)a > (float)b; }
+__host__ __device__ inline bool operator>=(__half a, __half b) { return (float)a >= (float)b; }
 
 // ---------------------------------------------------------------- 2. half2
 struct __align__(4) __half2 {
     __half x, y;
+    __half2() = default;
+    __host__ __device__ __half2(__half a, __half b) : x(a), y(b) {}
 };
 typedef __half2 half2;
-__WS_FN unsigned __ws_h2bits(__half2 v) { return (unsigned)v.x.__x | ((unsigned)v.y.__x << 16); }
-__WS_FN __half2 __ws_bitsh2(unsigned u) {
+__WS_HFN unsigned __ws_h2bits(__half2 v) { return (unsigned)v.x.__x | ((unsigned)v.y.__x << 16); }
+__WS_HFN __half2 __ws_bitsh2(unsigned u) {
     __half2 r;
     r.x.__x = (unsigned short)(u & 0xffffu);
     r.y.__x = (unsigned short)(u >> 16);
     return r;
 }
-__WS_FN __half2 __halves2half2(__half a, __half b) { __half2 r; r.x = a; r.y = b; return r; }
-__WS_FN __half2 __floats2half2_rn(float a, float b) { return __halves2half2(__half(a), __half(b)); }
-__WS_FN __half2 __float2half2_rn(float a) { return __halves2half2(__half(a), __half(a)); }
-__WS_FN __half2 __half2half2(__half a) { return __halves2half2(a, a); }
-__WS_FN __half __low2half(__half2 v) { return v.x; }
-__WS_FN __half __high2half(__half2 v) { return v.y; }
-__WS_FN float __low2float(__half2 v) { return (float)v.x; }
-__WS_FN float __high2float(__half2 v) { return (float)v.y; }
+__WS_HFN __half2 __halves2half2(__half a, __half b) { __half2 r; r.x = a; r.y = b; return r; }
+__WS_HFN __half2 __floats2half2_rn(float a, float b) { return __halves2half2(__half(a), __half(b)); }
+__WS_HFN __half2 __float2half2_rn(float a) { return __halves2half2(__half(a), __half(a)); }
+__WS_HFN __half2 __half2half2(__half a) { return __halves2half2(a, a); }
+__WS_HFN __half __low2half(__half2 v) { return v.x; }
+__WS_HFN __half __high2half(__half2 v) { return v.y; }
+__WS_HFN float __low2float(__half2 v) { return (float)v.x; }
+__WS_HFN float __high2float(__half2 v) { return (float)v.y; }
+__WS_HFN float2 __half22float2(__half2 v) { return float2((float)v.x, (float)v.y); }
+__WS_HFN __half2 __float22half2_rn(float2 v) { return __halves2half2(__half(v.x), __half(v.y)); }
 #define __WS_HALF2_BIN(NAME, PTX)                                                       \
     __WS_FN __half2 NAME(__half2 a, __half2 b) {                                        \
         unsigned r;                                                                     \
@@ -132,26 +173,41 @@ __WS_FN __half2 __hfma2(__half2 a, __half2 b, __half2 c) {
     asm("fma.rn.f16x2 %0, %1, %2, %3;" : "=r"(r) : "r"(__ws_h2bits(a)), "r"(__ws_h2bits(b)), "r"(__ws_h2bits(c)));
     return __ws_bitsh2(r);
 }
-__device__ inline __half2 operator+(__half2 a, __half2 b) { return __hadd2(a, b); }
-__device__ inline __half2 operator-(__half2 a, __half2 b) { return __hsub2(a, b); }
-__device__ inline __half2 operator*(__half2 a, __half2 b) { return __hmul2(a, b); }
+#ifdef __CUDA_ARCH__
+__WS_OP2(__half2, +, __hadd2)
+__WS_OP2(__half2, -, __hsub2)
+__WS_OP2(__half2, *, __hmul2)
+#else
+__host__ __device__ inline __half2 operator+(__half2 a, __half2 b) { return __half2(a.x + b.x, a.y + b.y); }
+__host__ __device__ inline __half2 operator-(__half2 a, __half2 b) { return __half2(a.x - b.x, a.y - b.y); }
+__host__ __device__ inline __half2 operator*(__half2 a, __half2 b) { return __half2(a.x * b.x, a.y * b.y); }
+#endif
+__host__ __device__ inline __half2& operator+=(__half2& a, __half2 b) { return a = a + b; }
+__host__ __device__ inline __half2& operator-=(__half2& a, __half2 b) { return a = a - b; }
+__host__ __device__ inline __half2& operator*=(__half2& a, __half2 b) { return a = a * b; }
 
 // ---------------------------------------------------------------- 3. bfloat16
 struct __align__(2) __nv_bfloat16 {
     unsigned short __x;
     __nv_bfloat16() = default;
-    __device__ __nv_bfloat16(float f) { asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(__x) : "f"(f)); }
-    __device__ operator float() const { return __builtin_bit_cast(float, (unsigned)__x << 16); }
+    __host__ __device__ __nv_bfloat16(float f) {
+#ifdef __CUDA_ARCH__
+        asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(__x) : "f"(f));
+#else
+        __x = __warpscope_f32_to_bf16(f, 0);
+#endif
+    }
+    __host__ __device__ operator float() const { return __builtin_bit_cast(float, (unsigned)__x << 16); }
 };
 typedef __nv_bfloat16 nv_bfloat16;
 struct __align__(4) __nv_bfloat162 {
     __nv_bfloat16 x, y;
 };
-__WS_FN __nv_bfloat16 __ushort_as_bfloat16(unsigned short u) { __nv_bfloat16 h; h.__x = u; return h; }
-__WS_FN unsigned short __bfloat16_as_ushort(__nv_bfloat16 h) { return h.__x; }
-__WS_FN __nv_bfloat16 __float2bfloat16(float f) { return __nv_bfloat16(f); }
-__WS_FN __nv_bfloat16 __float2bfloat16_rn(float f) { return __nv_bfloat16(f); }
-__WS_FN float __bfloat162float(__nv_bfloat16 h) { return (float)h; }
+__WS_HFN __nv_bfloat16 __ushort_as_bfloat16(unsigned short u) { __nv_bfloat16 h; h.__x = u; return h; }
+__WS_HFN unsigned short __bfloat16_as_ushort(__nv_bfloat16 h) { return h.__x; }
+__WS_HFN __nv_bfloat16 __float2bfloat16(float f) { return __nv_bfloat16(f); }
+__WS_HFN __nv_bfloat16 __float2bfloat16_rn(float f) { return __nv_bfloat16(f); }
+__WS_HFN float __bfloat162float(__nv_bfloat16 h) { return (float)h; }
 __WS_FN __nv_bfloat16 __int2bfloat16_rn(int i) { return __nv_bfloat16((float)i); }   // exact below 2^24, then rounded once more
 // sm_80 has only fma for bf16 (add and mul are fma with 1 and -0, as nvcc writes them).
 __WS_FN __nv_bfloat16 __hfma(__nv_bfloat16 a, __nv_bfloat16 b, __nv_bfloat16 c) {
@@ -162,9 +218,10 @@ __WS_FN __nv_bfloat16 __hfma(__nv_bfloat16 a, __nv_bfloat16 b, __nv_bfloat16 c) 
 __WS_FN __nv_bfloat16 __hadd(__nv_bfloat16 a, __nv_bfloat16 b) { return __hfma(a, __ushort_as_bfloat16(0x3f80), b); }
 __WS_FN __nv_bfloat16 __hsub(__nv_bfloat16 a, __nv_bfloat16 b) { return __hfma(b, __ushort_as_bfloat16(0xbf80), a); }
 __WS_FN __nv_bfloat16 __hmul(__nv_bfloat16 a, __nv_bfloat16 b) { return __hfma(a, b, __ushort_as_bfloat16(0x8000)); }
-__device__ inline __nv_bfloat16 operator+(__nv_bfloat16 a, __nv_bfloat16 b) { return __hadd(a, b); }
-__device__ inline __nv_bfloat16 operator-(__nv_bfloat16 a, __nv_bfloat16 b) { return __hsub(a, b); }
-__device__ inline __nv_bfloat16 operator*(__nv_bfloat16 a, __nv_bfloat16 b) { return __hmul(a, b); }
+__WS_OP2(__nv_bfloat16, +, __hadd)
+__WS_OP2(__nv_bfloat16, -, __hsub)
+__WS_OP2(__nv_bfloat16, *, __hmul)
+#undef __WS_OP2
 
 // ---------------------------------------------------------------- 4. nvcuda::wmma
 // Fragments keep their elements in x[] (as CUDA's do) over the 32-bit registers the builtins

@@ -495,3 +495,29 @@ TEST_CASE("cudart: a static __shared__ value written by one thread is read by al
     CHECK(r.output == "h[1] = 11, h[257] = 277, mismatches 0\n");
     CHECK(r.exitCode == 0);
 }
+
+TEST_CASE("cudart: cuda_fp16.h and cuda_bf16.h in host and device code agree bit for bit", "[cudart]") {
+    if (!haveClang()) { WARN("clang is not installed: skipped"); return; }
+    NoToolkit env;
+    cudart::BuildResult b = build({"half.cu"});
+    REQUIRE(b.ok);
+    Run r = run(b);
+    INFO(r.output);
+    CHECK(has(r.output, "conversions: 20 cases, 0 differ; 1.00048828125 -> 3c00, 65520 -> 7c00, smallest subnormal -> 0001, back 5.96046e-08\n"));
+    CHECK(has(r.output, "dot: 79 (low half 48 on the host), twice the low half 96, cudaSuccess\n"));
+    CHECK(r.exitCode == 0);
+}
+
+TEST_CASE("cudart: a program that includes <omp.h> gets OpenMP on the host side", "[cudart]") {
+    if (!haveClang()) { WARN("clang is not installed: skipped"); return; }
+    NoToolkit env;
+    cudart::BuildResult b = build({"openmp.cu"});
+    if (!b.ok && b.error.find("no OpenMP runtime") != std::string::npos) { WARN(b.error); return; }
+    REQUIRE(b.ok);
+    Run r = run(b);
+    INFO(r.output);
+    CHECK(has(r.output, "host thread 0 of 2\nhost thread 0 of 2\n"));
+    CHECK(has(r.output, "kernel says 2\nkernel says 2\n"));
+    CHECK(has(r.output, "threads 2\n"));
+    CHECK(r.exitCode == 0);
+}
