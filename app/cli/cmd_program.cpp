@@ -31,6 +31,7 @@
 #include <thread>
 
 using namespace warpscope;
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -45,6 +46,9 @@ options:
   --timeout N       wall-clock limit in seconds (default 300)
   --memory-mb N     address-space limit of the program in MiB (default 16384)
   --processes N     processes the program may run at once (default 64)
+  --workdir DIR     run the program in DIR, the only folder it may write (default: a private
+                    empty folder, removed afterwards, so files beside the program are not there;
+                    --workdir . lets it read its input files and write its results where you are)
   --check LIST      initcheck,racecheck: report uninitialised reads and shared/global-memory
                     races on stderr (exit code 3 when one reports)
   --threads N       simulator threads per launch (default 1)
@@ -59,7 +63,7 @@ options:
 struct ProgramArgs {
     cudart::BuildOptions build;
     std::vector<std::string> programArgs;
-    std::string gpu, budget, check, threads;
+    std::string gpu, budget, check, threads, workDir;
     bool timed = false;
     uint64_t cpuSeconds = 120, timeoutSeconds = 300, memoryMb = 16384, processes = 64;
 };
@@ -73,7 +77,7 @@ bool parseArgs(int argc, char** argv, ProgramArgs& a, bool allowOutput) {
             break;
         }
         if (s == "-I" || s == "-D" || s == "-o" || s == "--gpu" || s == "--cpu-seconds" || s == "--timeout" || s == "--memory-mb" || s == "--processes" || s == "--budget" ||
-            s == "--check" || s == "--threads") {
+            s == "--check" || s == "--threads" || s == "--workdir") {
             if (i + 1 >= argc) {
                 std::cerr << "warpscope: " << s << " needs a value\n" << kProgramUsage;
                 return false;
@@ -89,6 +93,7 @@ bool parseArgs(int argc, char** argv, ProgramArgs& a, bool allowOutput) {
             else if (s == "--processes") a.processes = parseCount(v, s);
             else if (s == "--budget") a.budget = std::to_string(parseCount(v, s));
             else if (s == "--threads") a.threads = std::to_string(parseCount(v, s));
+            else if (s == "--workdir") a.workDir = v;
             else if (s == "--check") {
                 for (size_t p = 0; p <= v.size();) {
                     size_t e = v.find(',', p);
@@ -182,6 +187,16 @@ int runProgram(int argc, char** argv) {
     spec.limits.memoryMb = 0;
 #endif
     spec.limits.processes = a.processes;
+    if (!a.workDir.empty()) {
+        std::error_code ec;
+        fs::path dir = fs::absolute(a.workDir, ec);
+        if (ec || !fs::is_directory(dir, ec)) {
+            std::cerr << "warpscope: --workdir " << a.workDir << ": no such folder\n";
+            return 2;
+        }
+        spec.workDir = dir.lexically_normal().string();
+        fs::remove(dir / ".warpscope-status", ec);   // a status left by an earlier run is not this run's
+    }
     const std::string dataDir = base::findDataDir().string();
     if (!dataDir.empty()) spec.env.push_back({"WARPSCOPE_DATA_DIR", dataDir});
     if (!a.gpu.empty()) spec.env.push_back({"WARPSCOPE_GPU", a.gpu});
@@ -205,6 +220,10 @@ int runProgram(int argc, char** argv) {
     {
         std::ifstream f(runner.workDir() + "/.warpscope-status");
         std::getline(f, statusText);
+    }
+    if (!a.workDir.empty()) {   // the learner's folder keeps only what the program wrote
+        std::error_code ec;
+        fs::remove(runner.workDir() + "/.warpscope-status", ec);
     }
     const bool faulted = statusText == "fault" || statusText == "check";
     if (r.limit != sandbox::Limit::None) {

@@ -10,6 +10,11 @@
 //           8. __ldg  9. unsupported features (a whole program's host headers: engine/cudart)
 #pragma once
 #define __WARPSCOPE_PRELUDE__ 1
+// As nvcc defines it for CUDA sources: headers (the samples' helpers among them) put __host__
+// __device__ on their functions only under it.
+#ifndef __CUDACC__
+#define __CUDACC__ 1
+#endif
 
 // ---------------------------------------------------------------- 1. qualifiers
 #define __global__ __attribute__((global))
@@ -240,6 +245,11 @@ __WS_FN long long max(long long a, long long b) { return a > b ? a : b; }
 __WS_FN unsigned long long max(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
 __WS_FN float max(float a, float b) { return __nvvm_fmax_f(a, b); }
 __WS_FN double max(double a, double b) { return __nvvm_fmax_d(a, b); }
+// Mixed float and double, as CUDA has them (max(1e-37, x) with x a float): the double one.
+__WS_FN double min(float a, double b) { return __nvvm_fmin_d(a, b); }
+__WS_FN double min(double a, float b) { return __nvvm_fmin_d(a, b); }
+__WS_FN double max(float a, double b) { return __nvvm_fmax_d(a, b); }
+__WS_FN double max(double a, float b) { return __nvvm_fmax_d(a, b); }
 __WS_FN int abs(int a) { return a < 0 ? -a : a; }
 
 // Single instructions, as nvcc emits them (IEEE-rounded where CUDA's are).
@@ -275,6 +285,35 @@ __WS_FN double fmin(double a, double b) { return __nvvm_fmin_d(a, b); }
 __WS_FN double fmax(double a, double b) { return __nvvm_fmax_d(a, b); }
 __WS_FN double floor(double x) { return __nvvm_floor_d(x); }
 __WS_FN double ceil(double x) { return __nvvm_ceil_d(x); }
+// frexp and ldexp are exact (ldexpf rounds once, where the result is subnormal): written with the
+// bits, and ldexpf through a double product that cannot overflow or lose bits.
+__WS_FN float frexpf(float x, int* e) {
+    int b = __builtin_bit_cast(int, x), bias = 126;
+    if ((b & 0x7fffffff) == 0 || (b & 0x7f800000) == 0x7f800000) { *e = 0; return x; }   // zero, inf, NaN
+    if ((b & 0x7f800000) == 0) {   // subnormal: normalise first (exact)
+        b = __builtin_bit_cast(int, x * 16777216.0f);
+        bias += 24;
+    }
+    *e = ((b >> 23) & 0xff) - bias;
+    return __builtin_bit_cast(float, (b & (int)0x807fffff) | 0x3f000000);
+}
+__WS_FN double frexp(double x, int* e) {
+    long long b = __builtin_bit_cast(long long, x);
+    int bias = 1022;
+    if ((b & 0x7fffffffffffffffLL) == 0 || (b & 0x7ff0000000000000LL) == 0x7ff0000000000000LL) { *e = 0; return x; }
+    if ((b & 0x7ff0000000000000LL) == 0) {
+        b = __builtin_bit_cast(long long, x * 18014398509481984.0);   // 2^54
+        bias += 54;
+    }
+    *e = (int)((b >> 52) & 0x7ff) - bias;
+    return __builtin_bit_cast(double, (b & (long long)0x800fffffffffffffULL) | 0x3fe0000000000000LL);
+}
+__WS_FN float ldexpf(float x, int n) {
+    n = n < -300 ? -300 : n > 300 ? 300 : n;   // beyond these every float is 0 or inf anyway
+    return (float)((double)x * __builtin_bit_cast(double, (long long)(n + 1023) << 52));
+}
+__WS_FN float frexp(float x, int* e) { return frexpf(x, e); }
+__WS_FN float ldexp(float x, int n) { return ldexpf(x, n); }
 
 // expf logf sinf cosf powf: libdevice's are not available, so these are computed in double
 // precision from short series and rounded once to float, so a student's results can differ from
@@ -494,6 +533,10 @@ __WS_HOST long long max(long long a, long long b) { return a > b ? a : b; }
 __WS_HOST unsigned long long max(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
 __WS_HOST float max(float a, float b) { return fmaxf(a, b); }
 __WS_HOST double max(double a, double b) { return fmax(a, b); }
+__WS_HOST double min(float a, double b) { return fmin(a, b); }
+__WS_HOST double min(double a, float b) { return fmin(a, b); }
+__WS_HOST double max(float a, double b) { return fmax(a, b); }
+__WS_HOST double max(double a, float b) { return fmax(a, b); }
 // clang 14 implements __managed__ for HIP only: a variable would silently have two copies.
 #undef __managed__
 #define __managed__ __attribute__((unavailable("__managed__ variables are not supported by the clang that builds whole programs (clang 14 ignores the attribute): allocate with cudaMallocManaged instead")))
