@@ -1993,6 +1993,7 @@ cudaError_t cudaLaunchCooperativeKernel(const void*, WsDim3, WsDim3, void**, siz
 // Device limits: the stack is the simulator's local memory per thread; the printf FIFO is the
 // prelude's, 1 MiB; there is no device-side malloc heap.
 constexpr size_t kPrintfFifoBytes = size_t(1) << 20;
+constexpr size_t kDeviceHeapBytes = size_t(8) << 20;   // __WS_HEAP_BYTES in the prelude
 cudaError_t cudaDeviceSetLimit(int limit, size_t value) {
     Call c;
     WS_STICKY(c.rt);
@@ -2004,7 +2005,9 @@ cudaError_t cudaDeviceSetLimit(int limit, size_t value) {
     case cudaLimitPrintfFifoSize:
         if (value <= kPrintfFifoBytes) return cudaSuccess;   // the FIFO already holds that much
         return notSupported("cudaDeviceSetLimit(cudaLimitPrintfFifoSize) above 1 MiB", "the kernel printf FIFO is 1 MiB");
-    case cudaLimitMallocHeapSize: return notSupported("cudaDeviceSetLimit(cudaLimitMallocHeapSize)", "device-side malloc is not simulated");
+    case cudaLimitMallocHeapSize:   // the prelude's heap is a fixed array in each module
+        if (value <= kDeviceHeapBytes) return cudaSuccess;
+        return notSupported("cudaDeviceSetLimit(cudaLimitMallocHeapSize) above 8 MiB", "the device heap of device-side malloc is fixed at 8 MiB");
     case cudaLimitMaxL2FetchGranularity:
         if (value > 128) return ret(cudaErrorInvalidValue);
         c.rt.l2FetchGranularity = value;
@@ -2024,7 +2027,7 @@ cudaError_t cudaDeviceGetLimit(size_t* value, int limit) {
     switch (limit) {
     case cudaLimitStackSize: *value = c.rt.device->options().maxLocalBytesPerThread; return cudaSuccess;
     case cudaLimitPrintfFifoSize: *value = kPrintfFifoBytes; return cudaSuccess;
-    case cudaLimitMallocHeapSize: *value = 0; return cudaSuccess;
+    case cudaLimitMallocHeapSize: *value = kDeviceHeapBytes; return cudaSuccess;
     case cudaLimitMaxL2FetchGranularity: *value = c.rt.l2FetchGranularity; return cudaSuccess;
     case cudaLimitPersistingL2CacheSize: *value = c.rt.persistingL2; return cudaSuccess;
     default: return ret(cudaErrorUnsupportedLimit);

@@ -17,7 +17,7 @@ int main() {
     printf("register host memory: %s\n", cudaGetErrorName(cudaHostRegister(host, sizeof host, 0)));
     printf("register again: %s\n", cudaGetErrorName(cudaHostRegister(host, sizeof host, 0)));
     printf("unregister: %s\n", cudaGetErrorName(cudaHostUnregister(host)));
-    size_t heap = size_t(1) << 20;
+    size_t heap = size_t(64) << 20;   // past the 8 MiB device heap
     printf("malloc heap limit: %s\n", cudaGetErrorName(cudaDeviceSetLimit(cudaLimitMallocHeapSize, heap)));
     printf("malloc heap limit again: %s\n", cudaGetErrorName(cudaDeviceSetLimit(cudaLimitMallocHeapSize, heap)));
     printf("device 1: %s\n", cudaGetErrorName(cudaSetDevice(1)));

@@ -481,6 +481,23 @@ __device__ void sincosf(float, float*, float*) __WS_UNAVAILABLE(__WS_NO_LIBDEVIC
 #define __WS_PRINTF_WORDS (1u << 17)
 static __device__ unsigned long long __ws_printf_fifo[__WS_PRINTF_WORDS];
 static __device__ unsigned long long __ws_printf_used;
+// Device-side malloc and free: a heap of __WS_HEAP_BYTES (CUDA's default 8 MiB) per translation
+// unit, handed out in order, 16-byte aligned, by one atomicAdd; NULL once it is used up, as CUDA's
+// malloc returns when its heap is full. free gives nothing back (a lock-based free list would
+// deadlock lanes that the simulator runs in lockstep), so a program that allocates more than the
+// heap in all, freed or not, sees NULL where a GPU would not.
+#define __WS_HEAP_BYTES (8ull << 20)
+static __device__ unsigned long long __ws_heap_top;
+static __device__ __align__(16) unsigned char __ws_heap[__WS_HEAP_BYTES];
+extern "C" __device__ __attribute__((weak)) void* malloc(size_t n) {
+    unsigned long long size = n ? (n + 15) & ~15ull : 16;
+    if (size > __WS_HEAP_BYTES) return nullptr;
+    unsigned long long at = atomicAdd(&__ws_heap_top, size);
+    return at + size <= __WS_HEAP_BYTES ? (void*)(__ws_heap + at) : nullptr;
+}
+extern "C" __device__ __attribute__((weak)) void free(void*) {}
+// A class with a pure virtual function names this in its vtable; calling it traps, as on a GPU.
+extern "C" __device__ __attribute__((weak)) void __cxa_pure_virtual() { __builtin_trap(); }
 __WS_FN unsigned long long __ws_pf(long long v) { return (unsigned long long)v; }
 __WS_FN unsigned long long __ws_pf(long v) { return (unsigned long long)(long long)v; }
 __WS_FN unsigned long long __ws_pf(int v) { return (unsigned long long)(long long)v; }

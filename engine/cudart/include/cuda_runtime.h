@@ -11,6 +11,10 @@
 #include <string.h>
 #include <time.h>
 #ifdef __cplusplus
+// Device-side malloc and free (the prelude defines them), declared before <new>: its device
+// operator new and delete, which clang's wrapper writes over them, must find these, not the host's.
+extern "C" __attribute__((device)) void* malloc(size_t);
+extern "C" __attribute__((device)) void free(void*);
 #include <cmath>
 #include <cstdlib>
 // libstdc++'s <memory> writes __attribute__((__noinline__)), which the prelude's __noinline__
@@ -20,6 +24,12 @@
 #endif
 #include "cuda_runtime_api.h"
 #include "device_launch_parameters.h"
+#ifdef __cplusplus
+// Placement new (and new/delete) in device code, which nvcc gives without an include: clang's
+// <new> wrapper adds the device operators only once __device__ is defined (by the prelude,
+// through cuda_runtime_api.h); <memory> above included <new> before that.
+#include <new>
+#endif
 
 // The barriers (__syncthreads, __syncwarp) are the prelude's: inline PTX that clobbers memory.
 

@@ -224,9 +224,9 @@ TEST_CASE("cudart: API misuse gets CUDA's error codes and a message; unsupported
     CHECK(has(r.output, "register again: cudaErrorHostMemoryAlreadyRegistered\n"));
     CHECK(has(r.output, "unregister: cudaSuccess\n"));
     CHECK(has(r.output, "malloc heap limit: cudaErrorNotSupported\nmalloc heap limit again: cudaErrorNotSupported\n"));
-    size_t first = r.output.find("cudaDeviceSetLimit(cudaLimitMallocHeapSize) is not supported");
+    size_t first = r.output.find("cudaDeviceSetLimit(cudaLimitMallocHeapSize) above 8 MiB is not supported");
     REQUIRE(first != std::string::npos);
-    CHECK(r.output.find("cudaDeviceSetLimit(cudaLimitMallocHeapSize) is not supported", first + 1) == std::string::npos);
+    CHECK(r.output.find("cudaDeviceSetLimit(cudaLimitMallocHeapSize) above 8 MiB is not supported", first + 1) == std::string::npos);
     CHECK(has(r.output, "device 1: cudaErrorInvalidDevice\n"));
     CHECK(has(r.output, "1 TiB: cudaErrorMemoryAllocation, pointer null\n"));
     CHECK(has(r.output, "last error: cudaErrorMemoryAllocation, then cudaSuccess\n"));
@@ -519,5 +519,16 @@ TEST_CASE("cudart: a program that includes <omp.h> gets OpenMP on the host side"
     CHECK(has(r.output, "host thread 0 of 2\nhost thread 0 of 2\n"));
     CHECK(has(r.output, "kernel says 2\nkernel says 2\n"));
     CHECK(has(r.output, "threads 2\n"));
+    CHECK(r.exitCode == 0);
+}
+
+TEST_CASE("cudart: device-side malloc, free, new[] and placement new", "[cudart]") {
+    if (!haveClang()) { WARN("clang is not installed: skipped"); return; }
+    NoToolkit env;
+    cudart::BuildResult b = build({"device_malloc.cu"});
+    REQUIRE(b.ok);
+    Run r = run(b);
+    INFO(r.output);
+    CHECK(has(r.output, "heap 8 MiB; out[0] = 4008, out[63] = 1016, mismatches 0; 16 MiB malloc gives NULL: yes; cudaSuccess\n"));
     CHECK(r.exitCode == 0);
 }
