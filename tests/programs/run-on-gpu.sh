@@ -14,7 +14,9 @@ for src in "$here"/*.cu; do
     if [ -n "${ONLY:-}" ]; then case " $ONLY " in *" $name "*) ;; *) continue ;; esac; fi
     args=""
     [ "$name" = exit_code ] && args="0 x y"
-    if ! "$nvcc" -arch=native -o "$out/$name" "$src" > "$out/$name.build.txt" 2>&1; then
+    flags=""
+    [ "$name" = openmp ] && flags="-Xcompiler -fopenmp"   # warpscope adds it when a source includes <omp.h>
+    if ! "$nvcc" -arch=native $flags -o "$out/$name" "$src" > "$out/$name.build.txt" 2>&1; then
         echo "== $name: nvcc failed"; cat "$out/$name.build.txt"; continue
     fi
     timeout 20 "$out/$name" $args > "$out/$name.out.txt" 2>&1
