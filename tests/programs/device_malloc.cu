@@ -2,6 +2,7 @@
 // builds an object in shared memory with placement new, and a request larger than the heap
 // (8 MiB, cudaLimitMallocHeapSize) gets NULL as on a GPU.
 #include <cstdio>
+#include <new>
 
 struct Counter {
     int* slots;

@@ -25,9 +25,9 @@ extern "C" __attribute__((device)) void free(void*);
 #include "cuda_runtime_api.h"
 #include "device_launch_parameters.h"
 #ifdef __cplusplus
-// Placement new (and new/delete) in device code, which nvcc gives without an include: clang's
-// <new> wrapper adds the device operators only once __device__ is defined (by the prelude,
-// through cuda_runtime_api.h); <memory> above included <new> before that.
+// new, delete and placement new in device code: clang's <new> wrapper adds the device operators
+// only when __device__ is defined (by the prelude, through cuda_runtime_api.h), and <memory>
+// above included <new> before that; a program's own #include <new> would come too late.
 #include <new>
 #endif
 
