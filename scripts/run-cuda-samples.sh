@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Runs NVIDIA's cuda-samples (introductory and concept samples) on the simulator as a learner
+# would, each unmodified: `warpscope run *.cu *.cpp -I Common --workdir .` in the sample's folder,
+# no CUDA toolkit on PATH, a CPU-time limit of 120 s. Prints one line per sample (result, seconds)
+# and a count; docs/whole-programs.md quotes it.
+#   scripts/run-cuda-samples.sh CUDA_SAMPLES_DIR [-j JOBS] [--warpscope PATH] [--seconds N]
+# CUDA_SAMPLES_DIR is a checkout of github.com/NVIDIA/cuda-samples (its Samples/ and Common/).
+# Each sample runs in a copy of its folder (the samples write result files). "runs" means exit 0
+# (the samples exit non-zero when their own check fails); "too slow" the CPU-time limit.
+set -uo pipefail
+root=${1:?usage: run-cuda-samples.sh CUDA_SAMPLES_DIR [-j JOBS] [--warpscope PATH] [--seconds N]}
+shift
+jobs=1
+ws=$(cd "$(dirname "$0")/.." && pwd)/build/app/cli/warpscope
+secs=120
+while [ $# -gt 0 ]; do
+  case $1 in
+    -j) jobs=$2; shift 2 ;;
+    --warpscope) ws=$2; shift 2 ;;
+    --seconds) secs=$2; shift 2 ;;
+    *) echo "run-cuda-samples.sh: unknown option $1" >&2; exit 2 ;;
+  esac
+done
+samples="0_Introduction/vectorAdd 0_Introduction/asyncAPI 0_Introduction/clock 0_Introduction/simpleAtomicIntrinsics
+0_Introduction/simpleVoteIntrinsics 0_Introduction/simpleZeroCopy 0_Introduction/simpleOccupancy 0_Introduction/simpleCallback
+0_Introduction/simplePrintf 0_Introduction/simpleAssert 0_Introduction/simpleTemplates 0_Introduction/template
+0_Introduction/simpleCooperativeGroups 0_Introduction/simpleHyperQ 0_Introduction/simpleMultiCopy 0_Introduction/mergeSort
+0_Introduction/systemWideAtomics 0_Introduction/simpleStreams 0_Introduction/matrixMul 0_Introduction/simpleAttributes
+0_Introduction/simpleAWBarrier 0_Introduction/fp16ScalarProduct 0_Introduction/cudaOpenMP 0_Introduction/UnifiedMemoryStreams
+1_Utilities/deviceQuery 2_Concepts_and_Techniques/reduction 2_Concepts_and_Techniques/scalarProd
+2_Concepts_and_Techniques/threadFenceReduction 2_Concepts_and_Techniques/inlinePTX 2_Concepts_and_Techniques/shfl_scan
+2_Concepts_and_Techniques/streamOrderedAllocation 2_Concepts_and_Techniques/scan 2_Concepts_and_Techniques/histogram
+2_Concepts_and_Techniques/sortingNetworks 2_Concepts_and_Techniques/convolutionSeparable 2_Concepts_and_Techniques/interval
+2_Concepts_and_Techniques/reductionMultiBlockCG 2_Concepts_and_Techniques/eigenvalues 3_CUDA_Features/StreamPriorities
+3_CUDA_Features/simpleCudaGraphs 3_CUDA_Features/binaryPartitionCG 3_CUDA_Features/warpAggregatedAtomicsCG
+3_CUDA_Features/globalToShmemAsyncCopy 3_CUDA_Features/cudaTensorCoreGemm 3_CUDA_Features/graphMemoryNodes
+3_CUDA_Features/newdelete"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+one() {
+  local s=$1 name dir log start rc secs_taken verdict
+  name=$(basename "$s")
+  dir="$work/$name"
+  cp -r "$root/Samples/$s" "$dir" 2>/dev/null || { echo "$s | not in this checkout"; return; }
+  log="$work/$name.log"
+  start=$(date +%s.%N)
+  (cd "$dir" && env -u CUDA_PATH -u CUDA_HOME PATH=/usr/bin:/bin "$ws" run $(ls *.cu *.cpp 2>/dev/null) -I "$root/Common" \
+      --workdir . --cpu-seconds "$secs" --timeout $((secs * 3)) > "$log" 2>&1)
+  rc=$?
+  secs_taken=$(awk "BEGIN { print $(date +%s.%N) - $start }")
+  if [ $rc -eq 0 ]; then verdict=runs
+  elif grep -q "CPU-time limit\|wall-clock limit" "$log"; then verdict="too slow"
+  elif grep -q "build failed" "$log"; then verdict="does not build: $(grep -m1 "error" "$log" | cut -c1-120)"
+  else verdict="fails (exit $rc): $(tail -n 1 "$log" | cut -c1-120)"; fi
+  printf '%s | %s | %.0f s\n' "$s" "$verdict" "$secs_taken"
+}
+export -f one
+export root ws secs work
+echo "$samples" | tr ' ' '\n' | grep -v '^$' | xargs -P "$jobs" -I{} bash -c 'one {}' | sort > "$work/results.txt"
+cat "$work/results.txt"
+echo "runs: $(grep -c "| runs |" "$work/results.txt") of $(grep -vc "not in this checkout" "$work/results.txt") tried"
