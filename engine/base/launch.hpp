@@ -11,6 +11,11 @@ using DevPtr = uint64_t;
 struct Dim3 {
     uint32_t x = 1, y = 1, z = 1;
     uint64_t count() const { return uint64_t(x) * y * z; }
+    // The (x, y, z) index of the `linear`-th element in x-fastest order (a linear block index in a
+    // grid of this size, or a linear thread index in a block), as CUDA numbers them.
+    Dim3 at(uint64_t linear) const {
+        return Dim3{uint32_t(linear % x), uint32_t(linear / x % y), uint32_t(linear / (uint64_t(x) * y))};
+    }
 };
 
 struct LaunchConfig {

@@ -499,9 +499,9 @@ struct CheckerTally {
 // (whether the work is spread over threads or done by one).
 class GradeProbe : public sim::StepListener {
 public:
+    void onLaunchStart() override { launches_.emplace_back(); }
     void onStep(const sim::Step& s) override {
-        if (s.index == 0) launches_.emplace_back();   // a launch's first Step
-        if (launches_.empty()) launches_.emplace_back();
+        if (launches_.empty()) launches_.emplace_back();   // stepped outside the run API
         if (s.divergent && s.instr) ++divergentByLine[s.instr->line];
         Launch& l = launches_.back();
         size_t base = size_t(s.warp) * 32;

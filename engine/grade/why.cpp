@@ -87,13 +87,14 @@ WrongResult explainWrongResult(const runtime::Lesson& lesson, const runtime::Par
                 w.e.grid = l.config.grid;
                 w.e.block = l.config.block;
                 const base::Dim3 g = l.config.grid, b = l.config.block;
-                s.blockX = uint32_t(wr->block % g.x);
-                s.blockY = uint32_t(wr->block / g.x % g.y);
-                s.blockZ = uint32_t(wr->block / (uint64_t(g.x) * g.y));
-                const uint32_t t = wr->warpInBlock * 32 + wr->lane;
-                s.threadX = t % b.x;
-                s.threadY = t / b.x % b.y;
-                s.threadZ = t / (b.x * b.y);
+                const base::Dim3 bi = g.at(wr->block);
+                s.blockX = bi.x;
+                s.blockY = bi.y;
+                s.blockZ = bi.z;
+                const base::Dim3 ti = b.at(uint64_t(wr->warpInBlock) * 32 + wr->lane);
+                s.threadX = ti.x;
+                s.threadY = ti.y;
+                s.threadZ = ti.z;
             }
             s.lane = wr->lane;
             if (wr->line) s.sourceLine = wr->line;

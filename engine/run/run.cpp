@@ -56,6 +56,8 @@ LaunchPipeline::~LaunchPipeline() {
 }
 
 void LaunchPipeline::run(uint32_t threads) {
+    for (sim::StepListener* o : setup_.observers)
+        if (o) o->onLaunchStart();
     if (timed_) {
         timed_->run();
     } else {

@@ -33,10 +33,10 @@ CheckReport Gpu::locate(const std::string& what, const Block& b, const Warp& w, 
     std::ostringstream os;
     os << what;
     if (lane >= 0 && lane < 32) {
-        uint32_t t = w.indexInBlock * 32 + static_cast<uint32_t>(lane);
-        s.threadX = t % cfg_.block.x;
-        s.threadY = (t / cfg_.block.x) % cfg_.block.y;
-        s.threadZ = t / (cfg_.block.x * cfg_.block.y);
+        const base::Dim3 t = cfg_.block.at(uint64_t(w.indexInBlock) * 32 + static_cast<uint32_t>(lane));
+        s.threadX = t.x;
+        s.threadY = t.y;
+        s.threadZ = t.z;
         s.lane = static_cast<uint32_t>(lane);
     }
     if (address) {

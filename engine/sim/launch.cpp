@@ -111,9 +111,7 @@ void Gpu::admitBlocks() {
         std::memset(blk->barRedAccum, 0, sizeof blk->barRedAccum);
         std::memset(blk->barRedLanes, 0, sizeof blk->barRedLanes);
         for (auto& r : blk->lastRelease) r = Block::LastRelease{};
-        blk->idx.x = lin % cfg_.grid.x;
-        blk->idx.y = (lin / cfg_.grid.x) % cfg_.grid.y;
-        blk->idx.z = lin / (cfg_.grid.x * cfg_.grid.y);
+        blk->idx = cfg_.grid.at(lin);   // 64-bit: grid.x * grid.y can pass 2^32
         blk->sm = lin % std::max(1u, opt_.numSMs);
         blk->shared.assign(sharedBytes_, 0);
         blk->barrierEpoch = 0;

@@ -74,6 +74,10 @@ class StepListener {
 public:
     virtual ~StepListener() = default;
     virtual void onStep(const Step& step) = 0;
+    // A launch begins: the run API (run::LaunchPipeline::run) calls this on its observers before
+    // the launch's first Step, so a listener that keeps something per launch need not guess the
+    // boundary from Step::index (which restarts per thread's share in a parallel run).
+    virtual void onLaunchStart() {}
     // A listener that only sums Steps per instruction may say so: Gpu::run (and runToEnd) then
     // keep those sums by pc itself and hand them over once, at the end of the run (also after a
     // fault), instead of building a Step for every instruction. Stepping still calls onStep.
@@ -99,6 +103,9 @@ public:
     bool empty() const { return listeners_.empty(); }
     void onStep(const Step& step) override {
         for (auto* l : listeners_) l->onStep(step);
+    }
+    void onLaunchStart() override {
+        for (auto* l : listeners_) l->onLaunchStart();
     }
     std::unique_ptr<StepListener> fork() const override {
         auto f = std::make_unique<FanOut>();

@@ -9,8 +9,9 @@ size_t WriteWatch::watch(uint64_t address, uint32_t bytes) {
     return ranges_.size() - 1;
 }
 
+void WriteWatch::onLaunchStart() { ++launches_; }
+
 void WriteWatch::onStep(const sim::Step& s) {
-    if (s.index == 0) ++launches_;
     if (!(s.isStore || s.isAtomic) || s.space != ptx::StateSpace::Global || !s.addresses || ranges_.empty()) return;
     for (uint32_t lane = 0; lane < 32; ++lane) {
         if (!(s.execMask >> lane & 1u)) continue;

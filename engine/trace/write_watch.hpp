@@ -31,6 +31,7 @@ public:
     // The last write that touched range `i` (any of its bytes), if any.
     const std::optional<Write>& write(size_t i) const { return ranges_[i].last; }
 
+    void onLaunchStart() override;
     void onStep(const sim::Step& s) override;
 
 private:
@@ -39,7 +40,7 @@ private:
         std::optional<Write> last;
     };
     std::vector<Range> ranges_;
-    size_t launches_ = 0;   // launches seen (a Step with index 0 starts one)
+    size_t launches_ = 0;   // launches begun (onLaunchStart)
 };
 
 } // namespace warpscope::trace
