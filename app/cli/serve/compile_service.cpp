@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -255,8 +256,35 @@ void drain(int fd, std::string& into, bool* open) {
 }
 } // namespace
 
+// What the compiler may not read inside bwrap (an #include of an absolute path reads any file the
+// server's user can): the home folders and the shared temporary folders. What it needs from under
+// them comes back read-only: warpscope itself and a compiler installed there.
+void hiddenFolders(const std::string& exe, std::vector<std::string>& hide, std::vector<std::string>& showAgain) {
+    std::error_code ec;
+    hide = {"/home", "/root", "/tmp", "/var/tmp", "/mnt", "/media", "/srv", "/run/user"};
+    if (const char* h = std::getenv("HOME"); h && *h && fs::path(h) != "/") hide.push_back(fs::weakly_canonical(h, ec).string());
+    std::vector<fs::path> needed = {fs::weakly_canonical(exe, ec)};
+    for (auto& c : compile::available()) {
+        const fs::path p = fs::weakly_canonical(c.path, ec);
+        // clang's resource folder and a toolkit's include/ and nvvm/ sit beside its bin/ or lib64/.
+        needed.push_back(p.parent_path().parent_path());
+    }
+    auto under = [](const fs::path& p, const std::string& dir) {
+        const std::string s = p.string();
+        return s.size() > dir.size() && s.compare(0, dir.size(), dir) == 0 && s[dir.size()] == '/';
+    };
+    for (auto& p : needed)
+        for (auto& h : hide)
+            if (under(p, h)) {
+                showAgain.push_back(p.string());
+                break;
+            }
+}
+
 CompileFn sandboxedCompiler(SandboxedCompileConfig cfg) {
-    return [cfg](const CompileJob& job, const std::atomic<bool>& cancelled) {
+    std::vector<std::string> hide, showAgain;
+    hiddenFolders(cfg.executable, hide, showAgain);
+    return [cfg, hide, showAgain](const CompileJob& job, const std::atomic<bool>& cancelled) {
         CompileOutcome out;
         out.result.used = cfg.compiler;
         std::error_code ec;
@@ -289,6 +317,8 @@ CompileFn sandboxedCompiler(SandboxedCompileConfig cfg) {
         spec.env = {{"XDG_CACHE_HOME", (fs::path(cfg.workRoot) / "cache").string()}};
         spec.workDir = cfg.workRoot;   // writable inside bwrap: the job, clang's temporary folder, the PTX cache
         spec.captureOutput = true;
+        spec.hide = hide;
+        spec.showAgain = showAgain;
         const auto limit = static_cast<uint64_t>(std::ceil(cfg.timeoutSeconds));
         spec.limits.cpuSeconds = limit + 5;
         spec.limits.wallSeconds = limit + 5;

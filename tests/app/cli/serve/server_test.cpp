@@ -4,6 +4,7 @@
 // table; [serve-compile]: real clang compiles in the sandboxed child (the built warpscope binary).
 #include <catch2/catch.hpp>
 
+#include "base/sandbox.hpp"
 #include "compile/compile.hpp"
 #include "serve/server.hpp"
 
@@ -593,6 +594,18 @@ TEST_CASE("serve: real clang compiles in the sandboxed child: PTX, errors at lin
     CHECK(again.json()["cached"] == true);
     CHECK(again.json()["ptx"] == g["ptx"]);
     CHECK(s.logged({"POST /api/compile 504", "compiler=clang ok=false"}));
+    // Where bubblewrap works, the compiler cannot #include a file from a hidden folder (/tmp here).
+    if (!sandbox::bwrapPath().empty()) {
+        writeFile(tmp.path / "secret.h", "int TEACHERS_SECRET_42 = 1;\n");
+        Reply leak = exchange(s.port(), "POST", "/api/compile",
+                              compileBody("#include \"" + (tmp.path / "secret.h").string() + "\"\n__global__ void k() {}\n"), auth);
+        CHECK(leak.status == 200);
+        CHECK(leak.json()["ok"] == false);
+        CHECK(leak.body.find("TEACHERS_SECRET_42") == std::string::npos);
+        CHECK(leak.json()["diagnostics"][0]["message"].get<std::string>().find("not found") != std::string::npos);
+    } else {
+        WARN("bubblewrap cannot run here: the hidden-folder check is skipped");
+    }
     // No job files are left behind in the sandbox folder.
     CHECK(fs::is_empty(fs::path(cc.workRoot) / "jobs"));
 }
