@@ -211,7 +211,11 @@ void Server::run() {
         }
         try {
             std::thread([this, fd, client] {
-                serveConnection(fd, client);
+                try {
+                    serveConnection(fd, client);
+                } catch (const std::exception& e) {   // (out of memory): this connection ends, the server goes on
+                    logLine(client, "-", "-", 500, 0, 0, std::string("the connection failed: ") + e.what());
+                }
                 close(fd);
                 std::lock_guard<std::mutex> lock(m_);
                 --open_;
