@@ -32,7 +32,8 @@ const char* kServeUsage = R"(usage: warpscope serve [options]
   --rate R             compiles per client address a minute (default 30; 0: no limit)
   --compiler NAME      auto, nvrtc, nvcc or clang (default auto)
   --compile-timeout S  a compile is stopped after S seconds: 504 (default 20)
-  --max-connections N  open connections at once (default 256)
+  --max-connections N  open connections at once (default 256), at most 64 from one address
+                       (--max-per-client N)
   --work-dir DIR       the sandboxed compiles' folder and PTX cache (default <cache>/serve)
 )";
 
@@ -98,6 +99,7 @@ int cmdServe(int argc, char** argv) {
         else if (a == "--queue") svc.queue = static_cast<unsigned>(count(0, 100000));
         else if (a == "--rate") cfg.ratePerMinute = static_cast<double>(count(0, 1000000));
         else if (a == "--max-connections") cfg.maxConnections = static_cast<unsigned>(count(1, 100000));
+        else if (a == "--max-per-client") cfg.maxPerClient = static_cast<unsigned>(count(1, 100000));
         else if (a == "--compile-timeout") {
             const std::string v = optionValue(argc, argv, i);
             char* end = nullptr;

@@ -193,20 +193,27 @@ void Server::run() {
         int one = 1;
         setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
         std::string client = clientAddress(peer);
-        bool full = false;
+        std::string full;
         {
             std::lock_guard<std::mutex> lock(m_);
-            if (open_ >= config_.maxConnections) full = true;
-            else ++open_;
+            if (open_ >= config_.maxConnections)
+                full = "the server has " + std::to_string(config_.maxConnections) + " connections open, its maximum; try again in a moment";
+            else if (openPerClient_[client] >= config_.maxPerClient)
+                full = "this address has " + std::to_string(config_.maxPerClient) + " connections open, its maximum; try again in a moment";
+            if (full.empty()) {
+                ++open_;
+                ++openPerClient_[client];
+            } else if (openPerClient_[client] == 0) {
+                openPerClient_.erase(client);
+            }
         }
-        if (full) {
-            const std::string body = errorJson("the server has " + std::to_string(config_.maxConnections) +
-                                               " connections open, its maximum; try again in a moment");
+        if (!full.empty()) {
+            const std::string body = errorJson(full);
             const std::string head = responseHead(503, "application/json", body.size(), {{"Retry-After", "2"}}, false);
             const auto deadline = Clock::now() + std::chrono::seconds(1);
             if (sendAll(fd, head.data(), head.size(), wake_[0], deadline)) sendAll(fd, body.data(), body.size(), wake_[0], deadline);
             close(fd);
-            logLine(client, "-", "-", 503, body.size(), 0, "too many connections");
+            logLine(client, "-", "-", 503, body.size(), 0, full);
             continue;
         }
         try {
@@ -219,12 +226,14 @@ void Server::run() {
                 close(fd);
                 std::lock_guard<std::mutex> lock(m_);
                 --open_;
+                if (--openPerClient_[client] == 0) openPerClient_.erase(client);
                 cv_.notify_all();
             }).detach();
         } catch (const std::system_error&) {   // no thread to be had: refuse this one
             close(fd);
             std::lock_guard<std::mutex> lock(m_);
             --open_;
+            if (--openPerClient_[client] == 0) openPerClient_.erase(client);
         }
     }
 }

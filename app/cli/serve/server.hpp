@@ -10,6 +10,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -24,6 +25,7 @@ struct ServerConfig {
     std::string webDir;                   // the web build's files; empty: only the API
     double ratePerMinute = 30;            // compiles per client address a minute (0: no limit)
     unsigned maxConnections = 256;        // open connections at once; more get 503 and are closed
+    unsigned maxPerClient = 64;           // of those, from one client address (a slow-loris client cannot take them all)
     double idleSeconds = 15;              // a kept-alive connection with no new request is closed
     double headerSeconds = 10;            // a request's head must arrive within this after its first byte
     double bodySeconds = 15;              // and its body within this after the head
@@ -76,6 +78,7 @@ private:
     std::mutex m_;
     std::condition_variable cv_;
     unsigned open_ = 0;
+    std::map<std::string, unsigned> openPerClient_;
     std::mutex logMutex_;
 };
 

@@ -506,6 +506,19 @@ TEST_CASE("serve: concurrent clients are all answered; past the connection maxim
     close(b);
     for (int i = 0; i < 200 && t.server->openConnections() > 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
     CHECK(exchange(t.port(), "GET", "/api/health").status == 200);
+
+    ServerConfig perClient;
+    perClient.maxPerClient = 3;
+    TestServer u(perClient, svc, fake.fn());
+    std::vector<int> held;
+    for (int i = 0; i < 3; ++i) held.push_back(connectTo(u.port()));
+    for (int i = 0; i < 200 && u.server->openConnections() < 3; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    r = exchange(u.port(), "GET", "/api/health");
+    CHECK(r.status == 503);
+    CHECK(r.json()["error"].get<std::string>().find("this address has 3 connections open") != std::string::npos);
+    for (int fd : held) close(fd);
+    for (int i = 0; i < 200 && u.server->openConnections() > 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    CHECK(exchange(u.port(), "GET", "/api/health").status == 200);
 }
 
 TEST_CASE("serve: stopping answers the waiting compiles and closes", "[serve]") {
