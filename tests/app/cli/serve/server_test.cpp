@@ -10,6 +10,8 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -18,6 +20,7 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <regex>
 #include <thread>
 
 namespace fs = std::filesystem;
@@ -621,5 +624,66 @@ TEST_CASE("serve: real clang compiles in the sandboxed child: PTX, errors at lin
     }
     // No job files are left behind in the sandbox folder.
     CHECK(fs::is_empty(fs::path(cc.workRoot) / "jobs"));
+}
+#endif
+
+#ifdef WARPSCOPE_CLI_EXE
+// The command itself: started as a child, it prints its URL with the token, serves, logs each
+// request, and on SIGTERM stops and exits 0.
+TEST_CASE("serve: the warpscope serve command prints its URL, logs each request and stops on SIGTERM", "[serve-compile]") {
+    if (compile::findClangPath().empty()) {
+        WARN("serve compile tests skipped: no clang");
+        return;
+    }
+    TempFolder tmp;
+    writeFile(tmp.path / "web" / "index.html", "<html>class</html>");
+    int err[2];
+    REQUIRE(pipe(err) == 0);
+    const std::string web = (tmp.path / "web").string(), work = (tmp.path / "work").string();
+    const pid_t pid = fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+        dup2(err[1], 2);
+        ::close(err[0]);
+        execl(WARPSCOPE_CLI_EXE, WARPSCOPE_CLI_EXE, "serve", "--port", "0", "--token", "random", "--web", web.c_str(), "--compiler", "clang",
+              "--work-dir", work.c_str(), "--workers", "1", static_cast<char*>(nullptr));
+        _exit(127);
+    }
+    ::close(err[1]);
+    // The first line: "warpscope serve <version>: http://127.0.0.1:<port>/?token=<24 hex digits>"
+    std::string text;
+    std::smatch m;
+    const std::regex url(R"(http://127\.0\.0\.1:([0-9]+)/\?token=([0-9a-f]{24})\n)");
+    char buf[4096];
+    while (!std::regex_search(text, m, url)) {
+        const ssize_t n = read(err[0], buf, sizeof buf);
+        if (n <= 0) break;
+        text.append(buf, static_cast<size_t>(n));
+    }
+    INFO(text);
+    REQUIRE(m.size() == 3);
+    const int port = std::stoi(m[1].str());
+    const std::string token = m[2].str();
+    CHECK(exchange(port, "GET", "/").body == "<html>class</html>");
+    CHECK(exchange(port, "POST", "/api/compile", compileBody("__global__ void k() {}")).status == 401);
+    Reply r = exchange(port, "POST", "/api/compile", compileBody("__global__ void k(int* p) { p[0] = 1; }"), "Authorization: Bearer " + token + "\r\n");
+    CHECK(r.status == 200);
+    CHECK(r.json()["ok"] == true);
+    // A connection left open does not keep the server from stopping.
+    const int idle = connectTo(port);
+    kill(pid, SIGTERM);
+    int status = 0;
+    REQUIRE(waitpid(pid, &status, 0) == pid);
+    ::close(idle);
+    for (ssize_t n; (n = read(err[0], buf, sizeof buf)) > 0;) text.append(buf, static_cast<size_t>(n));
+    ::close(err[0]);
+    CHECK(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 0);
+    CHECK(text.find("127.0.0.1 GET / 200 18B") != std::string::npos);
+    CHECK(text.find("POST /api/compile 401") != std::string::npos);
+    CHECK(std::regex_search(text, std::regex(R"(POST /api/compile 200 [0-9]+B [0-9]+ms compiler=clang ok=true wait=[0-9]+ms)")));
+    CHECK(text.find("SIGTERM, stopping") != std::string::npos);
+    CHECK(text.find("warpscope serve: stopped") != std::string::npos);
+    CHECK(text.find(token, text.find('\n')) == std::string::npos);   // the token is only in the URL line, never in the log
 }
 #endif
