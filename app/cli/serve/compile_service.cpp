@@ -322,7 +322,11 @@ CompileFn sandboxedCompiler(SandboxedCompileConfig cfg) {
         const auto limit = static_cast<uint64_t>(std::ceil(cfg.timeoutSeconds));
         spec.limits.cpuSeconds = limit + 5;
         spec.limits.wallSeconds = limit + 5;
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+        spec.limits.memoryMb = 0;   // a sanitizer's shadow memory reserves terabytes of address space
+#else
         spec.limits.memoryMb = cfg.memoryMb;
+#endif
         spec.limits.fileSizeMb = 256;
         spec.limits.processes = 16;
         sandbox::Runner runner(spec);

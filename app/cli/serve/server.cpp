@@ -11,6 +11,7 @@
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -318,8 +319,8 @@ void Server::serveConnection(int fd, std::string client) {
             res = jsonError(500, std::string("the server failed: ") + e.what());
         }
         const bool keep = req.keepAlive() && !stopping_;
-        const bool head = req.method == "HEAD";
-        const size_t length = res.filePath.empty() ? res.body.size() : res.fileSize;
+        const bool head = req.method == "HEAD" || res.status == 304;
+        const size_t length = res.filePath.empty() && res.status != 304 ? res.body.size() : res.fileSize;
         const std::string headText = responseHead(res.status, res.contentType, length, res.headers, keep);
         const auto wd = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(config_.writeSeconds));
         bool sent = sendAll(fd, headText.data(), headText.size(), wake_[0], wd);
@@ -386,6 +387,16 @@ Response Server::health(const Request&) {
 }
 
 Response Server::compileRoute(const Request& req, const std::string& client, std::string& logExtra) {
+    // A browser names the page a request comes from: another site's page (a form posting here
+    // behind the learner's back) is refused. Tools that send no Origin (curl, tests) are not.
+    if (const std::string* origin = req.header("origin")) {
+        const std::string* host = req.header("host");
+        std::string o = *origin;
+        for (const char* scheme : {"http://", "https://"})
+            if (o.rfind(scheme, 0) == 0) o.erase(0, std::strlen(scheme));
+        if (!host || o != *host)
+            return jsonError(403, "compile requests from another site's page are refused (Origin " + *origin + " is not this server)");
+    }
     if (!config_.token.empty()) {
         const std::string* auth = req.header("authorization");
         const std::string given = auth && auth->rfind("Bearer ", 0) == 0 ? auth->substr(7) : "";
@@ -457,7 +468,7 @@ Response Server::compileRoute(const Request& req, const std::string& client, std
     return r;
 }
 
-Response Server::staticFile(const Request&, const std::string& decodedPath) {
+Response Server::staticFile(const Request& req, const std::string& decodedPath) {
     if (webRoot_.empty())
         return jsonError(404, "this server has no web app folder (start it with --web DIR, or build the web app); only /api/ is served");
     // Segments: ".." is refused outright, "." and empty ones are skipped, hidden names are not served.
@@ -491,6 +502,20 @@ Response Server::staticFile(const Request&, const std::string& decodedPath) {
     res.filePath = r;
     res.fileSize = static_cast<size_t>(fs::file_size(real, ec));
     if (ec) return jsonError(404, "no such file: " + decodedPath);
+    // Last-Modified, so a reload revalidates the (large) .wasm and .data with a 304 instead of
+    // fetching them again.
+    struct stat st{};
+    if (stat(r.c_str(), &st) == 0) {
+        std::tm tm{};
+        gmtime_r(&st.st_mtime, &tm);
+        char date[64];
+        std::strftime(date, sizeof date, "%a, %d %b %Y %H:%M:%S GMT", &tm);
+        res.headers.push_back({"Last-Modified", date});
+        if (const std::string* since = req.header("if-modified-since"); since && *since == date) {
+            res.status = 304;
+            res.filePath.clear();   // no body; Content-Length stays the file's (RFC 9110 8.6)
+        }
+    }
     return res;
 }
 

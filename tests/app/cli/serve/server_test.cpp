@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdio>
 #include <condition_variable>
 #include <filesystem>
 #include <fstream>
@@ -36,7 +37,9 @@ int connectTo(int port) {
     a.sin_family = AF_INET;
     a.sin_port = htons(static_cast<uint16_t>(port));
     a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    REQUIRE(connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
+    // No Catch assertion here: client threads call this, and Catch's assertions are not thread-safe
+    // (a failed connection shows as status 0 in the caller's check).
+    if (connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) std::perror("connect");
     timeval tv{20, 0};
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
     return fd;
@@ -233,6 +236,14 @@ TEST_CASE("serve: the web app's files with their types and isolation headers; no
     }
     r = exchange(s.port(), "GET", "/warpscope-gui.wasm");
     CHECK(r.body == std::string("\0asm\1\0\0\0", 8));
+    // A reload revalidates: the same Last-Modified back gets 304 with no body.
+    const std::string modified = r.headers["last-modified"];
+    CHECK(modified.find(" GMT") != std::string::npos);
+    Reply again = exchange(s.port(), "GET", "/warpscope-gui.wasm", "", "If-Modified-Since: " + modified + "\r\n");
+    CHECK(again.status == 304);
+    CHECK(again.body.empty());
+    CHECK(again.headers["cross-origin-embedder-policy"] == "require-corp");
+    CHECK(exchange(s.port(), "GET", "/warpscope-gui.wasm", "", "If-Modified-Since: Mon, 01 Jan 2001 00:00:00 GMT\r\n").status == 200);
     r = exchange(s.port(), "HEAD", "/style.css");
     CHECK(r.status == 200);
     CHECK(r.headers["content-length"] == "6");
@@ -296,10 +307,19 @@ TEST_CASE("serve: health, methods, unknown paths, the token", "[serve]") {
     CHECK(exchange(s.port(), "POST", "/api/compile", body, "Authorization: Bearer s3creT\r\n").status == 401);
     CHECK(exchange(s.port(), "POST", "/api/compile", body, "Authorization: Bearer s3cret2\r\n").status == 401);
     CHECK(exchange(s.port(), "POST", "/api/compile?token=s3cret", body).status == 401);   // the header, not the URL
+    // Another site's page (its Origin is not this server) is refused even with the token.
+    r = exchange(s.port(), "POST", "/api/compile", body, "Authorization: Bearer s3cret\r\nOrigin: http://evil.example\r\n");
+    CHECK(r.status == 403);
+    CHECK(r.json()["error"].get<std::string>().find("another site") != std::string::npos);
+    CHECK(fake.calls == 0);
+    r = exchange(s.port(), "POST", "/api/compile", body, "Authorization: Bearer s3cret\r\nOrigin: http://127.0.0.1\r\n");
+    CHECK(r.status == 200);
+    CHECK(fake.calls == 1);
     r = exchange(s.port(), "POST", "/api/compile", body, "Authorization: Bearer s3cret\r\n");
     CHECK(r.status == 200);
     CHECK(r.json()["ok"] == true);
-    CHECK(fake.calls == 1);
+    CHECK(fake.calls == 1);   // the same source again: answered from memory
+    CHECK(r.json()["cached"] == true);
     CHECK(s.logged({"POST /api/compile 401"}));
     CHECK(s.logged({"POST /api/compile 200", "compiler=clang ok=true wait="}));
 }
