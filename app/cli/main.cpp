@@ -72,6 +72,10 @@ usage:
                     [--seed S] [--timeout SECONDS] [--cpu-seconds S] [--memory-mb M] [--json]
                                       grade a class: one file or folder per student, each in its
                                       own limited process, T at a time; a row per student
+  warpscope serve [--bind ADDR] [--port N] [--token T] [--web DIR] [--workers W] [--queue Q] [--rate R]
+                  [--compiler NAME] [--compile-timeout S]
+                                      serve the web app and a compile service to a classroom
+                                      (127.0.0.1 unless --bind; docs/serve.md; --help for all)
   warpscope gpus [--json]             list the GPU presets for --timed (built-in and JSON files)
   warpscope bench [--quick] [--threads T] [--only sim,all-cores,timed]
                                       interpreter speed in thread-instructions per second (one
@@ -112,6 +116,7 @@ int main(int argc, char** argv) {
         if (cmd == "exercises") return cmdExercises(argc - 2, argv + 2, lessonsDir);
         if (cmd == "grade") return cmdGrade(argc - 2, argv + 2, lessonsDir);
         if (cmd == "grade-all") return cmdGradeAll(argc - 2, argv + 2, lessonsDir);
+        if (cmd == "serve") return cmdServe(argc - 2, argv + 2);
         if (cmd == "gpus") return cmdGpus(argc - 2, argv + 2);
         if (cmd == "bench") return runBench(argc - 2, argv + 2, lessonsDir);
         if (cmd == "ncu-compare") return runNcuCompare(argc - 2, argv + 2);

@@ -222,7 +222,13 @@ bool Runner::start(std::string* error) {
     std::vector<std::string> args;
     if (isolated_) {
         args = {bwrap, "--die-with-parent", "--unshare-net", "--unshare-pid", "--unshare-ipc", "--ro-bind", "/", "/", "--dev", "/dev",
-                "--proc", "/proc", "--bind", workDir_, workDir_, "--chdir", workDir_, "--"};
+                "--proc", "/proc"};
+        std::error_code ec;
+        for (auto& h : spec_.hide)
+            if (fs::is_directory(h, ec)) args.insert(args.end(), {"--tmpfs", h});
+        for (auto& p : spec_.showAgain)
+            if (fs::exists(p, ec)) args.insert(args.end(), {"--ro-bind", p, p});
+        args.insert(args.end(), {"--bind", workDir_, workDir_, "--chdir", workDir_, "--"});
     }
     args.insert(args.end(), spec_.argv.begin(), spec_.argv.end());
     std::vector<std::string> envStrings;

@@ -38,6 +38,11 @@ struct Spec {
     bool captureOutput = false;     // stdout/stderr into pipes (outFd/errFd); else inherited
     std::vector<int> keepFds;       // more descriptors the child keeps (e.g. a pause protocol's pipes)
     std::string workDir;            // the private working directory; empty: made under $TMPDIR and removed after
+    // Folders hidden behind an empty tmpfs inside bwrap (e.g. the home folders, so a compile server's
+    // compiler cannot #include a file from them), and paths under those bound back read-only (the
+    // executable, a compiler). workDir stays writable even under a hidden folder. Ignored without bwrap.
+    std::vector<std::string> hide;
+    std::vector<std::string> showAgain;
 };
 
 struct Result {
