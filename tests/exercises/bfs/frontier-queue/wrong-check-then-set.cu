@@ -6,9 +6,8 @@
 // (-1: not reached yet). Level-synchronous: the host launches one kernel per level cur; the
 // vertices of level cur are the frontier, and their unvisited neighbours get level cur + 1.
 
-// 0. Set-up (a stand-in for reading a graph from a file): vertex v has deg edges, every 32nd vertex
-//    (a hub) extra more. Edge 0 goes to v + 1, so every vertex can be reached; the others go to
-//    vertices picked by a hash of v and the edge's number. Also starts the three searches at vertex 0.
+// 0. Set-up (a stand-in for reading a graph from a file): vertex v has deg edges, every 32nd (a hub) extra
+//    more. Edge 0 goes to v + 1, the others to vertices picked by a hash; level 0 = vertex 0, for all three.
 extern "C" __global__ void build_graph(int* row_ptr, int* cols, int* level_v, int* level_q, int* level_w,
                                        int* size_q, int* size_w, int n, int deg, int extra)
 {
@@ -20,6 +19,7 @@ extern "C" __global__ void build_graph(int* row_ptr, int* cols, int* level_v, in
     row_ptr[v] = start;
     if (v == n - 1)
         row_ptr[n] = start + d;
+#pragma unroll 1  // the same loop from every compiler, so that each one's stores group the lanes alike
     for (int k = 0; k < d; ++k) {
         unsigned h = (unsigned)v * 2654435761u + (unsigned)k * 2246822519u;
         h ^= h >> 13;
