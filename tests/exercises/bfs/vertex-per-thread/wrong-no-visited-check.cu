@@ -37,8 +37,8 @@ extern "C" __global__ void build_graph(int* row_ptr, int* cols, int* level_v, in
     }
 }
 
-// 1. A thread per vertex, every vertex at every level: the thread of a frontier vertex visits its
-//    edges, the others have nothing to do. Every writer of level[u] writes the same cur + 1.
+// 1. A thread per vertex, every vertex at every level: a frontier vertex's thread visits its edges, the
+//    others idle. No atomics: a level stored (again) in this level is the same cur + 1 from everyone.
 extern "C" __global__ void bfs_vertex(const int* row_ptr, const int* cols, int* level, int n, int cur)
 {
     int v = blockIdx.x * blockDim.x + threadIdx.x;
