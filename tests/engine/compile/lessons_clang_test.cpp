@@ -64,9 +64,9 @@ bool have(compile::Compiler c) {
 }
 
 // Lessons whose traffic follows the order in which warps run: in bfs, which thread's atomicCAS claims
-// a vertex (and so its slot in the next queue, and the next level's addresses) and how often a
-// vertex's level is stored depend on the interleaving, and two compilers' PTX (other instruction
-// counts) interleave the warps differently. Their totals agree within 1 %; their checks must pass.
+// a vertex (and so its slot in the next queue, and the next level's addresses) depends on the
+// interleaving, and two compilers' PTX (other instruction counts) interleave the warps differently.
+// Their totals agree within 1 %; their checks must pass.
 const std::set<std::string> kOrderDependent = {"bfs"};
 
 void compareLessons(compile::Compiler compiler) {
