@@ -41,6 +41,8 @@ spmv 2
 stencil-3d 5
 merge 3
 tensor-cores 3
+radix-sort 3
+bfs 2
 LIST
 # Exercises: paths relative to the repository, as a learner's are.
 cd "$root"

