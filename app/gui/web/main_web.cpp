@@ -61,11 +61,21 @@ int main(int argc, char** argv) {
         sidecar = info.value("sidecar", false);
         if (info["bench"].is_string()) {
             // `warpscope bench`'s lines, printed into the page (the same cases as the CLI's).
+            // ?bench=1: every line; a comma list of sim, all-cores, timed picks groups (--only), and
+            // quick takes the CLI's --quick sizes.
             std::vector<std::string> args = {"bench"};
-            std::string only = info["bench"].get<std::string>();
-            if (!only.empty() && only != "1") {
+            std::string groups, value = info["bench"].get<std::string>();
+            for (size_t at = 0; at <= value.size();) {
+                size_t comma = value.find(',', at);
+                if (comma == std::string::npos) comma = value.size();
+                const std::string part = value.substr(at, comma - at);
+                if (part == "quick") args.push_back("--quick");
+                else if (!part.empty() && part != "1") groups += (groups.empty() ? "" : ",") + part;
+                at = comma + 1;
+            }
+            if (!groups.empty()) {
                 args.push_back("--only");
-                args.push_back(only);
+                args.push_back(groups);
             }
             std::vector<char*> av;
             for (auto& a : args) av.push_back(a.data());

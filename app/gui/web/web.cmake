@@ -34,7 +34,7 @@ add_subdirectory(gui)
 # warpscope.worker.js (threads) and warpscope.data (the files below, at the paths the app looks for
 # them). (Debian's emcc 3.1.6 cannot emit .html itself: its HTML minifier step fails.)
 # `warpscope bench`'s engine lines run in the page with ?bench=1 (the CLI's own file).
-add_executable(warpscope-web gui/web/main_web.cpp gui/web/web_platform.cpp cli/cmd_bench.cpp)
+add_executable(warpscope-web gui/web/main_web.cpp gui/web/web_platform.cpp gui/web/browser_files.cpp cli/cmd_bench.cpp)
 target_include_directories(warpscope-web PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}/cli")
 set_target_properties(warpscope-web PROPERTIES OUTPUT_NAME warpscope SUFFIX ".js" RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/web")
 target_link_libraries(warpscope-web PRIVATE warpscope_gui_frame)
