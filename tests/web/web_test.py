@@ -178,6 +178,7 @@ def main():
     ap.add_argument("--server")
     ap.add_argument("--chromium", default=shutil.which("chromium") or shutil.which("chromium-browser") or "chromium")
     ap.add_argument("--print-sidecar", action="store_true")
+    ap.add_argument("--settle", type=float, default=0, help="seconds of frames after the expectations held (frame times)")
     a = ap.parse_args()
     width, height = (int(x) for x in a.size.split("x"))
 
@@ -226,6 +227,8 @@ def main():
             if not why:
                 break
         elapsed = time.time() - t0
+        if a.settle > 0:
+            chrome.pump(a.settle)
         frames = chrome.eval("document.getElementById('warpscope-frames') ? document.getElementById('warpscope-frames').textContent : ''")
         if why:
             print(f"web_test: FAILED after {elapsed:.1f} s ({url}):\n  " + "\n  ".join(why))

@@ -63,7 +63,7 @@ int main(int argc, char** argv) {
             // `warpscope bench`'s lines, printed into the page (the same cases as the CLI's).
             // ?bench=1: every line; a comma list of sim, all-cores, timed picks groups (--only), and
             // quick takes the CLI's --quick sizes.
-            std::vector<std::string> args = {"bench"};
+            std::vector<std::string> args;   // runBench takes the options after the word "bench"
             std::string groups, value = info["bench"].get<std::string>();
             for (size_t at = 0; at <= value.size();) {
                 size_t comma = value.find(',', at);

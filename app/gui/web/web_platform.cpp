@@ -11,8 +11,6 @@
 #include <imgui.h>
 
 #include <algorithm>
-#include <cxxabi.h>
-#include <typeinfo>
 #include <cstdio>
 
 namespace warpscope::gui {
@@ -46,8 +44,7 @@ void callFrame(void* arg) {
         std::fprintf(stderr, "warpscope (web): error: %s\n", e.what());
         emscripten_cancel_main_loop();
     } catch (...) {
-        const std::type_info* t = abi::__cxa_current_exception_type();
-        std::fprintf(stderr, "warpscope (web): error: an exception of type %s\n", t ? t->name() : "?");
+        std::fprintf(stderr, "warpscope (web): error: an exception that is not a std::exception\n");
         emscripten_cancel_main_loop();
     }
 }
