@@ -6,7 +6,9 @@
 # the offscreen frame bench's test: app.framebench.*), and clang
 # with its libFuzzer runtime for the fuzz tests and LLVM's OpenMP runtime (whole programs whose
 # host code uses OpenMP); desktop-file-utils, appstream and dpkg-dev (with
-# file) for the install and .deb tests (app/packaging).
+# file) for the install and .deb tests (app/packaging). The web build (scripts/build-web.sh,
+# docs/web.md): emscripten, chromium for its tests, and a deb-src entry for Debian's own mirror so
+# that build-web.sh can fetch Dear ImGui's source package (apt-get source imgui).
 # Safe to run again: apt-get skips what is installed. Needs root (or sudo).
 set -euo pipefail
 
@@ -20,6 +22,7 @@ packages=(
   clang libclang-rt-14-dev libomp-14-dev
   desktop-file-utils appstream dpkg-dev file
   bubblewrap
+  emscripten chromium
 )
 
 as_root() {
@@ -27,11 +30,29 @@ as_root() {
     echo "setup.sh: need root (or sudo) to install: ${packages[*]}" >&2; exit 1; fi
 }
 
+# Source packages (Dear ImGui's .cpp files for the web build) come from the same mirror as the
+# binary ones: a deb-src entry beside the deb entries, written once.
+src_list=/etc/apt/sources.list.d/warpscope-deb-src.sources
+need_update=0
+if ! grep -rqs '^\(Types:.*deb-src\|deb-src \)' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+  uri=$(grep -hs '^URIs:' /etc/apt/sources.list.d/*.sources | grep -v security | grep -m1 debian | awk '{print $2}')
+  suite=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
+  if [ -z "$uri" ]; then
+    uri=$(grep -hs '^deb ' /etc/apt/sources.list | grep -v security | grep -m1 debian | awk '{print $2}')
+  fi
+  uri=${uri:-http://deb.debian.org/debian}
+  echo "setup.sh: adding a deb-src entry for $uri $suite ($src_list)"
+  printf 'Types: deb-src\nURIs: %s\nSuites: %s\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
+    "$uri" "$suite" | as_root tee "$src_list" >/dev/null
+  need_update=1
+fi
+
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if [ ${#missing[@]} -eq 0 ]; then
+  [ "$need_update" -eq 0 ] || as_root apt-get update -q
   echo "setup.sh: all packages already installed"
   exit 0
 fi

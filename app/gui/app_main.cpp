@@ -266,10 +266,30 @@ FrameStats frameStats(const std::vector<double>& ms, size_t skip) {
 } // namespace
 
 // ---------------------------------------------------------------- 2. main
-int runApp(int argc, char** argv, Platform& platform) {
+// What the frame loop uses lives on the heap: where the platform's frames outlive runApp (the web
+// page: the browser calls each frame; Platform::framesOutliveRunApp), it is kept for the page's
+// life instead of being destroyed when runApp returns.
+struct RunHeld {
     Options opt;
-    if (!parseArgs(argc, argv, opt, platform.programName())) return 0;
     std::vector<MatrixShot> matrix;
+    Settings settings;
+};
+struct LoopHeld {
+    LoopHeld(sim::LaunchOptions o, Settings& settings) : session(std::move(o)), app(session, settings) {}
+    Session session;
+    AppContext app;
+    FrameState fst;
+    std::vector<double> frameMs, uiMs;   // whole frame; building the UI (CPU, before GL draws)
+    int rc = 0, framesLeft = -1, screenshotWaits = 0;
+    size_t matrixAt = 0;   // --screenshot-matrix: the shot being prepared, and its frames so far
+    int matrixFrames = 0, matrixSettled = 0;
+};
+
+int runApp(int argc, char** argv, Platform& platform) {
+    auto held = std::make_unique<RunHeld>();
+    Options& opt = held->opt;
+    if (!parseArgs(argc, argv, opt, platform.programName())) return 0;
+    std::vector<MatrixShot>& matrix = held->matrix;
     if (!opt.matrixDir.empty()) matrix = matrixShots(opt);
     const ExerciseArgs& exa = opt.exercise;
     if (exa.id.empty() && (!exa.solution.empty() || exa.grade || !exa.showWhy.empty()))
@@ -281,7 +301,8 @@ int runApp(int argc, char** argv, Platform& platform) {
     bool headless = !opt.screenshot.empty() || opt.benchFrames > 0 || !matrix.empty();
     if (headless || opt.noSettings) disablePersistence();
     fs::path cfgDir = configDir();
-    Settings settings = loadSettings(cfgDir.empty() ? fs::path() : cfgDir / "settings.json");
+    Settings& settings = held->settings;
+    settings = loadSettings(cfgDir.empty() ? fs::path() : cfgDir / "settings.json");
     if (headless) settings = Settings{};
     if (opt.scale > 0) settings.uiScale = std::clamp(opt.scale, 0.5f, 3.0f);
     if (opt.light) settings.darkTheme = false;
@@ -366,7 +387,7 @@ int runApp(int argc, char** argv, Platform& platform) {
     }
     io.ConfigWindowsMoveFromTitleBarOnly = true;
     platform.initImGui();
-    if (!ImGui_ImplOpenGL3_Init("#version 330 core")) {
+    if (!ImGui_ImplOpenGL3_Init(platform.glslVersion())) {
         // Its loader dlopens libGL.so.1 and asks glXGetProcAddressARB for the GL 3 entry points.
         std::fprintf(stderr, "%s: Dear ImGui's OpenGL3 renderer cannot start (it loads libGL.so.1; is it on the library path?)\n",
                      platform.programName());
@@ -375,11 +396,13 @@ int runApp(int argc, char** argv, Platform& platform) {
         return 1;
     }
 
-    int rc = 0;
+    std::unique_ptr<LoopHeld> loopHeld;
     {
-        Session session(launchOptions(settings));   // the sandbox limits the user set (View > Limits)
+        loopHeld = std::make_unique<LoopHeld>(launchOptions(settings), settings);   // the sandbox limits the user set (View > Limits)
+        Session& session = loopHeld->session;
+        int& rc = loopHeld->rc;
         session.setSpeed(settings.speed);
-        AppContext app(session, settings);
+        AppContext& app = loopHeld->app;
         app.ui.lessons = std::move(lessons);
         app.ui.lessonErrors = std::move(lessonErrors);
         app.ui.lessonsDir = lessonsDir.string();
@@ -387,7 +410,7 @@ int runApp(int argc, char** argv, Platform& platform) {
         app.snap = session.snapshot();
         app.editor = std::make_unique<EditorModel>(headless ? fs::path() : defaultAutosavePath());
         if (!headless) app.editorUi.recovery = findRecovery(app.editor->autosaveFile());
-        FrameState fst;
+        FrameState& fst = loopHeld->fst;
         fst.layoutAlways = headless && matrix.empty();   // the matrix re-lays out as a resized window does
         fst.explicitLayout = !opt.layout.empty();
         // Presenter chosen at start is for a projector as when it is chosen from the menu: at least
@@ -475,26 +498,33 @@ int runApp(int argc, char** argv, Platform& platform) {
         if (opt.benchRun) session.run();
 
         using Clock = std::chrono::steady_clock;
-        std::vector<double> frameMs, uiMs;   // whole frame; building the UI (CPU, before GL draws)
-        int framesLeft = !opt.screenshot.empty() ? 3 : opt.benchFrames > 0 ? opt.benchFrames + 5 : -1;
-        int screenshotWaits = 0;
-        size_t matrixAt = 0;   // --screenshot-matrix: the shot being prepared, and its frames so far
-        int matrixFrames = 0, matrixSettled = 0;
+        std::vector<double>& frameMs = loopHeld->frameMs;
+        std::vector<double>& uiMs = loopHeld->uiMs;
+        int& framesLeft = loopHeld->framesLeft;
+        framesLeft = !opt.screenshot.empty() ? 3 : opt.benchFrames > 0 ? opt.benchFrames + 5 : -1;
+        int& screenshotWaits = loopHeld->screenshotWaits;
+        size_t& matrixAt = loopHeld->matrixAt;
+        int& matrixFrames = loopHeld->matrixFrames;
+        int& matrixSettled = loopHeld->matrixSettled;
         if (!matrix.empty()) {
             std::error_code ec;
             fs::create_directories(opt.matrixDir, ec);
         }   // bounded, so a run that never ends cannot keep a screenshot from being taken
-        while (true) {
+        // One frame; false when the loop ends. Everything it captures by reference is held on the
+        // heap (RunHeld, LoopHeld) or global; plain values are copied.
+        auto frame = [&, headless, cfgDir]() -> bool {
             // Closing the window (or Quit) with unsaved text in the editor asks first; the
             // window stays until the answer is Save or Discard.
             if (platform.shouldClose()) {
-                if (headless || app.editorUi.quitConfirmed) break;
+                if (headless || app.editorUi.quitConfirmed) return false;
                 platform.cancelClose();
                 app.askBeforeLeaving("quit", [&app] { app.editorUi.quitConfirmed = true; });
-                if (app.editorUi.quitConfirmed) break;
+                if (app.editorUi.quitConfirmed) return false;
             }
-            if (app.editorUi.quitConfirmed) break;
+            if (app.editorUi.quitConfirmed) return false;
             auto t0 = Clock::now();
+            if (platform.framesOutliveRunApp() && !headless && !cfgDir.empty() && platform.timeToSaveSettings())
+                saveSettings(settings, cfgDir / "settings.json");   // a page has no exit to save at
             auto snapNow = session.snapshot();
             platform.pollEvents(!(headless || snapNow->state == RunState::Running || session.busy()));
             if (matrixAt < matrix.size() && matrixFrames == 0) {
@@ -558,13 +588,14 @@ int runApp(int argc, char** argv, Platform& platform) {
                     }
                     ++matrixAt;
                     matrixFrames = matrixSettled = 0;
-                    if (matrixAt == matrix.size()) break;
+                    if (matrixAt == matrix.size()) return false;
                 } else if (matrixFrames > 120) {
                     std::fprintf(stderr, "%s: the window did not become %dx%d (it is %dx%d; is the screen large enough?)\n", platform.programName(), m.width, m.height, fbw, fbh);
                     rc = 1;
-                    break;
+                    return false;
                 }
             }
+            platform.frameDrawn(app, fbw, fbh);
             platform.present();
             if (opt.benchFrames > 0) {
                 glFinish();
@@ -587,7 +618,17 @@ int runApp(int argc, char** argv, Platform& platform) {
                     ++screenshotWaits;
                 }
             }
-            if (framesLeft > 0 && --framesLeft == 0) break;
+            if (framesLeft > 0 && --framesLeft == 0) return false;
+            return true;
+        };
+        // The desktop loops here; the web page hands the frame to the browser, which calls it
+        // after runApp has returned (the held state then lives as long as the page).
+        const bool outlive = platform.framesOutliveRunApp();
+        platform.runLoop(frame);
+        if (outlive) {
+            (void)held.release();
+            (void)loopHeld.release();
+            return 0;
         }
         if (opt.benchFrames > 0 && frameMs.size() > 5) {
             FrameStats f = frameStats(frameMs, 5), u = frameStats(uiMs, 5);   // skip warm-up frames
@@ -602,6 +643,8 @@ int runApp(int argc, char** argv, Platform& platform) {
         }
         if (!headless && !cfgDir.empty()) saveSettings(settings, cfgDir / "settings.json");
     }
+    const int rc = loopHeld->rc;
+    loopHeld.reset();   // the session and its models end before the GL context, as they always did
     ImGui_ImplOpenGL3_Shutdown();
     platform.shutdownImGui();
     ImGui::DestroyContext();

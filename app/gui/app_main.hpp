@@ -5,6 +5,7 @@
 #pragma once
 #include "gui/panels/frame.hpp"
 
+#include <functional>
 #include <string>
 
 namespace warpscope::gui {
@@ -34,6 +35,19 @@ public:
     virtual void close() = 0;
     // One line printed above --bench-frames' result (the GL renderer, ...); "" for none.
     virtual std::string describe() const { return {}; }
+    // The GLSL version line Dear ImGui's OpenGL3 renderer compiles its shaders with.
+    virtual const char* glslVersion() const { return "#version 330 core"; }
+    // Runs frames until `frame` returns false. The web page instead hands `frame` to the browser
+    // and returns at once; framesOutliveRunApp() says so, and runApp then keeps what the frames use.
+    virtual void runLoop(const std::function<bool()>& frame) {
+        while (frame()) {
+        }
+    }
+    virtual bool framesOutliveRunApp() const { return false; }
+    // Where frames outlive runApp there is no exit to save the settings at: true every few seconds.
+    virtual bool timeToSaveSettings() { return false; }
+    // After a frame is drawn, before present(): the web page reports the model's state to its tests.
+    virtual void frameDrawn(const AppContext& /*app*/, int /*fbWidth*/, int /*fbHeight*/) {}
 };
 
 // Parses the options, sets up the session and runs the frame loop on `platform`.

@@ -1,4 +1,5 @@
 #include "base/sandbox.hpp"
+#include "base/web.hpp"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -128,6 +129,7 @@ std::string findBwrap() {
 
 // Whether bwrap can make its namespaces here (a container may forbid them): one try, remembered.
 bool bwrapWorks(const std::string& bwrap) {
+    if constexpr (base::kInBrowser) return false;
     static std::map<std::string, bool> known;
     static std::mutex m;
     std::lock_guard<std::mutex> lock(m);
@@ -194,6 +196,10 @@ Runner::~Runner() {
 }
 
 bool Runner::start(std::string* error) {
+    if constexpr (base::kInBrowser) {
+        *error = base::kNoProcessesInBrowser;
+        return false;
+    }
     if (spec_.argv.empty()) {
         *error = "nothing to run";
         return false;

@@ -5,6 +5,10 @@
 //           4. diagnostics  5. prelude line mapping  6. clang and nvcc  7. NVRTC
 //           8. compile (automatic choice)  9. cache
 #include "compile/compile.hpp"
+#include "base/web.hpp"
+#ifdef __EMSCRIPTEN__
+#include "compile/compile_web.hpp"
+#endif
 
 #include <dlfcn.h>
 #include <cerrno>
@@ -68,6 +72,11 @@ bool Result::hasErrors() const {
 
 ProcessResult runProcess(const std::vector<std::string>& argv, const std::string& cwd, double timeout) {
     ProcessResult r;
+    if constexpr (base::kInBrowser) {
+        r.startFailed = true;
+        r.output = base::kNoProcessesInBrowser;
+        return r;
+    }
     std::vector<char*> args;
     for (auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
@@ -703,6 +712,9 @@ Result runNvrtc(const std::string& source, const std::string& fileName, const Op
 
 // ---------------------------------------------------------------- 8. compile (automatic choice)
 std::vector<CompilerInfo> available() {
+#ifdef __EMSCRIPTEN__
+    return webCompilers();   // the page's server (compile_web.cpp)
+#endif
     std::vector<CompilerInfo> out;
     if (nvrtc().ok()) out.push_back({Compiler::Nvrtc, nvrtc().path});
     if (auto p = findNvcc(); !p.empty()) out.push_back({Compiler::Nvcc, p.string()});
@@ -721,6 +733,10 @@ Compiler resolve(Compiler c) {
 std::string findClangPath() { return findClang().string(); }
 
 Result compile(const std::string& source, const std::string& fileName, const Options& options) {
+#ifdef __EMSCRIPTEN__
+    // In the browser the server compiles (POST api/compile; compile_web.cpp).
+    if (!options.wholeProgram) return webCompile(source, fileName, options);
+#endif
     if (options.wholeProgram && options.compiler != Compiler::Auto && options.compiler != Compiler::Clang) {
         Result r;
         r.error = "a whole program's kernels are compiled by clang (the other compilers need CUDA's own headers)";

@@ -13,6 +13,7 @@
 #include "cudart/build.hpp"
 
 #include "base/data_dir.hpp"
+#include "base/web.hpp"
 
 #include <unistd.h>
 
@@ -156,7 +157,7 @@ void hashNearbyHeaders(Hasher& h, const std::vector<fs::path>& dirs) {
 std::string fileStamp(const fs::path& p) {
     std::error_code ec;
     auto size = fs::file_size(p, ec);
-    auto t = fs::last_write_time(p, ec).time_since_epoch().count();
+    auto t = static_cast<long long>(fs::last_write_time(p, ec).time_since_epoch().count());
     return p.string() + ":" + std::to_string(size) + ":" + std::to_string(t);
 }
 
@@ -238,6 +239,10 @@ bool hasHostMain(const std::string& text) {
 // ---------------------------------------------------------------- 4. buildProgram
 BuildResult buildProgram(const BuildOptions& o) {
     BuildResult r;
+    if constexpr (base::kInBrowser) {
+        r.error = base::kNoHostCodeInBrowser;
+        return r;
+    }
     if (o.sources.empty()) {
         r.error = "no source files";
         return r;

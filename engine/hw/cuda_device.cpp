@@ -9,6 +9,7 @@
 #include "hw/cuda_device.hpp"
 
 #include "base/error.hpp"
+#include "base/web.hpp"
 
 #include <dlfcn.h>
 
@@ -179,6 +180,7 @@ std::shared_ptr<const DriverApi> loadDriver() {
     static std::shared_ptr<const DriverApi> cached;
     std::lock_guard lock(mutex);
     if (cached) return cached;
+    if constexpr (base::kInBrowser) throw Error(Error::Kind::Device, base::kNoGpuInBrowser);
 
     dlerror();
     void* handle = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);

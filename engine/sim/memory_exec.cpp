@@ -274,7 +274,7 @@ void execMemory(Exec& x) {
         uint64_t* outs[4];
         for (int k = 0; k < I.vec; ++k) outs[k] = I.vec > 1 ? x.regOut(I.vecRegs[k]) : x.dst();
         if (!checking && x.warpRegion(bytes, false, wbase, wstride, wbias)) {
-            const WarpRegion r{reinterpret_cast<uintptr_t>(wbase) - wbias, wstride};
+            const WarpRegion r{static_cast<uintptr_t>(reinterpret_cast<uintptr_t>(wbase) - wbias), wstride};   // modular where pointers are 32-bit (WebAssembly)
             switch (es) {
             case 1: signFill ? loadWarpAny<uint8_t, true>(I.vec, r, x.addrs, outs) : loadWarpAny<uint8_t, false>(I.vec, r, x.addrs, outs); break;
             case 2: signFill ? loadWarpAny<uint16_t, true>(I.vec, r, x.addrs, outs) : loadWarpAny<uint16_t, false>(I.vec, r, x.addrs, outs); break;
@@ -313,7 +313,7 @@ void execMemory(Exec& x) {
         else
             vals[0] = x.src(0);
         if (!checking && x.warpRegion(bytes, true, wbase, wstride, wbias)) {
-            const WarpRegion r{reinterpret_cast<uintptr_t>(wbase) - wbias, wstride};
+            const WarpRegion r{static_cast<uintptr_t>(reinterpret_cast<uintptr_t>(wbase) - wbias), wstride};   // modular where pointers are 32-bit (WebAssembly)
             switch (es) {
             case 1: storeWarpAny<uint8_t>(I.vec, r, x.addrs, vals); break;
             case 2: storeWarpAny<uint16_t>(I.vec, r, x.addrs, vals); break;

@@ -113,7 +113,10 @@ void Session::Worker::replay(sim::Gpu& gpu, const LaunchLog& log, uint64_t upTo)
 // kept between presses while the warp was not moved by anything else; otherwise it is seeded with
 // the lines of the instructions before its pc in its function.
 void Session::Worker::doStepLine(sim::Gpu& gpu) {
-    auto [blk, wi] = selection();
+    // Not a structured binding: clang 14 (emscripten's, the fuzz build's) cannot capture one in a lambda.
+    const auto sel = selection();
+    const auto blk = sel.first;
+    const auto wi = sel.second;
     auto findBlock = [&]() -> const sim::Block* {
         for (auto& r : gpu.residentBlocks())
             if (r->linear == blk) return r.get();

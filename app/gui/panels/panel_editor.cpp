@@ -8,6 +8,7 @@
 //
 // Sections: 1. running and opening  2. keys, menu and dialogs  3. the Editor panel  4. the Launch panel
 #include "gui/panels/panels.hpp"
+#include "gui/web/browser_files.hpp"
 #include "gui/style/syntax.hpp"
 
 #include "base/error.hpp"
@@ -276,6 +277,15 @@ void drawEditorDialogs(AppContext& app) {
     ImGui::SetNextItemWidth(-1);
     if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
     enter = ImGui::InputText("##path", u.path, sizeof u.path, ImGuiInputTextFlags_EnterReturnsTrue) || enter;
+    if (browserFilesAvailable() && u.dialog == EditorUi::Dialog::Open) {
+        // In a web page the learner's files are on their computer: the browser's chooser copies
+        // one into the page's file system, and it opens as a typed path would.
+        if (ImGui::Button("From this computer...")) requestBrowserUpload(".cu,.ptx,.json");
+        if (std::string up = takeBrowserUpload(); !up.empty()) {
+            std::snprintf(u.path, sizeof u.path, "%s", up.c_str());
+            enter = true;
+        }
+    }
     if (!u.message.empty()) ImGui::TextColored(colv(faultColor()), "%s", u.message.c_str());
     if (ImGui::Button(u.dialog == EditorUi::Dialog::Open ? "Open" : "Save") || enter) {
         std::string err;
@@ -294,6 +304,7 @@ void drawEditorDialogs(AppContext& app) {
         else ok = app.editor->saveAsLesson(u.path, &err);
         if (!err.empty()) u.message = err;
         if (ok && u.dialog != EditorUi::Dialog::SaveLesson) addRecent(app.settings.recentFiles, u.path);
+        if (ok && u.dialog == EditorUi::Dialog::SaveAs && browserFilesAvailable()) offerBrowserDownload(u.path);   // and a copy to the computer
         if (ok) {
             u.message.clear();
             u.dialog = EditorUi::Dialog::None;

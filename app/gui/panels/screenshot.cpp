@@ -9,8 +9,7 @@
 
 namespace warpscope::gui {
 
-bool writeScreenshot(const std::string& path, int w, int h, const AppContext& app, uint64_t steps, std::string* error) {
-    if (!writeFramebufferPng(path, w, h, error)) return false;
+std::string screenshotSidecar(int w, int h, const AppContext& app, uint64_t steps) {
     nlohmann::json j;
     j["width"] = w;
     j["height"] = h;
@@ -47,8 +46,13 @@ bool writeScreenshot(const std::string& path, int w, int h, const AppContext& ap
                                    {"lane_elements", laneCells(t, app.ui.fragmentLane).size()}, {"first", fragmentCellText(t, 0, 0)}});
         j["fragments"] = fj;
     }
+    return j.dump(2);
+}
+
+bool writeScreenshot(const std::string& path, int w, int h, const AppContext& app, uint64_t steps, std::string* error) {
+    if (!writeFramebufferPng(path, w, h, error)) return false;
     std::ofstream f(path + ".json");
-    f << j.dump(2) << "\n";
+    f << screenshotSidecar(w, h, app, steps) << "\n";
     if (!f) {
         if (error) *error = "cannot write '" + path + ".json'";
         return false;

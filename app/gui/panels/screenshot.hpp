@@ -8,6 +8,8 @@
 
 namespace warpscope::gui {
 
+// The sidecar's JSON text alone (the web page prints it for its tests: app/gui/web).
+std::string screenshotSidecar(int width, int height, const AppContext& app, uint64_t steps);
 bool writeScreenshot(const std::string& path, int width, int height, const AppContext& app, uint64_t steps, std::string* error);
 
 } // namespace warpscope::gui

@@ -48,6 +48,16 @@ struct Gl {
 };
 Gl gl;
 
+#ifdef __EMSCRIPTEN__
+// WebGL2 compiles GLSL ES 3.00: the same shaders with that version line and default precisions
+// (the desktop's `#version 330 core` line is replaced; nothing else differs).
+std::string glslEs(const std::string& src) {
+    const size_t eol = src.find('\n');
+    if (src.rfind("#version", 0) != 0 || eol == std::string::npos) return src;
+    return "#version 300 es\nprecision highp float;\nprecision highp int;\nprecision highp sampler2D;\n" + src.substr(eol + 1);
+}
+#endif
+
 std::string readText(const fs::path& p) {
     std::ifstream f(p, std::ios::binary);
     if (!f) return {};
@@ -96,6 +106,10 @@ bool HeatmapRenderer::init(const fs::path& dir) {
         status_ = "cannot read the heat-map shaders in " + dir.string() + "; drawing with ImGui rectangles.";
         return false;
     }
+#ifdef __EMSCRIPTEN__
+    vs = glslEs(vs);
+    fsrc = glslEs(fsrc);
+#endif
     if (!gl.load()) {
         status_ = "this OpenGL lacks the shader entry points; drawing with ImGui rectangles.";
         return false;

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Builds the web app (docs/web.md) into build-web/web/: index.html, warpscope.js, .wasm,
+# .worker.js and .data. Needs Debian's emscripten and a deb-src entry (scripts/setup.sh arranges
+# both); Dear ImGui's sources come from Debian's source package (apt-get source imgui), unpacked
+# once into build-web/_deps. Nothing else is downloaded.
+#   scripts/build-web.sh            configure (first time) and build
+#   BUILD_WEB_DIR=DIR JOBS=N ...    another build folder, N parallel jobs (default 2)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=${BUILD_WEB_DIR:-$root/build-web}
+jobs=${JOBS:-2}
+if ! command -v emcmake >/dev/null || ! command -v em++ >/dev/null; then
+  echo "build-web.sh: emscripten is not installed (Debian: apt-get install emscripten; scripts/setup.sh)" >&2
+  exit 1
+fi
+# Debian's emcc runs its JavaScript optimizer with node, which must find Debian's node modules
+# (acorn) even when another node is first on PATH.
+export NODE_PATH=${NODE_PATH:-/usr/share/nodejs}
+
+deps="$out/_deps"
+mkdir -p "$deps"
+imgui=$(find "$deps" -maxdepth 1 -type d -name 'imgui-*' | head -n1)
+if [ -z "$imgui" ] || [ ! -f "$imgui/imgui.cpp" ]; then
+  echo "build-web.sh: fetching Dear ImGui's source package (apt-get source imgui) into $deps"
+  if ! (cd "$deps" && apt-get source -q imgui); then
+    echo "build-web.sh: 'apt-get source imgui' failed: is there a deb-src entry? (scripts/setup.sh adds one)" >&2
+    exit 1
+  fi
+  imgui=$(find "$deps" -maxdepth 1 -type d -name 'imgui-*' | head -n1)
+fi
+# Header-only dependencies from Debian's packages, in a folder of their own (the emscripten
+# sysroot must not see /usr/include as a whole).
+inc="$deps/include"
+mkdir -p "$inc"
+for need in /usr/include/nlohmann /usr/include/stb/stb_image_write.h; do
+  [ -e "$need" ] || { echo "build-web.sh: $need is missing (scripts/setup.sh installs nlohmann-json3-dev and libstb-dev)" >&2; exit 1; }
+  ln -sfn "$need" "$inc/$(basename "$need")"
+done
+
+launcher=()
+if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache); fi
+if [ ! -f "$out/build.ninja" ]; then
+  # Threads (pthreads; the page needs cross-origin isolation) and C++ exceptions in every
+  # object; the engine's AVX2 paths are x86-64 only and drop out by themselves; compat.hpp fills
+  # what emscripten 3.1.6's C++ library lacks (std::bit_cast). Exceptions are emscripten's
+  # JavaScript-based ones: Debian's 3.1.6 has no threaded libc++abi for -fwasm-exceptions, and with
+  # -pthread a catch clause there matches nothing (a std::exception handler misses every throw).
+  emcmake cmake -S "$root" -B "$out" -G Ninja -DCMAKE_BUILD_TYPE=Release -DWARPSCOPE_TESTS=OFF \
+    -DWARPSCOPE_IMGUI_SRC="$imgui" -DWARPSCOPE_CARRIED_INCLUDE="$inc" \
+    -DCMAKE_CXX_FLAGS="-pthread -fexceptions -include $root/app/gui/web/compat.hpp" -DCMAKE_C_FLAGS="-pthread" \
+    -DCMAKE_EXE_LINKER_FLAGS="-pthread -fexceptions" "${launcher[@]}"
+fi
+cmake --build "$out" --target warpscope-web -j"$jobs"
+echo "build-web.sh: the page is in $out/web (serve it with: warpscope serve --web $out/web)"

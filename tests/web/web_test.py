@@ -1,0 +1,261 @@
+#!/usr/bin/env python3
+"""Opens the web build in headless Chromium and checks the app's model state (tests/web;
+docs/web.md). The page writes the desktop screenshot sidecar's JSON into <pre id="warpscope-sidecar">
+(?sidecar=1); this script serves the page (static_server.py, with the cross-origin isolation
+headers), drives Chromium over the DevTools protocol on a pipe (--remote-debugging-pipe: no
+network port, no npm), waits until the sidecar satisfies every --expect, and can take a
+screenshot. Exit 0 when everything held, 1 with the reason otherwise.
+
+usage: web_test.py --web DIR --query 'lesson=coalescing&step=3&do=1&sidecar=1'
+                   [--expect PATH=VALUE | PATH>NUMBER | PATH~TEXT ...] [--log-expect TEXT ...]
+                   [--screenshot OUT.png] [--size 1280x720] [--timeout S] [--server URL]
+  PATH is a /-separated path into the sidecar JSON; `panels/id` matches any panel with that id.
+  --log-expect waits for TEXT in the page's printed output (#warpscope-log) instead.
+  --server: use a running server (warpscope serve) instead of starting static_server.py.
+"""
+import argparse
+import base64
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+class Chromium:
+    """Chromium's DevTools protocol over --remote-debugging-pipe (fd 3 in, fd 4 out, NUL-separated)."""
+
+    def __init__(self, exe, width, height):
+        self.profile = tempfile.mkdtemp(prefix="warpscope-web-chromium-")
+        to_chrome_r, self.to_chrome = os.pipe()
+        self.from_chrome, from_chrome_w = os.pipe()
+
+        def child():
+            # Moved clear of 3 and 4 first (a pipe end may already be one of them), then placed,
+            # inheritable (Python's pipes are close-on-exec).
+            a, b = os.dup(to_chrome_r), os.dup(from_chrome_w)
+            os.dup2(a, 3)
+            os.dup2(b, 4)
+            os.set_inheritable(3, True)
+            os.set_inheritable(4, True)
+
+        args = [exe, "--headless=new", "--no-sandbox", "--remote-debugging-pipe", "--use-gl=swiftshader",
+                "--enable-unsafe-swiftshader", "--ignore-gpu-blocklist", "--no-first-run", "--no-default-browser-check",
+                "--disable-extensions", "--user-data-dir=" + self.profile, f"--window-size={width},{height}", "about:blank"]
+        self.proc = subprocess.Popen(args, preexec_fn=child, close_fds=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        os.close(to_chrome_r)
+        os.close(from_chrome_w)
+        self.buf = b""
+        self.next_id = 0
+        self.events = []
+        self.session = None
+
+    def send(self, method, params=None, session=True, timeout=60):
+        self.next_id += 1
+        msg = {"id": self.next_id, "method": method, "params": params or {}}
+        if session and self.session:
+            msg["sessionId"] = self.session
+        os.write(self.to_chrome, json.dumps(msg).encode() + b"\0")
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            m = self.read(deadline - time.time())
+            if m is None:
+                continue
+            if m.get("id") == self.next_id:
+                if "error" in m:
+                    raise RuntimeError(f"{method}: {m['error']}")
+                return m.get("result", {})
+            self.events.append(m)
+        raise RuntimeError(f"{method}: no answer from Chromium in {timeout} s")
+
+    def read(self, timeout):
+        import select
+        while b"\0" not in self.buf:
+            r, _, _ = select.select([self.from_chrome], [], [], max(0.0, timeout))
+            if not r:
+                return None
+            chunk = os.read(self.from_chrome, 1 << 20)
+            if not chunk:
+                raise RuntimeError("Chromium closed the DevTools pipe (did it crash?)")
+            self.buf += chunk
+        raw, self.buf = self.buf.split(b"\0", 1)
+        return json.loads(raw)
+
+    def pump(self, seconds):
+        deadline = time.time() + seconds
+        while time.time() < deadline:
+            m = self.read(deadline - time.time())
+            if m is not None:
+                self.events.append(m)
+
+    def open(self, url, width, height):
+        target = self.send("Target.createTarget", {"url": "about:blank"}, session=False)["targetId"]
+        self.session = self.send("Target.attachToTarget", {"targetId": target, "flatten": True}, session=False)["sessionId"]
+        self.send("Runtime.enable")
+        self.send("Page.enable")
+        self.send("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+        self.send("Page.navigate", {"url": url})
+
+    def eval(self, expr):
+        r = self.send("Runtime.evaluate", {"expression": expr, "returnByValue": True})
+        return r.get("result", {}).get("value")
+
+    def console_lines(self):
+        out = []
+        for e in self.events:
+            if e.get("method") == "Runtime.consoleAPICalled":
+                out.append(" ".join(str(a.get("value", a.get("description", ""))) for a in e["params"].get("args", [])))
+            elif e.get("method") == "Runtime.exceptionThrown":
+                d = e["params"].get("exceptionDetails", {})
+                frames = d.get("stackTrace", {}).get("callFrames", [])
+                where = " <- ".join(f.get("functionName") or "?" for f in frames[:12])
+                out.append("EXCEPTION " + str(d.get("exception", {}).get("description", d.get("text", ""))) + (" at " + where if where else ""))
+        return out
+
+    def close(self):
+        try:
+            self.send("Browser.close", session=False, timeout=5)
+        except Exception:
+            pass
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        shutil.rmtree(self.profile, ignore_errors=True)
+
+
+def lookup(j, path):
+    """Values at a /-separated path; a list step matches every element (panels/id -> all ids)."""
+    vals = [j]
+    for part in path.split("/"):
+        nxt = []
+        for v in vals:
+            if isinstance(v, list):
+                for x in v:
+                    if isinstance(x, dict) and part in x:
+                        nxt.append(x[part])
+            elif isinstance(v, dict) and part in v:
+                nxt.append(v[part])
+        vals = nxt
+    return vals
+
+
+def check(j, exp):
+    """'' when the expectation holds, else why not."""
+    for op in (">", "~", "="):
+        if op in exp:
+            path, want = exp.split(op, 1)
+            break
+    else:
+        return f"bad expectation {exp!r}"
+    vals = lookup(j, path)
+    if op == "=":
+        ok = any(str(v).lower() == want.lower() if isinstance(v, (bool,)) else str(v) == want for v in vals)
+    elif op == ">":
+        ok = any(isinstance(v, (int, float)) and v > float(want) for v in vals)
+    else:
+        ok = any(want in str(v) for v in vals)
+    return "" if ok else f"{exp}: found {vals[:12]}"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--web", required=True)
+    ap.add_argument("--query", default="sidecar=1")
+    ap.add_argument("--expect", action="append", default=[])
+    ap.add_argument("--log-expect", action="append", default=[])
+    ap.add_argument("--page-expect", action="append", default=[], help="TEXT the page shows (its status line)")
+    ap.add_argument("--no-isolation", action="store_true", help="serve without the cross-origin isolation headers")
+    ap.add_argument("--screenshot")
+    ap.add_argument("--size", default="1280x720")
+    ap.add_argument("--timeout", type=float, default=120)
+    ap.add_argument("--server")
+    ap.add_argument("--chromium", default=shutil.which("chromium") or shutil.which("chromium-browser") or "chromium")
+    ap.add_argument("--print-sidecar", action="store_true")
+    ap.add_argument("--settle", type=float, default=0, help="seconds of frames after the expectations held (frame times)")
+    a = ap.parse_args()
+    width, height = (int(x) for x in a.size.split("x"))
+
+    server = None
+    base = a.server
+    if not base:
+        with tempfile.TemporaryDirectory() as tmp:
+            port_file = os.path.join(tmp, "port")
+            server = subprocess.Popen([sys.executable, os.path.join(HERE, "static_server.py"), a.web, "--port-file", port_file]
+                                      + (["--no-isolation"] if a.no_isolation else []),
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            for _ in range(100):
+                if os.path.exists(port_file):
+                    break
+                time.sleep(0.1)
+            else:
+                print("web_test: the static server did not start", file=sys.stderr)
+                server.kill()
+                return 1
+            base = f"http://127.0.0.1:{open(port_file).read().strip()}/"
+    chrome = Chromium(a.chromium, width, height)
+    rc = 1
+    try:
+        url = base + "index.html?" + a.query
+        chrome.open(url, width, height)
+        t0 = time.time()
+        sidecar, why, log = None, ["nothing yet"], ""
+        while time.time() - t0 < a.timeout:
+            chrome.pump(1.0)
+            text = chrome.eval("document.getElementById('warpscope-sidecar') ? document.getElementById('warpscope-sidecar').textContent : ''") or ""
+            log = chrome.eval("document.getElementById('warpscope-log') ? document.getElementById('warpscope-log').textContent : ''") or ""
+            why = []
+            if a.expect:
+                try:
+                    sidecar = json.loads(text) if text else None
+                except json.JSONDecodeError:
+                    sidecar = None
+                if sidecar is None:
+                    why.append("no sidecar yet")
+                else:
+                    why += [w for w in (check(sidecar, e) for e in a.expect) if w]
+            why += [f"log lacks {t!r}" for t in a.log_expect if t not in log]
+            if a.page_expect:
+                shown = chrome.eval("document.getElementById('status') ? document.getElementById('status').innerText : ''") or ""
+                why += [f"the page does not show {t!r} (it shows {shown[:200]!r})" for t in a.page_expect if t not in shown]
+            if not why:
+                break
+        elapsed = time.time() - t0
+        if a.settle > 0:
+            chrome.pump(a.settle)
+        frames = chrome.eval("document.getElementById('warpscope-frames') ? document.getElementById('warpscope-frames').textContent : ''")
+        if why:
+            print(f"web_test: FAILED after {elapsed:.1f} s ({url}):\n  " + "\n  ".join(why))
+            print("page output:\n" + log[-3000:])
+            print("console:\n" + "\n".join(chrome.console_lines()[-40:]))
+        else:
+            print(f"web_test: ok after {elapsed:.1f} s ({url})")
+            rc = 0
+        if a.print_sidecar and sidecar is not None:
+            print(json.dumps(sidecar, indent=1)[:4000])
+        if log and a.log_expect:
+            print("page output:\n" + log)
+        if frames:
+            print("frames: " + frames)
+        if a.screenshot:
+            chrome.pump(1.0)   # a few more frames after the state settled
+            png = base64.b64decode(chrome.send("Page.captureScreenshot", {"format": "png"})["data"])
+            with open(a.screenshot, "wb") as f:
+                f.write(png)
+            print(f"web_test: wrote {a.screenshot} ({len(png)} bytes)")
+    finally:
+        chrome.close()
+        if server:
+            server.kill()
+            server.wait()
+    return rc
+
+
+if __name__ == "__main__":
+    sys.exit(main())
