@@ -22,6 +22,7 @@ const char* intrinsicOf(const Instr& I) {
     case Op::Shfl: return "shfl.sync (__shfl_*_sync)";
     case Op::Vote: return "vote.sync (__ballot_sync, __all_sync, __any_sync)";
     case Op::Match: return "match.sync (__match_*_sync)";
+    case Op::Redux: return "redux.sync (__reduce_*_sync)";
     default: return "bar.warp.sync (__syncwarp)";
     }
 }

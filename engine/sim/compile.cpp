@@ -875,6 +875,33 @@ Instr Translator::translate(const ptx::Instruction& in, uint32_t funcIndex) {
         I.maskSync = true;   // match exists only as match.sync
         I.nsrc = 2;
         break;
+    case Op::Redux: {
+        // redux.sync.{add,min,max}.{u32,s32} / redux.sync.{and,or,xor}.b32 d, a, membermask
+        // (sm_80). The f32 forms (.abs, .NaN; sm_100a) are not implemented.
+        static const std::pair<const char*, AtomOp> k[] = {{"add", AtomOp::Add}, {"min", AtomOp::Min}, {"max", AtomOp::Max},
+                                                           {"and", AtomOp::And}, {"or", AtomOp::Or}, {"xor", AtomOp::Xor}};
+        for (auto& w : m.words) {
+            bool found = false;
+            for (auto& [n, op] : k)
+                if (w == n) {
+                    I.atom = op;
+                    found = true;
+                }
+            if (!found) unsupported(c_, "modifier ." + w + " on redux.sync");
+        }
+        if (!m.sync) malformed(c_, "redux exists only as redux.sync");
+        if (I.atom == AtomOp::None) malformed(c_, "redux.sync needs .add, .min, .max, .and, .or or .xor");
+        I.type = mainType(m);
+        if (I.type != Type::U32 && I.type != Type::S32 && I.type != Type::B32)
+            unsupported(c_, "redux.sync on type ." + std::string(ptx::typeName(I.type)) + " (the engine has .u32, .s32 and .b32)");
+        needOperands(in, 3);
+        I.dst = reg(ops[0], false);
+        I.src[0] = value(ops[1], I.type);
+        I.src[1] = value(ops[2], Type::U32);
+        I.maskSync = true;
+        I.nsrc = 2;
+        break;
+    }
     case Op::Bra: {
         needOperands(in, 1);
         if (ops[0].kind != ptx::Operand::Kind::Symbol) unsupported(c_, "indirect branches");

@@ -79,6 +79,7 @@ std::string_view execClassName(ExecClass c);
     X(Vote, "vote", Warp, 4, Warp)                                \
     X(Activemask, "activemask", Warp, 4, Warp)                    \
     X(Match, "match", Warp, 20, Warp)                             \
+    X(Redux, "redux", Warp, 20, Warp)                             \
     X(Bra, "bra", Branch, 4, Branch)                              \
     X(Call, "call", Branch, 10, Call)                             \
     X(Ret, "ret", Branch, 4, Exit)                                \

@@ -1,4 +1,4 @@
-// Warp-wide instructions: shfl, vote, activemask, match.
+// Warp-wide instructions: shfl, vote, activemask, match, redux.
 #include "sim/exec.hpp"
 
 namespace warpscope::sim {
@@ -79,6 +79,34 @@ void execWarp(Exec& x) {
             }
         });
         if (I.matchAll) x.setPred(I.dst2, allSame ? kFull : 0u, x.exec);
+        break;
+    }
+    case Op::Redux: {
+        // Every lane of the warp's members gets the reduction over all of them (the member mask
+        // was checked above: each named lane executes this instruction).
+        const uint64_t* a = x.src(0);
+        const bool isSigned = I.type == Type::S32;
+        uint32_t acc = 0;
+        bool first = true;
+        forLanes(x.exec, [&](int l) {
+            const uint32_t v = uint32_t(a[l]);
+            if (first) {
+                acc = v;
+                first = false;
+                return;
+            }
+            switch (I.atom) {
+            case AtomOp::Add: acc += v; break;
+            case AtomOp::Min: acc = isSigned ? uint32_t(std::min(int32_t(acc), int32_t(v))) : std::min(acc, v); break;
+            case AtomOp::Max: acc = isSigned ? uint32_t(std::max(int32_t(acc), int32_t(v))) : std::max(acc, v); break;
+            case AtomOp::And: acc &= v; break;
+            case AtomOp::Or: acc |= v; break;
+            case AtomOp::Xor: acc ^= v; break;
+            default: break;
+            }
+        });
+        uint64_t* d = x.dst();
+        forLanes(x.exec, [&](int l) { d[l] = acc; });
         break;
     }
     default: break;
