@@ -97,6 +97,7 @@ void checkAccess(Exec& x, uint32_t bytes, bool before) {
             return;
         }
         if (space != StateSpace::Shared || addr + bytes > x.b.shared.size()) return;
+        if (racecheck && !x.b.asyncPending.empty()) checkAsyncPending(x, l, addr, bytes, isStore || isAtomic);
         if (initcheck && !x.b.sharedInit.empty()) {
             uint8_t* shadow = x.b.sharedInit.data() + addr;
             if (before && (isLoad || isAtomic)) {
@@ -230,7 +231,7 @@ template <class Record>
 void fillMemoryKind(Record& r, const Instr& I, StateSpace resolved) {
     r.space = resolved;
     r.accessBytes = static_cast<uint8_t>(std::min<uint32_t>(static_cast<uint32_t>(ptx::sizeOf(I.type)) * I.vec, 255));
-    r.isLoad = I.op == Op::Ld;
+    r.isLoad = I.op == Op::Ld || I.op == Op::CpAsync;
     r.isStore = I.op == Op::St;
     r.isAtomic = I.op == Op::Atom || I.op == Op::Red;
 }

@@ -90,6 +90,11 @@ struct Instr {
     int32_t target = -1;           // bra: target pc; call: callee index
     int32_t reconv = -1;           // bra: reconvergence pc (kExitPc for "at exit")
     int32_t callSite = -1;         // call: index into Function::calls
+    // cp.async: bytes copied (4, 8 or 16); the shared destination is src[0] (base) + src[1]
+    // (offset), the source size src[2] (None: all of them). cp.async.mbarrier.arrive.noinc;
+    // mbarrier.test_wait/try_wait.parity.
+    uint8_t asyncBytes = 0;
+    bool noinc = false, parity = false;
     // wmma/mma/ldmatrix/movmatrix: shape, types, layouts and register lists (sim/tensor.hpp).
     std::shared_ptr<const MatrixOp> matrix;
     // Where it came from.
