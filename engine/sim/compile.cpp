@@ -231,6 +231,12 @@ private:
             r.index = static_cast<uint32_t>(*s);
             return r;
         }
+        if (o.name == "%envreg1" || o.name == "%envreg2") {
+            r.kind = Operand::Kind::Special;
+            r.index = static_cast<uint32_t>(o.name == "%envreg1" ? Sreg::EnvReg1 : Sreg::EnvReg2);
+            prog_.readsGridWorkspace = true;
+            return r;
+        }
         if (o.name.rfind("%envreg", 0) == 0 || o.name.rfind("%pm", 0) == 0) {
             r.kind = Operand::Kind::Imm;   // environment / perf-monitor registers read as zero
             return r;

@@ -217,6 +217,8 @@ struct Exec {
             case Sreg::GlobalTimer: v = g.stats_.warpInstructions * 4; break;
             case Sreg::DynamicSmemSize: v = g.cfg_.dynamicSharedBytes; break;
             case Sreg::TotalSmemSize: v = g.sharedBytes_; break;
+            case Sreg::EnvReg1: v = g.opt_.gridWorkspace >> 32; break;
+            case Sreg::EnvReg2: v = g.opt_.gridWorkspace & 0xffffffffull; break;
             default: break;
             }
             for (int l = 0; l < 32; ++l) out[l] = v;

@@ -33,6 +33,10 @@ struct LaunchOptions {
     const std::atomic<bool>* cancel = nullptr;
     uint32_t maxResidentBlocks = 32;            // blocks in flight at once
     uint32_t numSMs = 4;                        // for %smid / %nsmid and display
+    // A cooperative launch's grid-synchronisation workspace (device memory, zeroed): what
+    // %envreg1 (high word) and %envreg2 (low word) hold, where nvcc's grid.sync() keeps its
+    // arrival counter. 0 in other launches, as on the hardware.
+    uint64_t gridWorkspace = 0;
     uint64_t maxLocalBytesPerThread = 512 * 1024;
     // Optional checkers (memcheck and synccheck are always on: they stop the launch).
     bool initcheck = false;   // loads of global or shared memory nothing has written

@@ -385,6 +385,17 @@ void execMemory(Exec& x) {
         });
     }
 done:
+    // A signed load into a 64-bit register (ld.global.s32 %rd, ...: nvcc's widening loads) fills
+    // all 64 bits with the sign; the paths above keep it to 32, which is right only for a 32-bit
+    // register (its readers sign-extend as their type asks; a 64-bit add reads the register whole).
+    if (I.op == Op::Ld && ptx::isSigned(I.type) && es < 8) {
+        for (int k = 0; k < I.vec; ++k) {
+            const Operand& o = I.vec > 1 ? I.vecRegs[k] : I.dst;
+            if (o.kind != Operand::Kind::Reg || !x.fn().regWide[o.index]) continue;
+            uint64_t* d = x.writeReg(o.index);
+            forLanes(x.exec, [&](int l) { d[l] = uint64_t(arith::signExtend(d[l] & mask(es * 8), es * 8)); });
+        }
+    }
     if (st) fillMemoryStep(*st, I, resolved, x.addrs);
 }
 

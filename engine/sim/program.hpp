@@ -22,6 +22,7 @@ enum class Sreg : uint8_t {
     LaneId, WarpId, NWarpId, SmId, NSmId, GridId,
     LanemaskEq, LanemaskLe, LanemaskLt, LanemaskGe, LanemaskGt,
     Clock, Clock64, GlobalTimer, DynamicSmemSize, TotalSmemSize,
+    EnvReg1, EnvReg2,   // the grid-sync workspace of a cooperative launch (LaunchOptions::gridWorkspace)
 };
 
 struct Operand {
@@ -170,6 +171,9 @@ struct Program {
     std::vector<SharedVar> sharedVars;
     std::map<int, std::string> files;  // .file index -> path
     int mainFile = 0;                  // the .file of the kernel's own source (most common)
+    // It reads %envreg1/%envreg2, as nvcc's grid.sync() does to find the cooperative launch's
+    // workspace (a trap then most likely means grid.sync() outside a cooperative launch).
+    bool readsGridWorkspace = false;
 };
 
 // Addresses of module-scope variables (.global/.const), chosen by whoever owns device memory.
