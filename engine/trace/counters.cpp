@@ -30,6 +30,9 @@ void MemCounters::add(const MemCounters& o) {
     globalAtomRequests += o.globalAtomRequests;
     globalAtomSectors += o.globalAtomSectors;
     globalRedRequests += o.globalRedRequests;
+    ldgstsInst += o.ldgstsInst;
+    globalLdgstsRequests += o.globalLdgstsRequests;
+    globalLdgstsSectors += o.globalLdgstsSectors;
     globalRedSectors += o.globalRedSectors;
     localLdSectors += o.localLdSectors;
     localStSectors += o.localStSectors;
@@ -91,6 +94,10 @@ void CounterCollector::onStep(const sim::Step& s) {
                     d.globalAtomRequests = ga.requests;
                     d.globalAtomSectors = ops;
                 }
+            } else if (s.isLoad && s.instr && s.instr->op == sim::Op::CpAsync) {
+                d.ldgstsInst = 1;
+                d.globalLdgstsRequests = ga.requests;
+                d.globalLdgstsSectors = ga.sectors;
             } else if (s.isLoad) {
                 d.globalLdRequests = ga.requests;
                 d.globalLdSectors = ga.sectors;
@@ -287,6 +294,9 @@ std::map<std::string, double> CounterCollector::metrics() const {
     m["sm__pipe_tensor_cycles_active.sum"] = double(t.tensorPipeCycles);
     m["smsp__inst_executed_op_ldsm.sum"] = double(t.ldsm);
     m["sm__inst_executed_op_ldsm.sum"] = double(t.ldsm);
+    m["smsp__inst_executed_op_ldgsts.sum"] = double(t.ldgstsInst);
+    m["l1tex__t_requests_pipe_lsu_mem_global_op_ldgsts.sum"] = double(t.globalLdgstsRequests);
+    m["l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts.sum"] = double(t.globalLdgstsSectors);
     m["smsp__inst_executed_op_shared_ld.sum"] = double(t.sharedLdRequests);
     m["smsp__inst_executed_op_shared_st.sum"] = double(t.sharedStRequests);
     m["l1tex__t_sector_hit_rate.pct"] = 100.0 * ratio(double(l1Hits_), double(l1Lookups_));
