@@ -932,6 +932,7 @@ Instr Translator::translate(const ptx::Instruction& in, uint32_t funcIndex) {
         bool cg = false;
         for (auto& w : in.modifiers) cg = cg || w == "cg";
         if (cg && I.asyncBytes != 16) malformed(c_, "cp.async.cg copies 16 bytes only");
+        I.asyncBypassL1 = cg;
         I.space = StateSpace::Global;
         I.type = I.asyncBytes == 16 ? Type::B128 : I.asyncBytes == 8 ? Type::B64 : Type::B32;
         const Address dst = address(ops[0], StateSpace::Shared);

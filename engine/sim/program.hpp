@@ -95,6 +95,7 @@ struct Instr {
     // (offset), the source size src[2] (None: all of them). cp.async.mbarrier.arrive.noinc;
     // mbarrier.test_wait/try_wait.parity.
     uint8_t asyncBytes = 0;
+    bool asyncBypassL1 = false;    // cp.async.cg (LDGSTS.BYPASS: not cached in L1)
     bool noinc = false, parity = false;
     // wmma/mma/ldmatrix/movmatrix: shape, types, layouts and register lists (sim/tensor.hpp).
     std::shared_ptr<const MatrixOp> matrix;
