@@ -12,6 +12,9 @@
 // Threads are ranked in the block as CUDA ranks them (x fastest, then y, then z) and a warp is 32
 // consecutive ranks, as on the hardware.
 #pragma once
+// (if constexpr: the clang path compiles kernels as C++14, where clang accepts it with a warning)
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wc++17-extensions"
 #define _COOPERATIVE_GROUPS_H_
 #include "cuda_runtime.h"
 
@@ -210,7 +213,7 @@ public:
     // launch it traps (the simulator then names the missing cudaLaunchCooperativeKernel).
     __device__ void sync() const {
         unsigned* counter = workspace();
-        if (!counter) __trap();
+        if (!counter) asm volatile("trap;");
         counter += 1;
         __syncthreads();
         if (__ws::blockRank() == 0) {
@@ -257,3 +260,4 @@ template <class Group> __WS_CG unsigned long long group_size(const Group& g) { r
 #undef __WS_CGM
 #undef __WS_CG
 } // namespace cooperative_groups
+#pragma clang diagnostic pop
