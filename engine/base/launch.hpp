@@ -22,6 +22,10 @@ struct LaunchConfig {
     Dim3 grid;
     Dim3 block;
     uint32_t dynamicSharedBytes = 0;
+    // A cooperative launch (cudaLaunchCooperativeKernel; lesson.json "cooperative": true): every
+    // block is resident at once, so grid.sync() can work; a grid that cannot be co-resident on
+    // the device fails to launch (cudaErrorCooperativeLaunchTooLarge).
+    bool cooperative = false;
 };
 
 // One kernel parameter as the raw bytes of its .param (scalars little-endian; a struct is its

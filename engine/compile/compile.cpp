@@ -500,6 +500,19 @@ void writeStandInHeaders(const fs::path& dir) {
     writeText(dir / "warpscope_tensor.h", tensorHeaderText());
     for (const char* h : {"cuda_fp16.h", "cuda_bf16.h", "mma.h", "cuda_fp16.hpp", "cuda_bf16.hpp"})
         writeText(dir / h, "// warpscope: half, bfloat16 and nvcuda::wmma for the clang path\n#pragma once\n#include \"warpscope_tensor.h\"\n");
+    // Cooperative groups (warpscope's, over the prelude's warp functions); the __pipeline_*
+    // primitives are in the prelude. libcu++'s cuda::pipeline and cuda::barrier are not.
+    for (auto& [name, text] : groupHeaders()) {
+        std::error_code ec;
+        fs::create_directories((dir / name).parent_path(), ec);
+        writeText(dir / name, std::string(text));
+    }
+    writeText(dir / "cuda_pipeline.h", "// warpscope: the __pipeline_* primitives come from warpscope_cuda.h\n#pragma once\n");
+    fs::create_directories(dir / "cuda");
+    for (const char* h : {"cuda/pipeline", "cuda/barrier", "cuda/annotated_ptr"})
+        writeText(dir / h, std::string("#pragma once\n#error \"<") + h + "> is libcu++ (cuda::pipeline, cuda::barrier, cuda::memcpy_async), which warpscope's "
+                            "clang path does not have: compile with --compiler nvcc or nvrtc where a CUDA toolkit is installed, or use the "
+                            "__pipeline_memcpy_async / __pipeline_commit / __pipeline_wait_prior primitives of <cuda_pipeline.h>\"\n");
 }
 
 Result runClang(const std::string& source, const std::string& fileName, const Options& o) {

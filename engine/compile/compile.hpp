@@ -90,6 +90,9 @@ std::string_view preludeText();
 // The clang path's half/bfloat16/wmma header (prelude/warpscope_tensor.h), which its stand-ins for
 // <cuda_fp16.h>, <cuda_bf16.h> and <mma.h> include.
 std::string_view tensorHeaderText();
+// <cooperative_groups.h> and <cooperative_groups/*.h> for the clang path (engine/cudart/include's,
+// built in): file name (relative) and text.
+const std::vector<std::pair<std::string, std::string_view>>& groupHeaders();
 constexpr const char* kPreludeName = "warpscope_cuda.h";
 
 // The clang path's PTX post-processing, exposed for tests: .file paths become bare file names and

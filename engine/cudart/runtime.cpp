@@ -646,6 +646,7 @@ const ErrorText kErrors[] = {
     {cudaErrorLaunchOutOfResources, "cudaErrorLaunchOutOfResources", "too many resources requested for launch"},
     {cudaErrorUnsupportedLimit, "cudaErrorUnsupportedLimit", "limit is not supported on this architecture"},
     {cudaErrorLaunchTimeout, "cudaErrorLaunchTimeout", "the launch timed out and was terminated"},
+    {cudaErrorCooperativeLaunchTooLarge, "cudaErrorCooperativeLaunchTooLarge", "too many blocks in cooperative launch"},
     {cudaErrorAssert, "cudaErrorAssert", "device-side assert triggered"},
     {cudaErrorHostMemoryAlreadyRegistered, "cudaErrorHostMemoryAlreadyRegistered", "part or all of the requested memory range is already mapped"},
     {cudaErrorHostMemoryNotRegistered, "cudaErrorHostMemoryNotRegistered", "pointer does not correspond to a registered memory region"},
@@ -681,7 +682,8 @@ cudaError_t launchErrorFor(const Error& e) {
     case Error::Kind::Deadlock:
     case Error::Kind::Cancelled: return cudaErrorLaunchFailure;
     case Error::Kind::Unsupported: return cudaErrorNotSupported;
-    case Error::Kind::Input: return cudaErrorInvalidValue;
+    case Error::Kind::Input:
+        return m.find("cudaErrorCooperativeLaunchTooLarge") != std::string::npos ? cudaErrorCooperativeLaunchTooLarge : cudaErrorInvalidValue;
     case Error::Kind::Device: return cudaErrorUnknown;
     }
     return cudaErrorUnknown;
@@ -1024,7 +1026,7 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
     prop->memoryClockRate = c.rt.haveSpec ? int(s.dramGBs * 1e6 * 8 / (2.0 * prop->memoryBusWidth)) : 0;
     prop->computeMode = cudaComputeModeDefault;
     prop->pciBusID = 1;
-    prop->cooperativeLaunch = 0;   // cudaLaunchCooperativeKernel is not supported
+    prop->cooperativeLaunch = 1;   // cudaLaunchCooperativeKernel: the whole grid resident (grid.sync())
     prop->computePreemptionSupported = 1;
     prop->persistingL2CacheMaxSize = c.rt.haveSpec ? int(s.l2Bytes * 3 / 4) : 0;
     prop->accessPolicyMaxWindowSize = 134213632;
@@ -1686,7 +1688,18 @@ cudaError_t __cudaPopCallConfiguration(WsDim3* grid, WsDim3* block, size_t* shar
     return cudaSuccess;
 }
 
+static cudaError_t launchKernel(const void* func, WsDim3 grid, WsDim3 block, void** args, size_t sharedMem, cudaStream_t stream,
+                                bool cooperative);
 cudaError_t cudaLaunchKernel(const void* func, WsDim3 grid, WsDim3 block, void** args, size_t sharedMem, cudaStream_t stream) {
+    return launchKernel(func, grid, block, args, sharedMem, stream, false);
+}
+// Every block resident at once, so grid.sync() works; a grid larger than the preset holds at
+// once answers cudaErrorCooperativeLaunchTooLarge (SimDevice checks it from the occupancy).
+cudaError_t cudaLaunchCooperativeKernel(const void* func, WsDim3 grid, WsDim3 block, void** args, size_t sharedMem, cudaStream_t stream) {
+    return launchKernel(func, grid, block, args, sharedMem, stream, true);
+}
+static cudaError_t launchKernel(const void* func, WsDim3 grid, WsDim3 block, void** args, size_t sharedMem, cudaStream_t stream,
+                                bool cooperative) {
     Call c;
     WS_STICKY(c.rt);
     auto k = c.rt.kernels.find(func);
@@ -1726,6 +1739,7 @@ cudaError_t cudaLaunchKernel(const void* func, WsDim3 grid, WsDim3 block, void**
     cfg.grid = {grid.x, grid.y, grid.z};
     cfg.block = {block.x, block.y, block.z};
     cfg.dynamicSharedBytes = static_cast<uint32_t>(sharedMem);
+    cfg.cooperative = cooperative;
     struct Drain {   // the kernel's printf records and checker reports, whether it finished or faulted
         Runtime& rt;
         ~Drain() {
@@ -1986,9 +2000,6 @@ cudaError_t cudaMemAdvise(const void* devPtr, size_t count, int advice, int devi
         return complain(cudaErrorInvalidValue, "cudaMemAdvise: the range is not inside one cudaMallocManaged allocation");
     noteHint(c.rt, "cudaMemAdvise", "the simulator's unified memory is always where it is used, so there is no page placement to advise");
     return cudaSuccess;
-}
-cudaError_t cudaLaunchCooperativeKernel(const void*, WsDim3, WsDim3, void**, size_t, cudaStream_t) {
-    return notSupported("cudaLaunchCooperativeKernel", "grid-wide synchronisation is not simulated");
 }
 // Device limits: the stack is the simulator's local memory per thread; the printf FIFO is the
 // prelude's, 1 MiB; there is no device-side malloc heap.

@@ -27,6 +27,9 @@ const std::vector<ComparedMetric>& comparedMetrics() {
         {"smsp__inst_executed_pipe_tensor.sum", true},
         {"smsp__pipe_tensor_cycles_active.sum", true},
         {"smsp__inst_executed_op_ldsm.sum", true},
+        // cp.async (LDGSTS): tests/validation/ncu/async-copy.csv (scripts/record-async.sh).
+        {"smsp__sass_inst_executed_op_ldgsts.sum", true},
+        {"smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ldgsts.sum", true},
         {"l1tex__t_sector_hit_rate.pct", false},
         {"lts__t_sector_hit_rate.pct", false},
         {"dram__bytes_read.sum", false},

@@ -51,6 +51,7 @@ constexpr CUresult CUDA_ERROR_NO_DEVICE = 100;
 constexpr CUresult CUDA_ERROR_NOT_FOUND = 500;
 constexpr CUresult CUDA_ERROR_ILLEGAL_ADDRESS = 700;
 constexpr CUresult CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES = 701;
+constexpr CUresult CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE = 720;
 constexpr CUresult CUDA_ERROR_LAUNCH_TIMEOUT = 702;
 constexpr CUresult CUDA_ERROR_ASSERT = 710;
 constexpr CUresult CUDA_ERROR_HARDWARE_STACK_ERROR = 714;
@@ -151,6 +152,8 @@ struct DriverApi {
     CUresult (*cuGraphExecDestroy)(CUgraphExec) = nullptr;
     CUresult (*cuGraphDestroy)(CUgraph) = nullptr;
     CUresult (*cuFuncSetAttribute)(CUfunction, int, int) = nullptr;
+    CUresult (*cuLaunchCooperativeKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                                          CUstream, void**) = nullptr;   // (optional: only cooperative launches need it)
     CUresult (*cuFuncGetParamInfo)(CUfunction, size_t, size_t*, size_t*) = nullptr;
     CUresult (*cuFuncGetAttribute)(int*, int, CUfunction) = nullptr;
 
@@ -245,6 +248,7 @@ std::shared_ptr<const DriverApi> loadDriver() {
     bindSymbol(handle, api->cuGraphExecDestroy, "cuGraphExecDestroy");
     bindSymbol(handle, api->cuGraphDestroy, "cuGraphDestroy");
     bindSymbol(handle, api->cuFuncSetAttribute, "cuFuncSetAttribute");
+    bindSymbol(handle, api->cuLaunchCooperativeKernel, "cuLaunchCooperativeKernel");
     bindSymbol(handle, api->cuFuncGetParamInfo, "cuFuncGetParamInfo");
     if (!missing.empty())
         throw Error(Error::Kind::Device,
@@ -629,9 +633,18 @@ void CudaDevice::enqueueKernel(void* stream, const std::string& kernel, const ru
                                      int(config.dynamicSharedBytes)),
               "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)");
 
-    CUresult r = api.cuLaunchKernel(f, config.grid.x, config.grid.y, config.grid.z, config.block.x,
-                                    config.block.y, config.block.z, config.dynamicSharedBytes, stream,
-                                    kernelParams.data(), nullptr);
+    if (config.cooperative && !api.cuLaunchCooperativeKernel)
+        throw Error(Error::Kind::Device, "The CUDA driver has no cuLaunchCooperativeKernel for the cooperative launch of '" + kernel + "'.",
+                    siteOf(kernel));
+    CUresult r = config.cooperative
+                     ? api.cuLaunchCooperativeKernel(f, config.grid.x, config.grid.y, config.grid.z, config.block.x, config.block.y,
+                                                     config.block.z, config.dynamicSharedBytes, stream, kernelParams.data())
+                     : api.cuLaunchKernel(f, config.grid.x, config.grid.y, config.grid.z, config.block.x, config.block.y,
+                                          config.block.z, config.dynamicSharedBytes, stream, kernelParams.data(), nullptr);
+    if (r == CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE)
+        throw Error(Error::Kind::Input, "The GPU rejected the cooperative launch of kernel '" + kernel + "' with " + describeConfig(config) +
+                                            ": " + api.describe(r) + " (cudaErrorCooperativeLaunchTooLarge: the grid cannot be resident at once).",
+                    siteOf(kernel));
     if (r == CUDA_ERROR_INVALID_VALUE || r == CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES)
         throw Error(Error::Kind::Input, "The GPU rejected the launch of kernel '" + kernel + "' with " +
                                             describeConfig(config) + ": " + api.describe(r) + ".",

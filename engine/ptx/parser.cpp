@@ -10,7 +10,9 @@
 #include <cctype>
 #include <charconv>
 #include <cstring>
+#include <map>
 #include <sstream>
+#include <tuple>
 #include <unordered_map>
 
 namespace warpscope::ptx {
@@ -594,6 +596,10 @@ private:
         expectPunct('{', "to open the function body");
         int depth = 1;
         SourceLoc loc;
+        // Where each location last seen in a .loc was inlined, resolved to the outermost one:
+        // nvcc nests inlining (a CUDA header's helper inlined into a header function inlined into
+        // the kernel), each level a .loc whose inlined_at names the level above, outer first.
+        std::map<std::tuple<int, int, int>, std::tuple<int, int, int>> outermost;
         scopes_.clear();
         while (depth > 0) {
             if (at(Tok::End)) error("function '" + f.name + "' is not closed with '}'");
@@ -632,6 +638,8 @@ private:
                             int ff = static_cast<int>(expectInt("a file index"));
                             int ll = static_cast<int>(expectInt("a line"));
                             int cc = static_cast<int>(expectInt("a column"));
+                            if (auto up = outermost.find({ff, ll, cc}); up != outermost.end()) std::tie(ff, ll, cc) = up->second;
+                            outermost[{loc.file, loc.line, loc.column}] = {ff, ll, cc};
                             loc.innerFile = loc.file;
                             loc.innerLine = loc.line;
                             loc.file = ff;

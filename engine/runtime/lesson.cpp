@@ -80,7 +80,7 @@ struct HostOpKind {
 };
 const std::vector<HostOpKind>& hostOpKinds() {
     static const std::vector<HostOpKind> kinds = {
-        {"launch", {"grid", "block"}, {"launch", "grid", "block", "shared", "args", "stream", "family", "if", "help"}, "kernel"},
+        {"launch", {"grid", "block"}, {"launch", "grid", "block", "shared", "cooperative", "args", "stream", "family", "if", "help"}, "kernel"},
         {"to_device", {}, {"to_device", "offset", "count", "stream", "async", "if", "help"}, "buffer"},
         {"to_host", {}, {"to_host", "offset", "count", "stream", "async", "if", "help"}, "buffer"},
         {"record", {}, {"record", "stream", "if", "help"}, "event"},
@@ -834,6 +834,10 @@ RunResult runLessonImpl(const Lesson& lesson, const ParamValues& params, Device&
             int64_t s = evaluate(exprText(op["shared"], where + ".shared"), names, where + ".shared").asInt();
             if (s < 0 || s > 227 * 1024) bad(where + ".shared", "dynamic shared memory must be between 0 and 232448 bytes");
             cfg.dynamicSharedBytes = static_cast<uint32_t>(s);
+        }
+        if (op.contains("cooperative")) {
+            if (!op["cooperative"].is_boolean()) bad(where + ".cooperative", "must be true or false");
+            cfg.cooperative = op["cooperative"].get<bool>();
         }
         const json args = op.value("args", json::array());
         if (args.size() != fn->params.size())

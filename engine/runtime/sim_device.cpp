@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <sstream>
 
 namespace warpscope::runtime {
 
@@ -99,6 +100,41 @@ LaunchResult SimDevice::runKernel(const std::string& kernel, const LaunchConfig&
     auto t0 = std::chrono::steady_clock::now();
     sim::LaunchOptions opt = options_;
     opt.cancel = &cancel_;
+    // A cooperative launch: the whole grid must fit on the device at once (as the driver checks,
+    // from the occupancy of this preset), every block is resident, and grid.sync() gets a zeroed
+    // workspace for its arrival counter.
+    struct Workspace {
+        mem::GlobalMemory& m;
+        DevPtr p = 0;
+        ~Workspace() {
+            if (p) m.free(p);
+        }
+    } workspace{memory_};
+    if (config.cooperative) {
+        // (Without a timeline the device has no preset of its own: the default one decides.)
+        const timing::GpuSpec sp = model_ ? model_->spec() : timing::resolvePreset();
+        timing::OccupancyInput in;
+        in.threadsPerBlock = static_cast<uint32_t>(config.block.count());
+        in.registersPerThread = timingOptions_.registersPerThread;
+        uint32_t staticShared = 0;
+        for (auto& v : prog.sharedVars) staticShared = std::max<uint32_t>(staticShared, static_cast<uint32_t>(v.offset + v.size));
+        in.sharedBytesPerBlock = staticShared + config.dynamicSharedBytes;
+        const timing::Occupancy occ = timing::computeOccupancy(sp, in);
+        const uint64_t fit = uint64_t(sp.smCount) * occ.activeBlocksPerSM;
+        if (config.grid.count() > fit) {
+            std::ostringstream os;
+            os << "Cooperative launch of " << kernel << " too large (cudaErrorCooperativeLaunchTooLarge): its grid has "
+               << config.grid.count() << " blocks, but only " << fit << " can be resident at once on the " << sp.name << " ("
+               << sp.smCount << " SMs x " << occ.activeBlocksPerSM << " blocks of " << in.threadsPerBlock
+               << " threads per SM); grid.sync() needs every block resident. Use at most that many blocks (a grid-stride loop "
+                  "covers the rest), or cudaOccupancyMaxActiveBlocksPerMultiprocessor to size the grid.";
+            throw Error(Error::Kind::Input, os.str());
+        }
+        opt.maxResidentBlocks = static_cast<uint32_t>(std::max<uint64_t>(1, config.grid.count()));
+        workspace.p = memory_.allocate(8, "grid.sync() workspace");
+        memory_.markWritten(workspace.p, 8);
+        opt.gridWorkspace = workspace.p;
+    }
     sim::Gpu gpu(prog, memory_, config, params, opt);
     reportedMicros_ = -1;
     struct KeepReports {   // keep the checkers' findings even when the launch faults

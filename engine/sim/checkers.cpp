@@ -22,6 +22,7 @@ const char* intrinsicOf(const Instr& I) {
     case Op::Shfl: return "shfl.sync (__shfl_*_sync)";
     case Op::Vote: return "vote.sync (__ballot_sync, __all_sync, __any_sync)";
     case Op::Match: return "match.sync (__match_*_sync)";
+    case Op::Redux: return "redux.sync (__reduce_*_sync)";
     default: return "bar.warp.sync (__syncwarp)";
     }
 }
@@ -220,7 +221,7 @@ std::string GlobalRaceCheck::describe(const Gpu& g, const Rec& r) const {
 void GlobalRaceCheck::accessWarp(Gpu& g, const Block& b, const Warp& w, const Instr& I, const uint64_t* addrs, uint32_t lanes,
                                  uint32_t bytes, bool before) {
     // A plain load has nothing to do after the access: skip the lanes altogether.
-    if (!before && (I.op == Op::Ld || I.op == Op::Ldu) && !(I.order & kOrderStrong)) return;
+    if (!before && (I.op == Op::Ld || I.op == Op::Ldu || I.op == Op::CpAsync) && !(I.order & kOrderStrong)) return;
     for (uint32_t m = lanes; m; m &= m - 1) {
         int l = std::countr_zero(m);
         access(g, b, w, l, I, addrs[l], bytes, before);
@@ -230,7 +231,7 @@ void GlobalRaceCheck::accessWarp(Gpu& g, const Block& b, const Warp& w, const In
 void GlobalRaceCheck::access(Gpu& g, const Block& b, const Warp& w, int lane, const Instr& I, uint64_t addr, uint32_t bytes,
                              bool before) {
     const bool isAtomic = I.op == Op::Atom || I.op == Op::Red;
-    const bool isLoad = I.op == Op::Ld || I.op == Op::Ldu, isStore = I.op == Op::St;
+    const bool isLoad = I.op == Op::Ld || I.op == Op::Ldu || I.op == Op::CpAsync, isStore = I.op == Op::St;   // (cp.async reads its source)
     const bool strong = isAtomic || (I.order & kOrderStrong);
     if ((!isAtomic && !isLoad && !isStore) || bytes == 0 || bytes > 16 || (!before && isLoad && !strong)) return;
     mem::Allocation* a = g.memory().find(addr, bytes);

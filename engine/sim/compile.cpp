@@ -231,6 +231,12 @@ private:
             r.index = static_cast<uint32_t>(*s);
             return r;
         }
+        if (o.name == "%envreg1" || o.name == "%envreg2") {
+            r.kind = Operand::Kind::Special;
+            r.index = static_cast<uint32_t>(o.name == "%envreg1" ? Sreg::EnvReg1 : Sreg::EnvReg2);
+            prog_.readsGridWorkspace = true;
+            return r;
+        }
         if (o.name.rfind("%envreg", 0) == 0 || o.name.rfind("%pm", 0) == 0) {
             r.kind = Operand::Kind::Imm;   // environment / perf-monitor registers read as zero
             return r;
@@ -429,7 +435,19 @@ Instr Translator::translate(const ptx::Instruction& in, uint32_t funcIndex) {
         I.guard.negate = in.guardNegated;
     }
     // wmma's three forms share one opcode; the table has a row for each (wmma.load/store/mma).
-    const std::string opName = in.opcode == "wmma" && !in.modifiers.empty() ? "wmma." + in.modifiers[0] : in.opcode;
+    std::string opName = in.opcode == "wmma" && !in.modifiers.empty() ? "wmma." + in.modifiers[0] : in.opcode;
+    // cp.async and mbarrier: the longest run of leading words that names a row
+    // (cp.async.wait_group, cp.async.mbarrier.arrive, mbarrier.try_wait ...).
+    if (in.opcode == "cp" || in.opcode == "mbarrier") {
+        std::string joined = in.opcode, best;
+        for (const auto& w : in.modifiers) {
+            joined += "." + w;
+            Op probe;
+            if (opFromName(joined, probe)) best = joined;
+        }
+        if (!best.empty()) opName = best;
+        else if (!in.modifiers.empty()) opName = in.opcode + "." + in.modifiers[0];
+    }
     if (!opFromName(opName, I.op)) unsupported(c_, "instruction '" + opName + "' is not implemented");
     Mods m = decodeMods(in);
     I.rnd = m.rnd;
@@ -875,6 +893,120 @@ Instr Translator::translate(const ptx::Instruction& in, uint32_t funcIndex) {
         I.maskSync = true;   // match exists only as match.sync
         I.nsrc = 2;
         break;
+    case Op::Redux: {
+        // redux.sync.{add,min,max}.{u32,s32} / redux.sync.{and,or,xor}.b32 d, a, membermask
+        // (sm_80). The f32 forms (.abs, .NaN; sm_100a) are not implemented.
+        static const std::pair<const char*, AtomOp> k[] = {{"add", AtomOp::Add}, {"min", AtomOp::Min}, {"max", AtomOp::Max},
+                                                           {"and", AtomOp::And}, {"or", AtomOp::Or}, {"xor", AtomOp::Xor}};
+        for (auto& w : m.words) {
+            bool found = false;
+            for (auto& [n, op] : k)
+                if (w == n) {
+                    I.atom = op;
+                    found = true;
+                }
+            if (!found) unsupported(c_, "modifier ." + w + " on redux.sync");
+        }
+        if (!m.sync) malformed(c_, "redux exists only as redux.sync");
+        if (I.atom == AtomOp::None) malformed(c_, "redux.sync needs .add, .min, .max, .and, .or or .xor");
+        I.type = mainType(m);
+        if (I.type != Type::U32 && I.type != Type::S32 && I.type != Type::B32)
+            unsupported(c_, "redux.sync on type ." + std::string(ptx::typeName(I.type)) + " (the engine has .u32, .s32 and .b32)");
+        needOperands(in, 3);
+        I.dst = reg(ops[0], false);
+        I.src[0] = value(ops[1], I.type);
+        I.src[1] = value(ops[2], Type::U32);
+        I.maskSync = true;
+        I.nsrc = 2;
+        break;
+    }
+    case Op::CpAsync: {
+        // cp.async.{ca,cg}.shared{::cta}.global{.L2::cache_hint ...} [dst], [src], cp-size{, src-size}
+        for (auto& w : m.words)
+            if (w != "async" && w != "shared::cta" && w.rfind("L2::", 0) != 0)
+                unsupported(c_, "modifier ." + w + " on cp.async");
+        if (ops.size() < 3 || ops.size() > 4) malformed(c_, "cp.async takes [dst], [src], cp-size and an optional src-size");
+        if (ops[2].kind != ptx::Operand::Kind::Integer || (ops[2].value != 4 && ops[2].value != 8 && ops[2].value != 16))
+            malformed(c_, "cp.async's copy size must be the constant 4, 8 or 16");
+        I.asyncBytes = static_cast<uint8_t>(ops[2].value);
+        bool cg = false;
+        for (auto& w : in.modifiers) cg = cg || w == "cg";
+        if (cg && I.asyncBytes != 16) malformed(c_, "cp.async.cg copies 16 bytes only");
+        I.asyncBypassL1 = cg;
+        I.space = StateSpace::Global;
+        I.type = I.asyncBytes == 16 ? Type::B128 : I.asyncBytes == 8 ? Type::B64 : Type::B32;
+        const Address dst = address(ops[0], StateSpace::Shared);
+        I.src[0] = dst.base;
+        I.src[1] = Operand{Operand::Kind::Imm, false, 0, static_cast<uint64_t>(dst.offset)};
+        I.addr = address(ops[1], StateSpace::Global);
+        if (ops.size() == 4) I.src[2] = value(ops[3], Type::U32);
+        I.nsrc = 3;
+        break;
+    }
+    case Op::CpAsyncCommit:
+    case Op::CpAsyncWaitAll:
+        needOperands(in, 0);
+        break;
+    case Op::CpAsyncWait:
+        needOperands(in, 1);
+        if (ops[0].kind != ptx::Operand::Kind::Integer) malformed(c_, "cp.async.wait_group takes a constant group count");
+        I.src[0] = value(ops[0], Type::U32);
+        I.nsrc = 1;
+        break;
+    case Op::CpAsyncArrive:
+    case Op::MbarInit:
+    case Op::MbarArrive:
+    case Op::MbarArriveDrop:
+    case Op::MbarTestWait:
+    case Op::MbarTryWait:
+    case Op::MbarInval: {
+        // mbarrier objects live in shared memory: .shared{::cta} addresses, or generic ones that
+        // point there. The .b64 object's layout is the engine's own (a side table per block).
+        I.space = StateSpace::None;
+        for (auto& w : in.modifiers) {
+            if (w == "shared" || w == "shared::cta") I.space = StateSpace::Shared;
+            else if (w == "noinc") I.noinc = true;
+            else if (w == "parity") I.parity = true;
+            else if (w == "shared::cluster" || w == "expect_tx" || w == "complete_tx" || w.rfind("release", 0) == 0 ||
+                     w.rfind("acquire", 0) == 0 || w == "cluster")
+                unsupported(c_, "modifier ." + w + " on " + opName + " (the engine has the sm_80 forms at CTA scope)");
+        }
+        I.type = Type::B64;
+        switch (I.op) {
+        case Op::CpAsyncArrive:   // cp.async.mbarrier.arrive{.noinc}{.shared{::cta}}.b64 [addr]
+            needOperands(in, 1);
+            I.addr = address(ops[0], I.space);
+            break;
+        case Op::MbarInit:   // mbarrier.init{.shared{::cta}}.b64 [addr], count
+            needOperands(in, 2);
+            I.addr = address(ops[0], I.space);
+            I.src[0] = value(ops[1], Type::U32);
+            I.nsrc = 1;
+            break;
+        case Op::MbarArrive:       // mbarrier.arrive{.shared{::cta}}.b64 state, [addr]{, count}
+        case Op::MbarArriveDrop:
+            if (ops.size() != 2 && ops.size() != 3) malformed(c_, opName + " takes a state register, an address and an optional count");
+            I.dst = reg(ops[0], false);
+            I.addr = address(ops[1], I.space);
+            I.src[0] = ops.size() == 3 ? value(ops[2], Type::U32) : Operand{Operand::Kind::Imm, false, 0, 1};
+            I.nsrc = 1;
+            break;
+        case Op::MbarTestWait:   // mbarrier.test_wait{.parity}{.shared{::cta}}.b64 p, [addr], state|parity
+        case Op::MbarTryWait:    // (try_wait's optional suspend-time hint is accepted and ignored)
+            if (ops.size() != 3 && !(I.op == Op::MbarTryWait && ops.size() == 4))
+                malformed(c_, opName + " takes a predicate, an address and a state (or phase parity)");
+            I.dst = reg(ops[0], true);
+            I.addr = address(ops[1], I.space);
+            I.src[0] = value(ops[2], I.parity ? Type::U32 : Type::B64);
+            I.nsrc = 1;
+            break;
+        default:   // mbarrier.inval{.shared{::cta}}.b64 [addr]
+            needOperands(in, 1);
+            I.addr = address(ops[0], I.space);
+            break;
+        }
+        break;
+    }
     case Op::Bra: {
         needOperands(in, 1);
         if (ops[0].kind != ptx::Operand::Kind::Symbol) unsupported(c_, "indirect branches");

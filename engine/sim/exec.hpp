@@ -217,6 +217,8 @@ struct Exec {
             case Sreg::GlobalTimer: v = g.stats_.warpInstructions * 4; break;
             case Sreg::DynamicSmemSize: v = g.cfg_.dynamicSharedBytes; break;
             case Sreg::TotalSmemSize: v = g.sharedBytes_; break;
+            case Sreg::EnvReg1: v = g.opt_.gridWorkspace >> 32; break;
+            case Sreg::EnvReg2: v = g.opt_.gridWorkspace & 0xffffffffull; break;
             default: break;
             }
             for (int l = 0; l < 32; ++l) out[l] = v;
@@ -481,6 +483,10 @@ void execTrap(Exec& x);      // issue.cpp: trap
 void execBarrier(Exec& x);   // issue.cpp: bar, barrier (and bar.warp.sync)
 void execFence(Exec& x);     // issue.cpp: membar, fence (racecheck's ordering)
 void execNothing(Exec& x);   // issue.cpp: nanosleep, prefetch, pmevent, brkpt
+void execAsync(Exec& x);     // ops_async.cpp: cp.async, its groups, mbarrier.*
+// racecheck (memory_exec.cpp): a shared access of `bytes` at `offset` by lane `lane` of the
+// issuing warp touches the destination of a cp.async that has not completed.
+void checkAsyncPending(Exec& x, int lane, uint64_t offset, uint32_t bytes, bool isStore);
 
 // A memory instruction's part of its Step or MemoryAccess (memory_exec.cpp).
 void fillMemoryStep(sim::Step& st, const Instr& I, StateSpace resolved, const uint64_t* addrs);

@@ -33,6 +33,10 @@ struct LaunchOptions {
     const std::atomic<bool>* cancel = nullptr;
     uint32_t maxResidentBlocks = 32;            // blocks in flight at once
     uint32_t numSMs = 4;                        // for %smid / %nsmid and display
+    // A cooperative launch's grid-synchronisation workspace (device memory, zeroed): what
+    // %envreg1 (high word) and %envreg2 (low word) hold, where nvcc's grid.sync() keeps its
+    // arrival counter. 0 in other launches, as on the hardware.
+    uint64_t gridWorkspace = 0;
     uint64_t maxLocalBytesPerThread = 512 * 1024;
     // Optional checkers (memcheck and synccheck are always on: they stop the launch).
     bool initcheck = false;   // loads of global or shared memory nothing has written
@@ -185,6 +189,30 @@ struct Block {
         uint8_t writerLane = 0;
     };
     std::vector<RaceCell> race;
+    // Asynchronous copies (ops_async.cpp): per thread of the block, its cp.async copies not yet
+    // written to shared memory and the groups it committed; per 4-byte word of shared memory,
+    // how many pending copies will write it (racecheck reports an access before then); the
+    // block's mbarrier objects by shared offset. Empty until the first cp.async or mbarrier.
+    struct AsyncCopy {
+        uint32_t dst = 0;              // shared offset
+        uint32_t group = ~0u;          // ~0u: not committed yet; else the thread's group number
+        int32_t mbar = -1;             // bound by cp.async.mbarrier.arrive to the mbarrier at this offset
+        int32_t pc = -1;
+        uint8_t bytes = 0;
+        uint8_t data[16] = {};         // read at issue; zeros past src-size
+    };
+    struct ThreadAsync {
+        std::vector<AsyncCopy> copies;
+        uint32_t committed = 0;        // groups committed so far
+    };
+    std::vector<ThreadAsync> async;
+    std::vector<uint16_t> asyncPending;
+    struct MBarrier {
+        uint32_t expected = 0, pending = 0;
+        uint64_t phase = 0;
+        int32_t initPc = -1;
+    };
+    std::vector<std::pair<uint32_t, MBarrier>> mbarriers;
     bool done = false;
     uint32_t sm = 0;
 };
@@ -314,6 +342,7 @@ private:
     friend void execBarrier(Exec&);
     friend void execFence(Exec&);
     friend void execWarp(Exec&);
+    friend void execAsync(Exec&);
     void admitBlocks();
     // runToEnd's shares: a Gpu that takes the launch's decoded kernel (pre-decoded instructions,
     // register packing) from `like` instead of deriving it again, and starts with another share's

@@ -79,6 +79,7 @@ std::string_view execClassName(ExecClass c);
     X(Vote, "vote", Warp, 4, Warp)                                \
     X(Activemask, "activemask", Warp, 4, Warp)                    \
     X(Match, "match", Warp, 20, Warp)                             \
+    X(Redux, "redux", Warp, 20, Warp)                             \
     X(Bra, "bra", Branch, 4, Branch)                              \
     X(Call, "call", Branch, 10, Call)                             \
     X(Ret, "ret", Branch, 4, Exit)                                \
@@ -95,7 +96,20 @@ std::string_view execClassName(ExecClass c);
     X(WmmaMma, "wmma.mma", Tensor, 24, Matrix)                    \
     X(Mma, "mma", Tensor, 25, Matrix)                             \
     X(Ldmatrix, "ldmatrix", Lsu, 33, Matrix)                      \
-    X(Movmatrix, "movmatrix", Warp, 8, Matrix)
+    X(Movmatrix, "movmatrix", Warp, 8, Matrix)                    \
+    /* Asynchronous copies and mbarriers (sim/ops_async.cpp, docs/async-copy.md): the */ \
+    /* translator joins cp.async's and mbarrier's leading words to find the row.      */ \
+    X(CpAsync, "cp.async", Lsu, 30, Async)                        \
+    X(CpAsyncCommit, "cp.async.commit_group", Misc, 4, Async)     \
+    X(CpAsyncWait, "cp.async.wait_group", Misc, 4, Async)         \
+    X(CpAsyncWaitAll, "cp.async.wait_all", Misc, 4, Async)        \
+    X(CpAsyncArrive, "cp.async.mbarrier.arrive", Misc, 4, Async)  \
+    X(MbarInit, "mbarrier.init", Misc, 4, Async)                  \
+    X(MbarArrive, "mbarrier.arrive", Misc, 4, Async)              \
+    X(MbarArriveDrop, "mbarrier.arrive_drop", Misc, 4, Async)     \
+    X(MbarTestWait, "mbarrier.test_wait", Misc, 4, Async)         \
+    X(MbarTryWait, "mbarrier.try_wait", Misc, 4, Async)           \
+    X(MbarInval, "mbarrier.inval", Misc, 4, Async)
 
 enum class Op : uint8_t {
 #define WARPSCOPE_OP_ENUM(e, s, c, l, x) e,
@@ -121,9 +135,13 @@ static_assert(sizeof(kOpTable) / sizeof(kOpTable[0]) == kOpCount);
 
 inline const OpInfo& opInfo(Op op) { return kOpTable[static_cast<int>(op)]; }
 
-// The instructions that access memory through an address (ld, ldu, st, atom, red): the ones whose
-// Step (and MemoryAccess) carries a space, a width and the lanes' addresses.
-inline bool isMemoryOp(Op op) { return op == Op::Ld || op == Op::Ldu || op == Op::St || op == Op::Atom || op == Op::Red; }
+// The instructions that access memory through an address (ld, ldu, st, atom, red, cp.async): the
+// ones whose Step (and MemoryAccess) carries a space, a width and the lanes' addresses. For
+// cp.async those are the global source addresses (what the coalescer and the counters see); the
+// shared destination is written when its group completes (ops_async.cpp).
+inline bool isMemoryOp(Op op) {
+    return op == Op::Ld || op == Op::Ldu || op == Op::St || op == Op::Atom || op == Op::Red || op == Op::CpAsync;
+}
 // Looks an opcode up by its PTX spelling; returns false when the engine does not know it.
 bool opFromName(std::string_view name, Op& out);
 

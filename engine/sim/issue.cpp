@@ -102,7 +102,15 @@ void execExit(Exec& x) {
 
 void execTrap(Exec& x) {
     [[maybe_unused]] auto [g, b, w, f, I, pc, active, execMask] = Ctl(x);
-    if (execMask) g.raise(Error::Kind::Fault, "The kernel executed trap (for example a failed assert).", b, w, std::countr_zero(execMask), &I);
+    if (!execMask) return;
+    // nvcc's grid.sync() traps when the launch gave it no workspace (%envreg1/2 are 0).
+    if (g.prog_.readsGridWorkspace && g.opt_.gridWorkspace == 0)
+        g.raise(Error::Kind::Fault,
+                "The kernel executed trap where grid.sync() (cooperative_groups::this_grid().sync()) found no cooperative launch: "
+                "grid-wide synchronisation needs every block resident at once, which only a cooperative launch promises "
+                "(cudaLaunchCooperativeKernel; in lesson.json \"cooperative\": true on the launch).",
+                b, w, std::countr_zero(execMask), &I);
+    g.raise(Error::Kind::Fault, "The kernel executed trap (for example a failed assert).", b, w, std::countr_zero(execMask), &I);
     return;
 }
 

@@ -117,6 +117,9 @@ void Gpu::admitBlocks() {
         blk->barrierEpoch = 0;
         if (opt_.initcheck) blk->sharedInit.assign(sharedBytes_, 0);
         if (opt_.racecheck) blk->race.assign(sharedBytes_ / 4 + 1, Block::RaceCell{});
+        blk->async.clear();
+        blk->asyncPending.clear();
+        blk->mbarriers.clear();
         blk->warps.resize(warpsPerBlock_);
         blk->readyWarps = warpsPerBlock_;
         for (uint32_t wi = 0; wi < warpsPerBlock_; ++wi) {

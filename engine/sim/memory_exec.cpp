@@ -97,6 +97,7 @@ void checkAccess(Exec& x, uint32_t bytes, bool before) {
             return;
         }
         if (space != StateSpace::Shared || addr + bytes > x.b.shared.size()) return;
+        if (racecheck && !x.b.asyncPending.empty()) checkAsyncPending(x, l, addr, bytes, isStore || isAtomic);
         if (initcheck && !x.b.sharedInit.empty()) {
             uint8_t* shadow = x.b.sharedInit.data() + addr;
             if (before && (isLoad || isAtomic)) {
@@ -230,7 +231,7 @@ template <class Record>
 void fillMemoryKind(Record& r, const Instr& I, StateSpace resolved) {
     r.space = resolved;
     r.accessBytes = static_cast<uint8_t>(std::min<uint32_t>(static_cast<uint32_t>(ptx::sizeOf(I.type)) * I.vec, 255));
-    r.isLoad = I.op == Op::Ld;
+    r.isLoad = I.op == Op::Ld || I.op == Op::CpAsync;
     r.isStore = I.op == Op::St;
     r.isAtomic = I.op == Op::Atom || I.op == Op::Red;
 }
@@ -384,6 +385,17 @@ void execMemory(Exec& x) {
         });
     }
 done:
+    // A signed load into a 64-bit register (ld.global.s32 %rd, ...: nvcc's widening loads) fills
+    // all 64 bits with the sign; the paths above keep it to 32, which is right only for a 32-bit
+    // register (its readers sign-extend as their type asks; a 64-bit add reads the register whole).
+    if (I.op == Op::Ld && ptx::isSigned(I.type) && es < 8) {
+        for (int k = 0; k < I.vec; ++k) {
+            const Operand& o = I.vec > 1 ? I.vecRegs[k] : I.dst;
+            if (o.kind != Operand::Kind::Reg || !x.fn().regWide[o.index]) continue;
+            uint64_t* d = x.writeReg(o.index);
+            forLanes(x.exec, [&](int l) { d[l] = uint64_t(arith::signExtend(d[l] & mask(es * 8), es * 8)); });
+        }
+    }
     if (st) fillMemoryStep(*st, I, resolved, x.addrs);
 }
 

@@ -33,7 +33,7 @@ bool writesDstForEveryLane(const Instr& I) {
     case Op::Set: case Op::Selp: case Op::Slct:
     case Op::Mov: case Op::Cvt: case Op::Cvta:
     case Op::Ld: case Op::Ldu: case Op::Atom:
-    case Op::Shfl: case Op::Vote: case Op::Activemask: case Op::Match:
+    case Op::Shfl: case Op::Vote: case Op::Activemask: case Op::Match: case Op::Redux:
         return true;
     default: return false;
     }

@@ -22,6 +22,7 @@ enum class Sreg : uint8_t {
     LaneId, WarpId, NWarpId, SmId, NSmId, GridId,
     LanemaskEq, LanemaskLe, LanemaskLt, LanemaskGe, LanemaskGt,
     Clock, Clock64, GlobalTimer, DynamicSmemSize, TotalSmemSize,
+    EnvReg1, EnvReg2,   // the grid-sync workspace of a cooperative launch (LaunchOptions::gridWorkspace)
 };
 
 struct Operand {
@@ -90,6 +91,12 @@ struct Instr {
     int32_t target = -1;           // bra: target pc; call: callee index
     int32_t reconv = -1;           // bra: reconvergence pc (kExitPc for "at exit")
     int32_t callSite = -1;         // call: index into Function::calls
+    // cp.async: bytes copied (4, 8 or 16); the shared destination is src[0] (base) + src[1]
+    // (offset), the source size src[2] (None: all of them). cp.async.mbarrier.arrive.noinc;
+    // mbarrier.test_wait/try_wait.parity.
+    uint8_t asyncBytes = 0;
+    bool asyncBypassL1 = false;    // cp.async.cg (LDGSTS.BYPASS: not cached in L1)
+    bool noinc = false, parity = false;
     // wmma/mma/ldmatrix/movmatrix: shape, types, layouts and register lists (sim/tensor.hpp).
     std::shared_ptr<const MatrixOp> matrix;
     // Where it came from.
@@ -165,6 +172,9 @@ struct Program {
     std::vector<SharedVar> sharedVars;
     std::map<int, std::string> files;  // .file index -> path
     int mainFile = 0;                  // the .file of the kernel's own source (most common)
+    // It reads %envreg1/%envreg2, as nvcc's grid.sync() does to find the cooperative launch's
+    // workspace (a trap then most likely means grid.sync() outside a cooperative launch).
+    bool readsGridWorkspace = false;
 };
 
 // Addresses of module-scope variables (.global/.const), chosen by whoever owns device memory.

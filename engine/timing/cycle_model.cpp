@@ -69,7 +69,8 @@ struct TimedRun::PcInfo {
     bool waitAll = false;                        // membar, fence, call, ret, exit: waits for every register
     bool fence = false;                          // membar, fence (the stall is Membar)
     bool sync = false;                           // bar, barrier, exit, ret: the block is looked at again
-    bool memory = false;                         // ld, ldu, st, atom, red: its Step carries addresses
+    bool memory = false;                         // ld, ldu, st, atom, red, cp.async: its Step carries addresses
+    bool asyncWait = false;                      // cp.async.wait_group / wait_all: waits for its copies' groups
     uint32_t needs = 0, needCount = 0;           // operandSlots_[needs, +needCount): readiness read
     uint32_t writes = 0, writeCount = 0;         // operandSlots_[writes, +writeCount): readiness written
     // What its issue touches (prefetchLooks): word offsets in the Gpu's register file, one per
@@ -123,6 +124,15 @@ struct alignas(64) TimedRun::TWarp {
     const uint32_t* regsHint = nullptr;
     const uint32_t* predsHint = nullptr;
     const uint8_t* sharedHint = nullptr;         // its block's shared memory (sharedBytes_ long)
+    // cp.async (docs/async-copy.md): a copy issues like a global load but holds no register, so
+    // the warp goes on; its data is in by the cycle its group completes. Completion cycles of the
+    // copies not yet committed, of the last kAsyncGroups committed groups (oldest first), and the
+    // latest of the groups older than those. cp.async.wait_group N waits for all but the N newest.
+    static constexpr int kAsyncGroups = 8;
+    uint64_t asyncOpen = 0;
+    uint64_t asyncOlder = 0;
+    uint64_t asyncGroup[kAsyncGroups] = {};
+    uint8_t asyncGroups = 0;
 };
 
 struct TimedRun::TBlock {
@@ -327,6 +337,7 @@ void TimedRun::decodeProgram() {
         }
         p.fence = in.op == Op::Membar || in.op == Op::Fence;
         p.waitAll = p.fence || in.op == Op::Call || in.op == Op::Ret || in.op == Op::Exit;
+        p.asyncWait = in.op == Op::CpAsyncWait || in.op == Op::CpAsyncWaitAll;
         p.sync = in.op == Op::Bar || in.op == Op::Barrier || in.op == Op::Exit || in.op == Op::Ret;
         // The only instructions whose Step the model reads (onStep): the Gpu fills the memory
         // fields of a Step for these five and no other.
@@ -1158,6 +1169,29 @@ bool TimedRun::issueOne(Sm& sm, Scheduler& sc, TWarp& w) {
     }
     lastActivity_ = std::max(lastActivity_, ready);
     for (uint32_t k = pi.writes, e = pi.writes + pi.writeCount; k < e; ++k) w.ops[operandSlots_[k]] = OperandReady(ready, kind);
+    switch (in->op) {   // cp.async's groups (TWarp::asyncGroup)
+    case Op::CpAsync: w.asyncOpen = std::max(w.asyncOpen, ready); break;
+    case Op::CpAsyncCommit:
+    case Op::CpAsyncWaitAll:
+        if (w.asyncGroups == TWarp::kAsyncGroups) {
+            w.asyncOlder = std::max(w.asyncOlder, w.asyncGroup[0]);
+            std::copy(w.asyncGroup + 1, w.asyncGroup + TWarp::kAsyncGroups, w.asyncGroup);
+            --w.asyncGroups;
+        }
+        w.asyncGroup[w.asyncGroups++] = w.asyncOpen;
+        w.asyncOpen = 0;
+        if (in->op == Op::CpAsyncCommit) break;
+        [[fallthrough]];
+    case Op::CpAsyncWait: {   // (it issued once they had landed: evaluateNext) they are gone
+        const uint32_t keep = in->op == Op::CpAsyncWait ? static_cast<uint32_t>(in->src[0].imm) : 0;
+        const uint32_t drop = w.asyncGroups > keep ? w.asyncGroups - keep : 0;
+        std::copy(w.asyncGroup + drop, w.asyncGroup + w.asyncGroups, w.asyncGroup);
+        w.asyncGroups = static_cast<uint8_t>(w.asyncGroups - drop);
+        w.asyncOlder = 0;
+        break;
+    }
+    default: break;
+    }
 
     // Did the block retire (the Gpu recycles its Block object at once)?
     if (gpu_.stats().blocksCompleted != blocksCompletedSeen_) {
@@ -1225,6 +1259,18 @@ void TimedRun::evaluateNext(TWarp& w, uint64_t earliest) {
         if (o.at() > ready) {
             ready = o.at();
             why = o.kind();
+        }
+    }
+    if (pi.asyncWait) {
+        // cp.async.wait_group N / wait_all: until every group but the N newest has landed.
+        const sim::Instr& in = gpu_.program().code[static_cast<size_t>(pc)];
+        const uint32_t keep = in.op == Op::CpAsyncWaitAll ? 0 : static_cast<uint32_t>(in.src[0].imm);
+        uint64_t until = w.asyncOlder;
+        for (uint32_t k = 0; k + keep < w.asyncGroups; ++k) until = std::max(until, w.asyncGroup[k]);
+        if (in.op == Op::CpAsyncWaitAll) until = std::max(until, w.asyncOpen);
+        if (until > ready) {
+            ready = until;
+            why = StallReason::LongScoreboard;
         }
     }
     if (pi.waitAll) {

@@ -30,6 +30,10 @@ void MemCounters::add(const MemCounters& o) {
     globalAtomRequests += o.globalAtomRequests;
     globalAtomSectors += o.globalAtomSectors;
     globalRedRequests += o.globalRedRequests;
+    ldgstsInst += o.ldgstsInst;
+    ldgstsBypassInst += o.ldgstsBypassInst;
+    globalLdgstsRequests += o.globalLdgstsRequests;
+    globalLdgstsSectors += o.globalLdgstsSectors;
     globalRedSectors += o.globalRedSectors;
     localLdSectors += o.localLdSectors;
     localStSectors += o.localStSectors;
@@ -91,6 +95,11 @@ void CounterCollector::onStep(const sim::Step& s) {
                     d.globalAtomRequests = ga.requests;
                     d.globalAtomSectors = ops;
                 }
+            } else if (s.isLoad && s.instr && s.instr->op == sim::Op::CpAsync) {
+                d.ldgstsInst = 1;
+                d.ldgstsBypassInst = s.instr->asyncBypassL1 ? 1 : 0;
+                d.globalLdgstsRequests = ga.requests;
+                d.globalLdgstsSectors = ga.sectors;
             } else if (s.isLoad) {
                 d.globalLdRequests = ga.requests;
                 d.globalLdSectors = ga.sectors;
@@ -287,6 +296,13 @@ std::map<std::string, double> CounterCollector::metrics() const {
     m["sm__pipe_tensor_cycles_active.sum"] = double(t.tensorPipeCycles);
     m["smsp__inst_executed_op_ldsm.sum"] = double(t.ldsm);
     m["sm__inst_executed_op_ldsm.sum"] = double(t.ldsm);
+    // cp.async as LDGSTS: Nsight Compute's sass-level names (its smsp__inst_executed_op_ldgsts
+    // also counts instances ptxas predicated off, which PTX does not have).
+    m["smsp__sass_inst_executed_op_ldgsts.sum"] = double(t.ldgstsInst);
+    m["smsp__sass_inst_executed_op_ldgsts_cache_access.sum"] = double(t.ldgstsInst - t.ldgstsBypassInst);
+    m["smsp__sass_inst_executed_op_ldgsts_cache_bypass.sum"] = double(t.ldgstsBypassInst);
+    m["smsp__sass_l1tex_t_requests_pipe_lsu_mem_global_op_ldgsts.sum"] = double(t.globalLdgstsRequests);
+    m["smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ldgsts.sum"] = double(t.globalLdgstsSectors);
     m["smsp__inst_executed_op_shared_ld.sum"] = double(t.sharedLdRequests);
     m["smsp__inst_executed_op_shared_st.sum"] = double(t.sharedStRequests);
     m["l1tex__t_sector_hit_rate.pct"] = 100.0 * ratio(double(l1Hits_), double(l1Lookups_));

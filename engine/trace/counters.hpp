@@ -39,6 +39,9 @@ struct MemCounters {
     uint64_t globalStRequests = 0, globalStSectors = 0, globalStBytes = 0;
     uint64_t globalAtomRequests = 0, globalAtomSectors = 0;
     uint64_t globalRedRequests = 0, globalRedSectors = 0;   // atomics whose result is unused (RED)
+    // cp.async (LDGSTS on the hardware): its global reads, counted apart from ld as Nsight
+    // Compute does (op_ldgsts), and the instructions.
+    uint64_t ldgstsInst = 0, ldgstsBypassInst = 0, globalLdgstsRequests = 0, globalLdgstsSectors = 0;
     uint64_t localLdSectors = 0, localStSectors = 0, localRequests = 0;
     uint64_t sharedLdRequests = 0, sharedLdWavefronts = 0, sharedLdConflicts = 0;
     uint64_t sharedStRequests = 0, sharedStWavefronts = 0, sharedStConflicts = 0;

@@ -189,6 +189,35 @@ __WS_FN unsigned __match_all_sync(unsigned m, float v, int* pred) { return __nvv
 __WS_FN unsigned __match_all_sync(unsigned m, long long v, int* pred) { return __nvvm_match_all_sync_i64p(m, v, pred); }
 __WS_FN unsigned __lanemask_lt() { return (unsigned)__nvvm_read_ptx_sreg_lanemask_lt(); }
 __WS_FN unsigned __laneid() { return (unsigned)__nvvm_read_ptx_sreg_laneid(); }
+// Warp reductions (redux.sync, sm_80): the lanes of the mask all get the result.
+__WS_FN unsigned __reduce_add_sync(unsigned m, unsigned v) { unsigned r; asm volatile("redux.sync.add.u32 %0, %1, %2;" : "=r"(r) : "r"(v), "r"(m)); return r; }
+__WS_FN int __reduce_add_sync(unsigned m, int v) { int r; asm volatile("redux.sync.add.s32 %0, %1, %2;" : "=r"(r) : "r"(v), "r"(m)); return r; }
+__WS_FN unsigned __reduce_min_sync(unsigned m, unsigned v) { unsigned r; asm volatile("redux.sync.min.u32 %0, %1, %2;" : "=r"(r) : "r"(v), "r"(m)); return r; }
+__WS_FN int __reduce_min_sync(unsigned m, int v) { int r; asm volatile("redux.sync.min.s32 %0, %1, %2;" : "=r"(r) : "r"(v), "r"(m)); return r; }
+__WS_FN unsigned __reduce_max_sync(unsigned m, unsigned v) { unsigned r; asm volatile("redux.sync.max.u32 %0, %1, %2;" : "=r"(r) : "r"(v), "r"(m)); return r; }
+__WS_FN int __reduce_max_sync(unsigned m, int v) { int r; asm volatile("redux.sync.max.s32 %0, %1, %2;" : "=r"(r) : "r"(v), "r"(m)); return r; }
+__WS_FN unsigned __reduce_and_sync(unsigned m, unsigned v) { unsigned r; asm volatile("redux.sync.and.b32 %0, %1, %2;" : "=r"(r) : "r"(v), "r"(m)); return r; }
+__WS_FN unsigned __reduce_or_sync(unsigned m, unsigned v) { unsigned r; asm volatile("redux.sync.or.b32 %0, %1, %2;" : "=r"(r) : "r"(v), "r"(m)); return r; }
+__WS_FN unsigned __reduce_xor_sync(unsigned m, unsigned v) { unsigned r; asm volatile("redux.sync.xor.b32 %0, %1, %2;" : "=r"(r) : "r"(v), "r"(m)); return r; }
+__WS_FN void __nanosleep(unsigned ns) { asm volatile("nanosleep.u32 %0;" ::"r"(ns)); }
+__WS_FN unsigned long long __cvta_generic_to_shared(const void* p) {
+    unsigned long long r;
+    asm("cvta.to.shared.u64 %0, %1;" : "=l"(r) : "l"(p));
+    return r;
+}
+// Asynchronous copies (cuda_pipeline.h's primitives, sm_80): cp.async of 4, 8 or 16 bytes whose
+// last `zfill` bytes are zeros, commit of the thread's copies as a group, and a wait until at
+// most N of its groups are still in flight.
+__WS_FN void __pipeline_memcpy_async(void* dst, const void* src, unsigned long size, unsigned long zfill = 0) {
+    const unsigned s = (unsigned)__cvta_generic_to_shared(dst);
+    const unsigned n = (unsigned)(size - zfill);
+    if (size == 16) asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(s), "l"(src), "r"(n) : "memory");
+    else if (size == 8) asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;" ::"r"(s), "l"(src), "r"(n) : "memory");
+    else asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"(s), "l"(src), "r"(n) : "memory");
+}
+__WS_FN void __pipeline_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+template <unsigned N> __WS_FN void __ws_pipeline_wait() { asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory"); }
+#define __pipeline_wait_prior(n) __ws_pipeline_wait<(n)>()
 // The pre-CUDA-9 forms without a mask are removed from CUDA; say so at the student's line.
 __WS_HD int __all(int) __WS_UNAVAILABLE("__all was removed in CUDA 9: use __all_sync(0xffffffff, pred)");
 __WS_HD int __any(int) __WS_UNAVAILABLE("__any was removed in CUDA 9: use __any_sync(0xffffffff, pred)");

@@ -6,12 +6,15 @@
 //   thread_block_tile<N> (tiled_partition<N>: N a power of two up to 32, or a multiple of 32 up to
 //   the block, whose sync is a named barrier), coalesced_group (coalesced_threads,
 //   labeled_partition, binary_partition), grid_group (this_grid: ranks and sizes; its sync needs
-//   cudaLaunchCooperativeKernel, which warpscope does not support, and says so at its line),
+//   cudaLaunchCooperativeKernel, as on a GPU),
 //   cooperative_groups::sync(g); cg::reduce in <cooperative_groups/reduce.h>, cg::memcpy_async and
 //   cg::wait in <cooperative_groups/memcpy_async.h>.
 // Threads are ranked in the block as CUDA ranks them (x fastest, then y, then z) and a warp is 32
 // consecutive ranks, as on the hardware.
 #pragma once
+// (if constexpr: the clang path compiles kernels as C++14, where clang accepts it with a warning)
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wc++17-extensions"
 #define _COOPERATIVE_GROUPS_H_
 #include "cuda_runtime.h"
 
@@ -195,9 +198,37 @@ public:
     __WS_CGM static dim3 group_dim() { return blockDim; }
     __WS_CGM static dim3 dim_blocks() { return gridDim; }
     __WS_CGM static dim3 block_index() { return dim3(blockIdx.x, blockIdx.y, blockIdx.z); }
-    __WS_CGM static bool is_valid() { return false; }   // not a cooperative launch
-    __device__ void sync() const __attribute__((unavailable(
-        "grid.sync() needs cudaLaunchCooperativeKernel, which warpscope's simulator does not support (blocks run one after another)")));
+    // A cooperative launch gives the grid a workspace (its address in %envreg1:%envreg2, 0 in
+    // any other launch); grid.sync() counts arrivals there.
+    __WS_CGM static unsigned* workspace() {
+        unsigned hi, lo;
+        asm volatile("mov.u32 %0, %%envreg1;" : "=r"(hi));
+        asm volatile("mov.u32 %0, %%envreg2;" : "=r"(lo));
+        return (unsigned*)(((unsigned long long)hi << 32) | lo);
+    }
+    __WS_CGM static bool is_valid() { return workspace() != 0; }
+    // Every thread of the grid waits here for all the others. One thread per block arrives on the
+    // counter: block 0 adds 2^31 - (blocks - 1), every other block 1, so the counter's top bit
+    // flips exactly when the last block arrives; each waits for that flip. Outside a cooperative
+    // launch it traps (the simulator then names the missing cudaLaunchCooperativeKernel).
+    __device__ void sync() const {
+        unsigned* counter = workspace();
+        if (!counter) asm volatile("trap;");
+        counter += 1;
+        __syncthreads();
+        if (__ws::blockRank() == 0) {
+            const unsigned blocks = (unsigned)num_blocks();
+            const unsigned add = block_rank() == 0 ? 0x80000000u - (blocks - 1) : 1u;
+            unsigned before;
+            asm volatile("atom.add.release.gpu.u32 %0, [%1], %2;" : "=r"(before) : "l"(counter), "r"(add) : "memory");
+            for (;;) {
+                unsigned now;
+                asm volatile("ld.acquire.gpu.u32 %0, [%1];" : "=r"(now) : "l"(counter) : "memory");
+                if ((now ^ before) & 0x80000000u) break;
+            }
+        }
+        __syncthreads();
+    }
 };
 __WS_CG grid_group this_grid() { return grid_group(); }
 
@@ -229,3 +260,4 @@ template <class Group> __WS_CG unsigned long long group_size(const Group& g) { r
 #undef __WS_CGM
 #undef __WS_CG
 } // namespace cooperative_groups
+#pragma clang diagnostic pop

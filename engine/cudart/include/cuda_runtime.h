@@ -128,6 +128,10 @@ template <class T> inline cudaError_t cudaLaunchKernel(T* func, dim3 grid, dim3 
                                                        cudaStream_t stream = 0) {
     return ::cudaLaunchKernel((const void*)func, grid, block, args, sharedMem, stream);
 }
+template <class T> inline cudaError_t cudaLaunchCooperativeKernel(T* func, dim3 grid, dim3 block, void** args, size_t sharedMem = 0,
+                                                                  cudaStream_t stream = 0) {
+    return ::cudaLaunchCooperativeKernel((const void*)func, grid, block, args, sharedMem, stream);
+}
 template <class T> inline cudaError_t cudaFuncSetAttribute(T* func, cudaFuncAttribute attr, int value) {
     return ::cudaFuncSetAttribute((const void*)func, attr, value);
 }

@@ -91,6 +91,10 @@ cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end);
 
 // Launch (clang's <<<...>>> calls __cudaPushCallConfiguration, then the kernel's host stub
 // calls __cudaPopCallConfiguration and cudaLaunchKernel)
+// Every block resident at once (grid.sync() works); cudaErrorCooperativeLaunchTooLarge when the
+// grid cannot be.
+cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 grid, dim3 block, void** args, size_t sharedMem,
+                                        cudaStream_t stream);
 cudaError_t cudaLaunchKernel(const void* func, dim3 grid, dim3 block, void** args, size_t sharedMem,
                              cudaStream_t stream);
 unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t sharedMem __WS_DEFAULT(0),
@@ -157,8 +161,6 @@ cudaError_t cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig* pConfig);
 cudaError_t cudaHostRegister(void* ptr, size_t size, unsigned int flags);
 cudaError_t cudaHostUnregister(void* ptr);
 cudaError_t cudaMemAdvise(const void* devPtr, size_t count, enum cudaMemoryAdvise advice, int device);
-cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 grid, dim3 block, void** args, size_t sharedMem,
-                                        cudaStream_t stream);
 
 #undef __WS_DEFAULT
 #ifdef __cplusplus

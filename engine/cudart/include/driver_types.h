@@ -34,6 +34,7 @@ enum cudaError {
     cudaErrorLaunchTimeout = 702,
     cudaErrorAssert = 710,
     cudaErrorHostMemoryAlreadyRegistered = 712,
+    cudaErrorCooperativeLaunchTooLarge = 720,
     cudaErrorHostMemoryNotRegistered = 713,
     cudaErrorHardwareStackError = 714,
     cudaErrorIllegalInstruction = 715,

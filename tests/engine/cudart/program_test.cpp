@@ -408,6 +408,20 @@ TEST_CASE("cudart: cooperative groups: tiles, reduce, run-time tiles, coalesced 
     CHECK(r.exitCode == 0);
 }
 
+TEST_CASE("cudart: cudaLaunchCooperativeKernel: grid.sync() between phases, a grid too large to be resident", "[cudart]") {
+    if (!haveClang()) { WARN("clang is not installed: skipped"); return; }
+    NoToolkit env;
+    cudart::BuildResult b = build({"grid_sync.cu"});
+    REQUIRE(b.ok);
+    Run r = run(b);
+    INFO(r.output);
+    CHECK(has(r.output, "cooperative launch attribute: 1\n"));
+    CHECK(has(r.output, "cooperative launch: cudaSuccess, 0 mismatches, blocks 8\n"));
+    // The h100 preset holds 2 blocks of 1024 threads per SM on 132 SMs.
+    CHECK(has(r.output, "grid of 265 blocks of 1024: cudaErrorCooperativeLaunchTooLarge\n"));
+    CHECK(r.exitCode == 0);
+}
+
 TEST_CASE("cudart: cudaHostRegister: pinned copies, mapped registered memory in a kernel, CUDA's errors, pointer attributes", "[cudart]") {
     if (!haveClang()) { WARN("clang is not installed: skipped"); return; }
     NoToolkit env;

@@ -111,19 +111,19 @@ TEST_CASE("unsupported but valid PTX fails precisely at compile time", "[ptx]") 
 .visible .entry k()
 {
     .reg .b32 %r<3>;
-    redux.sync.add.u32 %r1, %r2, -1;
+    wgmma.fence.sync.aligned;
     ret;
 }
 )";
     runtime::SimDevice dev;
-    dev.loadModule(text, "redux.ptx");
+    dev.loadModule(text, "wgmma.ptx");
     try {
         dev.program("k");
         FAIL("expected an error");
     } catch (const Error& e) {
         CHECK(e.kind() == Error::Kind::Unsupported);
         std::string m = e.what();
-        CHECK(m.find("redux") != std::string::npos);
+        CHECK(m.find("wgmma") != std::string::npos);
         CHECK(m.find("PTX line 8") != std::string::npos);
         CHECK(m.find("kernel 'k'") != std::string::npos);
     }

@@ -21,5 +21,5 @@ TEST_CASE("every opcode has a unique name that maps back to it", "[sim]") {
         CHECK(back == info.op);
     }
     Op dummy;
-    CHECK_FALSE(opFromName("redux", dummy));
+    CHECK_FALSE(opFromName("wgmma", dummy));
 }

@@ -78,3 +78,33 @@ TEST_CASE("tensor-pipe and LDSM counters equal Nsight Compute's on an H100", "[t
     }
     CHECK(compared == 5 * (8 + 15));
 }
+
+TEST_CASE("cp.async (LDGSTS) counters equal Nsight Compute's on an H100", "[trace][async]") {
+    // scripts/record-async.sh profiled tests/golden/async-copy (tests/validation/ncu/async-copy.csv):
+    // LDGSTS instructions (.ca and .cg apart), their global requests and sectors, kernel by kernel.
+    hw::NcuReport report = hw::parseNcuCsv(wst::readFile(wst::sourcePath("tests/validation/ncu/async-copy.csv")));
+    runtime::Lesson spec = runtime::loadLesson(wst::sourcePath("tests/golden/async-copy/spec.json"));
+    runtime::SimDevice dev;
+    std::vector<std::unique_ptr<trace::CounterCollector>> collectors;
+    dev.onLaunch = [&](sim::Gpu& g) {
+        collectors.push_back(std::make_unique<trace::CounterCollector>());
+        g.setListener(collectors.back().get());
+    };
+    runtime::runLesson(spec, runtime::resolveParams(spec, {}), dev);
+    REQUIRE(report.rows.size() == collectors.size());
+    int compared = 0;
+    for (size_t i = 0; i < report.rows.size(); ++i) {
+        auto sim = collectors[i]->metrics();
+        const hw::NcuRow& row = report.rows[i];
+        for (const char* m : {"smsp__sass_inst_executed_op_ldgsts.sum", "smsp__sass_inst_executed_op_ldgsts_cache_access.sum",
+                              "smsp__sass_inst_executed_op_ldgsts_cache_bypass.sum",
+                              "smsp__sass_l1tex_t_requests_pipe_lsu_mem_global_op_ldgsts.sum",
+                              "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ldgsts.sum"}) {
+            REQUIRE(row.metrics.count(m));
+            INFO("launch " << i << " (" << row.kernel << "): " << m << " hardware " << row.metrics.at(m) << ", simulator " << sim.at(m));
+            CHECK(sim.at(m) == row.metrics.at(m));
+            ++compared;
+        }
+    }
+    CHECK(compared == 5 * 5);
+}

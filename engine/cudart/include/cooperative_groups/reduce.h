@@ -3,6 +3,9 @@
 // the result, as CUDA's does); a coalesced group, whose ranks need not be lanes, adds up the
 // values of its ranks one shuffle each.
 #pragma once
+// (if constexpr: the clang path compiles kernels as C++14, where clang accepts it with a warning)
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wc++17-extensions"
 #include "../cooperative_groups.h"
 
 namespace cooperative_groups {
@@ -56,3 +59,4 @@ template <unsigned N, class T, class Op> static __device__ __forceinline__ T exc
 template <unsigned N, class T> static __device__ __forceinline__ T exclusive_scan(const thread_block_tile<N>& g, T v) { return exclusive_scan(g, v, plus<T>()); }
 
 } // namespace cooperative_groups
+#pragma clang diagnostic pop
