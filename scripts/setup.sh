@@ -35,10 +35,10 @@ as_root() {
 src_list=/etc/apt/sources.list.d/warpscope-deb-src.sources
 need_update=0
 if ! grep -rqs '^\(Types:.*deb-src\|deb-src \)' /etc/apt/sources.list /etc/apt/sources.list.d/; then
-  uri=$(grep -hs '^URIs:' /etc/apt/sources.list.d/*.sources | grep -v security | grep -m1 debian | awk '{print $2}')
+  uri=$(grep -hs '^URIs:' /etc/apt/sources.list.d/*.sources | grep -v security | grep -m1 debian | awk '{print $2}' || true)
   suite=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
   if [ -z "$uri" ]; then
-    uri=$(grep -hs '^deb ' /etc/apt/sources.list | grep -v security | grep -m1 debian | awk '{print $2}')
+    uri=$(grep -hs '^deb ' /etc/apt/sources.list | grep -v security | grep -m1 debian | awk '{print $2}' || true)
   fi
   uri=${uri:-http://deb.debian.org/debian}
   echo "setup.sh: adding a deb-src entry for $uri $suite ($src_list)"
