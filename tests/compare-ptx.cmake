@@ -16,6 +16,9 @@ foreach(var committed fresh)
     string(SUBSTRING "${${var}}" 0 ${cut} ${var})
   endif()
   string(REGEX REPLACE "\n[ \t]*\\.file[ \t]+[0-9]+[ \t]+\"/[^\n]*" "" ${var} "${${var}}")
+  # Internal-linkage names (libcu++'s objects, pulled in by cooperative_groups.h) carry a hash of
+  # the source's absolute path: _INTERNAL_32e3bcf5_9_kernel_cu_a76d49e4...
+  string(REGEX REPLACE "_INTERNAL_[0-9a-f]+_[0-9]+_[A-Za-z0-9_]+_cu_[0-9a-f]+" "_INTERNAL_" ${var} "${${var}}")
 endforeach()
 if(NOT committed STREQUAL fresh)
   message(FATAL_ERROR "${COMMITTED} is stale: regenerate it with\n  cmake -DNVCC=nvcc -DSRC=<the .cu> -DOUT=${COMMITTED} -P scripts/gen-ptx.cmake")

@@ -8,7 +8,7 @@
 //
 // Sections: 1. running and opening  2. keys, menu and dialogs  3. the Editor panel  4. the Launch panel
 #include "gui/panels/panels.hpp"
-#include "gui/web/browser_files.hpp"
+#include "gui/model/browser_files.hpp"
 #include "gui/style/syntax.hpp"
 
 #include "base/error.hpp"

@@ -1,6 +1,6 @@
 // The browser's Open and Save (browser_files.hpp). Runs on the page's main thread (the panels'),
 // where emscripten's file system lives. No backslashes in EM_JS (Debian's emcc 3.1.6).
-#include "gui/web/browser_files.hpp"
+#include "gui/model/browser_files.hpp"
 
 #include <emscripten.h>
 

@@ -1,4 +1,5 @@
-// Open and Save through the browser's own dialogs (the web build; app/gui/web/browser_files.cpp).
+// Open and Save through the browser's own dialogs (the web build implements them in
+// app/gui/web/browser_files.cpp; the interface is window-free, so panels may use it).
 // On the desktop these do nothing and browserFilesAvailable() is false: the app's own file browser
 // (model/file_browser.hpp) is the whole dialog there.
 #pragma once
