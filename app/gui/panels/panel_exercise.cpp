@@ -95,19 +95,27 @@ void focusPanel(const std::string& id) {
 // The learner's file opens in the editor beside the Exercise panel (asking first if the editor
 // holds other unsaved text): in the Exercise layout the editor takes Source's place; in Presenter
 // it is the slot's panel.
+void placeEditorBesideExercise(AppContext& app) {
+    bool wasExercise = app.ui.layout == "exercise" || app.ui.layout == "presenter";
+    if (wasExercise || app.ui.pendingLayout == "editor") {
+        app.ui.pendingLayout = app.ui.layout == "presenter" ? std::string() : "exercise";
+        app.ui.slotPanels = {"editor"};
+        if (app.ui.layout == "presenter") presentPanels(app, {"editor"});
+        app.settings.panelsOpen["editor"] = true;
+        app.ui.resetLayout = true;
+    }
+    focusPanel("editor");
+}
+
 void editBesideExercise(AppContext& app, const std::string& path) {
+    // Already in the editor (perhaps with unsaved changes): nothing is left, so nothing is asked.
+    std::error_code ec;
+    if (app.editor->active() && !app.editor->file().empty() && std::filesystem::equivalent(app.editor->file(), path, ec)) {
+        placeEditorBesideExercise(app);
+        return;
+    }
     app.askBeforeLeaving("open your kernel", [&app, path] {
-        bool wasExercise = app.ui.layout == "exercise" || app.ui.layout == "presenter";
-        bool open = app.editor->active() && !app.editor->file().empty() && app.editor->file() == path;
-        if (!open && !app.openPath(path)) return;
-        if (wasExercise || app.ui.pendingLayout == "editor") {
-            app.ui.pendingLayout = app.ui.layout == "presenter" ? std::string() : "exercise";
-            app.ui.slotPanels = {"editor"};
-            if (app.ui.layout == "presenter") presentPanels(app, {"editor"});
-            app.settings.panelsOpen["editor"] = true;
-            app.ui.resetLayout = true;
-        }
-        focusPanel("editor");
+        if (app.openPath(path)) placeEditorBesideExercise(app);
     });
 }
 
