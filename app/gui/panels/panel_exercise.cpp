@@ -309,8 +309,9 @@ void drawWhyNote(AppContext& app) {
     if (w.wrong) drawWrongElements(app, *w.wrong);
     // Back to typing: the learner's file in the editor beside this panel, the grade kept.
     if (ImGui::Button("Edit your kernel")) editBesideExercise(app, w.file.string());
-    ImGui::SameLine();
-    if (ImGui::Button("Back to the lesson's kernel")) {
+    const char* back = "Back to the lesson's kernel";
+    sameLineIfFits(ImGui::CalcTextSize(back).x + 2 * ImGui::GetStyle().FramePadding.x);   // on a line of its own at 1280x720, scale 1.5
+    if (ImGui::Button(back)) {
         w = WhyState{};
         app.session.setCheckers(false, false);
         app.loadLesson(app.ui.current);
