@@ -257,28 +257,32 @@ __WS_FN int __mulhi(int a, int b) { return __nvvm_mulhi_i(a, b); }
 __WS_FN unsigned __umulhi(unsigned a, unsigned b) { return __nvvm_mulhi_ui(a, b); }
 
 // ---------------------------------------------------------------- 7. math
-// min/max as CUDA overloads them (integers: min/max.s32/u32/s64; floats: min/max.f32).
-__WS_FN int min(int a, int b) { return a < b ? a : b; }
-__WS_FN unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }
-__WS_FN unsigned min(int a, unsigned b) { return (unsigned)a < b ? (unsigned)a : b; }
-__WS_FN unsigned min(unsigned a, int b) { return a < (unsigned)b ? a : (unsigned)b; }
-__WS_FN long long min(long long a, long long b) { return a < b ? a : b; }
-__WS_FN unsigned long long min(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
-__WS_FN float min(float a, float b) { return __nvvm_fmin_f(a, b); }
-__WS_FN double min(double a, double b) { return __nvvm_fmin_d(a, b); }
-__WS_FN int max(int a, int b) { return a > b ? a : b; }
-__WS_FN unsigned max(unsigned a, unsigned b) { return a > b ? a : b; }
-__WS_FN unsigned max(int a, unsigned b) { return (unsigned)a > b ? (unsigned)a : b; }
-__WS_FN unsigned max(unsigned a, int b) { return a > (unsigned)b ? a : (unsigned)b; }
-__WS_FN long long max(long long a, long long b) { return a > b ? a : b; }
-__WS_FN unsigned long long max(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
-__WS_FN float max(float a, float b) { return __nvvm_fmax_f(a, b); }
-__WS_FN double max(double a, double b) { return __nvvm_fmax_d(a, b); }
-// Mixed float and double, as CUDA has them (max(1e-37, x) with x a float): the double one.
-__WS_FN double min(float a, double b) { return __nvvm_fmin_d(a, b); }
-__WS_FN double min(double a, float b) { return __nvvm_fmin_d(a, b); }
-__WS_FN double max(float a, double b) { return __nvvm_fmax_d(a, b); }
-__WS_FN double max(double a, float b) { return __nvvm_fmax_d(a, b); }
+// min/max as CUDA overloads them (integers: min/max.s32/u32/s64; floats: min/max.f32), and the
+// mixed float and double ones (max(1e-37, x) with x a float: the double one). Q is the functions'
+// qualifiers, FMINF..FMAX the float and double minimum and maximum they call: the device's here,
+// the C library's for host code below.
+#define __WS_MINMAX(Q, FMINF, FMIN, FMAXF, FMAX)                                                         \
+    Q int min(int a, int b) { return a < b ? a : b; }                                                    \
+    Q unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }                                     \
+    Q unsigned min(int a, unsigned b) { return (unsigned)a < b ? (unsigned)a : b; }                      \
+    Q unsigned min(unsigned a, int b) { return a < (unsigned)b ? a : (unsigned)b; }                      \
+    Q long long min(long long a, long long b) { return a < b ? a : b; }                                  \
+    Q unsigned long long min(unsigned long long a, unsigned long long b) { return a < b ? a : b; }       \
+    Q float min(float a, float b) { return FMINF(a, b); }                                                \
+    Q double min(double a, double b) { return FMIN(a, b); }                                              \
+    Q int max(int a, int b) { return a > b ? a : b; }                                                    \
+    Q unsigned max(unsigned a, unsigned b) { return a > b ? a : b; }                                     \
+    Q unsigned max(int a, unsigned b) { return (unsigned)a > b ? (unsigned)a : b; }                      \
+    Q unsigned max(unsigned a, int b) { return a > (unsigned)b ? a : (unsigned)b; }                      \
+    Q long long max(long long a, long long b) { return a > b ? a : b; }                                  \
+    Q unsigned long long max(unsigned long long a, unsigned long long b) { return a > b ? a : b; }       \
+    Q float max(float a, float b) { return FMAXF(a, b); }                                                \
+    Q double max(double a, double b) { return FMAX(a, b); }                                              \
+    Q double min(float a, double b) { return FMIN(a, b); }                                               \
+    Q double min(double a, float b) { return FMIN(a, b); }                                               \
+    Q double max(float a, double b) { return FMAX(a, b); }                                               \
+    Q double max(double a, float b) { return FMAX(a, b); }
+__WS_MINMAX(__WS_FN, __nvvm_fmin_f, __nvvm_fmin_d, __nvvm_fmax_f, __nvvm_fmax_d)
 __WS_FN int abs(int a) { return a < 0 ? -a : a; }
 
 // Single instructions, as nvcc emits them (IEEE-rounded where CUDA's are).
@@ -563,26 +567,7 @@ template <class... A> __host__ __device__ __noinline__ int printf(const char* fo
 }
 // CUDA's min and max are host functions too (host code calls them unqualified).
 #define __WS_HOST static inline __host__
-__WS_HOST int min(int a, int b) { return a < b ? a : b; }
-__WS_HOST unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }
-__WS_HOST unsigned min(int a, unsigned b) { return (unsigned)a < b ? (unsigned)a : b; }
-__WS_HOST unsigned min(unsigned a, int b) { return a < (unsigned)b ? a : (unsigned)b; }
-__WS_HOST long long min(long long a, long long b) { return a < b ? a : b; }
-__WS_HOST unsigned long long min(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
-__WS_HOST float min(float a, float b) { return fminf(a, b); }
-__WS_HOST double min(double a, double b) { return fmin(a, b); }
-__WS_HOST int max(int a, int b) { return a > b ? a : b; }
-__WS_HOST unsigned max(unsigned a, unsigned b) { return a > b ? a : b; }
-__WS_HOST unsigned max(int a, unsigned b) { return (unsigned)a > b ? (unsigned)a : b; }
-__WS_HOST unsigned max(unsigned a, int b) { return a > (unsigned)b ? a : (unsigned)b; }
-__WS_HOST long long max(long long a, long long b) { return a > b ? a : b; }
-__WS_HOST unsigned long long max(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
-__WS_HOST float max(float a, float b) { return fmaxf(a, b); }
-__WS_HOST double max(double a, double b) { return fmax(a, b); }
-__WS_HOST double min(float a, double b) { return fmin(a, b); }
-__WS_HOST double min(double a, float b) { return fmin(a, b); }
-__WS_HOST double max(float a, double b) { return fmax(a, b); }
-__WS_HOST double max(double a, float b) { return fmax(a, b); }
+__WS_MINMAX(__WS_HOST, fminf, fmin, fmaxf, fmax)
 // clang 14 implements __managed__ for HIP only: a variable would silently have two copies.
 #undef __managed__
 #define __managed__ __attribute__((unavailable("__managed__ variables are not supported by the clang that builds whole programs (clang 14 ignores the attribute): allocate with cudaMallocManaged instead")))
