@@ -41,6 +41,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -132,6 +133,9 @@ struct Runtime {
     std::map<uint64_t, size_t> poolAllocs;
     uint64_t poolUsed = 0, poolUsedHigh = 0, poolThreshold = 0;
     int poolReuse[3] = {1, 1, 1};   // cudaMallocHost / cudaHostAlloc: base -> (bytes, flags)
+    // $WARPSCOPE_TIMELINE_OUT: the ops in the last write of the timeline, and when it was.
+    size_t timelineOpsWritten = 0;
+    std::chrono::steady_clock::time_point timelineWrittenAt{};
 };
 
 thread_local cudaError_t t_lastError = cudaSuccess;
@@ -490,8 +494,11 @@ void showFault(Runtime& rt) {
 }
 
 // The app asks for the program's timeline ($WARPSCOPE_TIMELINE_OUT, with $WARPSCOPE_TIMELINE=1):
-// written when the program ends, one JSON object, the ops as runtime::TimelineOp holds them (kind
-// and engine as their enum numbers).
+// one JSON object, the ops as runtime::TimelineOp holds them (kind and engine as their enum
+// numbers). Written as the program goes, so the app's Timeline follows it: before each launch the
+// app pauses at, after an API call that added to it (at most every kTimelineWriteEvery), and when
+// the program ends. Each write replaces the file whole (a new file renamed over the old), so a
+// reader never sees half of one.
 std::string quoted(const std::string& t) {
     std::string o = "\"";
     for (char ch : t) {
@@ -502,7 +509,7 @@ std::string quoted(const std::string& t) {
     return o + "\"";
 }
 
-void writeTimelineOut(Runtime& rt) {
+void writeTimelineOut(Runtime& rt, bool onlyWhenGrown = false) {
     const char* path = std::getenv("WARPSCOPE_TIMELINE_OUT");
     if (!path || !*path || !rt.device || !rt.device->timelineEnabled()) return;
     runtime::Timeline t;
@@ -511,7 +518,12 @@ void writeTimelineOut(Runtime& rt) {
     } catch (const std::exception&) {
         return;
     }
-    std::ofstream f(path);
+    if (onlyWhenGrown && t.ops.size() == rt.timelineOpsWritten) {
+        rt.timelineWrittenAt = std::chrono::steady_clock::now();
+        return;
+    }
+    const std::string part = std::string(path) + ".part";
+    std::ofstream f(part);
     f << "{\"source\": " << quoted(t.source) << ", \"ops\": [";
     for (size_t i = 0; i < t.ops.size(); ++i) {
         const runtime::TimelineOp& op = t.ops[i];
@@ -522,6 +534,18 @@ void writeTimelineOut(Runtime& rt) {
         f << (i ? ",\n" : "\n") << "  {\"label\": " << quoted(op.label) << ", " << nums << "}";
     }
     f << "\n]}\n";
+    f.close();
+    if (f) std::rename(part.c_str(), path);
+    rt.timelineOpsWritten = t.ops.size();
+    rt.timelineWrittenAt = std::chrono::steady_clock::now();
+}
+
+// After an API call: the timeline again when it grew and the last write is old enough.
+constexpr std::chrono::milliseconds kTimelineWriteEvery{100};
+void writeTimelineIfGrown(Runtime& rt) {
+    if (!rt.device || !rt.device->timelineEnabled() || !std::getenv("WARPSCOPE_TIMELINE_OUT")) return;
+    if (std::chrono::steady_clock::now() - rt.timelineWrittenAt < kTimelineWriteEvery) return;
+    writeTimelineOut(rt, true);
 }
 
 void ensureDevice(Runtime& rt) {
@@ -582,6 +606,7 @@ struct Call {
             showFault(rt);
         }
     }
+    ~Call() { writeTimelineIfGrown(rt); }
 };
 
 // ---------------------------------------------------------------- 2. errors
@@ -1660,6 +1685,7 @@ void pauseAtLaunch(Runtime& rt, const std::string& kernel, const ptx::Function& 
     }
     std::fflush(stdout);
     std::fflush(stderr);
+    if (msg.rfind("launch", 0) == 0) writeTimelineOut(rt);   // the app's Timeline shows what came before the pause
     if (write(p.toApp, msg.data(), msg.size()) != static_cast<ssize_t>(msg.size())) {
         p.on = false;
         return;

@@ -10,6 +10,7 @@
 #include <catch2/catch.hpp>
 
 #include <csignal>
+#include <unistd.h>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -126,6 +127,16 @@ TEST_CASE("program: pauses at each launch; the launch steps in a Session with th
     CHECK(p->args[2] == "4 bytes: 0x00000100");                             // 256
     CHECK(has(m.console().text(), "launching scale"));                     // printed before the pause
     CHECK_FALSE(has(m.console().text(), "launching sumRows"));             // the child waits
+    // The Timeline follows the program: at the first pause, the two copies in and no kernel yet.
+    auto count = [](const std::shared_ptr<const runtime::Timeline>& tl, runtime::TimelineKind k) {
+        int n = 0;
+        for (auto& op : tl->ops) n += op.kind == k;
+        return n;
+    };
+    std::shared_ptr<const runtime::Timeline> soFar = m.timeline();
+    REQUIRE(soFar);
+    CHECK(count(soFar, runtime::TimelineKind::CopyHtoD) == 2);
+    CHECK(count(soFar, runtime::TimelineKind::Kernel) == 0);
 
     // The app's path: the launch is a lesson, loaded into a Session and stepped to its end.
     {
@@ -147,6 +158,10 @@ TEST_CASE("program: pauses at each launch; the launch steps in a Session with th
     REQUIRE(p);
     CHECK(p->index == 1);
     CHECK(has(p->kernel, "sumRows"));
+    soFar = m.timeline();
+    REQUIRE(soFar);
+    CHECK(count(soFar, runtime::TimelineKind::Kernel) == 1);   // scale ran; sumRows waits
+    CHECK(count(soFar, runtime::TimelineKind::CopyDtoH) == 0);
     {
         // sumRows follows pointers read from device memory: they are right only where the replay
         // put every allocation at the program's own address.
@@ -265,4 +280,44 @@ TEST_CASE("program: Stop while paused at a launch ends the child", "[program]") 
     REQUIRE(m.waitFor({ProgramModel::State::Ended}, 10));
     CHECK(m.lastResult().limit == sandbox::Limit::Stopped);
     CHECK_FALSE(has(m.console().text(), "launching sumRows"));
+}
+
+TEST_CASE("program: arguments split as a shell splits them reach argv; a bad line is refused before Run", "[program]") {
+    std::vector<std::string> w;
+    std::string error;
+    REQUIRE(ProgramModel::splitArguments("  1024  \"two words\" 'it''s' a\\ b \"q\\\"\" ", &w, &error));
+    CHECK(w == std::vector<std::string>{"1024", "two words", "its", "a b", "q\""});
+    REQUIRE(ProgramModel::splitArguments("", &w, &error));
+    CHECK(w.empty());
+    REQUIRE(ProgramModel::splitArguments("''", &w, &error));
+    CHECK(w == std::vector<std::string>{""});   // an empty argument, as a shell keeps it
+    CHECK_FALSE(ProgramModel::splitArguments("\"open", &w, &error));
+    CHECK(has(error, "not closed"));
+    CHECK_FALSE(ProgramModel::splitArguments("end\\", &w, &error));
+    CHECK(has(error, "backslash"));
+
+    const fs::path dir = fs::temp_directory_path() / ("ws-args-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    const fs::path src = dir / "args.cu";
+    std::ofstream(src) << "#include <cstdio>\n"
+                          "__global__ void k(int* x) { *x = 1; }\n"
+                          "int main(int argc, char** argv) {\n"
+                          "    for (int i = 0; i < argc; ++i) if (i) std::printf(\"arg %d: [%s]\\n\", i, argv[i]);\n"
+                          "    std::printf(\"argc %d\\n\", argc);\n"
+                          "    return 0;\n"
+                          "}\n";
+    ProgramModel m;
+    openAndBuild(m, src);
+    REQUIRE(m.state() == ProgramModel::State::Built);
+    m.arguments = "7 \"two words\"";
+    REQUIRE(m.run(&error));
+    REQUIRE(m.waitFor({ProgramModel::State::Ended}, 120));
+    const std::string text = m.console().text();
+    CHECK(has(text, "arg 1: [7]\narg 2: [two words]\nargc 3\n"));
+
+    m.arguments = "'unclosed";
+    CHECK_FALSE(m.run(&error));
+    CHECK(has(error, "the arguments: the quote ' is not closed"));
+    CHECK(m.state() == ProgramModel::State::Ended);   // the last run's state stays
+    fs::remove_all(dir);
 }

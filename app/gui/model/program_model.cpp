@@ -208,6 +208,11 @@ bool ProgramModel::run(std::string* error) {
         *error = "build the program first (Build)";
         return false;
     }
+    std::vector<std::string> words;
+    if (!splitArguments(arguments, &words, error)) {
+        *error = "the arguments: " + *error;
+        return false;
+    }
     int toApp[2], fromApp[2];
     if (pipe2(toApp, O_CLOEXEC) != 0) {
         *error = "cannot make a pipe";
@@ -221,6 +226,7 @@ bool ProgramModel::run(std::string* error) {
     }
     sandbox::Spec spec;
     spec.argv = {exe};
+    spec.argv.insert(spec.argv.end(), words.begin(), words.end());
     spec.limits = limits;
     // The sandbox's folder is the model's own, so the child's timeline can be read after it.
     const fs::path runDir = workDir_ / "run";
@@ -271,6 +277,44 @@ bool ProgramModel::run(std::string* error) {
     }
     stopRequested_ = false;
     runThread_ = std::thread([this] { monitor(); });
+    return true;
+}
+
+bool ProgramModel::splitArguments(const std::string& line, std::vector<std::string>* words, std::string* error) {
+    words->clear();
+    std::string word;
+    bool inWord = false;
+    char quote = 0;
+    for (size_t i = 0; i < line.size(); ++i) {
+        const char ch = line[i];
+        if (quote) {
+            if (ch == quote) quote = 0;
+            else if (ch == '\\' && quote == '"' && i + 1 < line.size() && (line[i + 1] == '"' || line[i + 1] == '\\')) word += line[++i];
+            else word += ch;
+        } else if (ch == '\'' || ch == '"') {
+            quote = ch;
+            inWord = true;
+        } else if (ch == '\\') {
+            if (i + 1 == line.size()) {
+                *error = "a backslash at the end escapes nothing";
+                return false;
+            }
+            word += line[++i];
+            inWord = true;
+        } else if (ch == ' ' || ch == '\t') {
+            if (inWord) words->push_back(word);
+            word.clear();
+            inWord = false;
+        } else {
+            word += ch;
+            inWord = true;
+        }
+    }
+    if (quote) {
+        *error = std::string("the quote ") + quote + " is not closed";
+        return false;
+    }
+    if (inWord) words->push_back(word);
     return true;
 }
 
@@ -350,6 +394,21 @@ void ProgramModel::monitor() {
     const int outFd = r->outFd(), errFd = r->errFd(), ctlFd = toAppRead_;
     std::string control;
     bool outOpen = true, errOpen = true, ctlOpen = true, ended = false;
+    // The Timeline follows the program: the child rewrites timeline.json as it goes (whole, by a
+    // rename), so a changed file is read again, now and then and at each pause.
+    const std::string timelinePath = r->workDir() + "/timeline.json";
+    fs::file_time_type timelineSeen{};
+    auto nextTimelineLook = std::chrono::steady_clock::now();
+    auto refreshTimeline = [&] {
+        std::error_code ec;
+        const fs::file_time_type t = fs::last_write_time(timelinePath, ec);
+        if (ec || t == timelineSeen) return;
+        timelineSeen = t;
+        if (std::shared_ptr<const runtime::Timeline> tl = readTimeline(timelinePath)) {
+            std::lock_guard<std::mutex> lock(m_);
+            timeline_ = std::move(tl);
+        }
+    };
     auto drain = [&](int fd, bool& open, int which) {
         char buf[8192];
         ssize_t n = read(fd, buf, sizeof buf);
@@ -389,6 +448,7 @@ void ProgramModel::monitor() {
                 (void)!write(fromAppWrite_, go, sizeof go - 1);
                 continue;
             }
+            refreshTimeline();   // written by the child just before it paused
             console_.note("warpscope: paused before launch " + std::to_string(index) + ", " + p->kernel + ": step it in the panels, then Continue");
             std::lock_guard<std::mutex> lock(m_);
             pending_ = std::move(p);
@@ -409,6 +469,10 @@ void ProgramModel::monitor() {
                 if (fds[k].revents & (POLLIN | POLLHUP | POLLERR)) drain(fds[k].fd, which[k] == 0 ? outOpen : which[k] == 1 ? errOpen : ctlOpen, which[k]);
         } else if (n == 0) {
             std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+        if (!ended && std::chrono::steady_clock::now() >= nextTimelineLook) {
+            refreshTimeline();
+            nextTimelineLook = std::chrono::steady_clock::now() + std::chrono::milliseconds(200);
         }
         if (!ended && r->poll()) {
             ended = true;
@@ -436,9 +500,9 @@ void ProgramModel::monitor() {
         else if (s == "check") end += " (a checker reported: see above)";
     }
     console_.note(end);
-    std::shared_ptr<const runtime::Timeline> tl = readTimeline(r->workDir() + "/timeline.json");
+    std::shared_ptr<const runtime::Timeline> tl = readTimeline(timelinePath);
     std::lock_guard<std::mutex> lock(m_);
-    timeline_ = tl;
+    if (tl) timeline_ = tl;   // the program's end; a run that wrote none keeps what it showed
     result_ = res;
     state_ = State::Ended;
     status_ = end.rfind("warpscope: ", 0) == 0 ? end.substr(11) : end;

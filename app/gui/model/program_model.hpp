@@ -68,6 +68,11 @@ public:
     // Runs the last good build in the sandbox (false and *error when there is none or it cannot
     // start). With pauseAtLaunches, launches of at most pauseMaxThreads threads (0: all) pause.
     bool run(std::string* error);
+    // The program's command-line arguments (argv[1] on), as a shell line: words split at spaces,
+    // '...' and "..." keep spaces, a backslash escapes the next character. Used by the next Run.
+    std::string arguments;
+    // Splits such a line; false (and *error) for an unclosed quote or a trailing backslash.
+    static bool splitArguments(const std::string& line, std::vector<std::string>* words, std::string* error);
     bool pauseAtLaunches = true;
     uint64_t pauseMaxThreads = 65536;   // "small grids": the stepping panels are for them
     sandbox::Limits limits;             // wallSeconds 0: a paused program may wait as long as the learner steps
@@ -89,7 +94,9 @@ public:
     const ConsoleModel& console() const { return console_; }
     int launchesSeen() const;           // launches the child reported (paused or skipped)
     // The program's timeline (copies, kernels, host calls on the timeline model of the default
-    // preset), written by the child when it ends; null before a run ended or when it wrote none.
+    // preset) as far as the program has got: the child rewrites it as it goes (at each pause,
+    // after API calls that added to it, at its end) and the model reads each new version; null
+    // before the child wrote one.
     std::shared_ptr<const runtime::Timeline> timeline() const;
     // Tests: waits until state() is one of these (true) or the timeout passes (false).
     bool waitFor(std::initializer_list<State> states, double timeoutSeconds) const;

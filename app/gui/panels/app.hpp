@@ -45,6 +45,7 @@ struct ProgramUi {
     uint64_t shownConsoleRevision = 0;      // the Console follows new lines while scrolled to the bottom
     std::shared_ptr<const runtime::Timeline> timelineOf;   // the program timeline `timeline` was made from
     std::shared_ptr<const TimelineResult> timeline;        // what the Timeline panel shows for it
+    char arguments[1024] = {};              // the Console's Arguments field (ProgramModel::arguments)
 };
 
 struct UiState {

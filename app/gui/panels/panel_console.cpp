@@ -115,6 +115,16 @@ void drawConsolePanel(AppContext& app) {
     if (ImGui::IsItemHovered())
         tooltip("Stop before every kernel launch of at most %llu threads so its warps can be stepped in the panels (applies to the next Run)",
                 static_cast<unsigned long long>(p.pauseMaxThreads));
+    // The program's command line (argv[1] on), for the next Run.
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("Arguments");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(-FLT_MIN);
+    ImGui::BeginDisabled(running);
+    if (ImGui::InputTextWithHint("##arguments", "none (as the shell would: 1024 \"two words\")", app.programUi.arguments, sizeof app.programUi.arguments))
+        p.arguments = app.programUi.arguments;
+    ImGui::EndDisabled();
+    if (ImGui::IsItemHovered()) tooltip("The program's command-line arguments, argv[1] on, split at spaces as a shell splits them; used by the next Run");
     using namespace okabe_ito;
     const Rgb stateColor = st == ProgramModel::State::BuildFailed ? faultColor()
                            : st == ProgramModel::State::Paused    ? Orange
@@ -213,6 +223,7 @@ nlohmann::json programSidecar(const AppContext& app) {
     j["file"] = p.file().filename().string();
     j["state"] = programStateName(p.state());
     j["status"] = p.statusText();
+    j["arguments"] = p.arguments;
     j["isolated"] = p.isolated();
     if (p.paused()) j["paused_launch"] = p.paused()->index;
     j["console"] = p.console().text();
