@@ -381,10 +381,17 @@ Lesson loadLessonTextImpl(const std::string& text, const fs::path& dir, const st
         };
         const json& r = j["registers"];
         if (r.is_object()) {
+            // Kernels launched anywhere in the host script, inside "for" and "capture" bodies too.
             std::set<std::string> launched;
-            if (j.contains("host"))
-                for (auto& op : j["host"])
-                    if (op.is_object() && op.contains("launch") && op["launch"].is_string()) launched.insert(op["launch"].get<std::string>());
+            std::function<void(const json&)> collect = [&](const json& ops) {
+                if (!ops.is_array()) return;
+                for (auto& op : ops) {
+                    if (!op.is_object()) continue;
+                    if (op.contains("launch") && op["launch"].is_string()) launched.insert(op["launch"].get<std::string>());
+                    if (op.contains("do")) collect(op["do"]);
+                }
+            };
+            if (j.contains("host")) collect(j["host"]);
             for (auto& [kernel, v] : r.items()) {
                 if (!launched.count(kernel)) bad(file + ": registers." + kernel, "the host script launches no kernel named '" + kernel + "'");
                 L.registersByKernel[kernel] = regCount(v, file + ": registers." + kernel);

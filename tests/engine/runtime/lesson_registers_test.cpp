@@ -57,3 +57,25 @@ TEST_CASE("lesson registers: bad values are input errors with their JSON path", 
     CHECK_THAT(errorOf(R"({"k1": -3})"), Contains("r.json: registers.k1:"));
     CHECK_THAT(errorOf(R"({"nope": 32})"), Contains("registers.nope") && Contains("no kernel named 'nope'"));
 }
+
+TEST_CASE("lesson registers: per-kernel entries for kernels launched inside for and capture bodies", "[runtime]") {
+    // radix-sort's and bfs's host scripts launch their kernels only inside "for" loops.
+    const std::string text = R"({"id": "r", "ptx": "k.ptx",
+        "host": [{"for": "pass", "to": 4, "do": [{"launch": "k1", "grid": 1, "block": 32},
+                                                {"for": "i", "to": 2, "do": [{"launch": "k2", "grid": 1, "block": 32}]}]},
+                 {"capture": "g", "stream": 1, "do": [{"launch": "k3", "grid": 1, "block": 32}]}],
+        "registers": {"k1": 30, "k2": 64, "k3": 40}})";
+    auto L = runtime::loadLessonText(text, ".", "r.json", false);
+    CHECK(L.registersFor("k1") == 30u);
+    CHECK(L.registersFor("k2") == 64u);
+    CHECK(L.registersFor("k3") == 40u);
+
+    std::string bad = text;
+    bad.replace(bad.find("\"k3\": 40"), 8, "\"k4\": 40");
+    try {
+        runtime::loadLessonText(bad, ".", "r.json", false);
+        FAIL("a kernel no loop launches must be refused");
+    } catch (const Error& e) {
+        CHECK_THAT(std::string(e.what()), Catch::Matchers::Contains("no kernel named 'k4'"));
+    }
+}
