@@ -38,6 +38,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 
 namespace fs = std::filesystem;
 
@@ -92,6 +93,7 @@ usage: warpscope-gui [options] [PATH]
   --recovery-status     say whether the editor kept unsaved text from an earlier run, then exit
   --test-type TEXT      (tests) append TEXT to the opened kernel as if typed
   --no-pause            a whole program runs without pausing at its launches
+  --args "A B ..."      a whole program's command-line arguments (the Console's Arguments field)
   --version             print the version and the git commit, then exit
 )";
 
@@ -107,6 +109,7 @@ struct Options {
     bool noSettings = false;
     bool light = false;
     bool noPause = false;   // a whole program: no pause at its launches
+    std::optional<std::string> programArgs;   // a whole program's arguments, as the Console's field holds them
     float scale = 0;
     int selBlock = -1, selWarp = -1;
     int textStep = 0;
@@ -236,6 +239,7 @@ bool parseArgs(int argc, char** argv, Options& o, const char* programName) {
         else if (a == "--recovery-status") o.recoveryStatus = true;
         else if (a == "--test-type") o.testType = val();
         else if (a == "--no-pause") o.noPause = true;
+        else if (a == "--args") o.programArgs = val();
         else if (a == "--light") o.light = true;
         else if (a == "--fonts") o.fontsDir = val();
         else if (a == "--scale") o.scale = std::stof(val());
@@ -450,6 +454,10 @@ int runApp(int argc, char** argv, Platform& platform) {
             if (!app.openPath(opt.kernelPath)) throw Error(Error::Kind::Input, app.editorUi.message);
             if (!opt.testType.empty()) app.editor->edit(app.editor->text() + opt.testType, 0);
             if (opt.noPause) app.program->pauseAtLaunches = false;
+            if (opt.programArgs) {
+                app.program->arguments = *opt.programArgs;
+                std::snprintf(app.programUi.arguments, sizeof app.programUi.arguments, "%s", opt.programArgs->c_str());
+            }
             if (headless && programActive(app)) {
                 // A whole program: built, run until its first pause (or its end), that launch loaded.
                 runProgramHeadless(app);
