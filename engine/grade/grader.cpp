@@ -597,11 +597,17 @@ bool needsCounters(const Exercise& ex) {
     });
 }
 
+// Warp-instructions one launch of a learner's kernel may run before it is stopped as an endless
+// loop, in the correctness runs and the performance run alike (the simulator's default, 500 M, let
+// one wrong answer of merge/tile-load spend 170 s of CPU in the cycle model before it stopped).
+constexpr uint64_t kLearnerBudget = 50'000'000;
+
 PerfRun perfRun(const runtime::Lesson& L, const Exercise& ex, bool timeline) {
     PerfRun pr;
     try {
         pr.params = runtime::resolveParams(L, ex.perfParams);
         run::RunSpec spec;
+        spec.sim.instructionBudget = kLearnerBudget;
         spec.preset = ex.gpu;
         spec.timed = true;
         spec.counters = needsCounters(ex);
@@ -994,7 +1000,7 @@ GradeResult gradeText(const Exercise& ex, const std::string& text, const std::st
             sim::LaunchOptions opt;
             opt.initcheck = checkers.count("initcheck") > 0;
             opt.racecheck = checkers.count("racecheck") > 0;
-            opt.instructionBudget = 50'000'000;   // a learner's endless loop stops quickly
+            opt.instructionBudget = kLearnerBudget;   // a learner's endless loop stops quickly
             run::RunSpec rs;
             rs.sim = opt;
             GradeProbe probe;
