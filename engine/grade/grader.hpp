@@ -25,7 +25,15 @@ struct PerfGoal {
     std::vector<std::string> kernels;             // launches counted (default: the exercise's kernels)
     std::optional<double> min, max;               // target: measured >= min and/or <= max
     std::string per;                              // global_loads_per_element: the element count expression
+    // Time goals (speedup_vs_starter, timeline_speedup_vs_starter) must say how far the model's
+    // predicted speed-up can be from the H100's on this kind of program ("model_error": 0.3 is
+    // 30 %, from the validation suites) and why the target leaves room for it ("why"); the model
+    // solution must clear min x (1 + model_error) (engine.grade checks it).
+    std::optional<double> modelError;
+    std::string why;
 };
+// True for the measures that compare predicted times (they need "model_error" and "why").
+bool isTimeGoal(const std::string& measure);
 
 // Parameter sets the learner does not see: drawn per attempt from a seed (GradeOptions::seed), so
 // an answer tuned to the visible sets still meets others, and a grade is reproducible given its
