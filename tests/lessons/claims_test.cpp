@@ -29,6 +29,7 @@ LessonRun runLessonWith(const std::string& id, const std::map<std::string, std::
     LessonRun run;
     dev.onLaunch = [&](sim::Gpu& g) {
         run.counters.push_back(std::make_unique<trace::CounterCollector>());
+        run.counters.back()->setProgram(g.program());   // shared loads as ptxas merges them
         g.setListener(run.counters.back().get());
     };
     run.result = runtime::runLesson(l, runtime::resolveParams(l, params), dev);
