@@ -338,6 +338,7 @@ int cmdRun(int argc, char** argv, const fs::path& lessonsDir) {
                                                 {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", c.sharedLdWavefronts},
                                                 {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", c.sharedStWavefronts},
                                                 {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", c.sharedLdConflicts},
+                                                {"ptx__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", c.sharedLdWavefrontsPtx},
                                                 {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", c.sharedStConflicts},
                                                 {"smsp__sass_branch_targets_threads_divergent.sum", c.divergentBranches}});
         }
@@ -388,7 +389,8 @@ int cmdRun(int argc, char** argv, const fs::path& lessonsDir) {
             const auto* counters = rep.launches[li].counters.get();
             if (!counters) continue;
             const auto& est = trace::CounterCollector::estimatedMetrics();
-            std::cout << "  metrics of launch " << li << " (" << result.launches[li].kernel << "), as Nsight Compute names them:\n";
+            std::cout << "  metrics of launch " << li << " (" << result.launches[li].kernel
+                      << "), as Nsight Compute names them (shared loads as the SASS runs them; ptx__: the PTX as written):\n";
             for (auto& [name, v] : counters->metrics()) {
                 bool e = std::find(est.begin(), est.end(), name) != est.end();
                 std::printf("    %-72s %14.6g%s\n", name.c_str(), v, e ? "  (estimated)" : "");

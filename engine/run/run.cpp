@@ -17,6 +17,7 @@ LaunchPipeline::LaunchPipeline(sim::Gpu& gpu, Setup setup) : gpu_(gpu), setup_(s
         trace::CacheConfig cc = setup_.gpu ? timing::cacheConfigFor(*setup_.gpu, gpu, regs) : trace::CacheConfig{};
         if (!setup_.timed && setup_.countersOnSimSMs) cc.numSMs = gpu.options().numSMs;
         counters_ = std::make_shared<trace::CounterCollector>(cc);
+        counters_->setProgram(gpu.program());   // shared loads merged as ptxas merges them
         // Untimed, the collector may fork: the blocks spread over the threads and its caches
         // replay the serial issue order afterwards (the same numbers as one thread).
         if (!setup_.timed && setup_.parallelCounters) counters_->enableParallel(trace::LaunchShape::of(gpu), gpu.program());

@@ -7,6 +7,7 @@
 #include "mem/access.hpp"
 #include "mem/atomics.hpp"
 #include "sim/tensor.hpp"
+#include "trace/shared_merge.hpp"
 #include "base/error.hpp"
 #include "base/hot_memory.hpp"
 
@@ -473,49 +474,10 @@ void TimedRun::syncResidency(size_t from) {
 }
 
 void TimedRun::findFusedSharedLoads() {
-    const auto& code = gpu_.program().code;
-    fuseLeader_.assign(code.size(), -1);
-    fuseBytes_.assign(code.size(), 0);
-    // Straight-line code only: a group never spans a branch target, a branch, a barrier or a call.
-    std::vector<uint8_t> target(code.size(), 0);
-    for (const auto& in : code)
-        if (in.op == Op::Bra && in.target >= 0 && size_t(in.target) < code.size()) target[size_t(in.target)] = 1;
-    auto scalarSharedLoad = [](const Instr& in) {
-        return in.op == Op::Ld && in.space == ptx::StateSpace::Shared && in.vec == 1 && ptx::sizeOf(in.type) == 4 &&
-               in.guard.kind == Operand::Kind::None;
-    };
-    auto writes = [](const Instr& in, const Operand& reg) {
-        if (reg.kind != Operand::Kind::Reg) return false;
-        auto is = [&](const Operand& o) { return o.kind == Operand::Kind::Reg && o.index == reg.index; };
-        if (is(in.dst) || is(in.dst2)) return true;
-        for (int k = 0; k < in.vec && k < 4; ++k)
-            if (is(in.vecRegs[k])) return true;
-        return false;
-    };
-    for (size_t i = 0; i < code.size(); ++i) {
-        const Instr& lead = code[i];
-        if (fuseLeader_[i] >= 0 || !scalarSharedLoad(lead) || lead.addr.offset % 8 != 0) continue;
-        if (writes(lead, lead.addr.base)) continue;
-        int32_t member[4] = {int32_t(i), -1, -1, -1};
-        for (size_t j = i + 1; j < code.size() && j < i + 64; ++j) {
-            const Instr& in = code[j];
-            if (target[j] || in.op == Op::Bra || in.op == Op::Bar || in.op == Op::Barrier || in.op == Op::Call ||
-                in.op == Op::Ret || in.op == Op::Exit || in.op == Op::St || in.op == Op::Atom || in.op == Op::Red)
-                break;
-            if (scalarSharedLoad(in) && fuseLeader_[j] < 0 && in.addr.base.kind == lead.addr.base.kind &&
-                in.addr.base.index == lead.addr.base.index) {
-                int64_t d = in.addr.offset - lead.addr.offset;
-                if (d > 0 && d <= 12 && d % 4 == 0 && member[d / 4] < 0) member[d / 4] = int32_t(j);
-            }
-            if (writes(in, lead.addr.base)) break;
-        }
-        int width = 0;
-        if (lead.addr.offset % 16 == 0 && member[1] >= 0 && member[2] >= 0 && member[3] >= 0) width = 4;
-        else if (member[1] >= 0) width = 2;
-        if (!width) continue;
-        fuseBytes_[i] = uint8_t(4 * width);
-        for (int k = 0; k < width; ++k) fuseLeader_[size_t(member[k])] = int32_t(i);
-    }
+    // The analysis the counters use too (trace/shared_merge.hpp), so both merge the same loads.
+    trace::SharedLoadMerges m = trace::findSharedLoadMerges(gpu_.program().code);
+    fuseLeader_ = std::move(m.leader);
+    fuseBytes_ = std::move(m.bytes);
 }
 
 // Completion of a shared load at `pc`, charging a fused group once (see findFusedSharedLoads).
@@ -527,15 +489,7 @@ uint64_t TimedRun::sharedLoadReady(Sm& sm, TWarp& w, int32_t pc) {
     if (leader == pc) {
         // The hardware's wide load needs every lane's address aligned to its width.
         const uint32_t bytes = fuseBytes_[size_t(pc)];
-        // (bytes is 8 or 16: every address is aligned when their OR is)
-        uint64_t any = 0;
-        if (last_.execMask == 0xffffffffu) {
-            for (int l = 0; l < 32; ++l) any |= last_.addresses[l];   // (vectorised)
-        } else {
-            for (uint32_t m = last_.execMask; m; m &= m - 1) any |= last_.addresses[std::countr_zero(m)];
-        }
-        const bool aligned = any % bytes == 0;
-        if (aligned) {
+        if (trace::mergedAccessAligned(last_.addresses, last_.execMask, bytes)) {
             w.fusedLeader = leader;
             w.fusedMask = last_.execMask;
             w.fusedReady = memoryCompletion(sm, true, false, false, now_, bytes);

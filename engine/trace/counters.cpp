@@ -41,6 +41,9 @@ void MemCounters::add(const MemCounters& o) {
     sharedLdRequests += o.sharedLdRequests;
     sharedLdWavefronts += o.sharedLdWavefronts;
     sharedLdConflicts += o.sharedLdConflicts;
+    sharedLdWavefrontsPtx += o.sharedLdWavefrontsPtx;
+    sharedLdConflictsPtx += o.sharedLdConflictsPtx;
+    sharedLdRequestsSass += o.sharedLdRequestsSass;
     sharedStRequests += o.sharedStRequests;
     sharedStWavefronts += o.sharedStWavefronts;
     sharedStConflicts += o.sharedStConflicts;
@@ -127,8 +130,9 @@ void CounterCollector::onStep(const sim::Step& s) {
             mem::SharedAccess sa = mem::sharedWavefronts(s.addresses, s.execMask, bytes, s.isLoad);
             if (s.isLoad) {
                 d.sharedLdRequests = 1;
-                d.sharedLdWavefronts = sa.wavefronts;
-                d.sharedLdConflicts = sa.conflicts();
+                d.sharedLdWavefrontsPtx = sa.wavefronts;
+                d.sharedLdConflictsPtx = sa.conflicts();
+                sharedLoadAsSass(s, sa, d);
             } else {
                 d.sharedStRequests = 1;
                 d.sharedStWavefronts = sa.wavefronts;
@@ -149,6 +153,42 @@ void CounterCollector::onStep(const sim::Step& s) {
     }
     total_.add(d);
     lineOf(s.instr ? s.instr->line : 0).add(d);
+}
+
+void CounterCollector::setProgram(const sim::Program& program) {
+    program_ = &program;
+    merges_ = std::make_shared<const SharedLoadMerges>(findSharedLoadMerges(program.code));
+    openGroups_.clear();
+}
+
+// The SASS-level share of a shared load (trace/shared_merge.hpp): a merged group's first load
+// issues the wide load and counts its wavefronts; the other members count nothing. Where the
+// group does not run as the wide load (an address not aligned at run time, a member issued with
+// other lanes), each load counts as written, as the cycle model charges it.
+void CounterCollector::sharedLoadAsSass(const sim::Step& s, const mem::SharedAccess& ptx, MemCounters& d) {
+    const int32_t leader = merges_ && s.pc >= 0 && size_t(s.pc) < merges_->leader.size() ? merges_->leader[size_t(s.pc)] : -1;
+    auto asWritten = [&] {
+        d.sharedLdWavefronts = ptx.wavefronts;
+        d.sharedLdConflicts = ptx.conflicts();
+        d.sharedLdRequestsSass = 1;
+    };
+    if (leader < 0) return asWritten();
+    if (leader == s.pc) {
+        const uint32_t bytes = merges_->bytes[size_t(s.pc)];
+        if (!mergedAccessAligned(s.addresses, s.execMask, bytes)) {
+            openGroups_.erase(s.warp);
+            return asWritten();
+        }
+        const mem::SharedAccess wide = mem::sharedWavefronts(s.addresses, s.execMask, bytes, true);
+        d.sharedLdWavefronts = wide.wavefronts;
+        d.sharedLdConflicts = wide.conflicts();
+        d.sharedLdRequestsSass = 1;
+        openGroups_[s.warp] = OpenGroup{leader, s.execMask, uint32_t(merges_->members(leader) - 1)};
+        return;
+    }
+    auto it = openGroups_.find(s.warp);
+    if (it == openGroups_.end() || it->second.leader != leader || it->second.mask != s.execMask) return asWritten();
+    if (--it->second.left == 0) openGroups_.erase(it);   // (counted with the wide load)
 }
 
 void CounterCollector::cacheAccess(uint32_t block, const uint64_t* sectors, uint32_t n, bool isLoad, bool isAtomic) {
@@ -174,7 +214,7 @@ void CounterCollector::cacheAccess(uint32_t block, const uint64_t* sectors, uint
 void CounterCollector::enableParallel(const LaunchShape& shape, const sim::Program& program) {
     parallel_ = true;
     shape_ = shape;
-    program_ = &program;
+    if (program_ != &program || !merges_) setProgram(program);
 }
 
 std::unique_ptr<sim::StepListener> CounterCollector::fork() const {
@@ -183,6 +223,7 @@ std::unique_ptr<sim::StepListener> CounterCollector::fork() const {
     f->share_ = true;
     f->shape_ = shape_;
     f->program_ = program_;
+    f->merges_ = merges_;
     f->schedule_ = ScheduleLog(shape_.warpsPerBlock);
     return f;
 }
@@ -305,6 +346,10 @@ std::map<std::string, double> CounterCollector::metrics() const {
     m["smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ldgsts.sum"] = double(t.globalLdgstsSectors);
     m["smsp__inst_executed_op_shared_ld.sum"] = double(t.sharedLdRequests);
     m["smsp__inst_executed_op_shared_st.sum"] = double(t.sharedStRequests);
+    // Shared loads as the SASS has them (merged loads once) and as the PTX has them.
+    m["smsp__sass_inst_executed_op_shared_ld.sum"] = double(t.sharedLdRequestsSass);
+    m["ptx__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"] = double(t.sharedLdWavefrontsPtx);
+    m["ptx__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"] = double(t.sharedLdConflictsPtx);
     m["l1tex__t_sector_hit_rate.pct"] = 100.0 * ratio(double(l1Hits_), double(l1Lookups_));
     m["lts__t_sector_hit_rate.pct"] = 100.0 * ratio(double(l2Hits_), double(l2Lookups_));
     m["dram__bytes_read.sum"] = 32.0 * double(dramReadSectors_);

@@ -4,6 +4,12 @@
 // model), and estimated L1/L2 hit rates and DRAM bytes (sector caches). Attach one collector per
 // launch (SimDevice::onLaunch); it never changes functional results.
 //
+// Shared-load wavefronts and bank conflicts are counted as the SASS runs them: where ptxas merges
+// neighbouring ld.shared into one LDS.64/LDS.128 (trace/shared_merge.hpp), the group is one wide
+// access, as on the hardware, under Nsight Compute's names; the count for the PTX as written is
+// kept beside it (MemCounters::*Ptx, metrics named ptx__...). The collector needs the launch's
+// program for that (setProgram; the run API gives it): without one, both counts are the PTX's.
+//
 // Parallel runs (Gpu::runToEnd with threads): after enableParallel, fork() gives a collector for
 // one share that adds up everything that does not depend on the issue order and records, per
 // warp, the sectors of its global accesses and its schedule (trace/issue_order.hpp); join()
@@ -14,11 +20,13 @@
 #include "mem/cache.hpp"
 #include "sim/step.hpp"
 #include "trace/issue_order.hpp"
+#include "trace/shared_merge.hpp"
 
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace warpscope::trace {
@@ -43,7 +51,11 @@ struct MemCounters {
     // Compute does (op_ldgsts), and the instructions.
     uint64_t ldgstsInst = 0, ldgstsBypassInst = 0, globalLdgstsRequests = 0, globalLdgstsSectors = 0;
     uint64_t localLdSectors = 0, localStSectors = 0, localRequests = 0;
+    // Shared loads: requests are PTX instructions; wavefronts and conflicts as the SASS has them
+    // (merged loads counted once, as the wide load), with the PTX-level figures and the SASS
+    // instruction count beside them.
     uint64_t sharedLdRequests = 0, sharedLdWavefronts = 0, sharedLdConflicts = 0;
+    uint64_t sharedLdWavefrontsPtx = 0, sharedLdConflictsPtx = 0, sharedLdRequestsSass = 0;
     uint64_t sharedStRequests = 0, sharedStWavefronts = 0, sharedStConflicts = 0;
     // Tensor cores (sim/tensor.hpp): HMMA/IMMA machine instructions, tensor-pipe busy cycles, LDSM.
     uint64_t tensorHmma = 0, tensorImma = 0, tensorPipeCycles = 0, ldsm = 0;
@@ -54,6 +66,8 @@ class CounterCollector : public sim::StepListener {
 public:
     explicit CounterCollector(CacheConfig cfg = {});
     void onStep(const sim::Step& s) override;
+    // The launch's program: lets the counters find the shared loads ptxas merges (see above).
+    void setProgram(const sim::Program& program);
 
     // Lets fork() give per-share collectors for a launch of this shape and program (see above).
     // Without it fork() returns nullptr and a launch with this collector runs on one thread.
@@ -75,6 +89,7 @@ public:
 
 private:
     MemCounters& lineOf(uint32_t line);
+    void sharedLoadAsSass(const sim::Step& s, const mem::SharedAccess& ptx, MemCounters& d);
     // One global access's sectors through L1 (loads) and L2, as a serial run sees them.
     void cacheAccess(uint32_t block, const uint64_t* sectors, uint32_t n, bool isLoad, bool isAtomic);
     // Replays the recorded sectors of joined shares in the serial order (const reads call it).
@@ -87,6 +102,15 @@ private:
     bool parallel_ = false, share_ = false, pending_ = false;
     LaunchShape shape_;
     const sim::Program* program_ = nullptr;
+    // Shared loads merged as ptxas merges them (setProgram), and per warp the merged group whose
+    // wide load it has issued (its members count nothing more at SASS level).
+    struct OpenGroup {
+        int32_t leader = -1;
+        uint32_t mask = 0;
+        uint32_t left = 0;   // members still to come
+    };
+    std::shared_ptr<const SharedLoadMerges> merges_;
+    std::unordered_map<uint32_t, OpenGroup> openGroups_;
     ScheduleLog schedule_;
     std::vector<std::vector<uint64_t>> streams_;
     size_t words_ = 0;

@@ -88,6 +88,7 @@ inline TracedRun runTraced(const std::string& id, const std::map<std::string, st
     dev.onLaunch = [&](sim::Gpu& g) {
         run.launches.push_back(std::make_unique<TracedLaunch>());
         TracedLaunch& t = *run.launches.back();
+        t.counters.setProgram(g.program());   // shared loads as ptxas merges them
         t.fan.add(&t.counters);
         if (record) t.fan.add(&t.issued);
         g.setListener(&t.fan);

@@ -7,6 +7,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <sstream>
+
 using namespace warpscope;
 
 namespace {
@@ -108,4 +110,46 @@ TEST_CASE("streams-overlap: a graph of 100 tiny kernels beats 100 launches by 1.
     for (auto& op : launches.ops) launchCalls += op.kind == runtime::TimelineKind::HostCall && op.label.rfind("cudaLaunchKernel", 0) == 0;
     CHECK(launchCalls == 100);
     CHECK(graphCalls <= 3);   // the graph launch and the final synchronisation
+}
+
+TEST_CASE("streams-overlap: both issue orders come out the same on the H100 and in the model (held-out program)", "[lessons]") {
+    // tests/validation/streams-order.cu, a whole program written apart from the lesson (serial,
+    // depth-first and breadth-first issue of four chunks on four streams), run twice on the H100
+    // (scripts/validate-streams.sh --program; tests/validation/runtime/streams-order-program-h100.txt).
+    // The lesson's claim holds on the hardware at the lesson's sizes with pinned memory: the two
+    // orders within 3 % of each other, both well ahead of the serial version.
+    std::istringstream in(wst::readFile(wst::sourcePath("tests/validation/runtime/streams-order-program-h100.txt")));
+    std::map<std::string, std::vector<double>> us;   // "memory,n,order" -> events_us of each run
+    std::string line;
+    int rows = 0;
+    while (std::getline(in, line)) {
+        std::vector<std::string> f;
+        std::stringstream ss(line);
+        for (std::string x; std::getline(ss, x, ',');) f.push_back(x);
+        if (f.size() != 6 || (f[0] != "pinned" && f[0] != "pageable")) continue;
+        us[f[0] + "," + f[1] + "," + f[2]].push_back(std::stod(f[3]));
+        ++rows;
+    }
+    REQUIRE(rows == 2 * 18);
+    std::map<std::string, double> modelSpeedup;
+    for (const char* n : {"1048576", "4194304"}) {
+        for (size_t run = 0; run < 2; ++run) {
+            const double serial = us.at(std::string("pinned,") + n + ",serial")[run];
+            const double depth = us.at(std::string("pinned,") + n + ",depth-first")[run];
+            const double breadth = us.at(std::string("pinned,") + n + ",breadth-first")[run];
+            INFO("N " << n << ", run " << run << ": serial " << serial << ", depth-first " << depth << ", breadth-first " << breadth);
+            CHECK(std::abs(breadth - depth) / depth < 0.03);
+            CHECK(serial / depth > 1.25);
+            CHECK(serial / breadth > 1.25);
+        }
+        // The model, on the lesson's own host script at the same size: the orders within 1 %, and
+        // the speed-up over one stream within 12 % of the program's on the H100.
+        const double one = timelineOf({{"STREAMS", "1"}, {"N", n}}).totalUs();
+        const double d = timelineOf({{"STREAMS", "4"}, {"ORDER", "0"}, {"N", n}}).totalUs();
+        const double b = timelineOf({{"STREAMS", "4"}, {"ORDER", "1"}, {"N", n}}).totalUs();
+        INFO("model at N " << n << ": one stream " << one << ", depth-first " << d << ", breadth-first " << b);
+        CHECK(std::abs(d - b) / d < 0.01);
+        const double hw = us.at(std::string("pinned,") + n + ",serial")[0] / us.at(std::string("pinned,") + n + ",breadth-first")[0];
+        CHECK(one / b == Approx(hw).epsilon(0.12));
+    }
 }

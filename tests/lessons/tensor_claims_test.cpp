@@ -51,6 +51,7 @@ Run runLesson(const std::map<std::string, std::string>& params) {
     dev.onLaunch = [&](sim::Gpu& g) {
         run.launches.push_back(std::make_unique<Launch>());
         Launch& t = *run.launches.back();
+        t.counters.setProgram(g.program());
         t.fan.add(&t.counters);
         t.fan.add(&t.matrix);
         g.setListener(&t.fan);

@@ -85,8 +85,13 @@ void drawSharedBanksPanel(AppContext& app) {
             ImGui::TableNextColumn();
             ImGui::TextWrapped("%s", v.c_str());
         };
+        // One PTX instruction's wavefronts: where ptxas merges neighbouring loads into one wider
+        // load, the launch's Nsight-named count (Metrics panel) counts the group once.
         row("wavefronts", std::to_string(d.wavefronts) + " (ideal " + std::to_string(d.ideal) + ")",
-            std::string("smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_") + op + ".sum");
+            d.isLoad ? std::string("this PTX load's wavefronts (ptx__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum); "
+                                   "ptxas may merge it with its neighbours into one LDS.64/LDS.128, counted once in "
+                                   "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum")
+                     : std::string("smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum"));
         row("bank conflicts", std::to_string(d.conflicts), std::string("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_") + op + ".sum");
         row("busiest bank", "bank " + std::to_string(d.worstBank) + " (" + std::to_string(ways) + " distinct word" + (ways == 1 ? "" : "s") + ")", "");
         row("broadcast words", std::to_string(d.broadcastWords), "several lanes, one word: served once");

@@ -71,6 +71,7 @@ std::vector<LaunchResult> both(sim::LaunchOptions opt, uint32_t threads, Run run
             r.kernel = g.program().kernelName;
             OrderRecorder rec(g.warpsPerBlock());
             trace::CounterCollector cc;
+            cc.setProgram(g.program());   // (shared loads as ptxas merges them, as the parallel run)
             sim::FanOut fan;
             fan.add(&rec);
             fan.add(&cc);
