@@ -95,6 +95,7 @@ struct PushedConfig {
 
 struct Runtime {
     std::recursive_mutex mutex;
+    size_t deviceHeapBytes = 0;                      // cudaLimitMallocHeapSize above 8 MiB: its allocation's size
     std::vector<std::string> ptxTexts;               // one per registered fat binary, in order
     std::string moduleText;                          // their merged module, as loaded
     std::map<const void*, std::string> kernels;      // host stub -> kernel (mangled) name
@@ -2005,6 +2006,40 @@ cudaError_t cudaMemAdvise(const void* devPtr, size_t count, int advice, int devi
 // prelude's, 1 MiB; there is no device-side malloc heap.
 constexpr size_t kPrintfFifoBytes = size_t(1) << 20;
 constexpr size_t kDeviceHeapBytes = size_t(8) << 20;   // __WS_HEAP_BYTES in the prelude
+
+// A device heap larger than the prelude's 8 MiB array: one allocation of `bytes`, which every
+// unit's malloc then hands out (its __ws_heapx_base/__ws_heapx_bytes point at it, its top starts
+// at 0 there). At most 8 MiB asks for nothing: the array is there.
+cudaError_t setDeviceHeap(Runtime& rt, size_t bytes) {
+    if (bytes <= std::max(kDeviceHeapBytes, rt.deviceHeapBytes)) return cudaSuccess;
+    if (!rt.loaded) return cudaSuccess;   // no module, no device malloc
+    uint64_t heap = 0;
+    try {
+        heap = rt.device->malloc(bytes, "device heap (cudaLimitMallocHeapSize)");
+    } catch (const Error&) {
+        return ret(cudaErrorMemoryAllocation);
+    }
+    for (auto& var : rt.device->module().variables) {
+        const size_t at = var.name.find("__ws_heapx_base");
+        if (at == std::string::npos) continue;
+        std::string sizeName = var.name, topName = var.name;
+        sizeName.replace(at, 15, "__ws_heapx_bytes");
+        topName.replace(at, 15, "__ws_heap_top");
+        // A static's mangled name counts its length: _ZL15__ws_heapx_base -> _ZL16__ws_heapx_bytes.
+        if (sizeName.rfind("_ZL15", 0) == 0) sizeName.replace(0, 5, "_ZL16");
+        if (topName.rfind("_ZL15", 0) == 0) topName.replace(0, 5, "_ZL13");
+        try {
+            const uint64_t b = rt.device->symbolAddress(var.name), n = rt.device->symbolAddress(sizeName), t = rt.device->symbolAddress(topName);
+            const uint64_t size = bytes, zero = 0;
+            std::memcpy(rt.device->memory().hostPointer(b, 8, "device heap"), &heap, 8);
+            std::memcpy(rt.device->memory().hostPointer(n, 8, "device heap"), &size, 8);
+            std::memcpy(rt.device->memory().hostPointer(t, 8, "device heap"), &zero, 8);
+        } catch (const Error&) {
+        }
+    }
+    rt.deviceHeapBytes = bytes;
+    return cudaSuccess;
+}
 cudaError_t cudaDeviceSetLimit(int limit, size_t value) {
     Call c;
     WS_STICKY(c.rt);
@@ -2016,9 +2051,8 @@ cudaError_t cudaDeviceSetLimit(int limit, size_t value) {
     case cudaLimitPrintfFifoSize:
         if (value <= kPrintfFifoBytes) return cudaSuccess;   // the FIFO already holds that much
         return notSupported("cudaDeviceSetLimit(cudaLimitPrintfFifoSize) above 1 MiB", "the kernel printf FIFO is 1 MiB");
-    case cudaLimitMallocHeapSize:   // the prelude's heap is a fixed array in each module
-        if (value <= kDeviceHeapBytes) return cudaSuccess;
-        return notSupported("cudaDeviceSetLimit(cudaLimitMallocHeapSize) above 8 MiB", "the device heap of device-side malloc is fixed at 8 MiB");
+    case cudaLimitMallocHeapSize:   // the prelude's heap: 8 MiB in each module, or one the runtime allocates
+        return setDeviceHeap(c.rt, value);
     case cudaLimitMaxL2FetchGranularity:
         if (value > 128) return ret(cudaErrorInvalidValue);
         c.rt.l2FetchGranularity = value;
@@ -2038,7 +2072,7 @@ cudaError_t cudaDeviceGetLimit(size_t* value, int limit) {
     switch (limit) {
     case cudaLimitStackSize: *value = c.rt.device->options().maxLocalBytesPerThread; return cudaSuccess;
     case cudaLimitPrintfFifoSize: *value = kPrintfFifoBytes; return cudaSuccess;
-    case cudaLimitMallocHeapSize: *value = kDeviceHeapBytes; return cudaSuccess;
+    case cudaLimitMallocHeapSize: *value = c.rt.deviceHeapBytes ? c.rt.deviceHeapBytes : kDeviceHeapBytes; return cudaSuccess;
     case cudaLimitMaxL2FetchGranularity: *value = c.rt.l2FetchGranularity; return cudaSuccess;
     case cudaLimitPersistingL2CacheSize: *value = c.rt.persistingL2; return cudaSuccess;
     default: return ret(cudaErrorUnsupportedLimit);

@@ -40,10 +40,19 @@ void SimDevice::load(ptx::Module m) {
         std::vector<uint8_t> bytes = v.init;
         for (auto& [off, sym] : v.initSymbols) {
             auto s = symbols_.find(sym);
-            if (s == symbols_.end()) continue;   // a function or shared symbol: leave the offset
+            uint64_t base = 0;
+            if (s != symbols_.end()) {
+                base = s->second;
+            } else {
+                // A function (a vtable or a table of function pointers): its address in the
+                // function window, where an indirect call finds it.
+                auto fn = std::find_if(m.functions.begin(), m.functions.end(), [&](const ptx::Function& f) { return f.name == sym; });
+                if (fn == m.functions.end()) continue;   // a shared symbol: leave the offset
+                base = mem::functionAddress(static_cast<size_t>(fn - m.functions.begin()));
+            }
             uint64_t add = 0;
             std::memcpy(&add, bytes.data() + off, std::min<size_t>(8, bytes.size() - off));
-            uint64_t val = s->second + add;
+            uint64_t val = base + add;
             std::memcpy(bytes.data() + off, &val, std::min<size_t>(8, bytes.size() - off));
         }
         uint8_t* dst = memory_.hostPointer(it->second, bytes.size(), "module initialiser");

@@ -515,14 +515,22 @@ static __device__ unsigned long long __ws_printf_used;
 // malloc returns when its heap is full. free gives nothing back (a lock-based free list would
 // deadlock lanes that the simulator runs in lockstep), so a program that allocates more than the
 // heap in all, freed or not, sees NULL where a GPU would not.
+// cudaDeviceSetLimit(cudaLimitMallocHeapSize, n) above 8 MiB: the whole-program runtime allocates
+// n bytes and points __ws_heapx_base/__ws_heapx_bytes of every unit at them (then the heap starts
+// over there; what was allocated before stays where it is).
 #define __WS_HEAP_BYTES (8ull << 20)
 static __device__ unsigned long long __ws_heap_top;
 static __device__ __align__(16) unsigned char __ws_heap[__WS_HEAP_BYTES];
+static __device__ unsigned char* __ws_heapx_base;
+static __device__ unsigned long long __ws_heapx_bytes;
 extern "C" __device__ __attribute__((weak)) void* malloc(size_t n) {
+    unsigned char* base = __ws_heapx_base;
+    const unsigned long long cap = base ? __ws_heapx_bytes : __WS_HEAP_BYTES;
+    if (!base) base = __ws_heap;
     unsigned long long size = n ? (n + 15) & ~15ull : 16;
-    if (size > __WS_HEAP_BYTES) return nullptr;
+    if (size > cap) return nullptr;
     unsigned long long at = atomicAdd(&__ws_heap_top, size);
-    return at + size <= __WS_HEAP_BYTES ? (void*)(__ws_heap + at) : nullptr;
+    return at + size <= cap ? (void*)(base + at) : nullptr;
 }
 extern "C" __device__ __attribute__((weak)) void free(void*) {}
 // A class with a pure virtual function names this in its vtable; calling it traps, as on a GPU.

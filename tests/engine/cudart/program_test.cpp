@@ -366,6 +366,18 @@ TEST_CASE("cudart: zero copy through cudaHostAllocMapped and cudaHostGetDevicePo
     CHECK(r.exitCode == 0);
 }
 
+TEST_CASE("cudart: virtual functions of objects made with device new, used and deleted in later kernels (as on the H100)", "[cudart]") {
+    if (!haveClang()) { WARN("clang is not installed: skipped"); return; }
+    NoToolkit env;
+    cudart::BuildResult b = build({"virtual.cu"});
+    REQUIRE(b.ok);
+    Run r = run(b);
+    INFO(r.output);
+    // The H100's output (CUDA 13.0, nvcc -arch=native), line for line.
+    CHECK(r.output == "dog 1040, bird 2005, snake(5) 3005, snake(98) 3098\n0 mismatches, cudaSuccess\n");
+    CHECK(r.exitCode == 0);
+}
+
 TEST_CASE("cudart: stream capture into a graph, launched three times", "[cudart]") {
     if (!haveClang()) { WARN("clang is not installed: skipped"); return; }
     NoToolkit env;
