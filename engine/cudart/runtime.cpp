@@ -22,6 +22,7 @@
 //   sides. The host copy is pushed to the device before every operation that reads device memory
 //   and pulled back after every one that may write it (launches, copies, memsets).
 #include "cudart/include/driver_types.h"
+#include "cudart/graphs.hpp"
 
 #include "base/data_dir.hpp"
 #include "base/error.hpp"
@@ -660,6 +661,7 @@ const ErrorText kErrors[] = {
     {cudaErrorNotPermitted, "cudaErrorNotPermitted", "operation not permitted"},
     {cudaErrorNotSupported, "cudaErrorNotSupported", "operation not supported"},
     {cudaErrorStreamCaptureUnsupported, "cudaErrorStreamCaptureUnsupported", "operation not permitted when stream is capturing"},
+    {cudaErrorGraphExecUpdateFailure, "cudaErrorGraphExecUpdateFailure", "the graph update was not performed because it included changes which violated constraints specific to instantiated graph update"},
     {cudaErrorUnknown, "cudaErrorUnknown", "unknown error"},
 };
 
@@ -882,7 +884,14 @@ cudaError_t copy(void* dst, const void* src, size_t n, cudaMemcpyKind kind, cuda
         case cudaMemcpyHostToDevice: c.rt.device->copyToDevice(d, src, n, sid, !async, call); break;
         case cudaMemcpyDeviceToHost: c.rt.device->copyToHost(dst, s, n, sid, !async, call); break;
         default:
-            if (c.rt.capturing >= 0) return notSupported("a device-to-device copy during stream capture", "it would run now, not when the graph is launched");
+            if (c.rt.device->inCapture(sid)) {   // checked now, copied at each graph launch
+                c.rt.device->memory().hostPointer(s, n, "cudaMemcpyAsync device-to-device (captured source)");
+                c.rt.device->memory().hostPointer(d, n, "cudaMemcpyAsync device-to-device (captured destination)");
+                runtime::SimDevice* dev = c.rt.device.get();
+                c.rt.device->captureOperation(sid, 'c', [dev, d, s, n] { dev->memcpyDtoD(d, s, n); });
+                break;
+            }
+            if (c.rt.capturing >= 0) return notSupported("a device-to-device copy on a stream outside the capture", "it would run now, not when the graph is launched");
             c.rt.device->memcpyDtoD(d, s, n);
             break;
         }
@@ -1269,14 +1278,22 @@ cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind 
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind, cudaStream_t stream) {
     return copy(dst, src, count, kind, stream, true, "cudaMemcpyAsync");
 }
-static cudaError_t memsetImpl(void* devPtr, int value, size_t count, const char* call) {
+static cudaError_t memsetImpl(void* devPtr, int value, size_t count, const char* call, int sid = 0) {
     Call c;
     WS_STICKY(c.rt);
-    if (c.rt.capturing >= 0) return notSupported("cudaMemset during stream capture", "a memset would run now, not when the graph is launched");
+    const bool captured = c.rt.device->inCapture(sid);
+    if (c.rt.capturing >= 0 && !captured)
+        return notSupported("cudaMemset on a stream outside the capture during stream capture", "a memset would run now, not when the graph is launched");
     if (count == 0) return cudaSuccess;
     std::string why;
     if (!inDeviceRange(devPtr)) return complain(cudaErrorInvalidValue, std::string(call) + ": the pointer is a host pointer, not device memory");
     if (!liveDevice(c.rt, devPtr, count, call, "destination", &why)) return complain(cudaErrorInvalidValue, why);
+    if (captured) {   // a memset node: it runs at each launch of the graph
+        runtime::SimDevice* dev = c.rt.device.get();
+        const uint64_t at = reinterpret_cast<uint64_t>(devPtr);
+        dev->captureOperation(sid, 'm', [dev, at, value, count] { dev->memset(at, static_cast<uint8_t>(value), count); });
+        return cudaSuccess;
+    }
     ManagedSync sync(c.rt);
     c.rt.device->memset(reinterpret_cast<uint64_t>(devPtr), static_cast<uint8_t>(value), count);
     return cudaSuccess;
@@ -1284,12 +1301,13 @@ static cudaError_t memsetImpl(void* devPtr, int value, size_t count, const char*
 cudaError_t cudaMemset(void* devPtr, int value, size_t count) { return memsetImpl(devPtr, value, count, "cudaMemset"); }
 cudaError_t cudaMemsetAsync(void* devPtr, int value, size_t count, cudaStream_t stream) {
     bool ok = true;
+    int sid = 0;
     {
         Call c;
-        streamId(c.rt, stream, &ok);
+        sid = streamId(c.rt, stream, &ok);
     }
     if (!ok) return complain(cudaErrorInvalidResourceHandle, "cudaMemsetAsync: the stream was never created or was destroyed");
-    return memsetImpl(devPtr, value, count, "cudaMemsetAsync");
+    return memsetImpl(devPtr, value, count, "cudaMemsetAsync", sid);
 }
 cudaError_t cudaMemcpyToSymbolAsync(const void* symbol, const void* src, size_t count, size_t offset, cudaMemcpyKind kind, cudaStream_t stream) {
     uint64_t addr = 0;
@@ -1862,9 +1880,11 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* userD
         Call c;
         WS_STICKY(c.rt);
         bool ok = true;
-        streamId(c.rt, stream, &ok);
+        const int sid = streamId(c.rt, stream, &ok);
         if (!ok) return complain(cudaErrorInvalidResourceHandle, "cudaLaunchHostFunc: not a live stream");
-        if (c.rt.capturing >= 0) return notSupported("cudaLaunchHostFunc during stream capture", "a host function would run now, not when the graph is launched");
+        if (c.rt.device->captureOperation(sid, 'h', [fn, userData] { fn(userData); })) return cudaSuccess;   // a host node
+        if (c.rt.capturing >= 0)
+            return notSupported("cudaLaunchHostFunc on a stream outside the capture during stream capture", "a host function would run now, not when the graph is launched");
         flushPrintf(c.rt);
     }
     fn(userData);   // outside the lock: a host function may not call CUDA, but must not deadlock if it does
@@ -2248,7 +2268,7 @@ cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* pGraph) {
     if (!ok) return complain(cudaErrorInvalidResourceHandle, "cudaStreamEndCapture: not a live stream");
     try {
         int g = c.rt.device->endCapture(sid);
-        *pGraph = reinterpret_cast<cudaGraph_t>(new int(g));
+        *pGraph = warpscope::cudart::graphFromCapture(g, c.rt.device->graphNodeKinds(g));
     } catch (const Error& e) {
         return complain(cudaErrorIllegalState, std::string("cudaStreamEndCapture: ") + e.what());
     }
@@ -2261,16 +2281,15 @@ cudaError_t cudaStreamIsCapturing(cudaStream_t stream, cudaStreamCaptureStatus* 
     bool ok = true;
     int sid = streamId(c.rt, stream, &ok);
     if (!ok) return ret(cudaErrorInvalidResourceHandle);
-    *status = c.rt.capturing >= 0 && c.rt.capturing == sid ? cudaStreamCaptureStatusActive : cudaStreamCaptureStatusNone;
+    *status = c.rt.device->inCapture(sid) ? cudaStreamCaptureStatusActive : cudaStreamCaptureStatusNone;
     return cudaSuccess;
 }
-cudaError_t cudaGraphInstantiate(cudaGraphExec_t* exec, cudaGraph_t graph, unsigned long long) {
-    if (!exec || !graph) return ret(cudaErrorInvalidValue);
-    *exec = reinterpret_cast<cudaGraphExec_t>(new int(*reinterpret_cast<int*>(graph)));
-    return cudaSuccess;
-}
-cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream) {
-    if (!exec) return ret(cudaErrorInvalidValue);
+} // extern "C"
+
+namespace warpscope::cudart {
+// Runs captured graph `graph` (SimDevice's) on `stream`: graphs.cpp calls it for a graph made by
+// stream capture, or for such a graph's node inside a graph built node by node.
+cudaError_t launchCapturedGraph(int graph, cudaStream_t stream) {
     Call c;
     WS_STICKY(c.rt);
     bool ok = true;
@@ -2284,7 +2303,7 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream) {
         ManagedSync sync(c.rt);
         MirrorSync mirrors(c.rt);
         c.rt.launchLabel = "a kernel of a graph";
-        c.rt.device->launchGraph(*reinterpret_cast<int*>(exec), sid);
+        c.rt.device->launchGraph(graph, sid);
     } catch (const Error& e) {
         cudaError_t code = launchErrorFor(e);
         if (e.kind() == Error::Kind::Unsupported || e.kind() == Error::Kind::Input) return complain(code, std::string("cudaGraphLaunch: ") + e.what());
@@ -2295,15 +2314,34 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream) {
     }
     return cudaSuccess;
 }
-cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec) {
-    delete reinterpret_cast<int*>(exec);
-    return cudaSuccess;
-}
-cudaError_t cudaGraphDestroy(cudaGraph_t graph) {
-    delete reinterpret_cast<int*>(graph);
-    return cudaSuccess;
+
+// The byte size of each parameter of kernel `func` (its host stub), from the PTX; false with `why`.
+bool kernelParamSizes(const void* func, std::vector<size_t>* sizes, std::string* why) {
+    Call c;
+    auto k = c.rt.kernels.find(func);
+    if (k == c.rt.kernels.end()) {
+        *why = "the function is not a kernel of this program";
+        return false;
+    }
+    if (!c.rt.loaded) {
+        *why = "the program's kernels did not load: " + c.rt.loadError;
+        return false;
+    }
+    const ptx::Function* fn = c.rt.device->module().findFunction(k->second);
+    if (!fn || !fn->isEntry) {
+        *why = "no kernel " + k->second + " in the PTX";
+        return false;
+    }
+    sizes->clear();
+    for (auto& p : fn->params) sizes->push_back(static_cast<size_t>(std::max<int64_t>(p.sizeInBytes(), 0)));
+    return true;
 }
 
+// A graph API call that cannot be done: the message once on stderr, the code returned.
+cudaError_t graphError(cudaError_t e, const std::string& message) { return complain(e, message); }
+} // namespace warpscope::cudart
+
+extern "C" {
 // ---------------------------------------------------------------- 10. the driver API's device queries (cuda.h)
 // What deviceQuery and course programs read through the driver API, answered by the runtime.
 typedef int CUresultWs;   // cuda.h's CUresult: the same numbers as the runtime's errors for these

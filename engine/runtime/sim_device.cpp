@@ -262,7 +262,7 @@ void SimDevice::copyToDevice(DevPtr dst, const void* src, size_t bytes, int stre
     };
     if (capturing(stream)) {
         memory_.hostPointer(dst, bytes, "cudaMemcpyAsync host-to-device (captured)");   // checks the range now
-        capture_.push_back({effect, model});
+        capture_.push_back({effect, model, 'c'});
         return;
     }
     effect();
@@ -278,7 +278,7 @@ void SimDevice::copyToHost(void* dst, DevPtr src, size_t bytes, int stream, bool
     };
     if (capturing(stream)) {
         memory_.hostPointer(src, bytes, "cudaMemcpyAsync device-to-host (captured)");
-        capture_.push_back({effect, model});
+        capture_.push_back({effect, model, 'c'});
         return;
     }
     effect();
@@ -293,7 +293,8 @@ LaunchResult SimDevice::launchOn(int stream, const std::string& kernel, const La
         capture_.push_back({[this, kernel, config, params, shared] { runKernel(kernel, config, params, model_ ? shared.get() : nullptr); },
                             [this, kernel, config, shared](int s) {
                                 if (model_) model_->kernel(s, *shared, smFraction(kernel, config), kernel, -1);
-                            }});
+                            },
+                            'k'});
         LaunchResult r;
         r.kernel = kernel;
         r.grid = config.grid;
@@ -311,7 +312,13 @@ LaunchResult SimDevice::launchOn(int stream, const std::string& kernel, const La
 void SimDevice::recordEvent(int event, int stream) {
     checkStream(stream, "event record");
     if (event < 0 || event >= events_) throw Error(Error::Kind::Input, "Event " + std::to_string(event) + " was never created.");
-    if (capturing(stream)) throw Error(Error::Kind::Input, "Events inside a captured graph are not supported by the simulator yet.");
+    if (capturing(stream)) {
+        // Recorded inside a capture, the event orders the capture's own work (a stream that waits
+        // on it joins the capture); the graph runs its nodes in issue order, which keeps that order.
+        capturedEvents_.insert(event);
+        return;
+    }
+    capturedEvents_.erase(event);
     eventRecorded_[event] = true;
     if (model_) model_->recordEvent(event, stream);
 }
@@ -319,7 +326,12 @@ void SimDevice::recordEvent(int event, int stream) {
 void SimDevice::streamWaitEvent(int stream, int event) {
     checkStream(stream, "stream wait");
     if (event < 0 || event >= events_) throw Error(Error::Kind::Input, "Event " + std::to_string(event) + " was never created.");
-    if (capturing(stream)) throw Error(Error::Kind::Input, "Events inside a captured graph are not supported by the simulator yet.");
+    if (capturedEvents_.count(event)) {   // the event was recorded in the capture: this stream joins it
+        if (captureStream_ < 0) throw Error(Error::Kind::Input, "Event " + std::to_string(event) + " was recorded in a capture that has ended.");
+        joinCapture(stream);
+        return;
+    }
+    if (capturing(stream)) return;   // an event from outside the capture: the graph launch is ordered after it already
     if (model_) model_->streamWaitEvent(stream, event);
 }
 
@@ -351,12 +363,35 @@ void SimDevice::beginCapture(int stream) {
     if (stream == 0) throw Error(Error::Kind::Input, "The legacy default stream cannot be captured; capture a created stream.");
     if (captureStream_ >= 0) throw Error(Error::Kind::Input, "Stream " + std::to_string(captureStream_) + " is already being captured.");
     captureStream_ = stream;
+    joined_.clear();
+    capturedEvents_.clear();
     capture_.clear();
+}
+
+bool SimDevice::captureOperation(int stream, char kind, std::function<void()> effect, std::function<void(int)> model) {
+    if (!capturing(stream)) return false;
+    capture_.push_back({std::move(effect), model ? std::move(model) : [](int) {}, kind});
+    return true;
+}
+
+void SimDevice::joinCapture(int stream) {
+    checkStream(stream, "stream wait");
+    if (captureStream_ < 0) throw Error(Error::Kind::Input, "No stream is being captured.");
+    if (stream != captureStream_) joined_.insert(stream);
+}
+
+std::string SimDevice::graphNodeKinds(int graph) const {
+    std::string k;
+    if (graph >= 0 && static_cast<size_t>(graph) < graphs_.size())
+        for (auto& n : graphs_[static_cast<size_t>(graph)]) k += n.kind;
+    return k;
 }
 
 int SimDevice::endCapture(int stream) {
     if (captureStream_ != stream) throw Error(Error::Kind::Input, "Stream " + std::to_string(stream) + " is not being captured.");
     captureStream_ = -1;
+    joined_.clear();
+    capturedEvents_.clear();
     graphs_.push_back(std::move(capture_));
     capture_.clear();
     return static_cast<int>(graphs_.size()) - 1;

@@ -94,10 +94,33 @@ __WS_FN uint3 __ws_threadIdx() { return uint3{(unsigned)__nvvm_read_ptx_sreg_tid
 __WS_FN uint3 __ws_blockIdx() { return uint3{(unsigned)__nvvm_read_ptx_sreg_ctaid_x(), (unsigned)__nvvm_read_ptx_sreg_ctaid_y(), (unsigned)__nvvm_read_ptx_sreg_ctaid_z()}; }
 __WS_FN dim3 __ws_blockDim() { return dim3((unsigned)__nvvm_read_ptx_sreg_ntid_x(), (unsigned)__nvvm_read_ptx_sreg_ntid_y(), (unsigned)__nvvm_read_ptx_sreg_ntid_z()); }
 __WS_FN dim3 __ws_gridDim() { return dim3((unsigned)__nvvm_read_ptx_sreg_nctaid_x(), (unsigned)__nvvm_read_ptx_sreg_nctaid_y(), (unsigned)__nvvm_read_ptx_sreg_nctaid_z()); }
+#ifdef __WARPSCOPE_WHOLE_PROGRAM__
+// In a whole program they are not macros, as host code names struct members gridDim and blockDim
+// (cudaKernelNodeParams, cudaLaunchParams): objects whose fields read the registers (clang's
+// __declspec(property), as its own CUDA headers do), never defined, only their getters called.
+#define __WS_BUILTIN_VAR(NAME, READ, EXTRA)                                                                         \
+    struct __ws_##NAME##_t {                                                                                        \
+        __declspec(property(get = __fx)) unsigned int x;                                                            \
+        __declspec(property(get = __fy)) unsigned int y;                                                            \
+        __declspec(property(get = __fz)) unsigned int z;                                                            \
+        static __device__ __attribute__((always_inline)) unsigned int __fx() { return READ().x; }                  \
+        static __device__ __attribute__((always_inline)) unsigned int __fy() { return READ().y; }                  \
+        static __device__ __attribute__((always_inline)) unsigned int __fz() { return READ().z; }                  \
+        EXTRA                                                                                                       \
+        __device__ __attribute__((always_inline)) operator uint3() const { return uint3{__fx(), __fy(), __fz()}; } \
+    };                                                                                                              \
+    extern const __device__ __ws_##NAME##_t NAME;
+__WS_BUILTIN_VAR(threadIdx, __ws_threadIdx, )
+__WS_BUILTIN_VAR(blockIdx, __ws_blockIdx, )
+__WS_BUILTIN_VAR(blockDim, __ws_blockDim, __device__ __attribute__((always_inline)) operator dim3() const { return __ws_blockDim(); })
+__WS_BUILTIN_VAR(gridDim, __ws_gridDim, __device__ __attribute__((always_inline)) operator dim3() const { return __ws_gridDim(); })
+#undef __WS_BUILTIN_VAR
+#else
 #define threadIdx (__ws_threadIdx())
 #define blockIdx (__ws_blockIdx())
 #define blockDim (__ws_blockDim())
 #define gridDim (__ws_gridDim())
+#endif
 #ifdef __WARPSCOPE_WHOLE_PROGRAM__
 static constexpr int warpSize = 32;   // not a macro: host code reads cudaDeviceProp::warpSize
 #else
