@@ -1401,7 +1401,11 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned
     int sid = streamId(c.rt, stream, &ok);
     if (!ok || !c.rt.events.count(event)) return complain(cudaErrorInvalidResourceHandle, "cudaStreamWaitEvent: not a live stream or event");
     if (!event->recorded) return cudaSuccess;   // CUDA: waiting for a never-recorded event does nothing
-    c.rt.device->streamWaitEvent(sid, event->id);
+    try {
+        c.rt.device->streamWaitEvent(sid, event->id);   // an event recorded in a capture: this stream joins it
+    } catch (const Error& e) {
+        return complain(cudaErrorIllegalState, std::string("cudaStreamWaitEvent: ") + e.what());
+    }
     return cudaSuccess;
 }
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags) {

@@ -141,6 +141,7 @@ private:
     int captureStream_ = -1;
     std::set<int> joined_;   // streams that joined the capture through an event
     std::set<int> capturedEvents_;   // events recorded inside the capture in progress
+    std::set<int> everCaptured_;     // events ever recorded inside a capture
     std::vector<GraphNode> capture_;
     std::vector<std::vector<GraphNode>> graphs_;
     std::unique_ptr<TimelineModel> model_;

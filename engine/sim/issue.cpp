@@ -100,6 +100,7 @@ void execCall(Exec& x) {
             f.stack.push_back({pc, rpc, execMask & ~same});   // the other targets: this call again
             top = {pc, rpc, same};
             execMask = same;
+            x.exec = same;   // this issue's lanes (the Step and the counts say so)
         }
     }
     const Function& callee = g.prog_.functions[target];
@@ -360,6 +361,10 @@ void Gpu::issue(Block& b, Warp& w) {
     x.commit();
     if (!x.control) w.top.pc = pc + 1;
     (void)x.active;
+    if (x.exec != execMask) {   // an indirect call ran the lanes of one target and left the others for later issues
+        stats_.threadInstructions -= laneCount(execMask) - laneCount(x.exec);
+        execMask = x.exec;
+    }
 
     if (st) {
         step.index = stats_.warpInstructions - 1;

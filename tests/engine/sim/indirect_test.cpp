@@ -163,3 +163,61 @@ TEST_CASE("a call through an address that is not a function is a fault at its la
         }
     }
 }
+
+TEST_CASE("indirect calls: a prototype that does not match the function, and .calltargets lists, are clear errors", "[sim][indirect]") {
+    // Hand-written PTX (no compiler emits these mistakes): f takes one .b32, the prototype two.
+    const std::string ptx = R"(
+.version 7.0
+.target sm_75
+.address_size 64
+.func (.param .b32 r) f(.param .b32 a)
+{
+    .reg .b32 %x;
+    ld.param.b32 %x, [a];
+    st.param.b32 [r], %x;
+    ret;
+}
+.visible .entry k(.param .u64 out)
+{
+    .reg .b64 %rd<3>;
+    .reg .b32 %r<2>;
+    ld.param.u64 %rd1, [out];
+    mov.u64 %rd2, f;
+    {
+    .param .b32 p0;
+    .param .b32 p1;
+    .param .b32 ret0;
+    mov.b32 %r0, 1;
+    st.param.b32 [p0], %r0;
+    st.param.b32 [p1], %r0;
+    proto : .callprototype (.param .b32 _) _ (.param .b32 _, .param .b32 _);
+    call (ret0), %rd2, (p0, p1), proto;
+    ld.param.b32 %r1, [ret0];
+    }
+    st.global.u32 [%rd1], %r1;
+    ret;
+}
+)";
+    runtime::SimDevice d;
+    d.loadModule(ptx, "bad.ptx");
+    auto out = d.malloc(4, "out");
+    std::string msg;
+    try {
+        launch(d, "k", 1, 32, {arg(out)});
+    } catch (const Error& e) {
+        msg = e.what();
+    }
+    CHECK(msg.find("do not match the call's .callprototype") != std::string::npos);
+
+    std::string targets = ptx;
+    targets.replace(targets.find("proto : .callprototype (.param .b32 _) _ (.param .b32 _, .param .b32 _);"),
+                    std::string("proto : .callprototype (.param .b32 _) _ (.param .b32 _, .param .b32 _);").size(), "proto : .calltargets f;");
+    std::string parseMsg;
+    try {
+        runtime::SimDevice d2;
+        d2.loadModule(targets, "targets.ptx");
+    } catch (const Error& e) {
+        parseMsg = e.what();
+    }
+    CHECK(parseMsg.find(".calltargets") != std::string::npos);
+}
