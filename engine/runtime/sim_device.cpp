@@ -46,7 +46,8 @@ void SimDevice::load(ptx::Module m) {
             } else {
                 // A function (a vtable or a table of function pointers): its address in the
                 // function window, where an indirect call finds it.
-                auto fn = std::find_if(m.functions.begin(), m.functions.end(), [&](const ptx::Function& f) { return f.name == sym; });
+                const std::string& name = sym;   // (clang 14 cannot capture a structured binding)
+                auto fn = std::find_if(m.functions.begin(), m.functions.end(), [&](const ptx::Function& f) { return f.name == name; });
                 if (fn == m.functions.end()) continue;   // a shared symbol: leave the offset
                 base = mem::functionAddress(static_cast<size_t>(fn - m.functions.begin()));
             }
