@@ -4,6 +4,7 @@
 # no CUDA toolkit on PATH, a CPU-time limit of 120 s. Prints one line per sample (result, seconds)
 # and a count; docs/whole-programs.md quotes it.
 #   scripts/run-cuda-samples.sh CUDA_SAMPLES_DIR [-j JOBS] [--warpscope PATH] [--seconds N]
+#   SAMPLES="3_CUDA_Features/newdelete ..." scripts/run-cuda-samples.sh ...   (just those)
 # CUDA_SAMPLES_DIR is a checkout of github.com/NVIDIA/cuda-samples (its Samples/ and Common/).
 # Each sample runs in a copy of its folder (the samples write result files). "runs" means exit 0
 # (the samples exit non-zero when their own check fails); "too slow" the CPU-time limit.
@@ -35,6 +36,7 @@ samples="0_Introduction/vectorAdd 0_Introduction/asyncAPI 0_Introduction/clock 0
 3_CUDA_Features/simpleCudaGraphs 3_CUDA_Features/binaryPartitionCG 3_CUDA_Features/warpAggregatedAtomicsCG
 3_CUDA_Features/globalToShmemAsyncCopy 3_CUDA_Features/cudaTensorCoreGemm 3_CUDA_Features/graphMemoryNodes
 3_CUDA_Features/newdelete"
+samples=${SAMPLES:-$samples}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 one() {

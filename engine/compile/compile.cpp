@@ -494,6 +494,13 @@ void writeStandInHeaders(const fs::path& dir) {
         "typedef __INTPTR_TYPE__ intptr_t; typedef __UINTPTR_TYPE__ uintptr_t;\n"
         "namespace std { using ::int8_t; using ::int16_t; using ::int32_t; using ::int64_t; using ::uint8_t; using ::uint16_t;\n"
         "                using ::uint32_t; using ::uint64_t; using ::intptr_t; using ::uintptr_t; using ::size_t; }\n";
+    // Placement new (`new (at) T(...)`, objects built in memory the kernel already has).
+    writeText(dir / "new",
+              "// warpscope: placement new for device code\n#pragma once\n"
+              "inline __device__ void* operator new(__SIZE_TYPE__, void* p) noexcept { return p; }\n"
+              "inline __device__ void* operator new[](__SIZE_TYPE__, void* p) noexcept { return p; }\n"
+              "inline __device__ void operator delete(void*, void*) noexcept {}\n"
+              "inline __device__ void operator delete[](void*, void*) noexcept {}\n");
     writeText(dir / "stdint.h", ints);
     writeText(dir / "cstdint", ints);
     // Half precision, bfloat16 and tensor cores: warpscope's own header behind the usual names.

@@ -22,6 +22,7 @@
 //   sides. The host copy is pushed to the device before every operation that reads device memory
 //   and pulled back after every one that may write it (launches, copies, memsets).
 #include "cudart/include/driver_types.h"
+#include "cudart/graphs.hpp"
 
 #include "base/data_dir.hpp"
 #include "base/error.hpp"
@@ -96,6 +97,7 @@ struct PushedConfig {
 
 struct Runtime {
     std::recursive_mutex mutex;
+    size_t deviceHeapBytes = 0;                      // cudaLimitMallocHeapSize above 8 MiB: its allocation's size
     std::vector<std::string> ptxTexts;               // one per registered fat binary, in order
     std::string moduleText;                          // their merged module, as loaded
     std::map<const void*, std::string> kernels;      // host stub -> kernel (mangled) name
@@ -684,6 +686,7 @@ const ErrorText kErrors[] = {
     {cudaErrorNotPermitted, "cudaErrorNotPermitted", "operation not permitted"},
     {cudaErrorNotSupported, "cudaErrorNotSupported", "operation not supported"},
     {cudaErrorStreamCaptureUnsupported, "cudaErrorStreamCaptureUnsupported", "operation not permitted when stream is capturing"},
+    {cudaErrorGraphExecUpdateFailure, "cudaErrorGraphExecUpdateFailure", "the graph update was not performed because it included changes which violated constraints specific to instantiated graph update"},
     {cudaErrorUnknown, "cudaErrorUnknown", "unknown error"},
 };
 
@@ -906,7 +909,14 @@ cudaError_t copy(void* dst, const void* src, size_t n, cudaMemcpyKind kind, cuda
         case cudaMemcpyHostToDevice: c.rt.device->copyToDevice(d, src, n, sid, !async, call); break;
         case cudaMemcpyDeviceToHost: c.rt.device->copyToHost(dst, s, n, sid, !async, call); break;
         default:
-            if (c.rt.capturing >= 0) return notSupported("a device-to-device copy during stream capture", "it would run now, not when the graph is launched");
+            if (c.rt.device->inCapture(sid)) {   // checked now, copied at each graph launch
+                c.rt.device->memory().hostPointer(s, n, "cudaMemcpyAsync device-to-device (captured source)");
+                c.rt.device->memory().hostPointer(d, n, "cudaMemcpyAsync device-to-device (captured destination)");
+                runtime::SimDevice* dev = c.rt.device.get();
+                c.rt.device->captureOperation(sid, 'c', [dev, d, s, n] { dev->memcpyDtoD(d, s, n); });
+                break;
+            }
+            if (c.rt.capturing >= 0) return notSupported("a device-to-device copy on a stream outside the capture", "it would run now, not when the graph is launched");
             c.rt.device->memcpyDtoD(d, s, n);
             break;
         }
@@ -1293,14 +1303,22 @@ cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind 
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind, cudaStream_t stream) {
     return copy(dst, src, count, kind, stream, true, "cudaMemcpyAsync");
 }
-static cudaError_t memsetImpl(void* devPtr, int value, size_t count, const char* call) {
+static cudaError_t memsetImpl(void* devPtr, int value, size_t count, const char* call, int sid = 0) {
     Call c;
     WS_STICKY(c.rt);
-    if (c.rt.capturing >= 0) return notSupported("cudaMemset during stream capture", "a memset would run now, not when the graph is launched");
+    const bool captured = c.rt.device->inCapture(sid);
+    if (c.rt.capturing >= 0 && !captured)
+        return notSupported("cudaMemset on a stream outside the capture during stream capture", "a memset would run now, not when the graph is launched");
     if (count == 0) return cudaSuccess;
     std::string why;
     if (!inDeviceRange(devPtr)) return complain(cudaErrorInvalidValue, std::string(call) + ": the pointer is a host pointer, not device memory");
     if (!liveDevice(c.rt, devPtr, count, call, "destination", &why)) return complain(cudaErrorInvalidValue, why);
+    if (captured) {   // a memset node: it runs at each launch of the graph
+        runtime::SimDevice* dev = c.rt.device.get();
+        const uint64_t at = reinterpret_cast<uint64_t>(devPtr);
+        dev->captureOperation(sid, 'm', [dev, at, value, count] { dev->memset(at, static_cast<uint8_t>(value), count); });
+        return cudaSuccess;
+    }
     ManagedSync sync(c.rt);
     c.rt.device->memset(reinterpret_cast<uint64_t>(devPtr), static_cast<uint8_t>(value), count);
     return cudaSuccess;
@@ -1308,12 +1326,13 @@ static cudaError_t memsetImpl(void* devPtr, int value, size_t count, const char*
 cudaError_t cudaMemset(void* devPtr, int value, size_t count) { return memsetImpl(devPtr, value, count, "cudaMemset"); }
 cudaError_t cudaMemsetAsync(void* devPtr, int value, size_t count, cudaStream_t stream) {
     bool ok = true;
+    int sid = 0;
     {
         Call c;
-        streamId(c.rt, stream, &ok);
+        sid = streamId(c.rt, stream, &ok);
     }
     if (!ok) return complain(cudaErrorInvalidResourceHandle, "cudaMemsetAsync: the stream was never created or was destroyed");
-    return memsetImpl(devPtr, value, count, "cudaMemsetAsync");
+    return memsetImpl(devPtr, value, count, "cudaMemsetAsync", sid);
 }
 cudaError_t cudaMemcpyToSymbolAsync(const void* symbol, const void* src, size_t count, size_t offset, cudaMemcpyKind kind, cudaStream_t stream) {
     uint64_t addr = 0;
@@ -1407,7 +1426,11 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned
     int sid = streamId(c.rt, stream, &ok);
     if (!ok || !c.rt.events.count(event)) return complain(cudaErrorInvalidResourceHandle, "cudaStreamWaitEvent: not a live stream or event");
     if (!event->recorded) return cudaSuccess;   // CUDA: waiting for a never-recorded event does nothing
-    c.rt.device->streamWaitEvent(sid, event->id);
+    try {
+        c.rt.device->streamWaitEvent(sid, event->id);   // an event recorded in a capture: this stream joins it
+    } catch (const Error& e) {
+        return complain(cudaErrorIllegalState, std::string("cudaStreamWaitEvent: ") + e.what());
+    }
     return cudaSuccess;
 }
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags) {
@@ -1887,9 +1910,11 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* userD
         Call c;
         WS_STICKY(c.rt);
         bool ok = true;
-        streamId(c.rt, stream, &ok);
+        const int sid = streamId(c.rt, stream, &ok);
         if (!ok) return complain(cudaErrorInvalidResourceHandle, "cudaLaunchHostFunc: not a live stream");
-        if (c.rt.capturing >= 0) return notSupported("cudaLaunchHostFunc during stream capture", "a host function would run now, not when the graph is launched");
+        if (c.rt.device->captureOperation(sid, 'h', [fn, userData] { fn(userData); })) return cudaSuccess;   // a host node
+        if (c.rt.capturing >= 0)
+            return notSupported("cudaLaunchHostFunc on a stream outside the capture during stream capture", "a host function would run now, not when the graph is launched");
         flushPrintf(c.rt);
     }
     fn(userData);   // outside the lock: a host function may not call CUDA, but must not deadlock if it does
@@ -2031,6 +2056,40 @@ cudaError_t cudaMemAdvise(const void* devPtr, size_t count, int advice, int devi
 // prelude's, 1 MiB; there is no device-side malloc heap.
 constexpr size_t kPrintfFifoBytes = size_t(1) << 20;
 constexpr size_t kDeviceHeapBytes = size_t(8) << 20;   // __WS_HEAP_BYTES in the prelude
+
+// A device heap larger than the prelude's 8 MiB array: one allocation of `bytes`, which every
+// unit's malloc then hands out (its __ws_heapx_base/__ws_heapx_bytes point at it, its top starts
+// at 0 there). At most 8 MiB asks for nothing: the array is there.
+cudaError_t setDeviceHeap(Runtime& rt, size_t bytes) {
+    if (bytes <= std::max(kDeviceHeapBytes, rt.deviceHeapBytes)) return cudaSuccess;
+    if (!rt.loaded) return cudaSuccess;   // no module, no device malloc
+    uint64_t heap = 0;
+    try {
+        heap = rt.device->malloc(bytes, "device heap (cudaLimitMallocHeapSize)");
+    } catch (const Error&) {
+        return ret(cudaErrorMemoryAllocation);
+    }
+    for (auto& var : rt.device->module().variables) {
+        const size_t at = var.name.find("__ws_heapx_base");
+        if (at == std::string::npos) continue;
+        std::string sizeName = var.name, topName = var.name;
+        sizeName.replace(at, 15, "__ws_heapx_bytes");
+        topName.replace(at, 15, "__ws_heap_top");
+        // A static's mangled name counts its length: _ZL15__ws_heapx_base -> _ZL16__ws_heapx_bytes.
+        if (sizeName.rfind("_ZL15", 0) == 0) sizeName.replace(0, 5, "_ZL16");
+        if (topName.rfind("_ZL15", 0) == 0) topName.replace(0, 5, "_ZL13");
+        try {
+            const uint64_t b = rt.device->symbolAddress(var.name), n = rt.device->symbolAddress(sizeName), t = rt.device->symbolAddress(topName);
+            const uint64_t size = bytes, zero = 0;
+            std::memcpy(rt.device->memory().hostPointer(b, 8, "device heap"), &heap, 8);
+            std::memcpy(rt.device->memory().hostPointer(n, 8, "device heap"), &size, 8);
+            std::memcpy(rt.device->memory().hostPointer(t, 8, "device heap"), &zero, 8);
+        } catch (const Error&) {
+        }
+    }
+    rt.deviceHeapBytes = bytes;
+    return cudaSuccess;
+}
 cudaError_t cudaDeviceSetLimit(int limit, size_t value) {
     Call c;
     WS_STICKY(c.rt);
@@ -2042,9 +2101,8 @@ cudaError_t cudaDeviceSetLimit(int limit, size_t value) {
     case cudaLimitPrintfFifoSize:
         if (value <= kPrintfFifoBytes) return cudaSuccess;   // the FIFO already holds that much
         return notSupported("cudaDeviceSetLimit(cudaLimitPrintfFifoSize) above 1 MiB", "the kernel printf FIFO is 1 MiB");
-    case cudaLimitMallocHeapSize:   // the prelude's heap is a fixed array in each module
-        if (value <= kDeviceHeapBytes) return cudaSuccess;
-        return notSupported("cudaDeviceSetLimit(cudaLimitMallocHeapSize) above 8 MiB", "the device heap of device-side malloc is fixed at 8 MiB");
+    case cudaLimitMallocHeapSize:   // the prelude's heap: 8 MiB in each module, or one the runtime allocates
+        return setDeviceHeap(c.rt, value);
     case cudaLimitMaxL2FetchGranularity:
         if (value > 128) return ret(cudaErrorInvalidValue);
         c.rt.l2FetchGranularity = value;
@@ -2064,7 +2122,7 @@ cudaError_t cudaDeviceGetLimit(size_t* value, int limit) {
     switch (limit) {
     case cudaLimitStackSize: *value = c.rt.device->options().maxLocalBytesPerThread; return cudaSuccess;
     case cudaLimitPrintfFifoSize: *value = kPrintfFifoBytes; return cudaSuccess;
-    case cudaLimitMallocHeapSize: *value = kDeviceHeapBytes; return cudaSuccess;
+    case cudaLimitMallocHeapSize: *value = c.rt.deviceHeapBytes ? c.rt.deviceHeapBytes : kDeviceHeapBytes; return cudaSuccess;
     case cudaLimitMaxL2FetchGranularity: *value = c.rt.l2FetchGranularity; return cudaSuccess;
     case cudaLimitPersistingL2CacheSize: *value = c.rt.persistingL2; return cudaSuccess;
     default: return ret(cudaErrorUnsupportedLimit);
@@ -2240,7 +2298,7 @@ cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* pGraph) {
     if (!ok) return complain(cudaErrorInvalidResourceHandle, "cudaStreamEndCapture: not a live stream");
     try {
         int g = c.rt.device->endCapture(sid);
-        *pGraph = reinterpret_cast<cudaGraph_t>(new int(g));
+        *pGraph = warpscope::cudart::graphFromCapture(g, c.rt.device->graphNodeKinds(g));
     } catch (const Error& e) {
         return complain(cudaErrorIllegalState, std::string("cudaStreamEndCapture: ") + e.what());
     }
@@ -2253,16 +2311,15 @@ cudaError_t cudaStreamIsCapturing(cudaStream_t stream, cudaStreamCaptureStatus* 
     bool ok = true;
     int sid = streamId(c.rt, stream, &ok);
     if (!ok) return ret(cudaErrorInvalidResourceHandle);
-    *status = c.rt.capturing >= 0 && c.rt.capturing == sid ? cudaStreamCaptureStatusActive : cudaStreamCaptureStatusNone;
+    *status = c.rt.device->inCapture(sid) ? cudaStreamCaptureStatusActive : cudaStreamCaptureStatusNone;
     return cudaSuccess;
 }
-cudaError_t cudaGraphInstantiate(cudaGraphExec_t* exec, cudaGraph_t graph, unsigned long long) {
-    if (!exec || !graph) return ret(cudaErrorInvalidValue);
-    *exec = reinterpret_cast<cudaGraphExec_t>(new int(*reinterpret_cast<int*>(graph)));
-    return cudaSuccess;
-}
-cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream) {
-    if (!exec) return ret(cudaErrorInvalidValue);
+} // extern "C"
+
+namespace warpscope::cudart {
+// Runs captured graph `graph` (SimDevice's) on `stream`: graphs.cpp calls it for a graph made by
+// stream capture, or for such a graph's node inside a graph built node by node.
+cudaError_t launchCapturedGraph(int graph, cudaStream_t stream) {
     Call c;
     WS_STICKY(c.rt);
     bool ok = true;
@@ -2276,7 +2333,7 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream) {
         ManagedSync sync(c.rt);
         MirrorSync mirrors(c.rt);
         c.rt.launchLabel = "a kernel of a graph";
-        c.rt.device->launchGraph(*reinterpret_cast<int*>(exec), sid);
+        c.rt.device->launchGraph(graph, sid);
     } catch (const Error& e) {
         cudaError_t code = launchErrorFor(e);
         if (e.kind() == Error::Kind::Unsupported || e.kind() == Error::Kind::Input) return complain(code, std::string("cudaGraphLaunch: ") + e.what());
@@ -2287,15 +2344,34 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream) {
     }
     return cudaSuccess;
 }
-cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec) {
-    delete reinterpret_cast<int*>(exec);
-    return cudaSuccess;
-}
-cudaError_t cudaGraphDestroy(cudaGraph_t graph) {
-    delete reinterpret_cast<int*>(graph);
-    return cudaSuccess;
+
+// The byte size of each parameter of kernel `func` (its host stub), from the PTX; false with `why`.
+bool kernelParamSizes(const void* func, std::vector<size_t>* sizes, std::string* why) {
+    Call c;
+    auto k = c.rt.kernels.find(func);
+    if (k == c.rt.kernels.end()) {
+        *why = "the function is not a kernel of this program";
+        return false;
+    }
+    if (!c.rt.loaded) {
+        *why = "the program's kernels did not load: " + c.rt.loadError;
+        return false;
+    }
+    const ptx::Function* fn = c.rt.device->module().findFunction(k->second);
+    if (!fn || !fn->isEntry) {
+        *why = "no kernel " + k->second + " in the PTX";
+        return false;
+    }
+    sizes->clear();
+    for (auto& p : fn->params) sizes->push_back(static_cast<size_t>(std::max<int64_t>(p.sizeInBytes(), 0)));
+    return true;
 }
 
+// A graph API call that cannot be done: the message once on stderr, the code returned.
+cudaError_t graphError(cudaError_t e, const std::string& message) { return complain(e, message); }
+} // namespace warpscope::cudart
+
+extern "C" {
 // ---------------------------------------------------------------- 10. the driver API's device queries (cuda.h)
 // What deviceQuery and course programs read through the driver API, answered by the runtime.
 typedef int CUresultWs;   // cuda.h's CUresult: the same numbers as the runtime's errors for these

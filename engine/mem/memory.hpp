@@ -20,6 +20,13 @@ constexpr uint64_t kParamWindow = 0x0000'0003'0000'0000ull;
 constexpr uint64_t kWindowSize = 0x0000'0001'0000'0000ull;
 constexpr uint64_t kConstBase = 0x0000'0006'0000'0000ull;
 constexpr uint64_t kGlobalBase = 0x0000'0007'0000'0000ull;
+// Device functions whose address is taken (function pointers, vtables: `mov.u64 %rd, f`, `.u64
+// vt[] = {f, g}`) get an address here: function k of the module (its index in ptx::Module's
+// functions) is kFunctionBase + k * kFunctionStride. No allocation lives here, so a load or store
+// through a function pointer faults, and an indirect call to any other address is reported.
+constexpr uint64_t kFunctionBase = 0x0000'0004'0000'0000ull;
+constexpr uint64_t kFunctionStride = 16;
+inline uint64_t functionAddress(size_t moduleIndex) { return kFunctionBase + uint64_t(moduleIndex) * kFunctionStride; }
 constexpr uint64_t kAllocationAlign = 512;
 constexpr uint64_t kMaxAllocation = uint64_t(4) << 30;   // per allocation: the host must hold it   // cudaMalloc aligns to at least 256 bytes
 

@@ -92,6 +92,14 @@ struct Statement {
     int ptxLine = 0;
 };
 
+// `name: .callprototype (.param .b32 _) _ (.param .b64 _, ...);` inside a body: the signature
+// an indirect call (`call (ret), %rd, (args), name;`) promises its target has.
+struct CallPrototype {
+    std::string name;                      // scoped like the call sequence's other names
+    std::vector<VariableDecl> returns, params;
+    int ptxLine = 0;
+};
+
 struct Function {
     std::string name;
     bool isEntry = false;     // .entry (kernel) vs .func
@@ -103,6 +111,7 @@ struct Function {
     std::vector<RegisterDecl> registers;
     std::vector<VariableDecl> locals;        // .local/.shared/.param declared in the body (params of call sequences too)
     std::vector<Statement> body;
+    std::vector<CallPrototype> prototypes;   // .callprototype declarations in the body
     int ptxLine = 0;
     int maxntid[3] = {0, 0, 0};
     int reqntid[3] = {0, 0, 0};

@@ -662,6 +662,26 @@ private:
                 }
                 continue;
             }
+            // A call prototype (`name: .callprototype (rets) _ (params);`) or `.calltargets`.
+            if (at(Tok::Ident) && atPunct(':', 1) && peek(2).kind == Tok::Directive &&
+                (peek(2).text == ".callprototype" || peek(2).text == ".calltargets")) {
+                CallPrototype cp;
+                cp.ptxLine = peek().line;
+                const std::string label(next().text);
+                next();   // ':'
+                if (peek().text == ".calltargets")
+                    error("'.calltargets' lists are not supported; indirect calls through a .callprototype are");
+                next();
+                if (atPunct('(')) cp.returns = paramList();
+                if (!at(Tok::Ident) || peek().text != "_") error("expected '_' (the prototype's placeholder name) in .callprototype");
+                next();
+                if (atPunct('(')) cp.params = paramList();
+                while (at(Tok::Directive) && peek().text == ".noreturn") next();
+                expectPunct(';', "after the .callprototype declaration");
+                cp.name = declareScoped(label);
+                f.prototypes.push_back(std::move(cp));
+                continue;
+            }
             // label?
             if (at(Tok::Ident) && atPunct(':', 1)) {
                 Statement s;

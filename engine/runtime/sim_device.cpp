@@ -40,10 +40,20 @@ void SimDevice::load(ptx::Module m) {
         std::vector<uint8_t> bytes = v.init;
         for (auto& [off, sym] : v.initSymbols) {
             auto s = symbols_.find(sym);
-            if (s == symbols_.end()) continue;   // a function or shared symbol: leave the offset
+            uint64_t base = 0;
+            if (s != symbols_.end()) {
+                base = s->second;
+            } else {
+                // A function (a vtable or a table of function pointers): its address in the
+                // function window, where an indirect call finds it.
+                const std::string& name = sym;   // (clang 14 cannot capture a structured binding)
+                auto fn = std::find_if(m.functions.begin(), m.functions.end(), [&](const ptx::Function& f) { return f.name == name; });
+                if (fn == m.functions.end()) continue;   // a shared symbol: leave the offset
+                base = mem::functionAddress(static_cast<size_t>(fn - m.functions.begin()));
+            }
             uint64_t add = 0;
             std::memcpy(&add, bytes.data() + off, std::min<size_t>(8, bytes.size() - off));
-            uint64_t val = s->second + add;
+            uint64_t val = base + add;
             std::memcpy(bytes.data() + off, &val, std::min<size_t>(8, bytes.size() - off));
         }
         uint8_t* dst = memory_.hostPointer(it->second, bytes.size(), "module initialiser");
@@ -253,7 +263,7 @@ void SimDevice::copyToDevice(DevPtr dst, const void* src, size_t bytes, int stre
     };
     if (capturing(stream)) {
         memory_.hostPointer(dst, bytes, "cudaMemcpyAsync host-to-device (captured)");   // checks the range now
-        capture_.push_back({effect, model});
+        capture_.push_back({effect, model, 'c'});
         return;
     }
     effect();
@@ -269,7 +279,7 @@ void SimDevice::copyToHost(void* dst, DevPtr src, size_t bytes, int stream, bool
     };
     if (capturing(stream)) {
         memory_.hostPointer(src, bytes, "cudaMemcpyAsync device-to-host (captured)");
-        capture_.push_back({effect, model});
+        capture_.push_back({effect, model, 'c'});
         return;
     }
     effect();
@@ -284,7 +294,8 @@ LaunchResult SimDevice::launchOn(int stream, const std::string& kernel, const La
         capture_.push_back({[this, kernel, config, params, shared] { runKernel(kernel, config, params, model_ ? shared.get() : nullptr); },
                             [this, kernel, config, shared](int s) {
                                 if (model_) model_->kernel(s, *shared, smFraction(kernel, config), kernel, -1);
-                            }});
+                            },
+                            'k'});
         LaunchResult r;
         r.kernel = kernel;
         r.grid = config.grid;
@@ -302,7 +313,14 @@ LaunchResult SimDevice::launchOn(int stream, const std::string& kernel, const La
 void SimDevice::recordEvent(int event, int stream) {
     checkStream(stream, "event record");
     if (event < 0 || event >= events_) throw Error(Error::Kind::Input, "Event " + std::to_string(event) + " was never created.");
-    if (capturing(stream)) throw Error(Error::Kind::Input, "Events inside a captured graph are not supported by the simulator yet.");
+    if (capturing(stream)) {
+        // Recorded inside a capture, the event orders the capture's own work (a stream that waits
+        // on it joins the capture); the graph runs its nodes in issue order, which keeps that order.
+        capturedEvents_.insert(event);
+        everCaptured_.insert(event);
+        return;
+    }
+    capturedEvents_.erase(event);
     eventRecorded_[event] = true;
     if (model_) model_->recordEvent(event, stream);
 }
@@ -310,7 +328,12 @@ void SimDevice::recordEvent(int event, int stream) {
 void SimDevice::streamWaitEvent(int stream, int event) {
     checkStream(stream, "stream wait");
     if (event < 0 || event >= events_) throw Error(Error::Kind::Input, "Event " + std::to_string(event) + " was never created.");
-    if (capturing(stream)) throw Error(Error::Kind::Input, "Events inside a captured graph are not supported by the simulator yet.");
+    if (capturedEvents_.count(event)) {   // the event was recorded in the capture: this stream joins it
+        if (captureStream_ < 0) throw Error(Error::Kind::Input, "Event " + std::to_string(event) + " was recorded in a capture that has ended.");
+        joinCapture(stream);
+        return;
+    }
+    if (capturing(stream)) return;   // an event from outside the capture: the graph launch is ordered after it already
     if (model_) model_->streamWaitEvent(stream, event);
 }
 
@@ -321,6 +344,7 @@ void SimDevice::synchronizeStream(int stream) {
 }
 
 void SimDevice::synchronizeEvent(int event) {
+    if (!eventRecorded_.count(event) && everCaptured_.count(event)) return;   // recorded only inside a capture: nothing to wait for
     if (!eventRecorded_.count(event)) throw Error(Error::Kind::Input, "Event " + std::to_string(event) + " was never recorded.");
     if (model_) model_->synchronizeEvent(event);
 }
@@ -332,7 +356,9 @@ void SimDevice::synchronize() {
 
 double SimDevice::eventElapsedMs(int from, int to) {
     if (!eventRecorded_.count(from) || !eventRecorded_.count(to))
-        throw Error(Error::Kind::Input, "Elapsed time needs two recorded events.");
+        throw Error(Error::Kind::Input, everCaptured_.count(from) || everCaptured_.count(to)
+                                            ? "Elapsed time between events recorded inside a stream capture is not kept."
+                                            : "Elapsed time needs two recorded events.");
     if (!model_) return 0;   // no timeline: the simulator has no notion of time
     return (model_->eventTimeUs(to) - model_->eventTimeUs(from)) / 1000.0;
 }
@@ -342,12 +368,35 @@ void SimDevice::beginCapture(int stream) {
     if (stream == 0) throw Error(Error::Kind::Input, "The legacy default stream cannot be captured; capture a created stream.");
     if (captureStream_ >= 0) throw Error(Error::Kind::Input, "Stream " + std::to_string(captureStream_) + " is already being captured.");
     captureStream_ = stream;
+    joined_.clear();
+    capturedEvents_.clear();
     capture_.clear();
+}
+
+bool SimDevice::captureOperation(int stream, char kind, std::function<void()> effect, std::function<void(int)> model) {
+    if (!capturing(stream)) return false;
+    capture_.push_back({std::move(effect), model ? std::move(model) : [](int) {}, kind});
+    return true;
+}
+
+void SimDevice::joinCapture(int stream) {
+    checkStream(stream, "stream wait");
+    if (captureStream_ < 0) throw Error(Error::Kind::Input, "No stream is being captured.");
+    if (stream != captureStream_) joined_.insert(stream);
+}
+
+std::string SimDevice::graphNodeKinds(int graph) const {
+    std::string k;
+    if (graph >= 0 && static_cast<size_t>(graph) < graphs_.size())
+        for (auto& n : graphs_[static_cast<size_t>(graph)]) k += n.kind;
+    return k;
 }
 
 int SimDevice::endCapture(int stream) {
     if (captureStream_ != stream) throw Error(Error::Kind::Input, "Stream " + std::to_string(stream) + " is not being captured.");
     captureStream_ = -1;
+    joined_.clear();
+    capturedEvents_.clear();
     graphs_.push_back(std::move(capture_));
     capture_.clear();
     return static_cast<int>(graphs_.size()) - 1;

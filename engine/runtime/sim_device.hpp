@@ -11,6 +11,7 @@
 #include <atomic>
 #include <functional>
 #include <map>
+#include <set>
 #include <memory>
 #include <optional>
 
@@ -54,6 +55,17 @@ public:
     void beginCapture(int stream) override;
     int endCapture(int stream) override;
     void launchGraph(int graph, int stream) override;
+    // While `stream` is being captured (or has joined the capture): appends an operation the
+    // caller defines (a memset, a host function, a device-to-device copy: `effect` runs at each
+    // graph launch, `model` puts it on the timeline) and returns true; else false and the caller
+    // runs it now. `kind`: 'k' kernel, 'c' copy, 'm' memset, 'h' host function.
+    bool captureOperation(int stream, char kind, std::function<void()> effect, std::function<void(int stream)> model = {});
+    // A stream that waits on an event recorded in the capture joins it (CUDA's fork/join capture):
+    // its work goes into the same graph until the capture ends.
+    void joinCapture(int stream);
+    bool inCapture(int stream) const { return capturing(stream); }
+    // The kinds of a captured graph's nodes, in order (as captureOperation's `kind`).
+    std::string graphNodeKinds(int graph) const;
     void resetTimeline() override;
     Timeline timeline() override;
 
@@ -98,11 +110,12 @@ private:
     struct GraphNode {
         std::function<void()> effect;
         std::function<void(int stream)> model;
+        char kind = 'k';
     };
     void load(ptx::Module m);
     bool isPinned(const void* p, size_t bytes) const;
     void checkStream(int stream, const char* what) const;
-    bool capturing(int stream) const { return captureStream_ == stream && stream >= 0; }
+    bool capturing(int stream) const { return stream >= 0 && captureStream_ >= 0 && (captureStream_ == stream || joined_.count(stream)); }
     LaunchResult runKernel(const std::string& kernel, const LaunchConfig& config, const std::vector<ParamBytes>& params,
                            double* micros);
     double smFraction(const std::string& kernel, const LaunchConfig& config);
@@ -126,6 +139,9 @@ private:
     int events_ = 0;
     std::map<int, bool> eventRecorded_;
     int captureStream_ = -1;
+    std::set<int> joined_;   // streams that joined the capture through an event
+    std::set<int> capturedEvents_;   // events recorded inside the capture in progress
+    std::set<int> everCaptured_;     // events ever recorded inside a capture
     std::vector<GraphNode> capture_;
     std::vector<std::vector<GraphNode>> graphs_;
     std::unique_ptr<TimelineModel> model_;

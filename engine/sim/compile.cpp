@@ -52,6 +52,14 @@ using ptx::StateSpace;
 using ptx::Type;
 
 // ---------------------------------------------------------------- 1. Errors and helpers
+// The index of function `name` in the module (its place in the function window: mem::functionAddress),
+// or -1.
+int64_t moduleFunctionIndex(const ptx::Module& m, const std::string& name) {
+    for (size_t k = 0; k < m.functions.size(); ++k)
+        if (m.functions[k].name == name) return static_cast<int64_t>(k);
+    return -1;
+}
+
 struct Ctx {
     const ptx::Module& mod;
     const std::string& kernel;
@@ -287,8 +295,11 @@ private:
             r.imm = g->second + static_cast<uint64_t>(o.value);
             return r;
         }
-        if (lay_.functionIndex.count(n) || c_.mod.findFunction(n))
-            unsupported(c_, "taking the address of function '" + n + "' (indirect calls)");
+        if (auto k = moduleFunctionIndex(c_.mod, n); k >= 0) {
+            // A function's address (function pointers): its slot in the function window.
+            r.imm = mem::functionAddress(static_cast<size_t>(k)) + static_cast<uint64_t>(o.value);
+            return r;
+        }
         malformed(c_, "unknown symbol '" + n + "'");
     }
 
@@ -1023,27 +1034,52 @@ Instr Translator::translate(const ptx::Instruction& in, uint32_t funcIndex) {
             for (auto& e : ops[i].elems) rets.push_back(&e);
             ++i;
         }
-        if (i >= ops.size() || ops[i].kind != ptx::Operand::Kind::Symbol) {
-            if (i < ops.size() && ops[i].kind == ptx::Operand::Kind::Register)
-                unsupported(c_, "indirect calls through a function pointer");
-            malformed(c_, "call needs a function name");
-        }
-        const std::string& callee = ops[i].name;
-        ++i;
-        if (i < ops.size() && ops[i].kind == ptx::Operand::Kind::Vector) {
-            for (auto& e : ops[i].elems) args.push_back(&e);
-            ++i;
-        }
-        if (i < ops.size()) unsupported(c_, "call with a prototype (indirect call)");
-        auto fi = lay_.functionIndex.find(callee);
-        if (fi == lay_.functionIndex.end()) {
-            const ptx::Function* pf = c_.mod.findFunction(callee);
-            if (pf && !pf->hasBody)
-                unsupported(c_, "call to external function '" + callee + "' (for example printf/vprintf), which has no body in this PTX");
-            malformed(c_, "call to unknown function '" + callee + "'");
-        }
+        if (i >= ops.size() || (ops[i].kind != ptx::Operand::Kind::Symbol && ops[i].kind != ptx::Operand::Kind::Register))
+            malformed(c_, "call needs a function name or a register holding a function's address");
         CallSite cs;
-        cs.callee = fi->second;
+        if (ops[i].kind == ptx::Operand::Kind::Register) {
+            // call (rets), %rd, (args), prototype;  the target is each lane's register value.
+            cs.indirect = true;
+            I.src[0] = value(ops[i], Type::B64);
+            I.nsrc = 1;
+            ++i;
+            if (i < ops.size() && ops[i].kind == ptx::Operand::Kind::Vector) {
+                for (auto& e : ops[i].elems) args.push_back(&e);
+                ++i;
+            }
+            if (i >= ops.size() || ops[i].kind != ptx::Operand::Kind::Symbol)
+                malformed(c_, "an indirect call needs a .callprototype after its arguments");
+            const ptx::CallPrototype* proto = nullptr;
+            for (auto& cp : c_.fn->prototypes)
+                if (cp.name == ops[i].name) proto = &cp;
+            if (!proto) {
+                if (moduleFunctionIndex(c_.mod, ops[i].name) >= 0 || c_.mod.findVariable(ops[i].name))
+                    unsupported(c_, "indirect calls with a .calltargets list ('" + ops[i].name + "'); those with a .callprototype are supported");
+                malformed(c_, "'" + ops[i].name + "' is not a .callprototype declared in this function");
+            }
+            if (proto->params.size() != args.size() || proto->returns.size() != rets.size())
+                malformed(c_, "the call's argument or result count differs from its .callprototype '" + proto->name + "'");
+            for (auto& v : proto->params) cs.protoArgSizes.push_back(static_cast<int>(v.sizeInBytes()));
+            for (auto& v : proto->returns) cs.protoRetSizes.push_back(static_cast<int>(v.sizeInBytes()));
+            ++i;
+            if (i < ops.size()) malformed(c_, "unexpected operands after the call's prototype");
+        } else {
+            const std::string& callee = ops[i].name;
+            ++i;
+            if (i < ops.size() && ops[i].kind == ptx::Operand::Kind::Vector) {
+                for (auto& e : ops[i].elems) args.push_back(&e);
+                ++i;
+            }
+            if (i < ops.size()) unsupported(c_, "a direct call with a .calltargets or prototype operand");
+            auto fi = lay_.functionIndex.find(callee);
+            if (fi == lay_.functionIndex.end()) {
+                const ptx::Function* pf = c_.mod.findFunction(callee);
+                if (pf && !pf->hasBody)
+                    unsupported(c_, "call to external function '" + callee + "' (for example printf/vprintf), which has no body in this PTX");
+                malformed(c_, "call to unknown function '" + callee + "'");
+            }
+            cs.callee = fi->second;
+        }
         for (auto* a : args) {
             if (a->kind != ptx::Operand::Kind::Symbol) unsupported(c_, "call arguments that are not .param variables");
             auto p = fl_.params.find(a->name);
@@ -1056,7 +1092,7 @@ Instr Translator::translate(const ptx::Instruction& in, uint32_t funcIndex) {
             if (p == fl_.params.end()) malformed(c_, "call result '" + r->name + "' is not a .param variable");
             cs.retOffsets.push_back(p->second);
         }
-        I.target = static_cast<int32_t>(cs.callee);
+        I.target = cs.indirect ? -1 : static_cast<int32_t>(cs.callee);
         I.callSite = static_cast<int32_t>(f_.calls.size());
         f_.calls.push_back(std::move(cs));
         break;
@@ -1405,21 +1441,44 @@ Program compile(const ptx::Module& module, const std::string& kernelName, const 
     }
     if (!kernel->hasBody) throw Error(Error::Kind::Input, "Kernel '" + kernelName + "' has no body.");
 
-    // Reachable functions, kernel first.
+    // Reachable functions, kernel first. A function whose address is taken anywhere in the module
+    // (a `mov` of its name, a vtable or function-pointer table's initialiser) is reachable from
+    // any indirect call, so once the kernel can make one, those functions (and what they call)
+    // are compiled too.
     Layouts lay;
     std::vector<const ptx::Function*> funcs{kernel};
     lay.functionIndex[kernel->name] = 0;
+    auto addFunction = [&](const ptx::Function* callee) {
+        if (callee && callee->hasBody && !lay.functionIndex.count(callee->name)) {
+            lay.functionIndex[callee->name] = static_cast<uint32_t>(funcs.size());
+            funcs.push_back(callee);
+        }
+    };
+    bool indirect = false;
     for (size_t k = 0; k < funcs.size(); ++k) {
         for (auto& s : funcs[k]->body) {
-            if (s.kind != ptx::Statement::Kind::Instruction || s.instr.opcode != "call") continue;
-            for (auto& o : s.instr.operands) {
-                if (o.kind != ptx::Operand::Kind::Symbol) continue;
-                const ptx::Function* callee = module.findFunction(o.name);
-                if (callee && callee->hasBody && !lay.functionIndex.count(callee->name)) {
-                    lay.functionIndex[callee->name] = static_cast<uint32_t>(funcs.size());
-                    funcs.push_back(callee);
-                }
+            if (s.kind != ptx::Statement::Kind::Instruction) continue;
+            if (s.instr.opcode != "call") {
+                if (indirect)
+                    for (auto& o : s.instr.operands)
+                        if (o.kind == ptx::Operand::Kind::Symbol) addFunction(module.findFunction(o.name));
+                continue;
             }
+            for (auto& o : s.instr.operands) {
+                if (o.kind == ptx::Operand::Kind::Register) indirect = true;
+                if (o.kind == ptx::Operand::Kind::Symbol) addFunction(module.findFunction(o.name));
+            }
+        }
+        if (indirect && k + 1 == funcs.size()) {
+            const size_t before = funcs.size();
+            for (auto& v : module.variables)
+                for (auto& [off, sym] : v.initSymbols) addFunction(module.findFunction(sym));
+            for (auto* f : std::vector<const ptx::Function*>(funcs))
+                for (auto& s : f->body)
+                    if (s.kind == ptx::Statement::Kind::Instruction)
+                        for (auto& o : s.instr.operands)
+                            if (o.kind == ptx::Operand::Kind::Symbol) addFunction(module.findFunction(o.name));
+            (void)before;
         }
     }
 
@@ -1572,6 +1631,9 @@ Program compile(const ptx::Module& module, const std::string& kernelName, const 
         markReductions(prog.code, fref.entry, fref.end);
         markAggregatedAtomics(prog.code, fref.entry, fref.end, fref.isKernel);
     }
+    // Where each compiled function lives in the function window (indirect calls look it up).
+    for (uint32_t fi = 0; fi < funcs.size(); ++fi)
+        if (auto k = moduleFunctionIndex(module, funcs[fi]->name); k >= 0) prog.functionAt[mem::functionAddress(static_cast<size_t>(k))] = fi;
     // The kernel's own source file: the most common .file among its instructions.
     std::map<int, int> fileCount;
     for (auto& I : prog.code)

@@ -61,10 +61,52 @@ void execCall(Exec& x) {
     if (w.frames.size() >= 256) g.raise(Error::Kind::Fault, "Call stack overflow: more than 255 nested calls (runaway recursion?).", b, w, std::countr_zero(execMask), &I);
     const Function& caller = g.prog_.functions[f.func];
     const CallSite& cs = caller.calls[static_cast<size_t>(I.callSite)];
-    const Function& callee = g.prog_.functions[cs.callee];
+    uint32_t target = cs.callee;
+    if (cs.indirect) {
+        // call through a register: each lane's value names a function (mem::functionAddress).
+        // Lanes that name different functions are serialised, as the hardware does: the lowest
+        // lane's target runs first with the lanes that share it; the others wait at this call
+        // (a SIMT entry that runs it again) and all meet after it.
+        const uint64_t* addr = x.src(0);
+        const int lead = std::countr_zero(execMask);
+        const uint64_t want = addr[lead];
+        auto it = g.prog_.functionAt.find(want);
+        if (it == g.prog_.functionAt.end()) {
+            std::ostringstream os;
+            os << "Indirect call to address 0x" << std::hex << want << std::dec
+               << ", which is not a device function's address (a function pointer or vtable entry that was never set, "
+                  "or points at data).";
+            g.raise(Error::Kind::Fault, os.str(), b, w, lead, &I);
+        }
+        target = it->second;
+        const Function& t = g.prog_.functions[target];
+        if (t.formalSizes != cs.protoArgSizes || (cs.protoRetSizes.size() && t.returnSizes != cs.protoRetSizes))
+            g.raise(Error::Kind::Fault,
+                    "Indirect call to '" + t.name + "', whose parameters do not match the call's .callprototype (a function pointer cast to another type).",
+                    b, w, lead, &I);
+        uint32_t same = 0;
+        forLanes(execMask, [&](int l) { same |= (addr[l] == want) ? (1u << l) : 0u; });
+        if (same != execMask) {
+            ++g.stats_.divergentBranches;
+            x.divergent = true;
+            if (x.st) x.st->divergent = true;
+            SimtEntry& top = w.top;
+            const int32_t rpc = pc + 1;
+            if (top.rpc != rpc) {   // the waiting entry: every lane of the call meets after it
+                SimtEntry wait = top;
+                wait.pc = rpc;
+                f.stack.push_back(wait);
+            }
+            f.stack.push_back({pc, rpc, execMask & ~same});   // the other targets: this call again
+            top = {pc, rpc, same};
+            execMask = same;
+            x.exec = same;   // this issue's lanes (the Step and the counts say so)
+        }
+    }
+    const Function& callee = g.prog_.functions[target];
     w.top.pc = pc + 1;   // where the caller resumes (lanes that did not call wait there)
     Frame nf;
-    nf.func = cs.callee;
+    nf.func = target;
     nf.regWords.assign(callee.regWords, 0);
     nf.preds.assign(callee.numPreds, 0);
     nf.params.assign(size_t(callee.paramBytes) * 32, 0);
@@ -319,6 +361,10 @@ void Gpu::issue(Block& b, Warp& w) {
     x.commit();
     if (!x.control) w.top.pc = pc + 1;
     (void)x.active;
+    if (x.exec != execMask) {   // an indirect call ran the lanes of one target and left the others for later issues
+        stats_.threadInstructions -= laneCount(execMask) - laneCount(x.exec);
+        execMask = x.exec;
+    }
 
     if (st) {
         step.index = stats_.warpInstructions - 1;

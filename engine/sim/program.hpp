@@ -119,7 +119,9 @@ constexpr uint8_t kOrderCta = 8;       // .cta scope: orders only within the blo
 
 // A call site: the caller's .param buffers for arguments and return values.
 struct CallSite {
-    uint32_t callee = 0;
+    uint32_t callee = 0;               // direct calls; an indirect one reads its target from src[0]
+    bool indirect = false;
+    std::vector<int> protoArgSizes, protoRetSizes;   // indirect: the .callprototype's sizes
     std::vector<int64_t> argOffsets;   // offsets in the caller's param area
     std::vector<int64_t> retOffsets;
 };
@@ -175,6 +177,9 @@ struct Program {
     // It reads %envreg1/%envreg2, as nvcc's grid.sync() does to find the cooperative launch's
     // workspace (a trap then most likely means grid.sync() outside a cooperative launch).
     bool readsGridWorkspace = false;
+    // Function window address (mem::functionAddress) -> index in functions, for every compiled
+    // function: where an indirect call goes.
+    std::map<uint64_t, uint32_t> functionAt;
 };
 
 // Addresses of module-scope variables (.global/.const), chosen by whoever owns device memory.

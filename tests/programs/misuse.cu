@@ -17,9 +17,11 @@ int main() {
     printf("register host memory: %s\n", cudaGetErrorName(cudaHostRegister(host, sizeof host, 0)));
     printf("register again: %s\n", cudaGetErrorName(cudaHostRegister(host, sizeof host, 0)));
     printf("unregister: %s\n", cudaGetErrorName(cudaHostUnregister(host)));
-    size_t heap = size_t(64) << 20;   // past the 8 MiB device heap
+    size_t heap = size_t(64) << 20;   // past the 8 MiB device heap: a larger one is allocated
     printf("malloc heap limit: %s\n", cudaGetErrorName(cudaDeviceSetLimit(cudaLimitMallocHeapSize, heap)));
-    printf("malloc heap limit again: %s\n", cudaGetErrorName(cudaDeviceSetLimit(cudaLimitMallocHeapSize, heap)));
+    size_t fifo = size_t(64) << 20;   // past the 1 MiB printf FIFO: not supported
+    printf("printf FIFO limit: %s\n", cudaGetErrorName(cudaDeviceSetLimit(cudaLimitPrintfFifoSize, fifo)));
+    printf("printf FIFO limit again: %s\n", cudaGetErrorName(cudaDeviceSetLimit(cudaLimitPrintfFifoSize, fifo)));
     printf("device 1: %s\n", cudaGetErrorName(cudaSetDevice(1)));
     void* huge = nullptr;
     printf("1 TiB: %s, pointer %s\n", cudaGetErrorName(cudaMalloc(&huge, size_t(1) << 40)), huge ? "set" : "null");

@@ -94,10 +94,33 @@ __WS_FN uint3 __ws_threadIdx() { return uint3{(unsigned)__nvvm_read_ptx_sreg_tid
 __WS_FN uint3 __ws_blockIdx() { return uint3{(unsigned)__nvvm_read_ptx_sreg_ctaid_x(), (unsigned)__nvvm_read_ptx_sreg_ctaid_y(), (unsigned)__nvvm_read_ptx_sreg_ctaid_z()}; }
 __WS_FN dim3 __ws_blockDim() { return dim3((unsigned)__nvvm_read_ptx_sreg_ntid_x(), (unsigned)__nvvm_read_ptx_sreg_ntid_y(), (unsigned)__nvvm_read_ptx_sreg_ntid_z()); }
 __WS_FN dim3 __ws_gridDim() { return dim3((unsigned)__nvvm_read_ptx_sreg_nctaid_x(), (unsigned)__nvvm_read_ptx_sreg_nctaid_y(), (unsigned)__nvvm_read_ptx_sreg_nctaid_z()); }
+#ifdef __WARPSCOPE_WHOLE_PROGRAM__
+// In a whole program they are not macros, as host code names struct members gridDim and blockDim
+// (cudaKernelNodeParams, cudaLaunchParams): objects whose fields read the registers (clang's
+// __declspec(property), as its own CUDA headers do), never defined, only their getters called.
+#define __WS_BUILTIN_VAR(NAME, READ, EXTRA)                                                                         \
+    struct __ws_##NAME##_t {                                                                                        \
+        __declspec(property(get = __fx)) unsigned int x;                                                            \
+        __declspec(property(get = __fy)) unsigned int y;                                                            \
+        __declspec(property(get = __fz)) unsigned int z;                                                            \
+        static __device__ __attribute__((always_inline)) unsigned int __fx() { return READ().x; }                  \
+        static __device__ __attribute__((always_inline)) unsigned int __fy() { return READ().y; }                  \
+        static __device__ __attribute__((always_inline)) unsigned int __fz() { return READ().z; }                  \
+        EXTRA                                                                                                       \
+        __device__ __attribute__((always_inline)) operator uint3() const { return uint3{__fx(), __fy(), __fz()}; } \
+    };                                                                                                              \
+    extern const __device__ __ws_##NAME##_t NAME;
+__WS_BUILTIN_VAR(threadIdx, __ws_threadIdx, )
+__WS_BUILTIN_VAR(blockIdx, __ws_blockIdx, )
+__WS_BUILTIN_VAR(blockDim, __ws_blockDim, __device__ __attribute__((always_inline)) operator dim3() const { return __ws_blockDim(); })
+__WS_BUILTIN_VAR(gridDim, __ws_gridDim, __device__ __attribute__((always_inline)) operator dim3() const { return __ws_gridDim(); })
+#undef __WS_BUILTIN_VAR
+#else
 #define threadIdx (__ws_threadIdx())
 #define blockIdx (__ws_blockIdx())
 #define blockDim (__ws_blockDim())
 #define gridDim (__ws_gridDim())
+#endif
 #ifdef __WARPSCOPE_WHOLE_PROGRAM__
 static constexpr int warpSize = 32;   // not a macro: host code reads cudaDeviceProp::warpSize
 #else
@@ -519,14 +542,22 @@ static __device__ unsigned long long __ws_printf_used;
 // malloc returns when its heap is full. free gives nothing back (a lock-based free list would
 // deadlock lanes that the simulator runs in lockstep), so a program that allocates more than the
 // heap in all, freed or not, sees NULL where a GPU would not.
+// cudaDeviceSetLimit(cudaLimitMallocHeapSize, n) above 8 MiB: the whole-program runtime allocates
+// n bytes and points __ws_heapx_base/__ws_heapx_bytes of every unit at them (then the heap starts
+// over there; what was allocated before stays where it is).
 #define __WS_HEAP_BYTES (8ull << 20)
 static __device__ unsigned long long __ws_heap_top;
 static __device__ __align__(16) unsigned char __ws_heap[__WS_HEAP_BYTES];
+static __device__ unsigned char* __ws_heapx_base;
+static __device__ unsigned long long __ws_heapx_bytes;
 extern "C" __device__ __attribute__((weak)) void* malloc(size_t n) {
+    unsigned char* base = __ws_heapx_base;
+    const unsigned long long cap = base ? __ws_heapx_bytes : __WS_HEAP_BYTES;
+    if (!base) base = __ws_heap;
     unsigned long long size = n ? (n + 15) & ~15ull : 16;
-    if (size > __WS_HEAP_BYTES) return nullptr;
+    if (size > cap) return nullptr;
     unsigned long long at = atomicAdd(&__ws_heap_top, size);
-    return at + size <= __WS_HEAP_BYTES ? (void*)(__ws_heap + at) : nullptr;
+    return at + size <= cap ? (void*)(base + at) : nullptr;
 }
 extern "C" __device__ __attribute__((weak)) void free(void*) {}
 // A class with a pure virtual function names this in its vtable; calling it traps, as on a GPU.

@@ -157,6 +157,25 @@ template <class T> inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiproces
                                                                                           size_t dynamicSMemSize, unsigned int flags) {
     return ::cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, (const void*)func, blockSize, dynamicSMemSize, flags);
 }
+inline struct cudaPitchedPtr make_cudaPitchedPtr(void* d, size_t p, size_t xsz, size_t ysz) {
+    struct cudaPitchedPtr s = {d, p, xsz, ysz};
+    return s;
+}
+inline struct cudaPos make_cudaPos(size_t x, size_t y, size_t z) {
+    struct cudaPos s = {x, y, z};
+    return s;
+}
+inline struct cudaExtent make_cudaExtent(size_t w, size_t h, size_t d) {
+    struct cudaExtent s = {w, h, d};
+    return s;
+}
+// CUDA 12's cudaGraphAddDependencies (no edge data), beside CUDA 13's.
+inline cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t* from, const cudaGraphNode_t* to, size_t numDependencies) {
+    return ::cudaGraphAddDependencies(graph, from, to, (const struct cudaGraphEdgeData*)0, numDependencies);
+}
+inline cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t* pGraphExec, cudaGraph_t graph, unsigned long long flags = 0) {
+    return ::cudaGraphInstantiate(pGraphExec, graph, flags);
+}
 // CUDA 11's cudaGraphInstantiate (error node and log), beside CUDA 12's (flags).
 inline cudaError_t cudaGraphInstantiate(cudaGraphExec_t* pGraphExec, cudaGraph_t graph, cudaGraphNode_t* pErrorNode, char* pLogBuffer,
                                         size_t bufferSize) {
