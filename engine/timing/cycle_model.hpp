@@ -172,6 +172,7 @@ private:
     double dramRandomWait() const;
     void findFusedSharedLoads();
     uint64_t sharedLoadReady(Sm& sm, TWarp& w, int32_t pc);
+    uint64_t cpAsyncSharedWrite(Sm& sm, uint64_t dataBack);   // cp.async's write into shared memory
     int pipeOf(const sim::Instr& in) const;
     void cacheNext(TWarp& w) const;
     void setNext(TWarp& w, int32_t pc) const;
