@@ -1336,6 +1336,17 @@ void TimedRun::rescanBlock(TBlock& tb, TWarp* issued) {
 }
 
 // ---------------------------------------------------------------- 7. views and results
+TimedRun::AsyncGroupTimes TimedRun::asyncGroupTimes(uint32_t block, uint32_t warpInBlock) const {
+    AsyncGroupTimes t;
+    auto it = blocks_.find(block);
+    if (it == blocks_.end() || warpInBlock >= it->second->warps.size()) return t;
+    const TWarp& w = *it->second->warps[warpInBlock];
+    t.resident = true;
+    t.committed.assign(w.asyncGroup, w.asyncGroup + w.asyncGroups);
+    t.open = w.asyncOpen;
+    return t;
+}
+
 SmView TimedRun::smView(uint32_t smIndex) const {
     SmView v;
     if (smIndex >= sms_.size()) return v;
