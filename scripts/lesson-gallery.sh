@@ -43,6 +43,7 @@ merge 3
 tensor-cores 3
 radix-sort 3
 bfs 2
+async-copy 4
 LIST
 # Exercises: paths relative to the repository, as a learner's are.
 cd "$root"

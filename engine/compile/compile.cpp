@@ -19,6 +19,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
+#include <optional>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -752,7 +754,28 @@ Compiler resolve(Compiler c) {
 
 std::string findClangPath() { return findClang().string(); }
 
-Result compile(const std::string& source, const std::string& fileName, const Options& options) {
+// A source that needs a newer target than the default names it on a line of its own, as
+// scripts/gen-ptx.cmake reads it for the committed PTX ("// warpscope-ptx-arch: sm_80": cp.async,
+// whose <cuda_pipeline.h> form is an ordinary load and store below sm_80).
+static std::optional<std::string> sourceArch(const std::string& source) {
+    static const std::string tag = "// warpscope-ptx-arch: ";
+    size_t at = 0;
+    while ((at = source.find(tag, at)) != std::string::npos) {
+        const bool lineStart = at == 0 || source[at - 1] == '\n';
+        size_t end = source.find('\n', at);
+        std::string arch = source.substr(at + tag.size(), end == std::string::npos ? std::string::npos : end - at - tag.size());
+        if (!arch.empty() && arch.back() == '\r') arch.pop_back();
+        const bool word = !arch.empty() && std::all_of(arch.begin(), arch.end(), [](char c) { return std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_'; });
+        if (lineStart && word) return arch;
+        at += tag.size();
+    }
+    return std::nullopt;
+}
+
+Result compile(const std::string& source, const std::string& fileName, const Options& callerOptions) {
+    Options options = callerOptions;
+    if (options.arch == Options{}.arch)
+        if (auto arch = sourceArch(source)) options.arch = *arch;
 #ifdef __EMSCRIPTEN__
     // In the browser the server compiles (POST api/compile; compile_web.cpp).
     if (!options.wholeProgram) return webCompile(source, fileName, options);

@@ -1070,6 +1070,21 @@ double TimedRun::l2AtomicTurn(double arrive) {
     return done;
 }
 
+// What an LDGSTS (cp.async) costs beyond its global read: it writes the bytes into shared memory
+// through the same L1/shared data pipe as an ordinary shared store, at 64 bytes a wavefront (the
+// H100's Nsight Compute counters: 2 shared wavefronts for each 128-byte LDGSTS of the async-matmul
+// kernels, where st.shared of the same 128 bytes takes 1; docs/measurements/async-copy-h100.txt).
+// The pipe is booked when the copy issues (a throughput cost, as the SM's shared traffic is one
+// queue here); the copy has landed once its write is through. Returns the copy's completion.
+uint64_t TimedRun::cpAsyncSharedWrite(Sm& sm, uint64_t dataBack) {
+    constexpr uint32_t kLdgstsBytesPerWavefront = 64;
+    const uint32_t bytes = uint32_t(std::popcount(last_.execMask)) * last_.accessBytes;
+    if (bytes == 0) return dataBack;
+    const double wavefronts = double((bytes + kLdgstsBytesPerWavefront - 1) / kLdgstsBytesPerWavefront);
+    sm.l1FreeAt = std::max(sm.l1FreeAt, double(now_)) + wavefronts;
+    return dataBack + static_cast<uint64_t>(wavefronts);
+}
+
 bool TimedRun::issueOne(Sm& sm, Scheduler& sc, TWarp& w) {
     const sim::Warp& gw = gpuWarp(w);
     const int32_t pc = gw.pc();
@@ -1119,6 +1134,7 @@ bool TimedRun::issueOne(Sm& sm, Scheduler& sc, TWarp& w) {
         } else {
             ready = memoryCompletion(sm, false, last_.isStore, last_.isAtomic, now_);
             kind = StallReason::LongScoreboard;
+            if (in->op == Op::CpAsync) ready = cpAsyncSharedWrite(sm, ready);
         }
     }
     lastActivity_ = std::max(lastActivity_, ready);
@@ -1274,6 +1290,17 @@ void TimedRun::rescanBlock(TBlock& tb, TWarp* issued) {
 }
 
 // ---------------------------------------------------------------- 7. views and results
+TimedRun::AsyncGroupTimes TimedRun::asyncGroupTimes(uint32_t block, uint32_t warpInBlock) const {
+    AsyncGroupTimes t;
+    auto it = blocks_.find(block);
+    if (it == blocks_.end() || warpInBlock >= it->second->warps.size()) return t;
+    const TWarp& w = *it->second->warps[warpInBlock];
+    t.resident = true;
+    t.committed.assign(w.asyncGroup, w.asyncGroup + w.asyncGroups);
+    t.open = w.asyncOpen;
+    return t;
+}
+
 SmView TimedRun::smView(uint32_t smIndex) const {
     SmView v;
     if (smIndex >= sms_.size()) return v;

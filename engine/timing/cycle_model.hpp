@@ -132,6 +132,16 @@ public:
     SmView smView(uint32_t sm) const;
     // Results so far (final after run()).
     TimingResult result() const;
+    // cp.async: when the copies of a resident warp land, as the model has them (the async-copy
+    // panel). `committed`: the completion cycles of its newest committed groups, oldest first (at
+    // most 8; 0 for an empty group); `open`: of the copies not committed yet (0: none). Empty when
+    // the block is not resident.
+    struct AsyncGroupTimes {
+        bool resident = false;
+        std::vector<uint64_t> committed;
+        uint64_t open = 0;
+    };
+    AsyncGroupTimes asyncGroupTimes(uint32_t block, uint32_t warpInBlock) const;
 
 private:
     struct TWarp;
@@ -172,6 +182,7 @@ private:
     double dramRandomWait() const;
     void findFusedSharedLoads();
     uint64_t sharedLoadReady(Sm& sm, TWarp& w, int32_t pc);
+    uint64_t cpAsyncSharedWrite(Sm& sm, uint64_t dataBack);   // cp.async's write into shared memory
     int pipeOf(const sim::Instr& in) const;
     void cacheNext(TWarp& w) const;
     void setNext(TWarp& w, int32_t pc) const;

@@ -124,7 +124,7 @@ TEST_CASE("step actions: validation against the lesson", "[actions]") {
     CHECK(v[3].find("N takes whole numbers, got 2.5") != std::string::npos);
     CHECK(v[4].find("line 40 is out of range (kernel.cu has 12 lines)") != std::string::npos);
     CHECK(v[5].find("no instruction comes from line 7") != std::string::npos);
-    CHECK(v[6].find("unknown layout 'fancy' (known: stepping, memory, compare, checks, timing, streams, tensor, presenter)") != std::string::npos);
+    CHECK(v[6].find("unknown layout 'fancy' (known: stepping, memory, compare, checks, timing, streams, tensor, async, presenter)") != std::string::npos);
     CHECK(v[7].find("unknown panel 'nothing'") != std::string::npos);
     CHECK(v[8].find("unknown GPU preset 'z80'") != std::string::npos);
 }

@@ -165,6 +165,22 @@ std::shared_ptr<Snapshot> Session::Worker::build(const sim::Gpu* gpu, RunState s
                 d.regs = sim::registerValues(gpu->program().functions[d.func], w.frames.back(), gpu->registerOffsets(d.func));
                 d.preds.assign(w.frames.back().preds.begin(), w.frames.back().preds.end());
             }
+            // cp.async copies in flight (the Async copies panel).
+            for (uint32_t lane = 0; lane < 32; ++lane) {
+                const size_t t = size_t(sw) * 32 + lane;
+                if (t >= b.async.size()) break;
+                d.asyncCommitted[lane] = b.async[t].committed;
+                for (const sim::Block::AsyncCopy& c : b.async[t].copies)
+                    d.asyncCopies.push_back({lane, c.dst, 0, false, c.bytes, c.group, c.pc, c.mbar});
+            }
+            d.sharedPending = b.asyncPending;
+            if (timed) {
+                timing::TimedRun::AsyncGroupTimes at = timed->asyncGroupTimes(b.linear, sw);
+                d.asyncTimed = at.resident;
+                d.asyncGroupReady = std::move(at.committed);
+                d.asyncOpenReady = at.open;
+                d.asyncCycle = timed->cycle();
+            }
             s->selected = std::move(d);
         }
         s->resident.push_back(std::move(bv));

@@ -118,6 +118,19 @@ struct BlockView {
     std::vector<WarpView> warps;
 };
 
+// One cp.async copy of the selected warp that has not landed in shared memory yet (the Async
+// copies panel, async_view.hpp).
+struct AsyncCopyView {
+    uint32_t lane = 0;
+    uint32_t dst = 0;                        // shared offset
+    uint64_t src = 0;                        // global address (buildAsyncView finds it in the warp's memory history)
+    bool srcKnown = false;
+    uint32_t bytes = 0;
+    uint32_t group = ~0u;                    // the thread's commit group (0, 1, ...); ~0u: not committed yet
+    int32_t pc = -1;
+    int32_t mbar = -1;                       // bound to the mbarrier at this shared offset (cp.async.mbarrier.arrive)
+};
+
 // Full detail of the selected warp.
 struct WarpDetail {
     uint32_t block = 0, warpInBlock = 0;
@@ -127,6 +140,16 @@ struct WarpDetail {
     uint32_t func = 0;                       // function of the innermost frame
     std::vector<uint64_t> regs;              // innermost frame: numRegs x 32 lanes
     std::vector<uint32_t> preds;             // innermost frame: one lane mask per predicate
+    // cp.async: the warp's copies not landed yet (lane order, then issue order), the groups each
+    // lane has committed, and per 4-byte word of the block's shared memory how many pending copies
+    // of any of its warps will write it (empty: none ever issued). In Timed mode, when the cycle
+    // model has the warp's groups land (TimedRun::asyncGroupTimes) and the cycle now.
+    std::vector<AsyncCopyView> asyncCopies;
+    std::array<uint32_t, 32> asyncCommitted{};
+    std::vector<uint16_t> sharedPending;
+    bool asyncTimed = false;
+    std::vector<uint64_t> asyncGroupReady;   // newest committed groups, oldest first
+    uint64_t asyncOpenReady = 0, asyncCycle = 0;
 };
 
 struct StepRecord {

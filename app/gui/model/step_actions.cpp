@@ -90,14 +90,14 @@ std::string fmt(double v) {
 } // namespace
 
 const std::vector<std::string>& knownLayouts() {
-    static const std::vector<std::string> v = {"stepping", "memory", "compare", "checks", "timing", "streams", "tensor", "presenter"};
+    static const std::vector<std::string> v = {"stepping", "memory", "compare", "checks", "timing", "streams", "tensor", "async", "presenter"};
     return v;
 }
 
 const std::vector<std::string>& knownPanels() {
     static const std::vector<std::string> v = {"lessons", "source", "divergence", "grid", "warp", "global", "shared",
                                                "heatmap", "metrics", "compare", "reports", "occupancy", "scheduler", "stalls",
-                                               "timeline", "fragments"};
+                                               "timeline", "fragments", "async"};
     return v;
 }
 

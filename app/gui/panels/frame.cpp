@@ -76,7 +76,7 @@ void presenterFractions(const AppContext& app, std::map<std::string, ImVec4>& ou
 std::string presenterPanelFor(const std::string& layout) {
     static const std::map<std::string, std::string> key = {{"stepping", "warp"},  {"memory", "global"},   {"compare", "compare"},
                                                            {"checks", "reports"}, {"timing", "stalls"},   {"streams", "timeline"},
-                                                           {"tensor", "fragments"}};
+                                                           {"tensor", "fragments"}, {"async", "async"}};
     auto it = key.find(layout);
     return it != key.end() ? it->second : "warp";
 }

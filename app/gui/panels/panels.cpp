@@ -28,6 +28,7 @@ const std::vector<PanelDef>& panels() {
         {"limits", "Limits", drawLimitsPanel, 0.30f, 0.10f, 0.40f, 0.45f, false},
         {"console", "Console", drawConsolePanel, 0.00f, 0.62f, 0.40f, 0.38f, false},
         {"fragments", "Fragments", drawFragmentsPanel, 0.35f, 0.00f, 0.65f, 0.70f, false},
+        {"async", "Async copies", drawAsyncPanel, 0.35f, 0.00f, 0.65f, 0.70f, false},
     };
     return list;
 }
@@ -83,6 +84,10 @@ const std::vector<LayoutDef>& layouts() {
          {{"source", 0.00f, 0.00f, 0.42f, 0.60f},
           {"warp", 0.00f, 0.60f, 0.42f, 0.40f},
           {"fragments", 0.42f, 0.00f, 0.58f, 1.00f}}},
+        {"async", "Async copies", "cp.async: the selected warp's copies in flight, their groups, and the shared memory they will fill",
+         {{"source", 0.00f, 0.00f, 0.45f, 0.60f},
+          {"warp", 0.00f, 0.60f, 0.45f, 0.40f},
+          {"async", 0.45f, 0.00f, 0.55f, 1.00f}}},
         // "slot": the panels in UiState::slotPanels, side by side (the one Show why opened).
         {"exercise", "Exercise", "Grade your kernel: the goal, hints, each criterion measured, and the panel that shows why",
          {{"lessons", 0.00f, 0.00f, 0.20f, 1.00f},

@@ -44,6 +44,7 @@ void drawDivergencePanel(AppContext& app);
 void drawGlobalAccessPanel(AppContext& app);
 void drawSharedBanksPanel(AppContext& app);
 void drawFragmentsPanel(AppContext& app);   // panel_fragments.cpp: the selected warp's matrix instruction, lane by lane
+void drawAsyncPanel(AppContext& app);       // panel_async.cpp: the selected warp's cp.async copies in flight, pending shared words
 void drawHeatmapPanel(AppContext& app);
 void drawMetricsPanel(AppContext& app);
 void drawComparePanel(AppContext& app);

@@ -1,4 +1,5 @@
 #include "gui/panels/screenshot.hpp"
+#include "gui/model/async_view.hpp"
 #include "gui/model/fragment_view.hpp"
 #include "gui/panels/panels.hpp"
 #include "gui/render/screenshot.hpp"
@@ -45,6 +46,14 @@ std::string screenshotSidecar(int w, int h, const AppContext& app, uint64_t step
             fj["tiles"].push_back({{"name", t.name}, {"rows", t.rows}, {"cols", t.cols}, {"type", t.type},
                                    {"lane_elements", laneCells(t, app.ui.fragmentLane).size()}, {"first", fragmentCellText(t, 0, 0)}});
         j["fragments"] = fj;
+    }
+    // The Async copies panel's figures for the selected warp (copies in flight, groups, pending words).
+    if (AsyncView av = buildAsyncView(s); av.valid) {
+        nlohmann::json aj = {{"copies", av.copies}, {"bytes", av.bytes}, {"committed", av.committedGroups},
+                             {"pending_words", av.pendingWords}, {"pending_words_warp", av.pendingWordsThisWarp}};
+        aj["groups"] = nlohmann::json::array();
+        for (const AsyncGroupRow& g : av.groups) aj["groups"].push_back(asyncGroupText(g));
+        j["async"] = aj;
     }
     return j.dump(2);
 }
