@@ -56,6 +56,13 @@ public:
     void launchGraph(int graph, int stream) override;
     void resetTimeline() override;
     Timeline timeline() override;
+    void setStreamPriority(int stream, int priority) override;
+    void launchHostFunction(int stream, const std::function<void()>& fn, double costUs, const std::string& label) override;
+    void setAccessPolicyWindow(int stream, const AccessPolicyWindow& window) override;
+    void setPersistingL2Bytes(uint64_t bytes) override;
+    void setMappedRange(DevPtr base, uint64_t bytes, bool mapped) override;
+    // The cycle model's L2 lookups, hits and mapped sectors of the last timed launch.
+    const timing::TimingResult& lastTiming() const { return lastTiming_; }
 
     // Models a timeline on `gpu`: every kernel is then run through the cycle model (TimedRun,
     // with `timingOptions`) to learn its duration, unless an onLaunch hook reports it with
@@ -105,7 +112,7 @@ private:
     bool capturing(int stream) const { return captureStream_ == stream && stream >= 0; }
     LaunchResult runKernel(const std::string& kernel, const LaunchConfig& config, const std::vector<ParamBytes>& params,
                            double* micros);
-    double smFraction(const std::string& kernel, const LaunchConfig& config);
+    double smFraction(const std::string& kernel, const LaunchConfig& config, double* waves = nullptr);
 
     ptx::Module module_;
     bool loaded_ = false;
@@ -123,6 +130,12 @@ private:
     std::map<const uint8_t*, HostBlock> hostBlocks_;
     int streams_ = 1;                          // 0 exists from the start
     std::vector<bool> nonBlocking_{false};
+    std::vector<int> priority_{0};
+    std::map<int, AccessPolicyWindow> windows_;   // by stream
+    uint64_t persistingL2_ = 0;
+    std::map<DevPtr, uint64_t> mapped_;
+    int launchStream_ = 0;                        // the stream of the launch runKernel is running
+    timing::TimingResult lastTiming_;
     int events_ = 0;
     std::map<int, bool> eventRecorded_;
     int captureStream_ = -1;
