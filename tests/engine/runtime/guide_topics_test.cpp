@@ -12,6 +12,9 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
+#include <fstream>
+
 using namespace warpscope;
 using runtime::TimelineKind;
 using runtime::TimelineModel;
@@ -195,4 +198,50 @@ TEST_CASE("L2 access policy: a persisting window survives a stream that evicts i
     CHECK(c.persistingLines() == 8 * 1024 / 128);
     c.resetPersisting();
     CHECK(c.persistingLines() == 0);
+}
+
+namespace {
+// Runs a small lesson around the streams-overlap PTX with `host` as its host script and `buffers`
+// (JSON object text); returns the error message, or "" when it ran.
+std::string scriptError(const std::string& host, const std::string& buffers = R"({"data": {"type": "f32", "count": 1024, "pinned": 1}})") {
+    namespace fs = std::filesystem;
+    fs::path dir = fs::temp_directory_path() / ("warpscope-guide-" + std::to_string(std::hash<std::string>{}(host + buffers)));
+    fs::create_directories(dir);
+    fs::copy_file(wst::sourcePath("lessons/streams-overlap/kernel.ptx"), dir / "kernel.ptx", fs::copy_options::overwrite_existing);
+    std::ofstream(dir / "lesson.json") << R"({"id": "t", "ptx": "kernel.ptx", "buffers": )" + buffers + R"(, "streams": {"count": 2}, "host": )" + host + "}";
+    std::string msg;
+    try {
+        runtime::Lesson l = runtime::loadLesson(dir);
+        runtime::SimDevice dev;
+        dev.enableTimeline(timing::findPreset("teaching", {}));
+        runtime::runLesson(l, runtime::resolveParams(l, {}), dev);
+    } catch (const Error& e) {
+        msg = e.what();
+    }
+    fs::remove_all(dir);
+    return msg;
+}
+bool has(const std::string& s, const char* part) { return s.find(part) != std::string::npos; }
+} // namespace
+
+TEST_CASE("host scripts: priorities, host functions, windows and mapped buffers; their mistakes are clear errors", "[runtime]") {
+    CHECK(scriptError(R"([{"priority": -5, "stream": 2}, {"host_function": "f", "stream": 1, "us": 3},
+                          {"l2_persisting": 65536}, {"l2_window": "data", "stream": 1, "count": 256, "hit_ratio": 0.5},
+                          {"launch": "process", "grid": 4, "block": 256, "stream": 1, "args": ["data", 1024, 1]}, {"sync": "device"}])")
+              .empty());
+    CHECK(has(scriptError(R"([{"priority": -6, "stream": 1}])"), "host[0].priority: stream priorities go from 0"));
+    CHECK(has(scriptError(R"([{"priority": 1, "stream": 1}])"), "host[0].priority"));
+    CHECK(has(scriptError(R"([{"priority": -1, "stream": 0}])"), "legacy default stream keeps the default priority"));
+    CHECK(has(scriptError(R"([{"priority": -1}])"), "needs \"stream\""));
+    CHECK(has(scriptError(R"([{"host_function": "f", "us": -1}])"), "host[0].us"));
+    CHECK(has(scriptError(R"([{"host_function": 3}])"), "names a function"));
+    CHECK(has(scriptError(R"([{"capture": "g", "stream": 1, "do": [{"host_function": "f"}]}])"), "host functions inside a capture"));
+    CHECK(has(scriptError(R"([{"l2_window": "data", "hit_prop": "sticky"}])"), "host[0].hit_prop: is \"normal\", \"streaming\" or \"persisting\""));
+    CHECK(has(scriptError(R"([{"l2_window": "data", "hit_ratio": 2}])"), "host[0].hit_ratio: is between 0 and 1"));
+    CHECK(has(scriptError(R"([{"l2_window": "nothing"}])"), "no buffer named 'nothing'"));
+    CHECK(has(scriptError(R"([{"l2_window": "data", "count": 5000}])"), "outside buffer 'data'"));
+    CHECK(has(scriptError(R"([{"l2_persisting": -1}])"), "host[0].l2_persisting"));
+    CHECK(has(scriptError("[]", R"({"data": {"type": "f32", "count": 16, "host": "shared"}})"), "buffers.data.host: is \"mapped\""));
+    CHECK(has(scriptError("[]", R"({"data": {"type": "f32", "count": 16, "host": "mapped", "transfer": "manual"}})"), "a mapped buffer is never copied"));
+    CHECK(scriptError("[]", R"({"data": {"type": "f32", "count": 16, "host": "write-combined"}})").empty());
 }
