@@ -24,22 +24,3 @@ extern "C" __global__ void tick(int* counter, int n)
     if (i < n)
         counter[i] += 1;
 }
-
-// The L2 part: every thread reads one element of a small table, which the whole grid reads again
-// and again, and k elements of a large array, each read once. Between two reads of the same table
-// element the array brings k times the table's size through the L2: with plain LRU the table is
-// evicted each time. An access policy window that marks the table persisting keeps it.
-extern "C" __global__ void stream_with_table(const float* stream, const float* table, float* out, int n, int tableSize, int k)
-{
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
-        return;
-    // The table says where this thread's data starts (an offset; 0 in the lesson): the array
-    // can only be read once the table's answer is back.
-    float t = table[i % tableSize];
-    int off = (int)t;
-    float s = t;
-    for (int j = 0; j < k; ++j)
-        s += stream[(size_t)j * n + i + off];
-    out[i] = s;
-}

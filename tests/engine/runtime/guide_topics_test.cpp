@@ -207,7 +207,7 @@ std::string scriptError(const std::string& host, const std::string& buffers = R"
     namespace fs = std::filesystem;
     fs::path dir = fs::temp_directory_path() / ("warpscope-guide-" + std::to_string(std::hash<std::string>{}(host + buffers)));
     fs::create_directories(dir);
-    fs::copy_file(wst::sourcePath("lessons/streams-overlap/kernel.ptx"), dir / "kernel.ptx", fs::copy_options::overwrite_existing);
+    fs::copy_file(wst::sourcePath("lessons/streams-advanced/kernel.ptx"), dir / "kernel.ptx", fs::copy_options::overwrite_existing);
     std::ofstream(dir / "lesson.json") << R"({"id": "t", "ptx": "kernel.ptx", "buffers": )" + buffers + R"(, "streams": {"count": 2}, "host": )" + host + "}";
     std::string msg;
     try {
