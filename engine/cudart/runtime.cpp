@@ -470,7 +470,7 @@ void enableTimeline(Runtime& rt) {
     }
     const timing::GpuSpec spec = rt.spec;
     dev->onLaunch = [dev, spec, &rt](sim::Gpu& g) {
-        const timing::TimingResult r = timing::runTimed(g, spec);
+        const timing::TimingResult r = timing::runTimed(g, spec, dev->launchTimingOptions({}));
         dev->reportKernelMicros(r.microseconds);
         // One line per launch with its modelled time, as a profiler's summary gives it.
         std::fprintf(stderr, "warpscope --timed: %s: %.3f us (%llu cycles at %.0f MHz, %u blocks per SM)\n", rt.launchLabel.c_str(),

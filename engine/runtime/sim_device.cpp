@@ -154,17 +154,7 @@ LaunchResult SimDevice::runKernel(const std::string& kernel, const LaunchConfig&
     else gpu.packRegisterFiles();   // the launch runs to its end here and the Gpu goes with it: nobody sees a register
     if (model_ && !onLaunch) {
         // The cycle model decides the order in which warps issue and how long the kernel takes.
-        timing::TimingOptions to = timingOptions_;
-        if (auto w = windows_.find(launchStream_); w != windows_.end()) {
-            to.l2Window.base = w->second.base;
-            to.l2Window.bytes = w->second.bytes;
-            to.l2Window.hitRatio = w->second.hitRatio;
-            to.l2Window.hitProp = static_cast<mem::AccessProp>(std::clamp(w->second.hitProp, 0, 2));
-            to.l2Window.missProp = static_cast<mem::AccessProp>(std::clamp(w->second.missProp, 0, 2));
-        }
-        to.l2PersistingBytes = persistingL2_;
-        for (auto& [b, n] : mapped_) to.mappedRanges.push_back({b, n});
-        timing::TimingResult tr = timing::runTimed(gpu, model_->spec(), to);
+        timing::TimingResult tr = timing::runTimed(gpu, model_->spec(), launchTimingOptions(timingOptions_));
         reportedMicros_ = tr.microseconds;
         lastTiming_ = tr;
     }
@@ -428,6 +418,19 @@ void SimDevice::setAccessPolicyWindow(int stream, const AccessPolicyWindow& wind
 }
 
 void SimDevice::setPersistingL2Bytes(uint64_t bytes) { persistingL2_ = bytes; }
+
+timing::TimingOptions SimDevice::launchTimingOptions(timing::TimingOptions to) const {
+    if (auto w = windows_.find(launchStream_); w != windows_.end()) {
+        to.l2Window.base = w->second.base;
+        to.l2Window.bytes = w->second.bytes;
+        to.l2Window.hitRatio = w->second.hitRatio;
+        to.l2Window.hitProp = static_cast<mem::AccessProp>(std::clamp(w->second.hitProp, 0, 2));
+        to.l2Window.missProp = static_cast<mem::AccessProp>(std::clamp(w->second.missProp, 0, 2));
+    }
+    to.l2PersistingBytes = persistingL2_;
+    for (auto& [b, n] : mapped_) to.mappedRanges.push_back({b, n});
+    return to;
+}
 
 void SimDevice::setMappedRange(DevPtr base, uint64_t bytes, bool mapped) {
     if (mapped && bytes) mapped_[base] = bytes;

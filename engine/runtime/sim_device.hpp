@@ -61,6 +61,10 @@ public:
     void setAccessPolicyWindow(int stream, const AccessPolicyWindow& window) override;
     void setPersistingL2Bytes(uint64_t bytes) override;
     void setMappedRange(DevPtr base, uint64_t bytes, bool mapped) override;
+    // `base` with what the launch now running needs from the host program: its stream's L2 access
+    // policy window, the persisting set-aside and the mapped host ranges. An onLaunch hook that
+    // runs the cycle model itself gives it these options, as SimDevice's own timed run does.
+    timing::TimingOptions launchTimingOptions(timing::TimingOptions base) const;
     // The cycle model's L2 lookups, hits and mapped sectors of the last timed launch.
     const timing::TimingResult& lastTiming() const { return lastTiming_; }
 
