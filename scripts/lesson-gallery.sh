@@ -34,6 +34,7 @@ bank-conflicts 3
 reduction 5
 occupancy-and-latency 1
 streams-overlap 3
+streams-advanced 2
 convolution-2d 6
 histogram 3
 prefix-scan 4

@@ -65,7 +65,7 @@ struct WsDim3 {
 struct CUstream_st {
     int id;
     unsigned flags;
-    int priority;   // clamped to cudaDeviceGetStreamPriorityRange; not modelled by the timeline
+    int priority;   // clamped to cudaDeviceGetStreamPriorityRange; the timeline's block scheduler uses it
     cudaAccessPolicyWindow window;   // cudaStreamSetAttribute's hint, given back by Get
 };
 struct CUevent_st {
@@ -476,7 +476,7 @@ void enableTimeline(Runtime& rt) {
     }
     const timing::GpuSpec spec = rt.spec;
     dev->onLaunch = [dev, spec, &rt](sim::Gpu& g) {
-        const timing::TimingResult r = timing::runTimed(g, spec);
+        const timing::TimingResult r = timing::runTimed(g, spec, dev->launchTimingOptions({}));
         dev->reportKernelMicros(r.microseconds);
         // One line per launch with its modelled time, as a profiler's summary gives it.
         std::fprintf(stderr, "warpscope --timed: %s: %.3f us (%llu cycles at %.0f MHz, %u blocks per SM)\n", rt.launchLabel.c_str(),
@@ -1251,7 +1251,10 @@ cudaError_t cudaHostAlloc(void** ptr, size_t size, unsigned int flags) {
     Call c;
     WS_STICKY(c.rt);
     cudaError_t e = allocShared(c.rt, ptr, std::max<size_t>(size, 1), "cudaHostAlloc", "cudaHostAlloc mapped #" + std::to_string(c.rt.device->memory().allocations().size() + 1));
-    if (e == cudaSuccess) c.rt.mappedHost.insert(*ptr);
+    if (e == cudaSuccess) {
+        c.rt.mappedHost.insert(*ptr);
+        c.rt.device->setMappedRange(reinterpret_cast<uint64_t>(*ptr), std::max<size_t>(size, 1), true);   // kernels reach it over PCIe
+    }
     return e;
 }
 cudaError_t cudaFreeHost(void* ptr) {
@@ -1916,6 +1919,7 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* userD
         if (c.rt.capturing >= 0)
             return notSupported("cudaLaunchHostFunc on a stream outside the capture during stream capture", "a host function would run now, not when the graph is launched");
         flushPrintf(c.rt);
+        c.rt.device->launchHostFunction(streamId(c.rt, stream, &ok), nullptr, 0, "host function");   // on the timeline
     }
     fn(userData);   // outside the lock: a host function may not call CUDA, but must not deadlock if it does
     return cudaSuccess;
@@ -1929,13 +1933,14 @@ cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t call
         streamId(c.rt, stream, &ok);
         if (!ok) return complain(cudaErrorInvalidResourceHandle, "cudaStreamAddCallback: not a live stream");
         flushPrintf(c.rt);
+        c.rt.device->launchHostFunction(streamId(c.rt, stream, &ok), nullptr, 0, "stream callback");   // on the timeline
         status = c.rt.sticky;   // the callback is told of an earlier fault, as CUDA does
     }
     callback(stream, status, userData);
     return cudaSuccess;
 }
 
-// Stream priorities are accepted (CUDA calls them hints) but not modelled by the timeline.
+// Stream priorities: the timeline model hands block slots to the higher-priority stream's kernel.
 cudaError_t cudaDeviceGetStreamPriorityRange(int* leastPriority, int* greatestPriority) {
     if (leastPriority) *leastPriority = 0;
     if (greatestPriority) *greatestPriority = -5;
@@ -1943,7 +1948,11 @@ cudaError_t cudaDeviceGetStreamPriorityRange(int* leastPriority, int* greatestPr
 }
 cudaError_t cudaStreamCreateWithPriority(cudaStream_t* pStream, unsigned int flags, int priority) {
     cudaError_t e = cudaStreamCreateWithFlags(pStream, flags);
-    if (e == cudaSuccess) (*pStream)->priority = std::clamp(priority, -5, 0);   // CUDA clamps to the range
+    if (e == cudaSuccess) {
+        (*pStream)->priority = std::clamp(priority, -5, 0);   // CUDA clamps to the range
+        Call c;
+        c.rt.device->setStreamPriority((*pStream)->id, (*pStream)->priority);
+    }
     return e;
 }
 
@@ -2110,7 +2119,7 @@ cudaError_t cudaDeviceSetLimit(int limit, size_t value) {
     case cudaLimitPersistingL2CacheSize:
         if (c.rt.haveSpec && value > c.rt.spec.l2Bytes * 3 / 4) return ret(cudaErrorInvalidValue);
         c.rt.persistingL2 = value;
-        noteHint(c.rt, "cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize)", "the cycle model keeps no persisting L2 lines");
+        c.rt.device->setPersistingL2Bytes(value);
         return cudaSuccess;
     default: return ret(cudaErrorUnsupportedLimit);
     }
@@ -2156,12 +2165,18 @@ cudaError_t cudaStreamSetAttribute(cudaStream_t stream, int attr, const cudaStre
         if (w.hitRatio < 0 || w.hitRatio > 1 || w.hitProp > cudaAccessPropertyPersisting || w.missProp > cudaAccessPropertyPersisting)
             return ret(cudaErrorInvalidValue);
         if (s) s->window = w;
-        noteHint(c.rt, "cudaStreamSetAttribute(cudaStreamAttributeAccessPolicyWindow)", "the cycle model keeps no persisting L2 lines");
+        runtime::Device::AccessPolicyWindow dw;
+        dw.base = reinterpret_cast<uint64_t>(w.base_ptr);
+        dw.bytes = w.num_bytes;
+        dw.hitRatio = w.hitRatio;
+        dw.hitProp = static_cast<int>(w.hitProp);
+        dw.missProp = static_cast<int>(w.missProp);
+        c.rt.device->setAccessPolicyWindow(streamId(c.rt, stream, &ok), dw);   // the cycle model's L2 keeps persisting lines
         return cudaSuccess;
     }
     case cudaStreamAttributePriority:
         if (s) s->priority = std::clamp(value->priority, -5, 0);
-        noteHint(c.rt, "cudaStreamSetAttribute(cudaStreamAttributePriority)", "the timeline does not model stream priorities");
+        if (s) c.rt.device->setStreamPriority(s->id, s->priority);
         return cudaSuccess;
     case cudaStreamAttributeSynchronizationPolicy: return cudaSuccess;   // how the host waits: the simulator never waits
     default: return ret(cudaErrorInvalidValue);

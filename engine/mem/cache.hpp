@@ -9,6 +9,22 @@
 
 namespace warpscope::mem {
 
+// L2 access management (the Programming Guide's "Device Memory L2 Access Management"): an access
+// policy window gives the accesses to [base, base + bytes) a property, hitProp for hitRatio of
+// its lines (chosen by a hash of the line address, so the same lines every time) and missProp for
+// the rest; accesses outside it are normal. Persisting lines are kept ahead of normal and
+// streaming ones, up to the set-aside size (cudaLimitPersistingL2CacheSize): a miss evicts the
+// least recently used line that is not persisting; past the set-aside, a persisting access
+// replaces the set's least recently used persisting line (the window thrashes in its own part)
+// or, when the set has none, is held as a normal line. Lines the set-aside does not use are
+// there for normal accesses. Streaming lines are inserted least recently used: evicted first.
+enum class AccessProp : uint8_t { Normal = 0, Streaming = 1, Persisting = 2 };   // cudaAccessProperty's values
+struct AccessWindow {
+    uint64_t base = 0, bytes = 0;   // bytes 0: no window
+    double hitRatio = 1;
+    AccessProp hitProp = AccessProp::Normal, missProp = AccessProp::Normal;
+};
+
 class SectorCache {
 public:
     SectorCache(uint64_t bytes, uint32_t ways);
@@ -30,15 +46,26 @@ public:
     uint64_t dirtySectors() const { return dirty_; }      // dirty sectors still held
     uint64_t capacity() const { return uint64_t(sets_) * ways_ * 128; }
 
+    // The access policy window and the persisting set-aside in bytes (0: no line persists). Lines
+    // already persisting stay so (as on the GPU until cudaCtxResetPersistingL2Cache).
+    void setAccessPolicy(const AccessWindow& window, uint64_t persistingBytes);
+    void resetPersisting();                                // every line normal again
+    AccessProp propertyOf(uint64_t sectorAddr) const;      // under the current window
+    uint64_t persistingLines() const { return persistCount_; }
+
 private:
     struct Line {
         uint64_t tag = ~0ull;
         uint64_t lastUse = 0;
         uint8_t valid = 0, dirty = 0;   // one bit per sector
+        uint8_t persist = 0;             // held as a persisting line
     };
+    Line* victimFor(Line* base, AccessProp prop, bool* persist);
     uint32_t sets_, ways_;
     base::HotVector<Line> lines_;   // (huge-page-backed: every global access reads it)
     uint64_t clock_ = 0, hits_ = 0, misses_ = 0, writebacks_ = 0, dirty_ = 0;
+    AccessWindow window_;
+    uint64_t persistLimit_ = 0, persistCount_ = 0;   // in lines
 };
 
 } // namespace warpscope::mem

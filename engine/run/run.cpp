@@ -126,7 +126,7 @@ RunReport run(const runtime::Lesson& lesson, const runtime::ParamValues& params,
                 s.counters = spec.counters;
                 s.countersOnSimSMs = true;
                 s.parallelCounters = true;
-                s.timing = topt;
+                s.timing = sim->launchTimingOptions(topt);   // the stream's L2 window, mapped host memory
                 s.registers = registersFor(spec, &lesson, g.program().kernelName);
                 s.observers = spec.observers;
                 if (rep.lines) s.observers.push_back(rep.lines.get());

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -94,6 +95,42 @@ public:
     virtual void beginCapture(int stream) = 0;
     virtual int endCapture(int stream) = 0;
     virtual void launchGraph(int graph, int stream) = 0;
+
+    // ---- The Programming Guide's extras (docs/guide-topics.md). The defaults are for a backend
+    // that does not model them (a GPU does them itself): no effect, and a host function runs when
+    // its stream's earlier work is done. SimDevice models them on its timeline and cycle model.
+    // A stream's priority (cudaStreamCreateWithPriority): 0 the lowest, -5 the highest.
+    virtual void setStreamPriority(int stream, int priority) {
+        (void)stream;
+        (void)priority;
+    }
+    // cudaLaunchHostFunc: `fn` runs on the host once the stream's earlier work is done and holds
+    // its later work until it returns; `costUs` is its host time for the timeline model.
+    virtual void launchHostFunction(int stream, const std::function<void()>& fn, double costUs, const std::string& label) {
+        (void)costUs;
+        (void)label;
+        synchronizeStream(stream);
+        if (fn) fn();
+    }
+    // An access policy window on a stream (cudaStreamAttributeAccessPolicyWindow): hitProp and
+    // missProp are cudaAccessProperty values (0 normal, 1 streaming, 2 persisting).
+    struct AccessPolicyWindow {
+        DevPtr base = 0;
+        uint64_t bytes = 0;
+        double hitRatio = 0;
+        int hitProp = 0, missProp = 0;
+    };
+    virtual void setAccessPolicyWindow(int stream, const AccessPolicyWindow& window) {
+        (void)stream;
+        (void)window;
+    }
+    virtual void setPersistingL2Bytes(uint64_t bytes) { (void)bytes; }   // cudaLimitPersistingL2CacheSize
+    // [base, base + bytes) is mapped (zero-copy) host memory: kernels reach it over PCIe.
+    virtual void setMappedRange(DevPtr base, uint64_t bytes, bool mapped) {
+        (void)base;
+        (void)bytes;
+        (void)mapped;
+    }
 
     // The timeline of everything issued since the last resetTimeline() (synchronises first).
     // Empty when the backend does not record one (a SimDevice without a timeline GPU).

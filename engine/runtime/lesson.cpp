@@ -95,12 +95,16 @@ const std::vector<HostOpKind>& hostOpKinds() {
         {"copy", {"to"}, {"copy", "to", "if", "help"}, "buffer"},
         {"free", {}, {"free", "if", "help"}, "buffer"},
         {"symbol", {"from"}, {"symbol", "from", "if", "help"}, "variable"},
+        {"priority", {"stream"}, {"priority", "stream", "if", "help"}, ""},
+        {"host_function", {}, {"host_function", "stream", "us", "if", "help"}, "function"},
+        {"l2_window", {}, {"l2_window", "stream", "offset", "count", "hit_ratio", "hit_prop", "miss_prop", "if", "help"}, "buffer"},
+        {"l2_persisting", {}, {"l2_persisting", "if", "help"}, ""},
     };
     return kinds;
 }
 const char* const kUnknownHostOp =
     "unknown operation (expected launch, to_device, to_host, record, wait, sync, elapsed, for, capture, graph, timeline, memset, copy, "
-    "symbol or free)";
+    "symbol, free, priority, host_function, l2_window or l2_persisting)";
 
 const HostOpKind* hostOpKind(const json& op) {
     for (auto& k : hostOpKinds())
@@ -311,7 +315,7 @@ Lesson loadLessonTextImpl(const std::string& text, const fs::path& dir, const st
         for (auto& [name, b] : j["buffers"].items()) {
             std::string where = file + ": buffers." + name;
             if (!b.is_object()) bad(where, "a buffer is an object with \"type\" and \"count\"");
-            checkKeys(b, where, {"type", "count", "init", "pinned", "transfer", "width"});
+            checkKeys(b, where, {"type", "count", "init", "pinned", "transfer", "width", "host"});
             BufferSpec bs;
             bs.name = name;
             if (!b.contains("type") || !b["type"].is_string()) bad(where, "needs a \"type\" such as \"f32\"");
@@ -332,6 +336,13 @@ Lesson loadLessonTextImpl(const std::string& text, const fs::path& dir, const st
                 bs.manual = b["transfer"] == "manual";
             }
             if (b.contains("width")) bs.widthExpr = exprText(b["width"], where + ".width");
+            if (b.contains("host")) {
+                if (b["host"] != "mapped" && b["host"] != "write-combined")
+                    bad(where + ".host", "is \"mapped\" (zero-copy: kernels read it over PCIe) or \"write-combined\" (page-locked, write-combined)");
+                bs.hostKind = b["host"].get<std::string>();
+                if (bs.hostKind == "mapped" && bs.manual)
+                    bad(where + ".transfer", "a mapped buffer is never copied: kernels reach the host memory itself (leave out \"transfer\")");
+            }
             L.buffers.push_back(bs);
         }
     }
@@ -703,7 +714,10 @@ RunResult runLessonImpl(const Lesson& lesson, const ParamValues& params, Device&
         // "uninitialized": allocated like cudaMalloc and never written by the host (initcheck).
         bool uninit = init.is_string() && init.get<std::string>() == "uninitialized";
         if (!uninit && !b.manual) device.memcpyHtoD(p, hb.bytes.data(), hb.bytes.size());
-        bool pinned = !b.pinnedExpr.empty() && evaluate(b.pinnedExpr, names, where + ".pinned").asInt() != 0;
+        bool pinned = (!b.pinnedExpr.empty() && evaluate(b.pinnedExpr, names, where + ".pinned").asInt() != 0) || !b.hostKind.empty();
+        // Mapped memory: the simulator keeps its bytes in the device allocation (the kernel's
+        // view of it), and the cycle model sends the kernel's accesses there over PCIe.
+        if (b.hostKind == "mapped") device.setMappedRange(p, hb.bytes.size(), true);
         auto* hm = static_cast<uint8_t*>(device.hostAlloc(hb.bytes.size(), pinned));
         hostMem[b.name] = hm;
         if (!hb.bytes.empty()) std::memcpy(hm, hb.bytes.data(), hb.bytes.size());
@@ -1065,6 +1079,60 @@ RunResult runLessonImpl(const Lesson& lesson, const ParamValues& params, Device&
                 device.memcpyDtoH(tmp.data(), bp, n);
                 device.memcpyHtoD(sp, tmp.data(), n);
             });
+        } else if (op.contains("priority")) {
+            // cudaStreamCreateWithPriority: the stream's priority for the rest of the program.
+            checkKeys(op, where, hostOpKind(op)->allowed);
+            if (captureStream >= 0) bad(where, "a stream's priority cannot change inside a capture");
+            int64_t pr = integer(op["priority"], where + ".priority");
+            if (pr < TimelineModel::kHighestPriority || pr > TimelineModel::kLowestPriority)
+                bad(where + ".priority", "stream priorities go from 0 (the default, lowest) to -5 (the highest), as cudaDeviceGetStreamPriorityRange gives them");
+            int s = streamOf(op, where);
+            if (s == 0) bad(where + ".stream", "the legacy default stream keeps the default priority; give a created stream");
+            plan.push_back([&device, s, pr] { device.setStreamPriority(s, static_cast<int>(pr)); });
+        } else if (op.contains("host_function")) {
+            // cudaLaunchHostFunc: runs on the host after the stream's earlier work, holds its later work.
+            checkKeys(op, where, hostOpKind(op)->allowed);
+            if (captureStream >= 0) bad(where, "host functions inside a capture are not supported by the simulator yet");
+            std::string label = op["host_function"].get<std::string>();
+            double us = 0;
+            if (op.contains("us")) {
+                Value v = evaluate(exprText(op["us"], where + ".us"), names, where + ".us");
+                us = v.asDouble();
+                if (!(us >= 0 && us <= 1e7)) bad(where + ".us", "a host function's time is 0 to 10000000 microseconds");
+            }
+            int s = streamOf(op, where);
+            // The host function has seen the stream's earlier work: its copies back are done.
+            settleReads([&](const PendingRead& r) { return r.stream == s; });
+            plan.push_back([&device, s, us, label] { device.launchHostFunction(s, nullptr, us, label); });
+        } else if (op.contains("l2_window")) {
+            // cudaStreamSetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, ...) over a buffer.
+            checkKeys(op, where, hostOpKind(op)->allowed);
+            std::string name = op["l2_window"].get<std::string>();
+            DevPtr d = bufferPtr(name, where + ".l2_window");
+            auto [off, bytes] = range(op, name, where);
+            auto prop = [&](const char* key, int dflt) {
+                if (!op.contains(key)) return dflt;
+                const json& v = op[key];
+                if (v == "normal") return 0;
+                if (v == "streaming") return 1;
+                if (v == "persisting") return 2;
+                bad(where + "." + key, "is \"normal\", \"streaming\" or \"persisting\" (cudaAccessProperty)");
+            };
+            Device::AccessPolicyWindow w;
+            w.base = d + off;
+            w.bytes = bytes;
+            w.hitRatio = op.contains("hit_ratio") ? evaluate(exprText(op["hit_ratio"], where + ".hit_ratio"), names, where + ".hit_ratio").asDouble() : 1.0;
+            if (!(w.hitRatio >= 0 && w.hitRatio <= 1)) bad(where + ".hit_ratio", "is between 0 and 1 (the share of the window's accesses that get hit_prop)");
+            w.hitProp = prop("hit_prop", 2);
+            w.missProp = prop("miss_prop", 1);
+            int s = streamOf(op, where);
+            plan.push_back([&device, s, w] { device.setAccessPolicyWindow(s, w); });
+        } else if (op.contains("l2_persisting")) {
+            // cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, bytes): the L2 set aside for persisting lines.
+            checkKeys(op, where, hostOpKind(op)->allowed);
+            int64_t bytes = integer(op["l2_persisting"], where + ".l2_persisting");
+            if (bytes < 0) bad(where + ".l2_persisting", "is a number of bytes (0 or more)");
+            plan.push_back([&device, bytes] { device.setPersistingL2Bytes(static_cast<uint64_t>(bytes)); });
         } else {
             bad(where, kUnknownHostOp);
         }

@@ -32,6 +32,11 @@ struct BufferSpec {
     std::string pinnedExpr;  // host memory page-locked when this evaluates to non-zero ("" = pageable)
     bool manual = false;     // "transfer": "manual": no automatic copies; the host script copies
     std::string widthExpr;   // "width": elements per row when the buffer is shown as a 2D image ("" = 1D)
+    // "host": "mapped": page-locked host memory mapped into the device's address space
+    // (cudaHostAlloc(..., cudaHostAllocMapped)): kernels read and write it over PCIe, nothing is
+    // copied. "write-combined": page-locked, write-combined host memory (cudaHostAllocWriteCombined)
+    // for the copies. "" = as "pinned" says.
+    std::string hostKind;
 };
 
 struct Tolerance {

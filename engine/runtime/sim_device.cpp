@@ -74,7 +74,10 @@ const sim::Program& SimDevice::program(const std::string& kernel) {
 }
 
 DevPtr SimDevice::malloc(size_t bytes, const std::string& label) { return memory_.allocate(bytes, label); }
-void SimDevice::free(DevPtr ptr) { memory_.free(ptr); }
+void SimDevice::free(DevPtr ptr) {
+    memory_.free(ptr);
+    mapped_.erase(ptr);
+}
 
 void SimDevice::memcpyHtoD(DevPtr dst, const void* src, size_t bytes) {
     if (bytes == 0) return;
@@ -161,8 +164,9 @@ LaunchResult SimDevice::runKernel(const std::string& kernel, const LaunchConfig&
     else gpu.packRegisterFiles();   // the launch runs to its end here and the Gpu goes with it: nobody sees a register
     if (model_ && !onLaunch) {
         // The cycle model decides the order in which warps issue and how long the kernel takes.
-        timing::TimingResult tr = timing::runTimed(gpu, model_->spec(), timingOptions_);
+        timing::TimingResult tr = timing::runTimed(gpu, model_->spec(), launchTimingOptions(timingOptions_));
         reportedMicros_ = tr.microseconds;
+        lastTiming_ = tr;
     }
     gpu.runToEnd(opt.threads);
     auto t1 = std::chrono::steady_clock::now();
@@ -191,7 +195,7 @@ LaunchResult SimDevice::runKernel(const std::string& kernel, const LaunchConfig&
     return r;
 }
 
-double SimDevice::smFraction(const std::string& kernel, const LaunchConfig& config) {
+double SimDevice::smFraction(const std::string& kernel, const LaunchConfig& config, double* waves) {
     const auto& sp = model_->spec();
     const sim::Program& prog = program(kernel);
     timing::OccupancyInput in;
@@ -202,6 +206,7 @@ double SimDevice::smFraction(const std::string& kernel, const LaunchConfig& conf
     in.sharedBytesPerBlock = staticShared + config.dynamicSharedBytes;
     timing::Occupancy occ = timing::computeOccupancy(sp, in);
     double slots = double(sp.smCount) * std::max<uint32_t>(occ.activeBlocksPerSM, 1);
+    if (waves) *waves = std::max(1.0, double(config.grid.count()) / slots);
     return std::min(1.0, double(config.grid.count()) / slots);
 }
 
@@ -248,6 +253,7 @@ void SimDevice::checkStream(int stream, const char* what) const {
 int SimDevice::createStream(bool nonBlocking) {
     int s = streams_++;
     nonBlocking_.push_back(nonBlocking);
+    priority_.push_back(0);
     if (model_) model_->createStream(nonBlocking);
     return s;
 }
@@ -291,7 +297,10 @@ LaunchResult SimDevice::launchOn(int stream, const std::string& kernel, const La
     if (capturing(stream)) {
         program(kernel);   // unknown kernels fail at capture, as cudaLaunchKernel would
         auto shared = std::make_shared<double>(0);
-        capture_.push_back({[this, kernel, config, params, shared] { runKernel(kernel, config, params, model_ ? shared.get() : nullptr); },
+        capture_.push_back({[this, kernel, config, params, shared, stream] {
+                                launchStream_ = stream;
+                                runKernel(kernel, config, params, model_ ? shared.get() : nullptr);
+                            },
                             [this, kernel, config, shared](int s) {
                                 if (model_) model_->kernel(s, *shared, smFraction(kernel, config), kernel, -1);
                             },
@@ -304,8 +313,15 @@ LaunchResult SimDevice::launchOn(int stream, const std::string& kernel, const La
         return r;
     }
     double us = 0;
+    launchStream_ = stream;
+    lastTiming_ = {};
     LaunchResult r = runKernel(kernel, config, params, model_ ? &us : nullptr);
-    if (model_) model_->kernel(stream, us, smFraction(kernel, config), kernel, launchCount_);
+    if (model_) {
+        double waves = 1;
+        const double frac = smFraction(kernel, config, &waves);
+        size_t i = model_->kernel(stream, us, frac, kernel, launchCount_, waves);
+        if (lastTiming_.mappedSectors) model_->markMapped(i);
+    }
     ++launchCount_;
     return r;
 }
@@ -423,7 +439,51 @@ void SimDevice::launchGraph(int graph, int stream) {
 void SimDevice::enableTimeline(const timing::GpuSpec& gpu, timing::TimingOptions timingOptions) {
     timingOptions_ = timingOptions;
     model_ = std::make_unique<TimelineModel>(gpu);
-    for (int s = 1; s < streams_; ++s) model_->createStream(nonBlocking_[static_cast<size_t>(s)]);
+    for (int s = 1; s < streams_; ++s) model_->createStream(nonBlocking_[static_cast<size_t>(s)], priority_[static_cast<size_t>(s)]);
+}
+
+void SimDevice::setStreamPriority(int stream, int priority) {
+    checkStream(stream, "stream priority");
+    if (stream == 0) return;   // the legacy default stream keeps the default priority
+    priority_[static_cast<size_t>(stream)] = std::clamp(priority, TimelineModel::kHighestPriority, TimelineModel::kLowestPriority);
+    if (model_) model_->setStreamPriority(stream, priority);
+}
+
+void SimDevice::launchHostFunction(int stream, const std::function<void()>& fn, double costUs, const std::string& label) {
+    checkStream(stream, "host function");
+    if (capturing(stream)) throw Error(Error::Kind::Input, "Host functions inside a captured graph are not supported by the simulator yet.");
+    // The simulator has done the stream's earlier work already: the function may run now.
+    if (fn) fn();
+    if (model_) model_->hostFunction(stream, costUs, label);
+}
+
+void SimDevice::setAccessPolicyWindow(int stream, const AccessPolicyWindow& window) {
+    checkStream(stream, "access policy window");
+    if (!(window.hitRatio >= 0 && window.hitRatio <= 1)) throw Error(Error::Kind::Input, "An access policy window's hitRatio is between 0 and 1.");
+    if (window.hitProp < 0 || window.hitProp > 2 || window.missProp < 0 || window.missProp > 2)
+        throw Error(Error::Kind::Input, "An access policy window's properties are normal (0), streaming (1) or persisting (2).");
+    if (window.bytes == 0) windows_.erase(stream);
+    else windows_[stream] = window;
+}
+
+void SimDevice::setPersistingL2Bytes(uint64_t bytes) { persistingL2_ = bytes; }
+
+timing::TimingOptions SimDevice::launchTimingOptions(timing::TimingOptions to) const {
+    if (auto w = windows_.find(launchStream_); w != windows_.end()) {
+        to.l2Window.base = w->second.base;
+        to.l2Window.bytes = w->second.bytes;
+        to.l2Window.hitRatio = w->second.hitRatio;
+        to.l2Window.hitProp = static_cast<mem::AccessProp>(std::clamp(w->second.hitProp, 0, 2));
+        to.l2Window.missProp = static_cast<mem::AccessProp>(std::clamp(w->second.missProp, 0, 2));
+    }
+    to.l2PersistingBytes = persistingL2_;
+    for (auto& [b, n] : mapped_) to.mappedRanges.push_back({b, n});
+    return to;
+}
+
+void SimDevice::setMappedRange(DevPtr base, uint64_t bytes, bool mapped) {
+    if (mapped && bytes) mapped_[base] = bytes;
+    else mapped_.erase(base);
 }
 
 void SimDevice::resetTimeline() {

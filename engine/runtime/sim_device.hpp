@@ -68,6 +68,17 @@ public:
     std::string graphNodeKinds(int graph) const;
     void resetTimeline() override;
     Timeline timeline() override;
+    void setStreamPriority(int stream, int priority) override;
+    void launchHostFunction(int stream, const std::function<void()>& fn, double costUs, const std::string& label) override;
+    void setAccessPolicyWindow(int stream, const AccessPolicyWindow& window) override;
+    void setPersistingL2Bytes(uint64_t bytes) override;
+    void setMappedRange(DevPtr base, uint64_t bytes, bool mapped) override;
+    // `base` with what the launch now running needs from the host program: its stream's L2 access
+    // policy window, the persisting set-aside and the mapped host ranges. An onLaunch hook that
+    // runs the cycle model itself gives it these options, as SimDevice's own timed run does.
+    timing::TimingOptions launchTimingOptions(timing::TimingOptions base) const;
+    // The cycle model's L2 lookups, hits and mapped sectors of the last timed launch.
+    const timing::TimingResult& lastTiming() const { return lastTiming_; }
 
     // Models a timeline on `gpu`: every kernel is then run through the cycle model (TimedRun,
     // with `timingOptions`) to learn its duration, unless an onLaunch hook reports it with
@@ -118,7 +129,7 @@ private:
     bool capturing(int stream) const { return stream >= 0 && captureStream_ >= 0 && (captureStream_ == stream || joined_.count(stream)); }
     LaunchResult runKernel(const std::string& kernel, const LaunchConfig& config, const std::vector<ParamBytes>& params,
                            double* micros);
-    double smFraction(const std::string& kernel, const LaunchConfig& config);
+    double smFraction(const std::string& kernel, const LaunchConfig& config, double* waves = nullptr);
 
     ptx::Module module_;
     bool loaded_ = false;
@@ -136,6 +147,12 @@ private:
     std::map<const uint8_t*, HostBlock> hostBlocks_;
     int streams_ = 1;                          // 0 exists from the start
     std::vector<bool> nonBlocking_{false};
+    std::vector<int> priority_{0};
+    std::map<int, AccessPolicyWindow> windows_;   // by stream
+    uint64_t persistingL2_ = 0;
+    std::map<DevPtr, uint64_t> mapped_;
+    int launchStream_ = 0;                        // the stream of the launch runKernel is running
+    timing::TimingResult lastTiming_;
     int events_ = 0;
     std::map<int, bool> eventRecorded_;
     int captureStream_ = -1;

@@ -34,6 +34,7 @@ std::string_view kindName(TimelineKind k) {
     case TimelineKind::EventRecord: return "event record";
     case TimelineKind::HostCall: return "API call";
     case TimelineKind::HostWait: return "host waits";
+    case TimelineKind::HostFunc: return "host function";
     }
     return "?";
 }
@@ -58,7 +59,11 @@ double length(const std::vector<Interval>& v) {
     return s;
 }
 
-bool onEngineLane(const TimelineOp& op) { return op.kind != TimelineKind::Graph && op.kind != TimelineKind::EventRecord; }
+// Host functions run on a driver thread, not the program's host thread: they show on their
+// stream's lane only.
+bool onEngineLane(const TimelineOp& op) {
+    return op.kind != TimelineKind::Graph && op.kind != TimelineKind::EventRecord && op.kind != TimelineKind::HostFunc;
+}
 } // namespace
 
 double Timeline::totalUs() const {
@@ -105,21 +110,41 @@ TimelineModel::TimelineModel(const timing::GpuSpec& spec) : spec_(spec) {
     tl_.source = "simulated: " + spec.name + " preset (" + spec.description + ")";
 }
 
-int TimelineModel::createStream(bool nonBlocking) {
-    streams_.push_back({0, nonBlocking});
+int TimelineModel::createStream(bool nonBlocking, int priority) {
+    Stream st;
+    st.nonBlocking = nonBlocking;
+    st.priority = std::clamp(priority, kHighestPriority, kLowestPriority);
+    streams_.push_back(st);
     return static_cast<int>(streams_.size()) - 1;
+}
+
+void TimelineModel::setStreamPriority(int stream, int priority) {
+    readyTime(stream);   // validates the stream
+    streams_[static_cast<size_t>(stream)].priority = std::clamp(priority, kHighestPriority, kLowestPriority);
+}
+
+int TimelineModel::streamPriority(int stream) const {
+    return streamExists(stream) ? streams_[static_cast<size_t>(stream)].priority : 0;
 }
 
 bool TimelineModel::streamExists(int stream) const { return stream >= 0 && static_cast<size_t>(stream) < streams_.size(); }
 
-double TimelineModel::readyTime(int stream) const {
+double TimelineModel::readyTime(int stream) {
     if (!streamExists(stream)) throw Error(Error::Kind::Input, "Stream " + std::to_string(stream) + " does not exist.");
+    // Whatever reads a stream's tail depends on its last kernel's end: that kernel can no longer
+    // yield slots to a higher-priority one (see yieldTo).
+    auto seal = [&](size_t s) { streams_[s].lastKernelOp = SIZE_MAX; };
     double t = streams_[static_cast<size_t>(stream)].tail;
+    seal(static_cast<size_t>(stream));
     if (stream == 0) {
         for (size_t s = 1; s < streams_.size(); ++s)
-            if (!streams_[s].nonBlocking) t = std::max(t, streams_[s].tail);
+            if (!streams_[s].nonBlocking) {
+                t = std::max(t, streams_[s].tail);
+                seal(s);
+            }
     } else if (!streams_[static_cast<size_t>(stream)].nonBlocking) {
         t = std::max(t, streams_[0].tail);
+        seal(0);
     }
     return t;
 }
@@ -202,7 +227,7 @@ size_t TimelineModel::copy(TimelineKind kind, int stream, uint64_t bytes, bool p
     return tl_.ops.size() - 1;
 }
 
-size_t TimelineModel::kernel(int stream, double durationUs, double smFraction, const std::string& label, int launchIndex) {
+size_t TimelineModel::kernel(int stream, double durationUs, double smFraction, const std::string& label, int launchIndex, double waves) {
     double submit;
     if (inGraph_) {
         submit = host_ + spec_.launchLatencyUs;
@@ -210,8 +235,8 @@ size_t TimelineModel::kernel(int stream, double durationUs, double smFraction, c
         hostCall(spec_.launchHostUs, "cudaLaunchKernel " + label);
         submit = host_ + spec_.launchLatencyUs;
     }
-    const auto& st = streams_.at(static_cast<size_t>(stream));
     double ready = std::max(readyTime(stream), submit);
+    const auto& st = streams_[static_cast<size_t>(stream)];
     if (st.tail > 0) ready = std::max(ready, st.tail + (inGraph_ ? spec_.graphNodeUs : spec_.kernelGapUs));
     double frac = std::clamp(smFraction, 1e-6, 1.0);
     double d = std::max(durationUs, 0.0) + spec_.kernelOverheadUs;
@@ -237,15 +262,101 @@ size_t TimelineModel::kernel(int stream, double durationUs, double smFraction, c
         if (k.end > t) candidates.push_back(k.end);
     std::sort(candidates.begin(), candidates.end());
     double start = candidates.back();
-    for (double c : candidates)
-        if (fits(c)) {
-            start = c;
-            break;
-        }
+    if (inGraph_ || !yieldTo(t, frac, d, st.priority, &start)) {
+        for (double c : candidates)
+            if (fits(c)) {
+                start = c;
+                break;
+            }
+    }
     double end = start + d;
-    kernels_.push_back({start, end, frac});
+    Running run{start, end, frac};
+    run.priority = st.priority;
+    run.stream = stream;
+    run.op = tl_.ops.size();
+    run.waveUs = d / std::max(1.0, std::ceil(waves - 1e-9));
+    kernels_.push_back(run);
     lastKernelStart_ = start;
-    addDeviceOp(TimelineKind::Kernel, TimelineEngine::Compute, stream, label, start, end).launchIndex = launchIndex;
+    TimelineOp& op = addDeviceOp(TimelineKind::Kernel, TimelineEngine::Compute, stream, label, start, end);
+    op.launchIndex = launchIndex;
+    op.priority = st.priority;
+    streams_[static_cast<size_t>(stream)].lastKernelOp = run.op;
+    return tl_.ops.size() - 1;
+}
+
+// Stream priorities (the Programming Guide: "as blocks in low-priority schemes finish, waiting
+// blocks in higher-priority streams are scheduled in their place"). A kernel of priority
+// `priority` is ready at `ready` but the SMs are full. If every kernel running then is of lower
+// priority, still has waves to come, and is the last thing issued to its stream, the new kernel
+// starts at the latest of their next wave boundaries (the running blocks finish; none is
+// preempted) and the running kernels keep only the slots it leaves free (1 - frac, shared in
+// issue order) until it ends: each ends later by the slot-time it lost divided by its own share.
+// Returns false (nothing changed) when the rule does not apply.
+bool TimelineModel::yieldTo(double ready, double frac, double durationUs, int priority, double* start) {
+    double load = 0;
+    std::vector<size_t> blockers;
+    for (size_t i = 0; i < kernels_.size(); ++i) {
+        const Running& k = kernels_[i];
+        if (k.start > ready + 1e-9) return false;   // work already placed later: keep issue order
+        if (k.start <= ready && ready < k.end) {
+            load += k.fraction;
+            blockers.push_back(i);
+        }
+    }
+    if (blockers.empty() || load + frac <= 1.0 + 1e-9) return false;   // it fits: the ordinary rule
+    double at = ready;
+    for (size_t i : blockers) {
+        const Running& k = kernels_[i];
+        if (k.priority <= priority || k.op == SIZE_MAX || k.waveUs <= 0) return false;
+        if (streams_[static_cast<size_t>(k.stream)].lastKernelOp != k.op) return false;
+        double boundary = k.start + std::ceil((ready - k.start) / k.waveUs - 1e-9) * k.waveUs;
+        if (boundary >= k.end - 1e-9) return false;   // its last wave is running: nothing to hand over
+        at = std::max(at, boundary);
+    }
+    const double end = at + durationUs;
+    double avail = std::max(0.0, 1.0 - frac);
+    std::vector<Running> segments;
+    for (size_t i : blockers) {
+        Running k = kernels_[i];
+        const double keep = std::min(k.fraction, avail);
+        avail -= keep;
+        const double remaining = (k.end - at) * k.fraction;   // slot-time still to do after `at`
+        double newEnd;
+        if (keep > 0 && keep * durationUs >= remaining) newEnd = at + remaining / keep;
+        else newEnd = end + (remaining - keep * durationUs) / k.fraction;
+        Running before = k, during = k, after = k;
+        before.end = at;
+        before.op = SIZE_MAX;
+        during.start = at;
+        during.end = std::min(end, newEnd);
+        during.fraction = keep;
+        during.op = SIZE_MAX;
+        after.start = end;
+        after.end = newEnd;
+        TimelineOp& op = tl_.ops[k.op];
+        op.yieldedUs += newEnd - op.endUs;
+        op.endUs = newEnd;
+        auto& s = streams_[static_cast<size_t>(k.stream)];
+        s.tail = std::max(newEnd, s.tail == k.end ? 0.0 : s.tail);
+        if (before.end > before.start) segments.push_back(before);
+        if (keep > 0 && during.end > during.start) segments.push_back(during);
+        if (newEnd > end) segments.push_back(after);   // keeps `op`: it may yield again
+    }
+    for (size_t n = blockers.size(); n-- > 0;) kernels_.erase(kernels_.begin() + static_cast<std::ptrdiff_t>(blockers[n]));
+    kernels_.insert(kernels_.end(), segments.begin(), segments.end());
+    *start = at;
+    return true;
+}
+
+size_t TimelineModel::hostFunction(int stream, double costUs, const std::string& label) {
+    if (inGraph_) throw Error(Error::Kind::Input, "host functions inside a graph launch are not modelled");
+    hostCall(spec_.launchHostUs, "cudaLaunchHostFunc " + label);
+    // One driver thread runs the host functions of all streams, one at a time (the CUDA runtime
+    // API: host functions in independent streams "execute in undefined order and may be serialized").
+    double start = std::max(std::max(readyTime(stream), host_) + spec_.hostFuncLatencyUs, hostFuncFree_);
+    double end = start + std::max(costUs, 0.0);
+    hostFuncFree_ = end;
+    addDeviceOp(TimelineKind::HostFunc, TimelineEngine::Host, stream, label, start, end);
     return tl_.ops.size() - 1;
 }
 
@@ -363,6 +474,9 @@ void appendTrace(json& events, const Timeline& t, int pid) {
         }
         if (op.inGraph) args["graph_node"] = true;
         if (op.launchIndex >= 0) args["launch"] = op.launchIndex;
+        if (op.priority != 0) args["stream_priority"] = op.priority;
+        if (op.yieldedUs > 0) args["yielded_us"] = op.yieldedUs;
+        if (op.mapped) args["mapped_host_memory"] = true;
         if (op.stream >= 0) args["stream"] = op.stream;
         auto emit = [&](int tid) {
             if (op.kind == TimelineKind::EventRecord)
@@ -371,7 +485,7 @@ void appendTrace(json& events, const Timeline& t, int pid) {
                 events.push_back({{"ph", "X"}, {"name", op.label}, {"cat", std::string(kindName(op.kind))}, {"pid", pid}, {"tid", tid},
                                   {"ts", op.startUs}, {"dur", op.durationUs()}, {"args", args}});
         };
-        if (op.engine == TimelineEngine::Host) {
+        if (op.engine == TimelineEngine::Host && op.kind != TimelineKind::HostFunc) {
             name(engineTid(TimelineEngine::Host), "host thread");
             emit(engineTid(TimelineEngine::Host));
             continue;

@@ -19,12 +19,26 @@
 //    blocks fit together (each kernel holds the fraction of the GPU's block slots it fills);
 //  - every API call costs host time (launch, copy, event calls); a kernel cannot start before
 //    its launch call returned plus the GPU's launch latency; a graph launch costs one host call,
-//    and its kernels follow each other with the smaller per-node gap.
+//    and its kernels follow each other with the smaller per-node gap;
+//  - a host function (cudaLaunchHostFunc, cudaStreamAddCallback) runs on the host once all
+//    earlier work in its stream is done (for stream 0: in every blocking stream), after the
+//    driver's callback thread wakes up (hostFuncLatencyUs), one at a time on that one thread
+//    (host functions of different streams are serialised), and holds the stream's later work
+//    until it returns. It is drawn on its stream's lane, not on the host thread's (it runs on a
+//    thread of the driver's own);
+//  - stream priorities: when a kernel from a stream of higher priority (a lower number) is
+//    ready while the SMs are full of a lower-priority kernel's blocks, it takes the block slots
+//    as that kernel's running blocks finish (at its next wave boundary; blocks are never
+//    preempted). The lower-priority kernel's remaining waves then wait: it ends later by the time
+//    it could not use those slots. The rule applies only while nothing was issued after the
+//    low-priority kernel in its stream (the model schedules at issue and does not move later
+//    work): otherwise the kernels run in issue order as without priorities.
 //
 // Sections: 1. Timeline data  2. TimelineModel  3. Chrome trace export and text summary
 #pragma once
 #include "timing/gpu_spec.hpp"
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -36,7 +50,7 @@ namespace warpscope::runtime {
 enum class TimelineEngine : uint8_t { Host, CopyHtoD, CopyDtoH, Compute };
 std::string_view engineName(TimelineEngine e);     // "host", "copy H2D", "copy D2H", "compute"
 
-enum class TimelineKind : uint8_t { CopyHtoD, CopyDtoH, CopyDtoD, Memset, Kernel, Graph, EventRecord, HostCall, HostWait };
+enum class TimelineKind : uint8_t { CopyHtoD, CopyDtoH, CopyDtoD, Memset, Kernel, Graph, EventRecord, HostCall, HostWait, HostFunc };
 std::string_view kindName(TimelineKind k);          // "memcpy HtoD", "kernel", ...
 
 struct TimelineOp {
@@ -49,6 +63,9 @@ struct TimelineOp {
     bool pinned = false;           // copies: host memory page-locked
     bool inGraph = false;          // issued as a node of a graph launch
     int launchIndex = -1;          // kernels: index into RunResult::launches
+    int priority = 0;              // kernels: their stream's priority (0 = default, lower = higher)
+    double yieldedUs = 0;          // kernels: time added to it by a higher-priority kernel taking its slots
+    bool mapped = false;           // kernels: read or wrote mapped (zero-copy) host memory over PCIe
     double durationUs() const { return endUs - startUs; }
 };
 
@@ -71,16 +88,26 @@ public:
     explicit TimelineModel(const timing::GpuSpec& spec);
     const timing::GpuSpec& spec() const { return spec_; }
 
-    int createStream(bool nonBlocking);            // returns the new stream's number (1, 2, ...)
+    int createStream(bool nonBlocking, int priority = 0);   // returns the new stream's number (1, 2, ...)
     bool streamExists(int stream) const;
+    // A stream's priority (cudaStreamCreateWithPriority): 0 is the default and lowest, -5 the
+    // highest on current GPUs (cudaDeviceGetStreamPriorityRange); clamped to that range.
+    void setStreamPriority(int stream, int priority);
+    int streamPriority(int stream) const;
+    static constexpr int kLowestPriority = 0, kHighestPriority = -5;
 
     // Each call adds the operation and returns its index in timeline().ops. `hostSync` copies
     // (cudaMemcpy, or pageable memory) hold the host until they finish.
     size_t copy(TimelineKind kind, int stream, uint64_t bytes, bool pinned, bool hostSync, const std::string& label);
-    // smFraction: the share of the GPU's block slots the kernel's grid fills (0..1].
-    size_t kernel(int stream, double durationUs, double smFraction, const std::string& label, int launchIndex);
+    // smFraction: the share of the GPU's block slots the kernel's grid fills (0..1]; waves: how
+    // many times the grid fills them (grid blocks / slots; 1 when unknown), which sets where its
+    // blocks finish and a higher-priority kernel may take their slots.
+    size_t kernel(int stream, double durationUs, double smFraction, const std::string& label, int launchIndex, double waves = 1);
     size_t deviceOp(TimelineKind kind, int stream, uint64_t bytes, const std::string& label);   // memset, DtoD
 
+    // A host function (cudaLaunchHostFunc / cudaStreamAddCallback) of `costUs` host time on
+    // `stream`; the call itself costs the host one launch call.
+    size_t hostFunction(int stream, double costUs, const std::string& label);
     void recordEvent(int event, int stream);
     void streamWaitEvent(int stream, int event);
     void synchronizeStream(int stream);
@@ -93,11 +120,12 @@ public:
     void beginGraphLaunch(int stream, const std::string& label);
     void endGraphLaunch();
 
+    void markMapped(size_t op) { tl_.ops.at(op).mapped = true; }   // the kernel reached mapped host memory
     double hostNowUs() const { return host_; }
     const Timeline& timeline() const { return tl_; }
 
 private:
-    double readyTime(int stream) const;            // stream order and the legacy-stream rules
+    double readyTime(int stream);                  // stream order and the legacy-stream rules (seals the streams it reads)
     TimelineOp& addDeviceOp(TimelineKind kind, TimelineEngine engine, int stream, const std::string& label, double start, double end);
     void hostCall(double costUs, const std::string& label);
     void hostWaitUntil(double t, const std::string& label);
@@ -105,10 +133,17 @@ private:
     struct Stream {
         double tail = 0;          // completion of its last operation
         bool nonBlocking = false;
+        int priority = 0;
+        size_t lastKernelOp = SIZE_MAX;   // its last operation when that is a kernel nothing follows yet
     };
     struct Running {
         double start, end, fraction;
+        int priority = 0;
+        int stream = 0;
+        size_t op = SIZE_MAX;     // index into tl_.ops (SIZE_MAX: a segment split off a yielding kernel)
+        double waveUs = 0;        // the duration of one wave of its blocks
     };
+    bool yieldTo(double ready, double frac, double durationUs, int priority, double* start);
     timing::GpuSpec spec_;
     Timeline tl_;
     double host_ = 0;
@@ -117,6 +152,7 @@ private:
     double copyFree_[2] = {0, 0};                 // HtoD, DtoH engines (one shared when copyEngines < 2)
     std::vector<Running> kernels_;
     double lastKernelStart_ = 0;
+    double hostFuncFree_ = 0;                     // the driver's host-function thread is free
     bool inGraph_ = false;
     size_t graphOp_ = 0;
 };

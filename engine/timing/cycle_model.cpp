@@ -248,6 +248,7 @@ TimedRun::TimedRun(sim::Gpu& gpu, const GpuSpec& spec, TimingOptions options, si
         smCheck_.push_back(kNever);
     }
     l2_ = opt_.l2 ? opt_.l2 : std::make_shared<mem::SectorCache>(caches.l2Bytes, caches.l2Ways);
+    l2_->setAccessPolicy(opt_.l2Window, opt_.l2PersistingBytes);
     uint32_t maxLine = 0;
     for (auto& i : gpu_.program().code) maxLine = std::max(maxLine, i.line);
     lineStalls_.assign(size_t(maxLine) + 1, StallCounts{});
@@ -898,9 +899,13 @@ uint64_t TimedRun::memoryCompletion(Sm& sm, bool shared, bool store, bool atomic
     // write that first dirties a sector will write it back once, charged at once (the L2 keeps byte
     // masks, so a store miss reads nothing). With it, see writeBackModel below.
     if (spec_.l2DirtyBytes > 0) return writeBackModel(sm, store, atomic, g, leave, done);
-    uint32_t n2 = 0, nd = 0;
+    uint32_t n2 = 0, nd = 0, nm = 0;
     for (uint32_t k = 0; k < g.sectors; ++k) {
         uint64_t a = g.sectorAddr[k];
+        if (isMapped(a)) {
+            ++nm;
+            continue;
+        }
         if (l1LoadHit(sm, a, atomic)) continue;
         ++n2;
         bool dirtied = false;
@@ -908,7 +913,9 @@ uint64_t TimedRun::memoryCompletion(Sm& sm, bool shared, bool store, bool atomic
         else if (!store || atomic) ++nd;
         if (dirtied) ++nd;
     }
+    if (nm) done = std::max(done, mappedTurn(leave, nm, store && !atomic));
     if (n2) {
+        l2Lookups_ += n2;
         double xfer = n2 * 32.0 / spec_.l2BytesPerCycle;
         double s2 = std::max(leave, l2FreeAt_);
         l2FreeAt_ = s2 + xfer;
@@ -964,9 +971,13 @@ uint64_t TimedRun::writeBackModel(Sm& sm, bool store, bool atomic, const mem::Gl
         }
     }
     const uint64_t dirtyBudget = spec_.l2DirtyBytes / 32;
-    uint32_t n2 = 0, reads = 0, writes = 0;
+    uint32_t n2 = 0, reads = 0, writes = 0, nm = 0;
     for (uint32_t k = 0; k < g.sectors; ++k) {
         const uint64_t a = g.sectorAddr[k];
+        if (isMapped(a)) {
+            ++nm;
+            continue;
+        }
         if (l1LoadHit(sm, a, atomic)) continue;
         ++n2;
         const bool write = store || atomic;
@@ -984,7 +995,9 @@ uint64_t TimedRun::writeBackModel(Sm& sm, bool store, bool atomic, const mem::Gl
         writes += evicted;
         reads += evictedPartial;            // an evicted partial sector is completed from DRAM first
     }
+    if (nm) done = std::max(done, mappedTurn(leave, nm, store && !atomic));
     if (!n2) return static_cast<uint64_t>(std::ceil(done));
+    l2Lookups_ += n2;
     const double xfer = n2 * 32.0 / spec_.l2BytesPerCycle;
     const double s2 = std::max(leave, l2FreeAt_);
     l2FreeAt_ = s2 + xfer;
@@ -996,6 +1009,26 @@ uint64_t TimedRun::writeBackModel(Sm& sm, bool store, bool atomic, const mem::Gl
         if (reads) done = std::max(done, readsDone);
     }
     return static_cast<uint64_t>(std::ceil(done));
+}
+
+// Mapped (zero-copy) host memory: the GPU does not cache it (the Best Practices Guide: "the data
+// is not cached on the GPU"), so every sector crosses PCIe, one queue for the whole GPU at
+// mappedGBs in each direction (PCIe is full duplex: reads and writes queue apart), and is done
+// mappedLatency cycles after its turn (an atomic is a read: it waits for the answer).
+bool TimedRun::isMapped(uint64_t sector) const {
+    for (auto& [base, bytes] : opt_.mappedRanges)
+        if (sector - base < bytes) return true;
+    return false;
+}
+
+double TimedRun::mappedTurn(double arrive, uint32_t sectors, bool write) {
+    mappedSectors_ += sectors;
+    const double gbs = spec_.mappedGBs > 0 ? spec_.mappedGBs : std::max(spec_.pcieGBs, 1.0);
+    const double xfer = sectors * 32.0 / (gbs * 1e3 / spec_.clockMHz);
+    double& freeAt = pcieFreeAt_[write ? 1 : 0];
+    const double start = std::max(arrive, freeAt);
+    freeAt = start + xfer;
+    return start + xfer + spec_.mappedLatency;
 }
 
 // One request's DRAM sectors join the DRAM queue at `arrive` (reads first); returns when its reads
@@ -1361,6 +1394,8 @@ TimingResult TimedRun::result() const {
     r.l1Hits = l1Hits_;
     r.l1Lookups = l1Lookups_;
     r.l2Hits = l2Hits_;
+    r.l2Lookups = l2Lookups_;
+    r.mappedSectors = mappedSectors_;
     r.dramSectors = dramSectors_;
     return r;
 }

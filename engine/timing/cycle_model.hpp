@@ -65,6 +65,13 @@ struct TimingOptions {
     // same). Null (the default): each launch starts from a flushed L2, as a cold single launch
     // does. The L1s always start empty: they are invalidated at every kernel launch.
     std::shared_ptr<mem::SectorCache> l2;
+    // L2 access management (mem/cache.hpp): the launch's stream's access policy window and the
+    // persisting set-aside (cudaLimitPersistingL2CacheSize), given to the L2 at the start.
+    mem::AccessWindow l2Window;
+    uint64_t l2PersistingBytes = 0;
+    // Mapped (zero-copy) host memory, [base, base + bytes): a kernel's accesses there skip L1 and
+    // L2 and cross PCIe (spec mappedGBs, mappedLatency; docs/guide-topics.md).
+    std::vector<std::pair<uint64_t, uint64_t>> mappedRanges;
 };
 
 struct TimingResult {
@@ -78,6 +85,8 @@ struct TimingResult {
     std::map<uint32_t, StallCounts> stallsByLine;          // CUDA source line -> warp-cycles
     uint64_t warpInstructions = 0;
     uint64_t l1Hits = 0, l2Hits = 0, dramSectors = 0, l1Lookups = 0;
+    uint64_t l2Lookups = 0;          // sectors looked up in L2 (l2Hits of them hit)
+    uint64_t mappedSectors = 0;      // sectors read or written in mapped host memory, over PCIe
 };
 
 // ---------------------------------------------------------------- 3. per-cycle view
@@ -180,6 +189,8 @@ private:
     double l2AtomicsDone(double arrive);
     double dramTurn(double arrive, double now, uint32_t reads, uint32_t writes);
     double dramRandomWait() const;
+    bool isMapped(uint64_t sector) const;
+    double mappedTurn(double arrive, uint32_t sectors, bool write);   // when `sectors` over PCIe are done
     void findFusedSharedLoads();
     uint64_t sharedLoadReady(Sm& sm, TWarp& w, int32_t pc);
     uint64_t cpAsyncSharedWrite(Sm& sm, uint64_t dataBack);   // cp.async's write into shared memory
@@ -229,10 +240,11 @@ private:
     // Memory system
     std::shared_ptr<mem::SectorCache> l2_;
     double l2FreeAt_ = 0, dramFreeAt_ = 0;
+    double pcieFreeAt_[2] = {0, 0};   // mapped memory: reads and writes (PCIe is full duplex)
     double dramBusy_ = 0, dramBusyAt_ = 0;   // DRAM busy cycles, decayed over dramLoadWindow (its load)
     std::unordered_map<uint64_t, double> atomicFreeAt_;   // by 4-byte word (or region, with l2AtomicOpCycles):
                                                           // when its L2 atomic unit is free
-    uint64_t l1Hits_ = 0, l1Lookups_ = 0, l2Hits_ = 0, dramSectors_ = 0;
+    uint64_t l1Hits_ = 0, l1Lookups_ = 0, l2Hits_ = 0, dramSectors_ = 0, l2Lookups_ = 0, mappedSectors_ = 0;
     // Accounting
     StallCounts stalls_{};
     std::vector<StallCounts> lineStalls_;

@@ -133,7 +133,8 @@ const std::vector<GpuSpec>& builtinPresets() { return shipped().presets; }
     X(copyHostUs, "copyHostUs") X(eventHostUs, "eventHostUs") X(launchLatencyUs, "launchLatencyUs")    \
     X(kernelGapUs, "kernelGapUs") X(graphLaunchHostUs, "graphLaunchHostUs")                            \
     X(graphNodeUs, "graphNodeUs") X(syncWakeUs, "syncWakeUs") X(kernelOverheadUs, "kernelOverheadUs")  \
-    X(duplexEfficiency, "duplexEfficiency")                                                            \
+    X(duplexEfficiency, "duplexEfficiency") X(hostFuncLatencyUs, "hostFuncLatencyUs")                  \
+    X(mappedGBs, "mappedGBs") X(mappedLatency, "mappedLatency")                                        \
     X(aluLatency, "aluLatency") X(sfuLatency, "sfuLatency") X(fp64Latency, "fp64Latency")              \
     X(sharedLatency, "sharedLatency") X(l1HitLatency, "l1HitLatency") X(l2HitLatency, "l2HitLatency")  \
     X(dramLatency, "dramLatency") X(blockLaunchLatency, "blockLaunchLatency")                          \

@@ -100,6 +100,11 @@ struct GpuSpec {
     double graphLaunchHostUs = 0;          // host time of one cudaGraphLaunch
     double graphNodeUs = 0;              // per-kernel gap inside a graph launch
     double syncWakeUs = 0;                 // host wake-up after a synchronize call returns
+    double hostFuncLatencyUs = 0;          // from a stream's work done to its host function running and
+                                           // the stream going on after it returns (cudaLaunchHostFunc)
+    // Mapped (zero-copy) host memory that kernels read and write over PCIe (docs/guide-topics.md):
+    double mappedGBs = 0;                  // bandwidth of kernels' accesses to it (0: pcieGBs)
+    uint32_t mappedLatency = 0;            // SM cycles from a load to its data coming back over PCIe
     // Latencies in cycles
     uint32_t aluLatency = 0;
     uint32_t sfuLatency = 0;

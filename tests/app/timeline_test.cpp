@@ -178,6 +178,32 @@ TEST_CASE("timeline lanes: engines first, then streams; overlapping work stacks 
     CHECK(lanes[5].rows == 1);
 }
 
+TEST_CASE("timeline lanes: a host function goes on its stream's lane, not the host thread's", "[timeline]") {
+    runtime::Timeline t;
+    runtime::TimelineOp k;
+    k.kind = runtime::TimelineKind::Kernel;
+    k.engine = runtime::TimelineEngine::Compute;
+    k.stream = 3;
+    k.startUs = 0;
+    k.endUs = 5;
+    t.ops.push_back(k);
+    runtime::TimelineOp f;
+    f.kind = runtime::TimelineKind::HostFunc;
+    f.engine = runtime::TimelineEngine::Host;
+    f.stream = 3;
+    f.label = "check the chunk";
+    f.startUs = 51;
+    f.endUs = 61;
+    t.ops.push_back(f);
+    auto lanes = timelineLanes(t);
+    REQUIRE(lanes.front().kind == LaneKind::Host);
+    CHECK(lanes.front().ops.empty());       // not the program's host thread
+    REQUIRE(lanes.back().kind == LaneKind::Stream);
+    CHECK(lanes.back().stream == 3);
+    CHECK(lanes.back().ops == std::vector<size_t>{0, 1});
+    CHECK(describeOp(t.ops[1]).find("host thread of the driver") != std::string::npos);
+}
+
 TEST_CASE("timeline layout: pixels for a view, clipped at its edges, ordered by lane and start", "[timeline]") {
     runtime::Timeline t = sample();
     auto lanes = timelineLanes(t);

@@ -131,7 +131,8 @@ std::vector<TimelineLane> timelineLanes(const runtime::Timeline& t) {
     std::map<int, size_t> streamLane;
     std::vector<int> streams;
     for (auto& op : t.ops)
-        if (op.engine != TimelineEngine::Host && op.stream >= 0 && !streamLane.count(op.stream)) streamLane[op.stream] = 0;
+        if ((op.engine != TimelineEngine::Host || op.kind == runtime::TimelineKind::HostFunc) && op.stream >= 0 && !streamLane.count(op.stream))
+            streamLane[op.stream] = 0;
     for (auto& [s, idx] : streamLane) {
         idx = lanes.size();
         TimelineLane l;
@@ -142,6 +143,10 @@ std::vector<TimelineLane> timelineLanes(const runtime::Timeline& t) {
     }
     for (size_t i = 0; i < t.ops.size(); ++i) {
         const runtime::TimelineOp& op = t.ops[i];
+        if (op.kind == runtime::TimelineKind::HostFunc) {   // runs on a driver thread: its stream's lane only
+            lanes[streamLane[op.stream]].ops.push_back(i);
+            continue;
+        }
         if (op.engine == TimelineEngine::Host) {
             lanes[0].ops.push_back(i);
             continue;
@@ -302,10 +307,15 @@ std::string formatBytes(uint64_t b) {
 std::string describeOp(const runtime::TimelineOp& op) {
     using K = runtime::TimelineKind;
     std::string s = std::string(runtime::kindName(op.kind)) + ": " + op.label + "\n";
-    if (op.engine == runtime::TimelineEngine::Host) s += "on the host thread\n";
+    if (op.kind == K::HostFunc)
+        s += "stream " + std::to_string(op.stream) + ", on a host thread of the driver: the stream's later work waits for it\n";
+    else if (op.engine == runtime::TimelineEngine::Host) s += "on the host thread\n";
     else s += (op.stream == 0 ? std::string("stream 0 (legacy default)") : "stream " + std::to_string(op.stream)) + ", " +
               std::string(runtime::engineName(op.engine)) + "\n";
     s += "start " + formatUs(op.startUs) + ", duration " + formatUs(op.durationUs()) + " (ends " + formatUs(op.endUs) + ")\n";
+    if (op.kind == K::Kernel && op.priority != 0) s += "stream priority " + std::to_string(op.priority) + "\n";
+    if (op.yieldedUs > 0) s += "ended " + formatUs(op.yieldedUs) + " later: a higher-priority kernel took its block slots\n";
+    if (op.mapped) s += "reads or writes mapped (zero-copy) host memory over PCIe\n";
     if (op.bytes) {
         s += formatBytes(op.bytes);
         if (op.durationUs() > 0) {

@@ -73,6 +73,7 @@ Rgb kindColor(TimelineKind k) {
     case TimelineKind::EventRecord: return okabe_ito::Yellow;
     case TimelineKind::HostCall: return okabe_ito::ReddishPurple;
     case TimelineKind::HostWait: return Rgb{120, 120, 128};
+    case TimelineKind::HostFunc: return okabe_ito::Orange;
     }
     return Rgb{128, 128, 128};
 }
@@ -110,6 +111,7 @@ void drawTimelineLegend() {
     legendItem("memset / DtoD", kindColor(TimelineKind::Memset));
     legendItem("API call", kindColor(TimelineKind::HostCall));
     legendItem("host waits", kindColor(TimelineKind::HostWait));
+    legendItem("host function", kindColor(TimelineKind::HostFunc));
     legendItem("graph launch", kindColor(TimelineKind::Graph), true);
 }
 
