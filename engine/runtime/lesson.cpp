@@ -679,6 +679,7 @@ RunResult runLessonImpl(const Lesson& lesson, const ParamValues& params, Device&
     std::map<std::string, HostBuffer> initial;
     std::map<std::string, uint8_t*> hostMem;
     std::map<std::string, bool> manual;
+    std::set<std::string> mapped;                  // "host": "mapped" buffers: kernels write the host's memory itself
     struct HostMemGuard {
         Device& d;
         std::map<std::string, uint8_t*>& m;
@@ -722,6 +723,7 @@ RunResult runLessonImpl(const Lesson& lesson, const ParamValues& params, Device&
         hostMem[b.name] = hm;
         if (!hb.bytes.empty()) std::memcpy(hm, hb.bytes.data(), hb.bytes.size());
         manual[b.name] = b.manual;
+        if (b.hostKind == "mapped") mapped.insert(b.name);
         dev[b.name] = p;
         initial[b.name] = hb;
         host[b.name] = std::move(hb);
@@ -864,9 +866,13 @@ RunResult runLessonImpl(const Lesson& lesson, const ParamValues& params, Device&
         if (args.size() != fn->params.size())
             bad(where + ".args", "kernel '" + kernel + "' takes " + std::to_string(fn->params.size()) + " arguments, " + std::to_string(args.size()) + " given");
         std::vector<ParamBytes> pb;
+        std::set<std::string> mappedArgs;   // mapped buffers the kernel may write while the host goes on
         for (size_t i = 0; i < args.size(); ++i) {
             const auto& a = args[i];
             const auto& decl = fn->params[i];
+            if (a.is_string() && mapped.count(a.get<std::string>())) mappedArgs.insert(a.get<std::string>());
+            if (a.is_object() && a.contains("buffer") && a["buffer"].is_string() && mapped.count(a["buffer"].get<std::string>()))
+                mappedArgs.insert(a["buffer"].get<std::string>());
             std::string w = where + ".args[" + std::to_string(i) + "]";
             int size = static_cast<int>(decl.sizeInBytes());
             if (a.is_string() && dev.count(a.get<std::string>())) {
@@ -923,6 +929,10 @@ RunResult runLessonImpl(const Lesson& lesson, const ParamValues& params, Device&
             }
         }
         if (!op.contains("stream") && captureStream < 0) legacySync();   // a launch the host waits for
+        // A kernel launch returns at once: until the host synchronises with it, the host may read a
+        // mapped buffer the kernel is still writing (the same bookkeeping as an asynchronous copy back).
+        if (captureStream < 0)
+            for (const std::string& name : mappedArgs) pendingReads[name].push_back({op.contains("stream") ? streamOf(op, where) : 0, ++opSeq, where});
         if (op.contains("stream") || captureStream >= 0) {
             int s = streamOf(op, where);
             plan.push_back([&result, &device, s, kernel, cfg, pb, family] {
@@ -1181,8 +1191,8 @@ RunResult runLessonImpl(const Lesson& lesson, const ParamValues& params, Device&
         cr.buffer = c.buffer;
         // The host reads a buffer whose copy back it never waited for: on a GPU it may read the
         // old contents. The check fails whatever the values (the simulator copied at once).
-        if (auto pr = pendingReads.find(c.buffer); pr != pendingReads.end() && manual[c.buffer]) {
-            cr.detail = "the host reads '" + c.buffer + "' without waiting for its copy back (" + pr->second.front().where +
+        if (auto pr = pendingReads.find(c.buffer); pr != pendingReads.end() && (manual[c.buffer] || mapped.count(c.buffer))) {
+            cr.detail = "the host reads '" + c.buffer + "' without waiting for " + (mapped.count(c.buffer) ? "the kernel that writes it (mapped memory: " : "its copy back (") + pr->second.front().where +
                         " is asynchronous and nothing after it synchronises: add { \"sync\": \"stream\", \"stream\": s }, "
                         "{ \"sync\": \"device\" } or an event synchronisation, as cudaStreamSynchronize or "
                         "cudaDeviceSynchronize would be in a program); on a GPU the host may read it before the data arrives";

@@ -346,3 +346,38 @@ TEST_CASE("host scripts: reading a buffer whose asynchronous copy back nothing w
     // A synchronous copy back needs nothing more.
     CHECK(readBackCheck("[" + up + R"({"to_host": "data"}])").passed);
 }
+
+namespace {
+// A kernel (work 0: it stores each element unchanged) on a mapped buffer, then `after`; returns
+// the check of that buffer.
+runtime::CheckResult mappedCheck(const std::string& launch, const std::string& after) {
+    fs::path dir = fs::temp_directory_path() / ("warpscope-mapped-" + std::to_string(std::hash<std::string>{}(launch + after)));
+    fs::create_directories(dir);
+    fs::copy_file(wst::sourcePath("lessons/streams-overlap/kernel.ptx"), dir / "kernel.ptx", fs::copy_options::overwrite_existing);
+    std::ofstream(dir / "lesson.json") << R"({"id": "t", "ptx": "kernel.ptx", "params": {"N": 1024},
+        "buffers": {"zdata": {"type": "f32", "count": "N", "init": "iota", "host": "mapped"}},
+        "streams": {"count": 2},
+        "checks": [{"buffer": "zdata", "expect": [0, 1, 2, 3]}], "host": [)" + launch + after + "]}";
+    runtime::Lesson l = runtime::loadLesson(dir);
+    runtime::SimDevice dev;
+    runtime::RunResult r = runtime::runLesson(l, runtime::resolveParams(l, {}), dev);
+    fs::remove_all(dir);
+    REQUIRE(r.checks.size() == 1);
+    return r.checks[0];
+}
+} // namespace
+
+TEST_CASE("host scripts: reading a mapped buffer a kernel writes, without waiting for the kernel, fails its check", "[runtime]") {
+    const std::string onStream1 = R"({"launch": "process", "grid": 4, "block": 256, "stream": 1, "args": ["zdata", "N", 0]})";
+    const std::string onLegacy = R"({"launch": "process", "grid": 4, "block": 256, "args": ["zdata", "N", 0]})";
+    runtime::CheckResult bad = mappedCheck(onStream1, "");
+    CHECK_FALSE(bad.passed);
+    INFO(bad.detail);
+    CHECK(bad.detail.find("without waiting for the kernel that writes it (mapped memory: t: host[0] is asynchronous") != std::string::npos);
+    CHECK_FALSE(mappedCheck(onLegacy, "").passed);   // a launch on the legacy stream returns at once too
+    CHECK_FALSE(mappedCheck(onStream1, R"(, {"sync": "stream", "stream": 2})").passed);
+    CHECK(mappedCheck(onStream1, R"(, {"sync": "stream", "stream": 1})").passed);
+    CHECK(mappedCheck(onStream1, R"(, {"sync": "device"})").passed);
+    CHECK(mappedCheck(onLegacy, R"(, {"sync": "device"})").passed);
+    CHECK(mappedCheck(onStream1, R"(, {"record": "e", "stream": 1}, {"sync": "event", "event": "e"})").passed);
+}
