@@ -62,6 +62,7 @@ TEST_CASE("memory: the Session's counters equal a CounterCollector run directly"
     std::vector<std::unique_ptr<trace::CounterCollector>> direct;
     dev.onLaunch = [&](sim::Gpu& g) {
         direct.push_back(std::make_unique<trace::CounterCollector>());
+        direct.back()->setProgram(g.program());   // shared loads merged as ptxas merges them, as the run API does
         g.setListener(direct.back().get());
     };
     runtime::runLesson(L, p, dev);
