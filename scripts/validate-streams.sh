@@ -4,17 +4,17 @@
 # Markdown tables of docs/validation.md on stdout. Needs a built warpscope and an NVIDIA GPU:
 #   scripts/validate-streams.sh [path/to/warpscope] [OUTDIR]
 # With --program (needs nvcc, no warpscope build): the held-out issue-order program
-# tests/validation/streams-order.cu (serial, depth-first and breadth-first issue, pinned and
+# tests/validation/programs/streams-order.cu (serial, depth-first and breadth-first issue, pinned and
 # pageable, three sizes), built with nvcc and run twice; the CSV into
 # OUTDIR/streams-order-program-h100.txt. The simulator's side:
-#   warpscope run tests/validation/streams-order.cu --timed
+#   warpscope run tests/validation/programs/streams-order.cu --timed
 set -euo pipefail
 if [ "${1:-}" = "--program" ]; then
     here="$(cd "$(dirname "$0")/.." && pwd)"
     out="${2:-$here/tests/validation/runtime}"
     mkdir -p "$out"
     tmp=$(mktemp -d)
-    nvcc -O3 -arch=sm_90 -o "$tmp/streams-order" "$here/tests/validation/streams-order.cu"
+    nvcc -O3 -arch=sm_90 -o "$tmp/streams-order" "$here/tests/validation/programs/streams-order.cu"
     { nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; date -u +%F
       for r in 1 2; do echo "# run $r"; "$tmp/streams-order"; done; } > "$out/streams-order-program-h100.txt"
     rm -rf "$tmp"

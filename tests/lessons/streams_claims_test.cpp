@@ -113,7 +113,7 @@ TEST_CASE("streams-overlap: a graph of 100 tiny kernels beats 100 launches by 1.
 }
 
 TEST_CASE("streams-overlap: both issue orders come out the same on the H100 and in the model (held-out program)", "[lessons]") {
-    // tests/validation/streams-order.cu, a whole program written apart from the lesson (serial,
+    // tests/validation/programs/streams-order.cu, a whole program written apart from the lesson (serial,
     // depth-first and breadth-first issue of four chunks on four streams), run twice on the H100
     // (scripts/validate-streams.sh --program; tests/validation/runtime/streams-order-program-h100.txt).
     // The lesson's claim holds on the hardware at the lesson's sizes with pinned memory: the two

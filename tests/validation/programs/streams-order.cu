@@ -10,7 +10,7 @@
 // deterministic). Every variant's result is checked against the CPU.
 //
 // Measure: scripts/validate-streams.sh --program (nvcc on the GPU machine); predict:
-//   warpscope run tests/validation/streams-order.cu --timed
+//   warpscope run tests/validation/programs/streams-order.cu --timed
 // Recorded in tests/validation/runtime/streams-order-program-h100.txt (docs/timing-validation.md).
 #include <algorithm>
 #include <chrono>
