@@ -99,7 +99,7 @@ Exercise loadExercise(const fs::path& exerciseDir, const fs::path& lessonDir) {
     if (!j.is_object()) bad(file, "must be a JSON object");
     static const std::set<std::string> keys = {"title", "goal", "kind", "kernels", "starter", "solution", "hints", "lesson",
                                                "params", "checkers", "performance", "perf_params", "gpu", "order",
-                                               "hidden", "parallel", "fixed"};
+                                               "hidden", "parallel", "fixed", "arch"};
     for (auto& [k, v] : j.items())
         if (!keys.count(k)) bad(file, "unknown key \"" + k + "\"");
     Exercise ex;
@@ -120,6 +120,11 @@ Exercise loadExercise(const fs::path& exerciseDir, const fs::path& lessonDir) {
     std::string kind = str("kind", false);
     if (!kind.empty() && kind != "kernel" && kind != "host") bad(file, "\"kind\" is \"kernel\" or \"host\"");
     ex.hostProgram = kind == "host";
+    // A target above the compilers' default (cp.async needs sm_80: below it, <cuda_pipeline.h>
+    // makes an ordinary load and store), so a learner's file compiles as the lesson's kernel does.
+    ex.arch = str("arch", false);
+    if (!ex.arch.empty() && !std::regex_match(ex.arch, std::regex("sm_[0-9]{2,3}[a-z]?")))
+        bad(file, "\"arch\" is a target such as \"sm_80\", not \"" + ex.arch + "\"");
     ex.starter = ex.dir / str("starter", true);
     ex.solution = ex.dir / str("solution", true);
     if (!fs::exists(ex.starter)) bad(file, "starter '" + ex.starter.string() + "' does not exist");
@@ -660,9 +665,10 @@ struct Compiled {
     int line = 0;
 };
 
-Compiled compileLearner(const std::string& text, const std::string& fileName, const GradeOptions& options) {
+Compiled compileLearner(const std::string& text, const std::string& fileName, const GradeOptions& options, const Exercise& ex) {
     Compiled c;
     compile::Options o;
+    if (!ex.arch.empty()) o.arch = ex.arch;
     if (!options.compiler.empty()) {
         auto k = compile::parseCompiler(options.compiler);
         if (!k) throw Error(Error::Kind::Input, "Unknown compiler '" + options.compiler + "' (auto, nvrtc, nvcc, clang).");
@@ -724,7 +730,7 @@ const PerfRun& starterRun(const Exercise& ex, const GradeOptions& options, bool 
     bool ok = true;
     if (ex.hostProgram) hostJson = text;
     else {
-        Compiled c = compileLearner(text, ex.starter.filename().string(), options);
+        Compiled c = compileLearner(text, ex.starter.filename().string(), options, ex);
         ok = c.ok;
         ptx = c.ptx;
         if (!ok) pr->error = "the starter does not compile: " + c.message;
@@ -922,7 +928,7 @@ GradeResult gradeText(const Exercise& ex, const std::string& text, const std::st
         cc.kind = "compile";
         cc.target = "no errors";
         cc.panel = "source";
-        Compiled comp = compileLearner(text, fs::path(fileName).filename().string(), options);
+        Compiled comp = compileLearner(text, fs::path(fileName).filename().string(), options, ex);
         cc.passed = comp.ok;
         cc.measured = comp.ok ? "compiled" : "compile error";
         cc.detail = comp.message;
@@ -1139,7 +1145,7 @@ runtime::Lesson learnerLesson(const Exercise& ex, const fs::path& file, const Gr
     if (ex.hostProgram) {
         hostJson = text;
     } else {
-        Compiled comp = compileLearner(text, file.filename().string(), options);
+        Compiled comp = compileLearner(text, file.filename().string(), options, ex);
         if (!comp.ok) throw Error(Error::Kind::Input, file.string() + " does not compile: " + comp.message);
         ptx = comp.ptx;
     }

@@ -63,6 +63,7 @@ struct Exercise {
     std::vector<std::string> checkers;            // memcheck, racecheck, initcheck, synccheck
     std::map<std::string, std::string> perfParams;   // the run the performance goals measure
     std::string gpu = timing::kDefaultPreset;                     // preset for occupancy and predicted times
+    std::string arch;                             // "arch": the target the learner's file compiles for ("" = the compiler's default)
     std::vector<PerfGoal> performance;
     HiddenSpec hidden;
     // "runs in parallel": the work must be spread over at least this many threads' worth

@@ -1,8 +1,8 @@
 #define TILE 16
 
-// The exercises compile for compute_75 (the course's target), where <cuda_pipeline.h>'s
-// __pipeline_memcpy_async quietly becomes an ordinary load and store: cp.async needs sm_80. These
-// three emit the PTX the lesson's __pipeline_* calls compile to, whatever the target:
+// These exercises compile for sm_80 (cp.async needs it: below it, <cuda_pipeline.h>'s
+// __pipeline_memcpy_async quietly becomes an ordinary load and store). The three helpers emit the
+// PTX the lesson's __pipeline_* calls compile to; either form is fine:
 //   cp_async4(dst, src)  = __pipeline_memcpy_async(dst, src, 4)   (cp.async.ca.shared.global, 4 bytes)
 //   cp_async_commit()    = __pipeline_commit()                    (cp.async.commit_group)
 //   cp_async_wait<N>()   = __pipeline_wait_prior(N)               (cp.async.wait_group N)
