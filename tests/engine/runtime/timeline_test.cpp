@@ -302,22 +302,30 @@ TEST_CASE("host scripts: timers and the timeline come back in the run result", "
 }
 
 namespace {
-// Runs a host script over a manual buffer whose check compares it with its initial values, and
-// returns that check's result.
-runtime::CheckResult readBackCheck(const std::string& host, bool nonBlocking = false) {
-    fs::path dir = fs::temp_directory_path() / ("warpscope-readback-" + std::to_string(std::hash<std::string>{}(host)) + (nonBlocking ? "nb" : ""));
+// Runs a lesson with one buffer (`buffer`: its JSON, named by `name`) whose check compares its
+// first elements with their initial values (iota), over `host`, and returns that check's result.
+runtime::CheckResult oneBufferCheck(const std::string& name, const std::string& buffer, const std::string& host, bool nonBlocking) {
+    fs::path dir = fs::temp_directory_path() / ("warpscope-check-" + std::to_string(std::hash<std::string>{}(buffer + host)) + (nonBlocking ? "nb" : ""));
     fs::create_directories(dir);
     fs::copy_file(wst::sourcePath("lessons/streams-overlap/kernel.ptx"), dir / "kernel.ptx", fs::copy_options::overwrite_existing);
     std::ofstream(dir / "lesson.json") << R"({"id": "t", "ptx": "kernel.ptx", "params": {"N": 1024},
-        "buffers": {"data": {"type": "f32", "count": "N", "init": "iota", "pinned": 1, "transfer": "manual"}},
+        "buffers": {")" + name + "\": " + buffer + R"(},
         "streams": {"count": 2, "non_blocking": )" + std::string(nonBlocking ? "true" : "false") + R"(},
-        "checks": [{"buffer": "data", "expect": [0, 1, 2, 3]}], "host": )" + host + "}";
+        "checks": [{"buffer": ")" + name + R"(", "expect": [0, 1, 2, 3]}], "host": )" + host + "}";
     runtime::Lesson l = runtime::loadLesson(dir);
     runtime::SimDevice dev;
     runtime::RunResult r = runtime::runLesson(l, runtime::resolveParams(l, {}), dev);
     fs::remove_all(dir);
     REQUIRE(r.checks.size() == 1);
     return r.checks[0];
+}
+// A manual buffer the script copies itself.
+runtime::CheckResult readBackCheck(const std::string& host, bool nonBlocking = false) {
+    return oneBufferCheck("data", R"({"type": "f32", "count": "N", "init": "iota", "pinned": 1, "transfer": "manual"})", host, nonBlocking);
+}
+// A mapped buffer; `launch` runs a kernel on it (work 0: each element stored unchanged), then `after`.
+runtime::CheckResult mappedCheck(const std::string& launch, const std::string& after) {
+    return oneBufferCheck("zdata", R"({"type": "f32", "count": "N", "init": "iota", "host": "mapped"})", "[" + launch + after + "]", false);
 }
 } // namespace
 
@@ -346,26 +354,6 @@ TEST_CASE("host scripts: reading a buffer whose asynchronous copy back nothing w
     // A synchronous copy back needs nothing more.
     CHECK(readBackCheck("[" + up + R"({"to_host": "data"}])").passed);
 }
-
-namespace {
-// A kernel (work 0: it stores each element unchanged) on a mapped buffer, then `after`; returns
-// the check of that buffer.
-runtime::CheckResult mappedCheck(const std::string& launch, const std::string& after) {
-    fs::path dir = fs::temp_directory_path() / ("warpscope-mapped-" + std::to_string(std::hash<std::string>{}(launch + after)));
-    fs::create_directories(dir);
-    fs::copy_file(wst::sourcePath("lessons/streams-overlap/kernel.ptx"), dir / "kernel.ptx", fs::copy_options::overwrite_existing);
-    std::ofstream(dir / "lesson.json") << R"({"id": "t", "ptx": "kernel.ptx", "params": {"N": 1024},
-        "buffers": {"zdata": {"type": "f32", "count": "N", "init": "iota", "host": "mapped"}},
-        "streams": {"count": 2},
-        "checks": [{"buffer": "zdata", "expect": [0, 1, 2, 3]}], "host": [)" + launch + after + "]}";
-    runtime::Lesson l = runtime::loadLesson(dir);
-    runtime::SimDevice dev;
-    runtime::RunResult r = runtime::runLesson(l, runtime::resolveParams(l, {}), dev);
-    fs::remove_all(dir);
-    REQUIRE(r.checks.size() == 1);
-    return r.checks[0];
-}
-} // namespace
 
 TEST_CASE("host scripts: reading a mapped buffer a kernel writes, without waiting for the kernel, fails its check", "[runtime]") {
     const std::string onStream1 = R"({"launch": "process", "grid": 4, "block": 256, "stream": 1, "args": ["zdata", "N", 0]})";
