@@ -126,19 +126,13 @@ LaunchResult SimDevice::runKernel(const std::string& kernel, const LaunchConfig&
     if (config.cooperative) {
         // (Without a timeline the device has no preset of its own: the default one decides.)
         const timing::GpuSpec sp = model_ ? model_->spec() : timing::resolvePreset();
-        timing::OccupancyInput in;
-        in.threadsPerBlock = static_cast<uint32_t>(config.block.count());
-        in.registersPerThread = timingOptions_.registersPerThread;
-        uint32_t staticShared = 0;
-        for (auto& v : prog.sharedVars) staticShared = std::max<uint32_t>(staticShared, static_cast<uint32_t>(v.offset + v.size));
-        in.sharedBytesPerBlock = staticShared + config.dynamicSharedBytes;
-        const timing::Occupancy occ = timing::computeOccupancy(sp, in);
+        const timing::Occupancy occ = occupancy(sp, prog, config);
         const uint64_t fit = uint64_t(sp.smCount) * occ.activeBlocksPerSM;
         if (config.grid.count() > fit) {
             std::ostringstream os;
             os << "Cooperative launch of " << kernel << " too large (cudaErrorCooperativeLaunchTooLarge): its grid has "
                << config.grid.count() << " blocks, but only " << fit << " can be resident at once on the " << sp.name << " ("
-               << sp.smCount << " SMs x " << occ.activeBlocksPerSM << " blocks of " << in.threadsPerBlock
+               << sp.smCount << " SMs x " << occ.activeBlocksPerSM << " blocks of " << config.block.count()
                << " threads per SM); grid.sync() needs every block resident. Use at most that many blocks (a grid-stride loop "
                   "covers the rest), or cudaOccupancyMaxActiveBlocksPerMultiprocessor to size the grid.";
             throw Error(Error::Kind::Input, os.str());
@@ -195,16 +189,22 @@ LaunchResult SimDevice::runKernel(const std::string& kernel, const LaunchConfig&
     return r;
 }
 
-double SimDevice::smFraction(const std::string& kernel, const LaunchConfig& config, double* waves) {
-    const auto& sp = model_->spec();
-    const sim::Program& prog = program(kernel);
+// The launch's occupancy on preset sp: its block size, the registers the timing options give,
+// its static and dynamic shared memory.
+timing::Occupancy SimDevice::occupancy(const timing::GpuSpec& sp, const sim::Program& prog, const LaunchConfig& config) const {
     timing::OccupancyInput in;
     in.threadsPerBlock = static_cast<uint32_t>(config.block.count());
     in.registersPerThread = timingOptions_.registersPerThread;
     uint32_t staticShared = 0;
     for (auto& v : prog.sharedVars) staticShared = std::max<uint32_t>(staticShared, static_cast<uint32_t>(v.offset + v.size));
     in.sharedBytesPerBlock = staticShared + config.dynamicSharedBytes;
-    timing::Occupancy occ = timing::computeOccupancy(sp, in);
+    return timing::computeOccupancy(sp, in);
+}
+
+double SimDevice::smFraction(const std::string& kernel, const LaunchConfig& config, double* waves) {
+    const auto& sp = model_->spec();
+    const sim::Program& prog = program(kernel);
+    const timing::Occupancy occ = occupancy(sp, prog, config);
     double slots = double(sp.smCount) * std::max<uint32_t>(occ.activeBlocksPerSM, 1);
     if (waves) *waves = std::max(1.0, double(config.grid.count()) / slots);
     return std::min(1.0, double(config.grid.count()) / slots);
@@ -261,31 +261,27 @@ int SimDevice::createStream(bool nonBlocking) {
 int SimDevice::createEvent() { return events_++; }
 
 void SimDevice::copyToDevice(DevPtr dst, const void* src, size_t bytes, int stream, bool hostSync, const std::string& label) {
-    checkStream(stream, "copy to device");
-    bool pinned = isPinned(src, bytes);
-    auto effect = [this, dst, src, bytes] { memcpyHtoD(dst, src, bytes); };
-    auto model = [this, bytes, pinned, hostSync, label](int s) {
-        if (model_) model_->copy(TimelineKind::CopyHtoD, s, bytes, pinned, hostSync, label);
-    };
-    if (capturing(stream)) {
-        memory_.hostPointer(dst, bytes, "cudaMemcpyAsync host-to-device (captured)");   // checks the range now
-        capture_.push_back({effect, model, 'c'});
-        return;
-    }
-    effect();
-    model(stream);
+    copyOverPcie(TimelineKind::CopyHtoD, "copy to device", "cudaMemcpyAsync host-to-device (captured)", dst, src, bytes, stream, hostSync, label,
+                 [this, dst, src, bytes] { memcpyHtoD(dst, src, bytes); });
 }
 
 void SimDevice::copyToHost(void* dst, DevPtr src, size_t bytes, int stream, bool hostSync, const std::string& label) {
-    checkStream(stream, "copy to host");
-    bool pinned = isPinned(dst, bytes);
-    auto effect = [this, dst, src, bytes] { memcpyDtoH(dst, src, bytes); };
-    auto model = [this, bytes, pinned, hostSync, label](int s) {
-        if (model_) model_->copy(TimelineKind::CopyDtoH, s, bytes, pinned, hostSync, label);
+    copyOverPcie(TimelineKind::CopyDtoH, "copy to host", "cudaMemcpyAsync device-to-host (captured)", src, dst, bytes, stream, hostSync, label,
+                 [this, dst, src, bytes] { memcpyDtoH(dst, src, bytes); });
+}
+
+// A copy between host and device memory: its effect now (or, in a capture, when the graph runs)
+// and its span on the timeline, pinned or pageable as the host side is.
+void SimDevice::copyOverPcie(TimelineKind kind, const char* what, const char* captured, DevPtr device, const void* host, size_t bytes, int stream,
+                             bool hostSync, const std::string& label, std::function<void()> effect) {
+    checkStream(stream, what);
+    const bool pinned = isPinned(host, bytes);
+    auto model = [this, kind, bytes, pinned, hostSync, label](int s) {
+        if (model_) model_->copy(kind, s, bytes, pinned, hostSync, label);
     };
     if (capturing(stream)) {
-        memory_.hostPointer(src, bytes, "cudaMemcpyAsync device-to-host (captured)");
-        capture_.push_back({effect, model, 'c'});
+        memory_.hostPointer(device, bytes, captured);   // checks the device range now
+        capture_.push_back({std::move(effect), model, 'c'});
         return;
     }
     effect();

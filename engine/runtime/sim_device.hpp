@@ -126,10 +126,13 @@ private:
     void load(ptx::Module m);
     bool isPinned(const void* p, size_t bytes) const;
     void checkStream(int stream, const char* what) const;
+    void copyOverPcie(TimelineKind kind, const char* what, const char* captured, DevPtr device, const void* host, size_t bytes, int stream,
+                      bool hostSync, const std::string& label, std::function<void()> effect);
     bool capturing(int stream) const { return stream >= 0 && captureStream_ >= 0 && (captureStream_ == stream || joined_.count(stream)); }
     LaunchResult runKernel(const std::string& kernel, const LaunchConfig& config, const std::vector<ParamBytes>& params,
                            double* micros);
     double smFraction(const std::string& kernel, const LaunchConfig& config, double* waves = nullptr);
+    timing::Occupancy occupancy(const timing::GpuSpec& sp, const sim::Program& prog, const LaunchConfig& config) const;
 
     ptx::Module module_;
     bool loaded_ = false;

@@ -217,6 +217,18 @@ inline float finishF32(float r, bool ftz, bool sat) {
 
 inline float f32FromCore(uint64_t bits) { return f32FromBits(uint32_t(bits)); }
 
+// What every two-operand f32 operation with .ftz/.sat shares: subnormal inputs flushed under .ftz,
+// a NaN input gives the canonical NaN, else the operation's own rounding (core); then the result
+// flushed and saturated.
+template <class Core> inline float binaryF32(float a, float b, bool ftz, bool sat, Core core) {
+    if (ftz) {
+        a = flushF32(a);
+        b = flushF32(b);
+    }
+    const float res = isNaNF32(a) || isNaNF32(b) ? canonicalNaNF32() : core(a, b);
+    return finishF32(res, ftz, sat);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Format helpers for cvt
 // ---------------------------------------------------------------------------------------------
@@ -293,31 +305,20 @@ uint64_t finishFloatBits(uint64_t bits, Type dst, bool ftz, bool sat, bool satfi
 // f32
 // =================================================================================================
 float addF32(float a, float b, Round r, bool ftz, bool sat) {
-    if (ftz) {
-        a = flushF32(a);
-        b = flushF32(b);
-    }
-    float res;
-    if (isNaNF32(a) || isNaNF32(b)) {
-        res = canonicalNaNF32();
-    } else {
-        const double da = a, db = b;
+    return binaryF32(a, b, ftz, sat, [r](float x, float y) {
+        const double da = x, db = y;
         const double s = da + db; // finite floats cannot overflow a double
         const RMode m = toRMode(r);
-        if (std::isnan(s)) {
-            res = canonicalNaNF32(); // inf - inf
-        } else if (std::isinf(s)) {
-            res = float(s);
-        } else if (s == 0.0) { // a sum of doubles that rounds to zero is exactly zero
+        if (std::isnan(s)) return canonicalNaNF32(); // inf - inf
+        if (std::isinf(s)) return float(s);
+        if (s == 0.0) { // a sum of doubles that rounds to zero is exactly zero
             const bool bothZero = da == 0.0 && db == 0.0;
-            res = zeroSumNegative(std::signbit(da), std::signbit(db), bothZero, m) ? -0.0f : 0.0f;
-        } else {
-            const double e = twoSumErr(da, db, s);
-            if (e == 0.0 && m == RMode::NearestEven) res = float(s); // exact in double: one rounding
-            else res = f32FromCore(roundDoubleRes(s, sgn(e), kF32, m));
+            return zeroSumNegative(std::signbit(da), std::signbit(db), bothZero, m) ? -0.0f : 0.0f;
         }
-    }
-    return finishF32(res, ftz, sat);
+        const double e = twoSumErr(da, db, s);
+        if (e == 0.0 && m == RMode::NearestEven) return float(s); // exact in double: one rounding
+        return f32FromCore(roundDoubleRes(s, sgn(e), kF32, m));
+    });
 }
 
 float subF32(float a, float b, Round r, bool ftz, bool sat) {
@@ -325,21 +326,13 @@ float subF32(float a, float b, Round r, bool ftz, bool sat) {
 }
 
 float mulF32(float a, float b, Round r, bool ftz, bool sat) {
-    if (ftz) {
-        a = flushF32(a);
-        b = flushF32(b);
-    }
-    float res;
-    if (isNaNF32(a) || isNaNF32(b)) {
-        res = canonicalNaNF32();
-    } else {
-        const double p = double(a) * double(b); // exact: 48-bit product, exponent within range
+    return binaryF32(a, b, ftz, sat, [r](float x, float y) {
+        const double p = double(x) * double(y); // exact: 48-bit product, exponent within range
         const RMode m = toRMode(r);
-        if (std::isnan(p)) res = canonicalNaNF32(); // 0 * inf
-        else if (std::isinf(p) || m == RMode::NearestEven) res = float(p);
-        else res = f32FromCore(roundDoubleRes(p, 0, kF32, m));
-    }
-    return finishF32(res, ftz, sat);
+        if (std::isnan(p)) return canonicalNaNF32(); // 0 * inf
+        if (std::isinf(p) || m == RMode::NearestEven) return float(p);
+        return f32FromCore(roundDoubleRes(p, 0, kF32, m));
+    });
 }
 
 float fmaF32(float a, float b, float c, Round r, bool ftz, bool sat) {
@@ -402,7 +395,9 @@ float sqrtF32(float a, Round r, bool ftz) {
 
 float rcpF32(float a, Round r, bool ftz) { return divF32(1.0f, a, r, ftz); }
 
-float minF32(float a, float b, bool ftz, bool nanMode) {
+// min and max: a NaN operand gives the other one (both NaN, or .NaN: the canonical NaN); -0 counts
+// as below +0.
+static float minMaxF32(float a, float b, bool ftz, bool nanMode, bool isMax) {
     if (ftz) {
         a = flushF32(a);
         b = flushF32(b);
@@ -412,23 +407,13 @@ float minF32(float a, float b, bool ftz, bool nanMode) {
         if (nanMode || (an && bn)) return canonicalNaNF32();
         return an ? b : a;
     }
-    if (a == b) return std::signbit(a) ? a : b; // -0 < +0
-    return a < b ? a : b;
+    if (a == b) return std::signbit(a) == isMax ? b : a;
+    return (a < b) != isMax ? a : b;
 }
 
-float maxF32(float a, float b, bool ftz, bool nanMode) {
-    if (ftz) {
-        a = flushF32(a);
-        b = flushF32(b);
-    }
-    const bool an = isNaNF32(a), bn = isNaNF32(b);
-    if (an || bn) {
-        if (nanMode || (an && bn)) return canonicalNaNF32();
-        return an ? b : a;
-    }
-    if (a == b) return std::signbit(a) ? b : a; // +0 > -0
-    return a > b ? a : b;
-}
+float minF32(float a, float b, bool ftz, bool nanMode) { return minMaxF32(a, b, ftz, nanMode, false); }
+
+float maxF32(float a, float b, bool ftz, bool nanMode) { return minMaxF32(a, b, ftz, nanMode, true); }
 
 float absF32(float a, bool ftz) {
     if (ftz) a = flushF32(a);

@@ -263,13 +263,7 @@ void GlobalRaceCheck::access(Gpu& g, const Block& b, const Warp& w, int lane, co
         const uint8_t m = static_cast<uint8_t>(((1u << hi) - 1) & ~((1u << lo) - 1));
         Cell* c = cellFor(*a, word);
         if (!c) break;   // past the tracking limit
-        Rec cur;
-        cur.block = block;
-        cur.epoch = epoch;
-        cur.bytes = m;
-        cur.pc = pc;
-        cur.thread = thread;
-        cur.strong = strong;
+        const Rec cur{block, epoch, m, pc, thread, strong};
         if (before) {
             if ((isLoad || isAtomic) && conflicts(c->write, m))
                 hazard("Read-after-write hazard", "global read-after-write", c->write, isAtomic ? "atomically updates" : "reads", "wrote");

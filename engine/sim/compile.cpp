@@ -52,6 +52,15 @@ using ptx::StateSpace;
 using ptx::Type;
 
 // ---------------------------------------------------------------- 1. Errors and helpers
+// A modifier word's value from a table of {spelling, value}: true and `out` set when the word is one.
+template <class T, size_t N> bool wordValue(const std::string& w, const std::pair<const char*, T> (&table)[N], T& out) {
+    for (auto& [name, v] : table)
+        if (w == name) {
+            out = v;
+            return true;
+        }
+    return false;
+}
 // The index of function `name` in the module (its place in the function window: mem::functionAddress),
 // or -1.
 int64_t moduleFunctionIndex(const ptx::Module& m, const std::string& name) {
@@ -480,6 +489,22 @@ Instr Translator::translate(const ptx::Instruction& in, uint32_t funcIndex) {
         I.nsrc = static_cast<uint8_t>(nsrc);
         for (size_t i = 0; i < nsrc; ++i) I.src[i] = value(ops[i + 1], I.type);
     };
+    // setp and set: the comparison, an optional .and/.or/.xor with a predicate as the last operand.
+    auto comparison = [&](Type srcType, bool predDst) {
+        I.cmp = cmpFrom(m);
+        for (auto& w : m.words) {
+            if (w == "and") I.boolOp = BoolOp::And;
+            else if (w == "or") I.boolOp = BoolOp::Or;
+            else if (w == "xor") I.boolOp = BoolOp::Xor;
+        }
+        const size_t want = I.boolOp == BoolOp::None ? 3 : 4;
+        needOperands(in, want);
+        I.dst = reg(ops[0], predDst);
+        I.nsrc = static_cast<uint8_t>(want - 1);
+        I.src[0] = value(ops[1], srcType);
+        I.src[1] = value(ops[2], srcType);
+        if (want == 4) I.src[2] = value(ops[3], Type::Pred);
+    };
 
     switch (I.op) {
     case Op::Add:
@@ -524,7 +549,6 @@ Instr Translator::translate(const ptx::Instruction& in, uint32_t funcIndex) {
         if (I.op == Op::Mad && ptx::isFloat(I.type)) I.op = Op::Fma;   // mad.rn.f32 == fma.rn.f32
         break;
     }
-    case Op::Sad: simple(3); break;
     case Op::Div:
     case Op::Rem:
         onlyWords(m, {});
@@ -532,32 +556,11 @@ Instr Translator::translate(const ptx::Instruction& in, uint32_t funcIndex) {
         if (I.op == Op::Div && I.type == Type::F32 && !m.approx && !m.full && m.rnd == ptx::Round::None)
             malformed(c_, "div.f32 needs .approx, .full or a rounding mode");
         break;
-    case Op::Abs:
-    case Op::Neg:
-    case Op::Popc:
-    case Op::Clz:
-    case Op::Brev:
-    case Op::Not:
-    case Op::Cnot:
-    case Op::Rcp:
-    case Op::Sqrt:
-    case Op::Rsqrt:
-    case Op::Sin:
-    case Op::Cos:
-    case Op::Lg2:
-    case Op::Ex2:
-    case Op::Tanh:
-        onlyWords(m, {});
-        simple(1);
-        break;
     case Op::Bfind:
         I.bfindShift = has(m, "shiftamt");
         onlyWords(m, {"shiftamt"});
         simple(1);
         break;
-    case Op::Bfe: simple(3); break;
-    case Op::Fns: simple(3); break;
-    case Op::Bfi: simple(4); break;
     case Op::Prmt: {
         static const char* modes[] = {"", "f4e", "b4e", "rc8", "ecl", "ecr", "rc16"};
         for (auto& w : m.words) {
@@ -572,12 +575,6 @@ Instr Translator::translate(const ptx::Instruction& in, uint32_t funcIndex) {
         simple(3);
         break;
     }
-    case Op::And:
-    case Op::Or:
-    case Op::Xor:
-        onlyWords(m, {});
-        simple(2);
-        break;
     case Op::Shl:
     case Op::Shr:
         onlyWords(m, {});
@@ -598,21 +595,12 @@ Instr Translator::translate(const ptx::Instruction& in, uint32_t funcIndex) {
         }
         simple(3);
         break;
-    case Op::Fma:
-        onlyWords(m, {});
-        simple(3);
-        break;
     case Op::Testp: {
         static const std::pair<const char*, TestpOp> k[] = {
             {"finite", TestpOp::Finite}, {"infinite", TestpOp::Infinite}, {"number", TestpOp::Number},
             {"notanumber", TestpOp::NotANumber}, {"normal", TestpOp::Normal}, {"subnormal", TestpOp::Subnormal}};
         bool found = false;
-        for (auto& w : m.words)
-            for (auto& [n, t] : k)
-                if (w == n) {
-                    I.testp = t;
-                    found = true;
-                }
+        for (auto& w : m.words) found |= wordValue(w, k, I.testp);
         if (!found) malformed(c_, "testp needs an operation such as .finite");
         needOperands(in, 2);
         I.type = mainType(m);
@@ -621,43 +609,17 @@ Instr Translator::translate(const ptx::Instruction& in, uint32_t funcIndex) {
         I.src[0] = value(ops[1], I.type);
         break;
     }
-    case Op::Setp: {
-        I.cmp = cmpFrom(m);
-        for (auto& w : m.words) {
-            if (w == "and") I.boolOp = BoolOp::And;
-            else if (w == "or") I.boolOp = BoolOp::Or;
-            else if (w == "xor") I.boolOp = BoolOp::Xor;
-        }
+    case Op::Setp:
         I.type = mainType(m);
-        size_t want = I.boolOp == BoolOp::None ? 3 : 4;
-        needOperands(in, want);
-        I.dst = reg(ops[0], true);
+        comparison(I.type, true);
         I.dst2 = pipePredicate(ops[0]);
-        I.nsrc = static_cast<uint8_t>(want - 1);
-        I.src[0] = value(ops[1], I.type);
-        I.src[1] = value(ops[2], I.type);
-        if (want == 4) I.src[2] = value(ops[3], Type::Pred);
         break;
-    }
-    case Op::Set: {
-        I.cmp = cmpFrom(m);
-        for (auto& w : m.words) {
-            if (w == "and") I.boolOp = BoolOp::And;
-            else if (w == "or") I.boolOp = BoolOp::Or;
-            else if (w == "xor") I.boolOp = BoolOp::Xor;
-        }
+    case Op::Set:
         if (m.types.size() != 2) malformed(c_, "set needs a destination and a source type");
         I.type = m.types[0];
         I.type2 = m.types[1];
-        size_t want = I.boolOp == BoolOp::None ? 3 : 4;
-        needOperands(in, want);
-        I.dst = reg(ops[0], false);
-        I.nsrc = static_cast<uint8_t>(want - 1);
-        I.src[0] = value(ops[1], I.type2);
-        I.src[1] = value(ops[2], I.type2);
-        if (want == 4) I.src[2] = value(ops[3], Type::Pred);
+        comparison(I.type2, false);
         break;
-    }
     case Op::Selp:
         needOperands(in, 4);
         I.type = mainType(m);
@@ -781,15 +743,8 @@ Instr Translator::translate(const ptx::Instruction& in, uint32_t funcIndex) {
             {"add", AtomOp::Add}, {"min", AtomOp::Min}, {"max", AtomOp::Max}, {"inc", AtomOp::Inc},
             {"dec", AtomOp::Dec}, {"cas", AtomOp::Cas}, {"exch", AtomOp::Exch}, {"and", AtomOp::And},
             {"or", AtomOp::Or}, {"xor", AtomOp::Xor}};
-        for (auto& w : m.words) {
-            bool found = false;
-            for (auto& [n, op] : k)
-                if (w == n) {
-                    I.atom = op;
-                    found = true;
-                }
-            if (!found && w != "noftz") unsupported(c_, "atomic modifier ." + w);
-        }
+        for (auto& w : m.words)
+            if (!wordValue(w, k, I.atom) && w != "noftz") unsupported(c_, "atomic modifier ." + w);
         if (I.atom == AtomOp::None) malformed(c_, "atomic operation missing (.add, .cas, ...)");
         if (m.vec > 1) unsupported(c_, "vector atomics");
         I.type = mainType(m);
@@ -909,15 +864,8 @@ Instr Translator::translate(const ptx::Instruction& in, uint32_t funcIndex) {
         // (sm_80). The f32 forms (.abs, .NaN; sm_100a) are not implemented.
         static const std::pair<const char*, AtomOp> k[] = {{"add", AtomOp::Add}, {"min", AtomOp::Min}, {"max", AtomOp::Max},
                                                            {"and", AtomOp::And}, {"or", AtomOp::Or}, {"xor", AtomOp::Xor}};
-        for (auto& w : m.words) {
-            bool found = false;
-            for (auto& [n, op] : k)
-                if (w == n) {
-                    I.atom = op;
-                    found = true;
-                }
-            if (!found) unsupported(c_, "modifier ." + w + " on redux.sync");
-        }
+        for (auto& w : m.words)
+            if (!wordValue(w, k, I.atom)) unsupported(c_, "modifier ." + w + " on redux.sync");
         if (!m.sync) malformed(c_, "redux exists only as redux.sync");
         if (I.atom == AtomOp::None) malformed(c_, "redux.sync needs .add, .min, .max, .and, .or or .xor");
         I.type = mainType(m);
@@ -1111,6 +1059,16 @@ Instr Translator::translate(const ptx::Instruction& in, uint32_t funcIndex) {
         break;
     case Op::Count_:
         malformed(c_, "bad opcode");
+        break;
+    default: {
+        // The Plain rows of sim/isa.hpp: a destination and N sources of the instruction's type, no
+        // modifier words; lowered from the table alone, with no case of their own here.
+        const Lowering low = opInfo(I.op).lowering;
+        if (low == Lowering::Own) unsupported(c_, "instruction '" + opName + "' has an Own row in sim/isa.hpp but no lowering case in sim/compile.cpp");
+        onlyWords(m, {});
+        simple(static_cast<size_t>(low));
+        break;
+    }
     }
     (void)prog_;
     return I;

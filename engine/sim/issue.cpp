@@ -244,7 +244,7 @@ namespace {
 // One executor per opcode, in the order of isa.hpp's rows (the column after the latency names it).
 using ExecFn = void (*)(Exec&);
 constexpr ExecFn kExecutors[] = {
-#define WARPSCOPE_OP_EXECUTOR(e, s, c, l, x) &exec##x,
+#define WARPSCOPE_OP_EXECUTOR(e, s, c, l, x, o) &exec##x,
     WARPSCOPE_OPCODES(WARPSCOPE_OP_EXECUTOR)
 #undef WARPSCOPE_OP_EXECUTOR
 };

@@ -248,6 +248,15 @@ unsigned Server::openConnections() {
 
 // ---------------------------------------------------------------- 3. one connection
 void Server::serveConnection(int fd, std::string client) {
+    // An error answer before the connection closes: a JSON body, at most 2 s to send it; the
+    // body's size, for the log.
+    auto sendError = [&](int status, const std::string& why) {
+        const std::string body = errorJson(why);
+        const std::string head = responseHead(status, "application/json", body.size(), {}, false);
+        const auto d = Clock::now() + std::chrono::seconds(2);
+        if (sendAll(fd, head.data(), head.size(), wake_[0], d)) sendAll(fd, body.data(), body.size(), wake_[0], d);
+        return body.size();
+    };
     std::string buf;
     for (;;) {
         Request req;
@@ -265,10 +274,7 @@ void Server::serveConnection(int fd, std::string client) {
                 const std::string why = r == Io::Closed ? "the client disconnected before its request was complete"
                                                         : "the request's headers did not arrive in time";
                 if (r == Io::Timeout) {
-                    const std::string body = errorJson(why);
-                    const std::string head = responseHead(408, "application/json", body.size(), {}, false);
-                    const auto d = Clock::now() + std::chrono::seconds(2);
-                    if (sendAll(fd, head.data(), head.size(), wake_[0], d)) sendAll(fd, body.data(), body.size(), wake_[0], d);
+                    sendError(408, why);
                 }
                 logLine(client, req.method.empty() ? "-" : req.method, req.path.empty() ? "-" : req.path, 408, 0, msSince(begin), why);
                 return;
@@ -280,11 +286,8 @@ void Server::serveConnection(int fd, std::string client) {
             }
         }
         if (h.state == HeadParse::State::Error) {
-            const std::string body = errorJson(h.message);
-            const std::string head = responseHead(h.status, "application/json", body.size(), {}, false);
-            const auto d = Clock::now() + std::chrono::seconds(2);
-            if (sendAll(fd, head.data(), head.size(), wake_[0], d)) sendAll(fd, body.data(), body.size(), wake_[0], d);
-            logLine(client, req.method.empty() ? "-" : req.method, req.path.empty() ? "-" : req.path, h.status, body.size(), msSince(begin), h.message);
+            const size_t sent = sendError(h.status, h.message);
+            logLine(client, req.method.empty() ? "-" : req.method, req.path.empty() ? "-" : req.path, h.status, sent, msSince(begin), h.message);
             return;   // the rest of the stream cannot be trusted
         }
         buf.erase(0, h.headBytes);
@@ -300,10 +303,7 @@ void Server::serveConnection(int fd, std::string client) {
             const std::string why = r == Io::Closed ? "the client disconnected before its request body was complete"
                                                     : "the request body did not arrive in time";
             if (r == Io::Timeout) {
-                const std::string body = errorJson(why);
-                const std::string head = responseHead(408, "application/json", body.size(), {}, false);
-                const auto d = Clock::now() + std::chrono::seconds(2);
-                if (sendAll(fd, head.data(), head.size(), wake_[0], d)) sendAll(fd, body.data(), body.size(), wake_[0], d);
+                sendError(408, why);
             }
             logLine(client, req.method, req.path, 408, 0, msSince(begin), why);
             return;

@@ -41,20 +41,16 @@ void TextHistory::edit(std::string text, double nowSeconds) {
     lastEdit_ = nowSeconds;
 }
 
-bool TextHistory::undo() {
-    if (undo_.empty()) return false;
-    redo_.push_back(std::move(text_));
-    text_ = std::move(undo_.back());
-    undo_.pop_back();
-    lastEdit_ = -1e9;
-    return true;
-}
+bool TextHistory::undo() { return restore(undo_, redo_); }
 
-bool TextHistory::redo() {
-    if (redo_.empty()) return false;
-    undo_.push_back(std::move(text_));
-    text_ = std::move(redo_.back());
-    redo_.pop_back();
+bool TextHistory::redo() { return restore(redo_, undo_); }
+
+// Undo and redo: the text goes on one stack and the other's last entry becomes the text.
+bool TextHistory::restore(std::vector<std::string>& from, std::vector<std::string>& to) {
+    if (from.empty()) return false;
+    to.push_back(std::move(text_));
+    text_ = std::move(from.back());
+    from.pop_back();
     lastEdit_ = -1e9;
     return true;
 }

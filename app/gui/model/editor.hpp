@@ -35,6 +35,7 @@ public:
     bool canRedo() const { return !redo_.empty(); }
 
 private:
+    bool restore(std::vector<std::string>& from, std::vector<std::string>& to);
     std::string text_;
     std::vector<std::string> undo_, redo_;
     double lastEdit_ = -1e9;

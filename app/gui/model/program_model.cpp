@@ -51,10 +51,7 @@ void ProgramModel::setState(State s) {
     state_ = s;
 }
 
-ProgramModel::State ProgramModel::state() const {
-    std::lock_guard<std::mutex> lock(m_);
-    return state_;
-}
+ProgramModel::State ProgramModel::state() const { return locked(state_); }
 
 void ProgramModel::open(const fs::path& file) {
     close();
@@ -153,15 +150,9 @@ bool ProgramModel::waitBuild(double timeoutSeconds) {
     return false;
 }
 
-std::vector<compile::Diagnostic> ProgramModel::diagnostics() const {
-    std::lock_guard<std::mutex> lock(m_);
-    return diags_;
-}
+std::vector<compile::Diagnostic> ProgramModel::diagnostics() const { return locked(diags_); }
 
-std::string ProgramModel::buildError() const {
-    std::lock_guard<std::mutex> lock(m_);
-    return buildError_;
-}
+std::string ProgramModel::buildError() const { return locked(buildError_); }
 
 bool ProgramModel::built() const {
     std::lock_guard<std::mutex> lock(m_);
@@ -553,30 +544,15 @@ std::optional<PausedLaunch> ProgramModel::takePaused() {
     return p;
 }
 
-std::string ProgramModel::statusText() const {
-    std::lock_guard<std::mutex> lock(m_);
-    return status_;
-}
+std::string ProgramModel::statusText() const { return locked(status_); }
 
-sandbox::Result ProgramModel::lastResult() const {
-    std::lock_guard<std::mutex> lock(m_);
-    return result_;
-}
+sandbox::Result ProgramModel::lastResult() const { return locked(result_); }
 
-bool ProgramModel::isolated() const {
-    std::lock_guard<std::mutex> lock(m_);
-    return isolated_;
-}
+bool ProgramModel::isolated() const { return locked(isolated_); }
 
-std::shared_ptr<const runtime::Timeline> ProgramModel::timeline() const {
-    std::lock_guard<std::mutex> lock(m_);
-    return timeline_;
-}
+std::shared_ptr<const runtime::Timeline> ProgramModel::timeline() const { return locked(timeline_); }
 
-int ProgramModel::launchesSeen() const {
-    std::lock_guard<std::mutex> lock(m_);
-    return launches_;
-}
+int ProgramModel::launchesSeen() const { return locked(launches_); }
 
 bool ProgramModel::waitFor(std::initializer_list<State> states, double timeoutSeconds) const {
     const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeoutSeconds);

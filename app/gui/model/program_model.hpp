@@ -107,6 +107,11 @@ private:
     void setState(State s);
 
     mutable std::mutex m_;
+    // A copy of one member, read under m_ (the getters the panels call from the UI thread).
+    template <class T> T locked(const T& member) const {
+        std::lock_guard<std::mutex> lock(m_);
+        return member;
+    }
     std::filesystem::path file_, workDir_, copy_;
     State state_ = State::Closed;
     std::string status_;

@@ -404,21 +404,14 @@ void Session::Worker::serve(sim::Gpu& gpu) {
             break;
         }
         case CommandKind::StepLine:
-            if (over) return;
-            longOp = true;
-            doStepLine(gpu);
-            longOp = false;
-            break;
         case CommandKind::RunToBarrier:
-            if (over) return;
-            longOp = true;
-            doRunToBarrier(gpu);
-            longOp = false;
-            break;
         case CommandKind::RunToEnd:
+            // The long operations: the UI shows them as running until they return.
             if (over) return;
             longOp = true;
-            doRunToEnd(gpu);
+            if (c.kind == CommandKind::StepLine) doStepLine(gpu);
+            else if (c.kind == CommandKind::RunToBarrier) doRunToBarrier(gpu);
+            else doRunToEnd(gpu);
             longOp = false;
             break;
         case CommandKind::ShowSm:

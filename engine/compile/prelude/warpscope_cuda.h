@@ -509,6 +509,21 @@ __WS_FN int2 __ldg(const int2* p) { typedef int v2 __attribute__((ext_vector_typ
 __WS_FN int4 __ldg(const int4* p) { typedef int v4 __attribute__((ext_vector_type(4))); v4 v = __nvvm_ldg_i4((const v4*)p); return make_int4(v.x, v.y, v.z, v.w); }
 
 // ---------------------------------------------------------------- 9. unsupported features
+// The libdevice functions the built-in compiler lacks: each declared unavailable with
+// __WS_NO_LIBDEVICE's message, under the qualifier each branch below sets (__WS_NOLIB_QUAL).
+#define __WS_NOLIB1(f) __WS_NOLIB_QUAL float f(float) __WS_UNAVAILABLE(__WS_NO_LIBDEVICE(f));
+#define __WS_NOLIB2(f) __WS_NOLIB_QUAL float f(float, float) __WS_UNAVAILABLE(__WS_NO_LIBDEVICE(f));
+#define __WS_NOLIBD1(f) __WS_NOLIB_QUAL double f(double) __WS_UNAVAILABLE(__WS_NO_LIBDEVICE(f));
+#define __WS_NOLIBD2(f) __WS_NOLIB_QUAL double f(double, double) __WS_UNAVAILABLE(__WS_NO_LIBDEVICE(f));
+#define __WS_NOLIB_ALL() \
+__WS_NOLIB1(tanf) __WS_NOLIB1(asinf) __WS_NOLIB1(acosf) __WS_NOLIB1(atanf) __WS_NOLIB1(sinhf) \
+__WS_NOLIB1(coshf) __WS_NOLIB1(tanhf) __WS_NOLIB1(log2f) __WS_NOLIB1(log10f) __WS_NOLIB1(log1pf) \
+__WS_NOLIB1(expm1f) __WS_NOLIB1(exp10f) __WS_NOLIB1(erff) __WS_NOLIB1(erfcf) __WS_NOLIB1(cbrtf) \
+__WS_NOLIB1(tgammaf) __WS_NOLIB1(lgammaf) __WS_NOLIB1(roundf) \
+__WS_NOLIB2(atan2f) __WS_NOLIB2(hypotf) __WS_NOLIB2(fmodf) __WS_NOLIB2(remainderf) \
+__WS_NOLIBD1(exp) __WS_NOLIBD1(log) __WS_NOLIBD1(sin) __WS_NOLIBD1(cos) __WS_NOLIBD1(tan) \
+__WS_NOLIBD1(exp2) __WS_NOLIBD1(log2) __WS_NOLIBD1(tanh) __WS_NOLIBD2(pow) __WS_NOLIBD2(atan2) \
+__WS_NOLIB_QUAL void sincosf(float, float*, float*) __WS_UNAVAILABLE(__WS_NO_LIBDEVICE(sincosf));
 #ifdef __WARPSCOPE_WHOLE_PROGRAM__
 // A whole program (engine/cudart): the host code includes the system headers, whose host
 // functions of these names are the ones host code calls; clang picks these device-only
@@ -517,18 +532,8 @@ __WS_FN int4 __ldg(const int4* p) { typedef int v4 __attribute__((ext_vector_typ
 // malloc/free are not declared here: clang's own <new> wrapper calls them from device code (a
 // kernel that calls them is then an error at its line: a host function called from device code).
 #define __WS_NO_LIBDEVICE(f) "warpscope's built-in compiler has no " #f ": it needs CUDA's libdevice; use the functions in docs/compile.md"
-#define __WS_NOLIB1(f) __device__ float f(float) __WS_UNAVAILABLE(__WS_NO_LIBDEVICE(f));
-#define __WS_NOLIB2(f) __device__ float f(float, float) __WS_UNAVAILABLE(__WS_NO_LIBDEVICE(f));
-#define __WS_NOLIBD1(f) __device__ double f(double) __WS_UNAVAILABLE(__WS_NO_LIBDEVICE(f));
-#define __WS_NOLIBD2(f) __device__ double f(double, double) __WS_UNAVAILABLE(__WS_NO_LIBDEVICE(f));
-__WS_NOLIB1(tanf) __WS_NOLIB1(asinf) __WS_NOLIB1(acosf) __WS_NOLIB1(atanf) __WS_NOLIB1(sinhf)
-__WS_NOLIB1(coshf) __WS_NOLIB1(tanhf) __WS_NOLIB1(log2f) __WS_NOLIB1(log10f) __WS_NOLIB1(log1pf)
-__WS_NOLIB1(expm1f) __WS_NOLIB1(exp10f) __WS_NOLIB1(erff) __WS_NOLIB1(erfcf) __WS_NOLIB1(cbrtf)
-__WS_NOLIB1(tgammaf) __WS_NOLIB1(lgammaf) __WS_NOLIB1(roundf)
-__WS_NOLIB2(atan2f) __WS_NOLIB2(hypotf) __WS_NOLIB2(fmodf) __WS_NOLIB2(remainderf)
-__WS_NOLIBD1(exp) __WS_NOLIBD1(log) __WS_NOLIBD1(sin) __WS_NOLIBD1(cos) __WS_NOLIBD1(tan)
-__WS_NOLIBD1(exp2) __WS_NOLIBD1(log2) __WS_NOLIBD1(tanh) __WS_NOLIBD2(pow) __WS_NOLIBD2(atan2)
-__device__ void sincosf(float, float*, float*) __WS_UNAVAILABLE(__WS_NO_LIBDEVICE(sincosf));
+#define __WS_NOLIB_QUAL __device__
+__WS_NOLIB_ALL()
 // printf in a kernel, as CUDA does it: each call appends a record to a FIFO in device memory and
 // the host runtime prints the records at the next synchronisation point (engine/cudart/runtime.cpp
 // reads __ws_printf_fifo after each launch). A record is 64-bit words: its length in words, the
@@ -627,18 +632,8 @@ template <class T, class... A> __WS_HD T tex2D(A...) __WS_UNAVAILABLE(__WS_NO_TE
 template <class T, class... A> __WS_HD T tex3D(A...) __WS_UNAVAILABLE(__WS_NO_TEX);
 #else
 #define __WS_NO_LIBDEVICE(f) "warpscope's built-in compiler has no " #f ": it needs CUDA's libdevice; use the functions in docs/compile.md, or compile with nvcc/NVRTC (--compiler nvcc)"
-#define __WS_NOLIB1(f) __WS_HD float f(float) __WS_UNAVAILABLE(__WS_NO_LIBDEVICE(f));
-#define __WS_NOLIB2(f) __WS_HD float f(float, float) __WS_UNAVAILABLE(__WS_NO_LIBDEVICE(f));
-#define __WS_NOLIBD1(f) __WS_HD double f(double) __WS_UNAVAILABLE(__WS_NO_LIBDEVICE(f));
-#define __WS_NOLIBD2(f) __WS_HD double f(double, double) __WS_UNAVAILABLE(__WS_NO_LIBDEVICE(f));
-__WS_NOLIB1(tanf) __WS_NOLIB1(asinf) __WS_NOLIB1(acosf) __WS_NOLIB1(atanf) __WS_NOLIB1(sinhf)
-__WS_NOLIB1(coshf) __WS_NOLIB1(tanhf) __WS_NOLIB1(log2f) __WS_NOLIB1(log10f) __WS_NOLIB1(log1pf)
-__WS_NOLIB1(expm1f) __WS_NOLIB1(exp10f) __WS_NOLIB1(erff) __WS_NOLIB1(erfcf) __WS_NOLIB1(cbrtf)
-__WS_NOLIB1(tgammaf) __WS_NOLIB1(lgammaf) __WS_NOLIB1(roundf)
-__WS_NOLIB2(atan2f) __WS_NOLIB2(hypotf) __WS_NOLIB2(fmodf) __WS_NOLIB2(remainderf)
-__WS_NOLIBD1(exp) __WS_NOLIBD1(log) __WS_NOLIBD1(sin) __WS_NOLIBD1(cos) __WS_NOLIBD1(tan)
-__WS_NOLIBD1(exp2) __WS_NOLIBD1(log2) __WS_NOLIBD1(tanh) __WS_NOLIBD2(pow) __WS_NOLIBD2(atan2)
-__WS_HD void sincosf(float, float*, float*) __WS_UNAVAILABLE(__WS_NO_LIBDEVICE(sincosf));
+#define __WS_NOLIB_QUAL __WS_HD
+__WS_NOLIB_ALL()
 
 template <class... A> __WS_HD int printf(const char*, A...) __WS_UNAVAILABLE("printf is not supported by the simulator: write the value into an output buffer and look at it in the Memory panel (or save it with --save)");
 __WS_HD void* malloc(size_t) __WS_UNAVAILABLE("device-side malloc is not supported by the simulator: allocate the buffer in lesson.json");
