@@ -17,7 +17,9 @@ usage: web_test.py --web DIR --query 'lesson=coalescing&step=3&do=1&sidecar=1'
   screen; --size stays in CSS pixels, the screenshot has size x F pixels.
   --file: a file put into the page's file system before the app starts (window.warpscopeFiles,
   which index.html writes), e.g. a kernel with an error to open with ?open=PAGE_PATH.
-  --no-isolation: serve without the cross-origin isolation headers (the single-thread build runs).
+  --no-isolation: serve without the cross-origin isolation headers (the single-thread build runs);
+  with --server too, the page is served that way by static_server.py, which passes /api/ requests
+  on to the server (the single-thread program compiling through warpscope serve).
 """
 import argparse
 import base64
@@ -196,11 +198,14 @@ def main():
 
     server = None
     base = a.server
+    api = []
+    if a.server and a.no_isolation:
+        api, base = ["--api", a.server], None
     if not base:
         with tempfile.TemporaryDirectory() as tmp:
             port_file = os.path.join(tmp, "port")
             server = subprocess.Popen([sys.executable, os.path.join(HERE, "static_server.py"), a.web, "--port-file", port_file]
-                                      + (["--no-isolation"] if a.no_isolation else []),
+                                      + (["--no-isolation"] if a.no_isolation else []) + api,
                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             for _ in range(100):
                 if os.path.exists(port_file):
