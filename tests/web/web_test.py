@@ -63,6 +63,7 @@ class Chromium:
         self.next_id = 0
         self.events = []
         self.session = None
+        self.eval_timeout = 60
 
     def send(self, method, params=None, session=True, timeout=60):
         self.next_id += 1
@@ -114,7 +115,9 @@ class Chromium:
         self.send("Page.navigate", {"url": url})
 
     def eval(self, expr):
-        r = self.send("Runtime.evaluate", {"expression": expr, "returnByValue": True})
+        # A page busy in one long call (?bench= runs before the app, on the page's thread) answers
+        # when it is done: wait as long as the test may.
+        r = self.send("Runtime.evaluate", {"expression": expr, "returnByValue": True}, timeout=self.eval_timeout)
         return r.get("result", {}).get("value")
 
     def console_lines(self):
@@ -222,6 +225,7 @@ def main():
         with open(local, encoding="utf-8") as fh:
             files[page_path] = fh.read()
     chrome = Chromium(a.chromium, width, height, a.scale_factor)
+    chrome.eval_timeout = max(60, a.timeout)
     rc = 1
     try:
         url = base + "index.html?" + a.query
