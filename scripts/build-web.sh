@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
-# Builds the web app (docs/web.md) into build-web/web/: index.html, warpscope.js, .wasm,
-# .worker.js and .data. Needs Debian's emscripten and a deb-src entry (scripts/setup.sh arranges
-# both); Dear ImGui's sources come from Debian's source package (apt-get source imgui), unpacked
-# once into build-web/_deps. Nothing else is downloaded.
-#   scripts/build-web.sh            configure (first time) and build
+# Builds the web app (docs/web.md) into build-web/web/: index.html and two programs linked from the
+# same objects,
+#   warpscope.js, .wasm, .worker.js, .data     threads (a cross-origin isolated page: warpscope serve)
+#   warpscope-st.js, .wasm, .data              one thread (any other page; index.html picks it)
+# Needs Debian's emscripten and a deb-src entry (scripts/setup.sh arranges both); Dear ImGui's
+# sources come from Debian's source package (apt-get source imgui), unpacked once into
+# build-web/_deps. Nothing else is downloaded.
+#   scripts/build-web.sh            configure (first time) and build both
+#   WEB_BUILDS=threads|single       link only one of them (default: both)
 #   BUILD_WEB_DIR=DIR JOBS=N ...    another build folder, N parallel jobs (default 2)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -40,8 +44,9 @@ done
 launcher=()
 if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache); fi
 if [ ! -f "$out/build.ninja" ]; then
-  # Threads (pthreads; the page needs cross-origin isolation) and C++ exceptions in every
-  # object; the engine's AVX2 paths are x86-64 only and drop out by themselves; compat.hpp fills
+  # Threads (pthreads) and C++ exceptions in every object (the single-thread program links the
+  # same objects without -pthread: web.cmake gives each program its link options); the engine's
+  # AVX2 paths are x86-64 only and drop out by themselves; compat.hpp fills
   # what emscripten 3.1.6's C++ library lacks (std::bit_cast). Exceptions are emscripten's
   # JavaScript-based ones: Debian's 3.1.6 has no threaded libc++abi for -fwasm-exceptions, and with
   # -pthread a catch clause there matches nothing (a std::exception handler misses every throw).
@@ -50,5 +55,12 @@ if [ ! -f "$out/build.ninja" ]; then
     -DCMAKE_CXX_FLAGS="-pthread -fexceptions -include $root/app/gui/web/compat.hpp" -DCMAKE_C_FLAGS="-pthread" \
     -DCMAKE_EXE_LINKER_FLAGS="-pthread -fexceptions" "${launcher[@]}"
 fi
-cmake --build "$out" --target warpscope-web -j"$jobs"
+targets=()
+case ${WEB_BUILDS:-threads,single} in
+  threads) targets=(warpscope-web) ;;
+  single) targets=(warpscope-web-st) ;;
+  threads,single|single,threads) targets=(warpscope-web warpscope-web-st) ;;
+  *) echo "build-web.sh: WEB_BUILDS is threads, single or threads,single" >&2; exit 2 ;;
+esac
+cmake --build "$out" --target "${targets[@]}" -j"$jobs"
 echo "build-web.sh: the page is in $out/web (serve it with: warpscope serve --web $out/web)"

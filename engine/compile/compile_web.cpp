@@ -1,7 +1,9 @@
 // The compile layer in the browser (compile_web.hpp): a synchronous XMLHttpRequest to the page's
-// server, made on the calling thread. The models compile on their background runners, which are
-// Web Workers in the web build, where a synchronous request is allowed and blocks nothing the
-// learner sees.
+// server, made on the calling thread. The models compile on their background runners. In the
+// threaded build those are Web Workers, where a synchronous request is allowed and blocks nothing
+// the learner sees. In the single-thread build (a page that is not cross-origin isolated) they are
+// fibers on the page's one thread (app/gui/web/green_threads.cpp): the request holds the page for
+// the compile's time, after a frame that shows the editor's "building..." (docs/web.md).
 #include "compile/compile_web.hpp"
 
 #include <emscripten.h>

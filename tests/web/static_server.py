@@ -3,17 +3,21 @@
 headers `warpscope serve` sends (Cross-Origin-Opener-Policy: same-origin and
 Cross-Origin-Embedder-Policy: require-corp, so the page is cross-origin isolated and may use
 threads) and the right Content-Types, and answers the compile API as a static copy of the page
-would be answered: GET /api/health and POST /api/compile get 404. Until `warpscope serve` is in the
-tree, the tests use this.
+would be answered: GET /api/health and POST /api/compile get 404 (or, with --api, go on to a
+running `warpscope serve`). The tests that do not compile use this.
 
-usage: static_server.py DIR [--port N] [--port-file FILE] [--no-isolation]
+usage: static_server.py DIR [--port N] [--port-file FILE] [--no-isolation] [--api URL]
   port 0: any free port, written to FILE; --no-isolation leaves the two headers out (a plain
-  static server, for the test of what the page says then)
+  static server: the page runs its single-thread program); --api URL passes /api/ requests on
+  to a running `warpscope serve` at URL (a page without isolation that still compiles, as behind a
+  plain web host with the compile service proxied)
 """
 import argparse
 import http.server
 import os
 import sys
+import urllib.error
+import urllib.request
 
 TYPES = {
     ".html": "text/html; charset=utf-8", ".js": "text/javascript", ".wasm": "application/wasm",
@@ -23,6 +27,20 @@ TYPES = {
 
 class Handler(http.server.SimpleHTTPRequestHandler):
     isolation = True
+    api = ""   # a warpscope serve to pass /api/ requests on to ("": answer 404)
+
+    def forward(self, body):
+        headers = {k: v for k, v in self.headers.items() if k.lower() in ("content-type", "authorization")}
+        req = urllib.request.Request(self.api.rstrip("/") + self.path, data=body, headers=headers,
+                                     method="POST" if body is not None else "GET")
+        try:
+            with urllib.request.urlopen(req, timeout=120) as r:
+                code, data = r.status, r.read()
+        except urllib.error.HTTPError as e:
+            code, data = e.code, e.read()
+        except OSError as e:
+            code, data = 502, ('{"error":"the compile service did not answer: %s"}' % str(e).replace('"', "'")).encode()
+        return self.send_json(code, data)
 
     def end_headers(self):
         if self.isolation:
@@ -36,13 +54,16 @@ class Handler(http.server.SimpleHTTPRequestHandler):
 
     def do_GET(self):
         if self.path.startswith("/api/"):
+            if self.api:
+                return self.forward(None)
             return self.send_json(404, b'{"error":"no compile service here (a static copy of the page)"}')
         return super().do_GET()
 
     def do_POST(self):
         length = int(self.headers.get("Content-Length") or 0)
-        if length:
-            self.rfile.read(length)
+        body = self.rfile.read(length) if length else b""
+        if self.api and self.path.startswith("/api/"):
+            return self.forward(body)
         return self.send_json(404, b'{"error":"no compile service here (a static copy of the page)"}')
 
     def send_json(self, code, body):
@@ -62,8 +83,10 @@ def main():
     ap.add_argument("--port", type=int, default=0)
     ap.add_argument("--port-file")
     ap.add_argument("--no-isolation", action="store_true")
+    ap.add_argument("--api", default="")
     a = ap.parse_args()
     Handler.isolation = not a.no_isolation
+    Handler.api = a.api
     os.chdir(a.dir)
     srv = http.server.ThreadingHTTPServer(("127.0.0.1", a.port), Handler)
     if a.port_file:

@@ -8,10 +8,18 @@ screenshot. Exit 0 when everything held, 1 with the reason otherwise.
 
 usage: web_test.py --web DIR --query 'lesson=coalescing&step=3&do=1&sidecar=1'
                    [--expect PATH=VALUE | PATH>NUMBER | PATH~TEXT ...] [--log-expect TEXT ...]
-                   [--screenshot OUT.png] [--size 1280x720] [--timeout S] [--server URL]
+                   [--screenshot OUT.png] [--size 1280x720] [--scale-factor F] [--timeout S] [--server URL]
+                   [--file PAGE_PATH=LOCAL_FILE ...] [--no-isolation]
   PATH is a /-separated path into the sidecar JSON; `panels/id` matches any panel with that id.
   --log-expect waits for TEXT in the page's printed output (#warpscope-log) instead.
   --server: use a running server (warpscope serve) instead of starting static_server.py.
+  --scale-factor: the device pixel ratio (Chromium's --force-device-scale-factor): 2 is a high-DPI
+  screen; --size stays in CSS pixels, the screenshot has size x F pixels.
+  --file: a file put into the page's file system before the app starts (window.warpscopeFiles,
+  which index.html writes), e.g. a kernel with an error to open with ?open=PAGE_PATH.
+  --no-isolation: serve without the cross-origin isolation headers (the single-thread build runs);
+  with --server too, the page is served that way by static_server.py, which passes /api/ requests
+  on to the server (the single-thread program compiling through warpscope serve).
 """
 import argparse
 import base64
@@ -30,7 +38,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 class Chromium:
     """Chromium's DevTools protocol over --remote-debugging-pipe (fd 3 in, fd 4 out, NUL-separated)."""
 
-    def __init__(self, exe, width, height):
+    def __init__(self, exe, width, height, scale=1.0):
         self.profile = tempfile.mkdtemp(prefix="warpscope-web-chromium-")
         to_chrome_r, self.to_chrome = os.pipe()
         self.from_chrome, from_chrome_w = os.pipe()
@@ -46,7 +54,8 @@ class Chromium:
 
         args = [exe, "--headless=new", "--no-sandbox", "--remote-debugging-pipe", "--use-gl=swiftshader",
                 "--enable-unsafe-swiftshader", "--ignore-gpu-blocklist", "--no-first-run", "--no-default-browser-check",
-                "--disable-extensions", "--user-data-dir=" + self.profile, f"--window-size={width},{height}", "about:blank"]
+                "--disable-extensions", "--user-data-dir=" + self.profile, f"--window-size={width},{height}",
+                f"--force-device-scale-factor={scale:g}", "about:blank"]
         self.proc = subprocess.Popen(args, preexec_fn=child, close_fds=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         os.close(to_chrome_r)
         os.close(from_chrome_w)
@@ -54,6 +63,7 @@ class Chromium:
         self.next_id = 0
         self.events = []
         self.session = None
+        self.eval_timeout = 60
 
     def send(self, method, params=None, session=True, timeout=60):
         self.next_id += 1
@@ -93,16 +103,21 @@ class Chromium:
             if m is not None:
                 self.events.append(m)
 
-    def open(self, url, width, height):
+    def open(self, url, width, height, scale=1.0, files=None):
         target = self.send("Target.createTarget", {"url": "about:blank"}, session=False)["targetId"]
         self.session = self.send("Target.attachToTarget", {"targetId": target, "flatten": True}, session=False)["sessionId"]
         self.send("Runtime.enable")
         self.send("Page.enable")
-        self.send("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+        self.send("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": scale, "mobile": False})
+        if files:
+            # Runs in the page before its own scripts: index.html writes these into the page's files.
+            self.send("Page.addScriptToEvaluateOnNewDocument", {"source": "window.warpscopeFiles = " + json.dumps(files) + ";"})
         self.send("Page.navigate", {"url": url})
 
     def eval(self, expr):
-        r = self.send("Runtime.evaluate", {"expression": expr, "returnByValue": True})
+        # A page busy in one long call (?bench= runs before the app, on the page's thread) answers
+        # when it is done: wait as long as the test may.
+        r = self.send("Runtime.evaluate", {"expression": expr, "returnByValue": True}, timeout=self.eval_timeout)
         return r.get("result", {}).get("value")
 
     def console_lines(self):
@@ -174,6 +189,8 @@ def main():
     ap.add_argument("--no-isolation", action="store_true", help="serve without the cross-origin isolation headers")
     ap.add_argument("--screenshot")
     ap.add_argument("--size", default="1280x720")
+    ap.add_argument("--scale-factor", type=float, default=1.0)
+    ap.add_argument("--file", action="append", default=[], help="PAGE_PATH=LOCAL_FILE: put into the page's file system")
     ap.add_argument("--timeout", type=float, default=120)
     ap.add_argument("--server")
     ap.add_argument("--chromium", default=shutil.which("chromium") or shutil.which("chromium-browser") or "chromium")
@@ -184,11 +201,14 @@ def main():
 
     server = None
     base = a.server
+    api = []
+    if a.server and a.no_isolation:
+        api, base = ["--api", a.server], None
     if not base:
         with tempfile.TemporaryDirectory() as tmp:
             port_file = os.path.join(tmp, "port")
             server = subprocess.Popen([sys.executable, os.path.join(HERE, "static_server.py"), a.web, "--port-file", port_file]
-                                      + (["--no-isolation"] if a.no_isolation else []),
+                                      + (["--no-isolation"] if a.no_isolation else []) + api,
                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             for _ in range(100):
                 if os.path.exists(port_file):
@@ -199,11 +219,17 @@ def main():
                 server.kill()
                 return 1
             base = f"http://127.0.0.1:{open(port_file).read().strip()}/"
-    chrome = Chromium(a.chromium, width, height)
+    files = {}
+    for f in a.file:
+        page_path, local = f.split("=", 1)
+        with open(local, encoding="utf-8") as fh:
+            files[page_path] = fh.read()
+    chrome = Chromium(a.chromium, width, height, a.scale_factor)
+    chrome.eval_timeout = max(60, a.timeout)
     rc = 1
     try:
         url = base + "index.html?" + a.query
-        chrome.open(url, width, height)
+        chrome.open(url, width, height, a.scale_factor, files)
         t0 = time.time()
         sidecar, why, log = None, ["nothing yet"], ""
         while time.time() - t0 < a.timeout:

@@ -1,7 +1,8 @@
 # The web build of the app (emcmake cmake; scripts/build-web.sh; docs/web.md): the engine, the
-# window-free model, the panels and the renderer as WebAssembly with WebGL2, threads through
-# pthreads (the page must be cross-origin isolated: `warpscope serve` sends the headers), the
-# lessons, presets, shaders and fonts packed into the page's data file. Included from
+# window-free model, the panels and the renderer as WebAssembly with WebGL2, linked twice: with
+# threads through pthreads (for a cross-origin isolated page: `warpscope serve` sends the headers)
+# and with one thread (any other page; index.html picks), the lessons, presets, shaders and fonts
+# packed into each program's data file. Included from
 # app/CMakeLists.txt when EMSCRIPTEN is set; the desktop build never reads this file.
 
 # Dear ImGui from Debian's source package (libimgui-dev has only headers and a native library):
@@ -30,14 +31,22 @@ target_link_libraries(warpscope_imgui INTERFACE warpscope_imgui_web)
 
 add_subdirectory(gui)
 
-# The page: index.html (ours, copied) loads warpscope.js, which loads warpscope.wasm,
-# warpscope.worker.js (threads) and warpscope.data (the files below, at the paths the app looks for
+# The page: index.html (ours, copied) loads warpscope.js (or warpscope-st.js), which loads its .wasm,
+# warpscope.worker.js (threads) and its .data (the files below, at the paths the app looks for
 # them). (Debian's emcc 3.1.6 cannot emit .html itself: its HTML minifier step fails.)
 # `warpscope bench`'s engine lines run in the page with ?bench=1 (the CLI's own file).
-add_executable(warpscope-web gui/web/main_web.cpp gui/web/web_platform.cpp gui/web/browser_files.cpp cli/cmd_bench.cpp)
-target_include_directories(warpscope-web PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}/cli")
-set_target_properties(warpscope-web PROPERTIES OUTPUT_NAME warpscope SUFFIX ".js" RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/web")
-target_link_libraries(warpscope-web PRIVATE warpscope_gui_frame)
+#
+# Two programs from the same objects (scripts/build-web.sh links both into web/):
+#  - warpscope-web: warpscope.js/.wasm/.worker.js/.data, pthreads in Web Workers, for a
+#    cross-origin isolated page (warpscope serve);
+#  - warpscope-web-st: warpscope-st.js/.wasm/.data, one thread, for any other page (a plain static
+#    server): linked without -pthread, so its memory is not shared and it needs no
+#    SharedArrayBuffer; every std::thread is a fiber on the page's thread (gui/web/green_threads.cpp:
+#    Asyncify, and --wrap of the pthread calls that create, join, wait, wake and sleep);
+#    gui/web/eh_tls.cpp keeps the exception state where the -pthread objects look for it.
+# The objects are compiled once, with -pthread (WebAssembly atomics on an unshared memory are
+# valid); only the link differs, so the link flags are per program.
+string(REPLACE "-pthread" "" CMAKE_EXE_LINKER_FLAGS "${CMAKE_EXE_LINKER_FLAGS}")
 set(_web "${CMAKE_CURRENT_SOURCE_DIR}/gui/web")
 # Fonts: where assets/fonts.json looks for them (Debian's fonts-dejavu-core).
 set(_fonts "")
@@ -46,16 +55,32 @@ foreach(f DejaVuSans.ttf DejaVuSansMono.ttf DejaVuSans-Bold.ttf DejaVuSans-Obliq
     list(APPEND _fonts "SHELL:--preload-file /usr/share/fonts/truetype/dejavu/${f}@/usr/share/fonts/truetype/dejavu/${f}")
   endif()
 endforeach()
-target_link_options(warpscope-web PRIVATE
-  -pthread -sPTHREAD_POOL_SIZE=16 -sPTHREAD_POOL_SIZE_STRICT=0
-  -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=256MB -sMAXIMUM_MEMORY=2GB -sTOTAL_STACK=8MB -sDEFAULT_PTHREAD_STACK_SIZE=4MB
-  --profiling-funcs -lidbfs.js -sEXPORTED_RUNTIME_METHODS=FS,callMain,ccall,UTF8ToString,stringToUTF8,lengthBytesUTF8,addRunDependency,removeRunDependency -sEXPORTED_FUNCTIONS=_main,_malloc,_free
-  # (SHELL: keeps CMake from merging the repeated --preload-file flags into one)
-  "SHELL:--preload-file ${CMAKE_SOURCE_DIR}/lessons@/warpscope/lessons"
-  "SHELL:--preload-file ${CMAKE_SOURCE_DIR}/assets@/warpscope/assets"
-  "SHELL:--preload-file ${CMAKE_SOURCE_DIR}/shaders@/warpscope/shaders"
-  ${_fonts})
 # A lesson, preset or shader edited: the data file is packed again.
 file(GLOB_RECURSE _packed CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/lessons/*" "${CMAKE_SOURCE_DIR}/assets/*" "${CMAKE_SOURCE_DIR}/shaders/*")
-set_property(TARGET warpscope-web APPEND PROPERTY LINK_DEPENDS ${_packed})
+add_library(warpscope_web_main OBJECT gui/web/main_web.cpp gui/web/web_platform.cpp gui/web/browser_files.cpp cli/cmd_bench.cpp)
+target_include_directories(warpscope_web_main PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}/cli")
+target_link_libraries(warpscope_web_main PUBLIC warpscope_gui_frame)
+function(warpscope_web_program target name exports)
+  add_executable(${target} $<TARGET_OBJECTS:warpscope_web_main> ${ARGN})
+  set_target_properties(${target} PROPERTIES OUTPUT_NAME ${name} SUFFIX ".js" RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/web")
+  target_link_libraries(${target} PRIVATE warpscope_gui_frame)
+  target_link_options(${target} PRIVATE
+    -fexceptions -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=256MB -sMAXIMUM_MEMORY=2GB -sTOTAL_STACK=8MB
+    --profiling-funcs -lidbfs.js -sEXPORTED_RUNTIME_METHODS=FS,callMain,ccall,UTF8ToString,stringToUTF8,lengthBytesUTF8,addRunDependency,removeRunDependency
+    -sEXPORTED_FUNCTIONS=${exports}
+    # (SHELL: keeps CMake from merging the repeated --preload-file flags into one)
+    "SHELL:--preload-file ${CMAKE_SOURCE_DIR}/lessons@/warpscope/lessons"
+    "SHELL:--preload-file ${CMAKE_SOURCE_DIR}/assets@/warpscope/assets"
+    "SHELL:--preload-file ${CMAKE_SOURCE_DIR}/shaders@/warpscope/shaders"
+    ${_fonts})
+  set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS ${_packed})
+endfunction()
+warpscope_web_program(warpscope-web warpscope _main,_malloc,_free)
+target_link_options(warpscope-web PRIVATE -pthread -sPTHREAD_POOL_SIZE=16 -sPTHREAD_POOL_SIZE_STRICT=0 -sDEFAULT_PTHREAD_STACK_SIZE=4MB)
+warpscope_web_program(warpscope-web-st warpscope-st _main,_malloc,_free,_warpscope_green_run gui/web/green_threads.cpp gui/web/eh_tls.cpp)
+target_link_options(warpscope-web-st PRIVATE -sUSE_PTHREADS=0 -sASYNCIFY)   # after -pthread of CMAKE_CXX_FLAGS, which CMake passes to the link too
+foreach(f pthread_create pthread_join pthread_detach pthread_cond_wait pthread_cond_timedwait pthread_cond_signal
+          pthread_cond_broadcast sched_yield nanosleep)
+  target_link_options(warpscope-web-st PRIVATE "-Wl,--wrap=${f}")
+endforeach()
 configure_file("${_web}/index.html" "${CMAKE_BINARY_DIR}/web/index.html" COPYONLY)

@@ -38,6 +38,7 @@ public:
     void frameDrawn(const AppContext& app, int fbWidth, int fbHeight) override;
 
 private:
+    std::string webSidecar(int fbWidth, int fbHeight, const AppContext& app) const;
     GLFWwindow* window_ = nullptr;
     bool sidecar_ = false;
     std::string lastSidecar_;
