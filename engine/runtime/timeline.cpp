@@ -223,7 +223,8 @@ size_t TimelineModel::copy(TimelineKind kind, int stream, uint64_t bytes, bool p
     // Pageable host-to-device: the host copies the data into the driver's pinned staging buffer
     // piece by piece (latency + bytes at the pageable rate, the host busy all along) while the
     // engine moves each piece; the call returns when the last piece is staged, and that piece's
-    // DMA at PCIe bandwidth is what remains on the engine.
+    // DMA at PCIe bandwidth is what remains on the engine. (cudaMemcpy too: the runtime API's
+    // synchronisation notes say it returns once a pageable source is in the staging memory.)
     if (!pinned && !toHost && !inGraph_ && spec_.pageableStageBytes > 0) {
         const double staged = start + latency + transfer;
         const double lastPiece = std::min(static_cast<double>(bytes), spec_.pageableStageBytes);
