@@ -234,8 +234,9 @@ size_t TimelineModel::copy(TimelineKind kind, int stream, uint64_t bytes, bool p
         op.bytes = bytes;
         op.pinned = false;
         streams_[static_cast<size_t>(stream)].lastOpKernel = SIZE_MAX;
+        const size_t index = tl_.ops.size() - 1;
         hostWaitUntil(staged, label + " (host stages it)");
-        return tl_.ops.size() - 1;
+        return index;
     }
     // While the other direction's engine is busy, both share the link: the part of this copy
     // that overlaps it runs at duplexEfficiency of the bandwidth.
@@ -252,10 +253,11 @@ size_t TimelineModel::copy(TimelineKind kind, int stream, uint64_t bytes, bool p
     op.bytes = bytes;
     op.pinned = pinned;
     streams_[static_cast<size_t>(stream)].lastOpKernel = SIZE_MAX;
+    const size_t index = tl_.ops.size() - 1;   // the copy's, not the host wait's after it
     // Pageable memory is staged through a driver buffer by the calling thread: the call returns
     // when the copy is done, whatever the API says. cudaMemcpy (hostSync) waits too.
     if (!inGraph_ && (hostSync || !pinned)) hostWaitUntil(end, label + " (host waits)");
-    return tl_.ops.size() - 1;
+    return index;
 }
 
 size_t TimelineModel::kernel(int stream, double durationUs, double smFraction, const std::string& label, int launchIndex, double waves) {

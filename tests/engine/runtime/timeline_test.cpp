@@ -242,9 +242,10 @@ TEST_CASE("timeline: copy engines as the H100 runs them (queued setup, wait afte
         // Without the key every copy pays the full latency after the one ahead.
         g.copyQueuedLatencyUs = 0;
         TimelineModel m0(g);
-        m0.copy(TimelineKind::CopyHtoD, s1, 10000, true, false, "a");
-        CHECK(m0.copy(TimelineKind::CopyHtoD, s2, 10000, true, false, "b") == 1);
-        CHECK(m0.timeline().ops.at(1).endUs == Approx(34));
+        int t1 = m0.createStream(false), t2 = m0.createStream(false);
+        m0.copy(TimelineKind::CopyHtoD, t1, 10000, true, false, "a");
+        size_t b0 = m0.copy(TimelineKind::CopyHtoD, t2, 10000, true, false, "b");
+        CHECK(op(m0, b0).endUs == Approx(34));
     }
     SECTION("a copy issued while its stream's kernel runs starts copyAfterKernelUs after the kernel ends") {
         timing::GpuSpec g = plainGpu();
@@ -270,6 +271,7 @@ TEST_CASE("timeline: copy engines as the H100 runs them (queued setup, wait afte
         TimelineModel m(g);
         int s = m.createStream(false);
         size_t c = m.copy(TimelineKind::CopyHtoD, s, 5000, false, false, "in");   // staged 0..10 at 0.5 GB/s, DMA of 1000 B at 1 GB/s
+        CHECK(op(m, c).kind == TimelineKind::CopyHtoD);
         CHECK(op(m, c).endUs == Approx(11));
         CHECK(m.hostNowUs() == Approx(10));                                         // the host is free at 10, not 11
         size_t k = m.kernel(s, 1, 0.1, "k", 0);
@@ -281,6 +283,7 @@ TEST_CASE("timeline: copy engines as the H100 runs them (queued setup, wait afte
         int s2 = m2.createStream(false);
         m2.kernel(s2, 4, 0.1, "k", 0);                                              // 0..4
         size_t d = m2.copy(TimelineKind::CopyDtoH, s2, 1000, false, false, "out");  // 4 + 5, then 2 us
+        CHECK(op(m2, d).kind == TimelineKind::CopyDtoH);                           // the copy's index, not the host wait's
         CHECK(op(m2, d).startUs == Approx(9));
         CHECK(op(m2, d).endUs == Approx(11));
         CHECK(m2.hostNowUs() == Approx(11));
