@@ -200,13 +200,44 @@ size_t TimelineModel::copy(TimelineKind kind, int stream, uint64_t bytes, bool p
         submit = host_;
     }
     double ready = std::max(readyTime(stream), submit);
+    // A copy issued while its stream's kernel still runs waits for the compute engine to signal
+    // the kernel's end (a semaphore the copy engine, or for pageable memory the host, waits on).
+    const size_t prevKernel = streams_[static_cast<size_t>(stream)].lastOpKernel;
+    if (!inGraph_ && prevKernel != SIZE_MAX) {
+        const double kernelEnd = tl_.ops[prevKernel].endUs;
+        const double wait = pinned ? spec_.copyAfterKernelUs : spec_.pageableAfterKernelUs;
+        if (wait > 0 && kernelEnd > submit) ready = std::max(ready, kernelEnd + wait);
+    }
     int engine = (kind == TimelineKind::CopyDtoH && spec_.copyEngines >= 2) ? 1 : 0;
     double start = std::max(ready, copyFree_[engine]);
     const bool toHost = kind == TimelineKind::CopyDtoH;
     double gbs = pinned ? spec_.pcieGBs : (toHost && spec_.pageableDtoHGBs > 0 ? spec_.pageableDtoHGBs : spec_.pageableGBs);
     double latency = pinned ? spec_.copyLatencyUs
                             : (toHost && spec_.pageableDtoHLatencyUs > 0 ? spec_.pageableDtoHLatencyUs : spec_.pageableLatencyUs);
+    // A pinned copy queued behind another on its engine set itself up while it waited: it pays
+    // copyQueuedLatencyUs after the engine frees, or the lone copy's latency from when it was
+    // ready, whichever ends later.
+    if (pinned && spec_.copyQueuedLatencyUs > 0 && copyFree_[engine] > ready)
+        latency = std::max(ready + latency, copyFree_[engine] + spec_.copyQueuedLatencyUs) - start;
     double transfer = static_cast<double>(bytes) / (std::max(gbs, 1e-6) * 1e3);   // GB/s = 1e3 bytes/us
+    // Pageable host-to-device: the host copies the data into the driver's pinned staging buffer
+    // piece by piece (latency + bytes at the pageable rate, the host busy all along) while the
+    // engine moves each piece; the call returns when the last piece is staged, and that piece's
+    // DMA at PCIe bandwidth is what remains on the engine. (cudaMemcpy too: the runtime API's
+    // synchronisation notes say it returns once a pageable source is in the staging memory.)
+    if (!pinned && !toHost && !inGraph_ && spec_.pageableStageBytes > 0) {
+        const double staged = start + latency + transfer;
+        const double lastPiece = std::min(static_cast<double>(bytes), spec_.pageableStageBytes);
+        const double end = staged + lastPiece / (std::max(spec_.pcieGBs, 1e-6) * 1e3);
+        copyFree_[engine] = end;
+        TimelineOp& op = addDeviceOp(kind, TimelineEngine::CopyHtoD, stream, label, start, end);
+        op.bytes = bytes;
+        op.pinned = false;
+        streams_[static_cast<size_t>(stream)].lastOpKernel = SIZE_MAX;
+        const size_t index = tl_.ops.size() - 1;
+        hostWaitUntil(staged, label + " (host stages it)");
+        return index;
+    }
     // While the other direction's engine is busy, both share the link: the part of this copy
     // that overlaps it runs at duplexEfficiency of the bandwidth.
     if (spec_.copyEngines >= 2) {
@@ -221,10 +252,12 @@ size_t TimelineModel::copy(TimelineKind kind, int stream, uint64_t bytes, bool p
                                  label, start, end);
     op.bytes = bytes;
     op.pinned = pinned;
+    streams_[static_cast<size_t>(stream)].lastOpKernel = SIZE_MAX;
+    const size_t index = tl_.ops.size() - 1;   // the copy's, not the host wait's after it
     // Pageable memory is staged through a driver buffer by the calling thread: the call returns
     // when the copy is done, whatever the API says. cudaMemcpy (hostSync) waits too.
     if (!inGraph_ && (hostSync || !pinned)) hostWaitUntil(end, label + " (host waits)");
-    return tl_.ops.size() - 1;
+    return index;
 }
 
 size_t TimelineModel::kernel(int stream, double durationUs, double smFraction, const std::string& label, int launchIndex, double waves) {
@@ -281,6 +314,7 @@ size_t TimelineModel::kernel(int stream, double durationUs, double smFraction, c
     op.launchIndex = launchIndex;
     op.priority = st.priority;
     streams_[static_cast<size_t>(stream)].lastKernelOp = run.op;
+    streams_[static_cast<size_t>(stream)].lastOpKernel = run.op;
     return tl_.ops.size() - 1;
 }
 

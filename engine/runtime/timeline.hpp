@@ -14,7 +14,13 @@
 //  - copies run on copy engines (one per direction when the GPU has two or more, one shared
 //    otherwise), in issue order, at PCIe bandwidth plus a fixed latency; copies from pageable
 //    host memory run at the lower pageable bandwidth and keep the host thread until they finish,
-//    so nothing issued after them can overlap them;
+//    so nothing issued after them can overlap them. Where the preset sets them (the H100, from
+//    tests/validation/programs/streams-order.cu; docs/timing-validation.md): a pinned copy queued
+//    behind another on its engine pays copyQueuedLatencyUs, its setup overlapping the copy ahead;
+//    a copy issued while its stream's kernel still runs starts copyAfterKernelUs (pinned) or
+//    pageableAfterKernelUs (pageable) after the kernel ends; a pageable host-to-device copy
+//    returns once the host has staged it (pageableStageBytes pieces) and the DMA of the last
+//    piece follows on the engine;
 //  - kernels run on the compute engine; kernels from different streams share the SMs when their
 //    blocks fit together (each kernel holds the fraction of the GPU's block slots it fills);
 //  - every API call costs host time (launch, copy, event calls); a kernel cannot start before
@@ -135,6 +141,8 @@ private:
         bool nonBlocking = false;
         int priority = 0;
         size_t lastKernelOp = SIZE_MAX;   // its last operation when that is a kernel nothing follows yet
+        size_t lastOpKernel = SIZE_MAX;   // its last device operation when that is a kernel (for the
+                                          // copy engines' wait on it; readyTime does not reset it)
     };
     struct Running {
         double start, end, fraction;

@@ -130,6 +130,8 @@ const std::vector<GpuSpec>& builtinPresets() { return shipped().presets; }
     X(pageableGBs, "pageableGBs") X(copyLatencyUs, "copyLatencyUs")                                    \
     X(pageableLatencyUs, "pageableLatencyUs") X(pageableDtoHGBs, "pageableDtoHGBs")                    \
     X(pageableDtoHLatencyUs, "pageableDtoHLatencyUs") X(launchHostUs, "launchHostUs")                          \
+    X(copyQueuedLatencyUs, "copyQueuedLatencyUs") X(copyAfterKernelUs, "copyAfterKernelUs")            \
+    X(pageableAfterKernelUs, "pageableAfterKernelUs") X(pageableStageBytes, "pageableStageBytes")      \
     X(copyHostUs, "copyHostUs") X(eventHostUs, "eventHostUs") X(launchLatencyUs, "launchLatencyUs")    \
     X(kernelGapUs, "kernelGapUs") X(graphLaunchHostUs, "graphLaunchHostUs")                            \
     X(graphNodeUs, "graphNodeUs") X(syncWakeUs, "syncWakeUs") X(kernelOverheadUs, "kernelOverheadUs")  \

@@ -88,6 +88,15 @@ struct GpuSpec {
     double pageableLatencyUs = 0;         // fixed cost of one pageable copy
     double pageableDtoHGBs = 0;            // device-to-host pageable copies, when they differ from
     double pageableDtoHLatencyUs = 0;      // host-to-device ones (0: the same as pageableGBs / -LatencyUs)
+    // Copy engines as the H100 runs them (0 each: the simpler model of the other presets):
+    double copyQueuedLatencyUs = 0;        // fixed cost of a pinned copy that waits for its engine: its
+                                           // setup overlaps the copy ahead of it (a lone one pays copyLatencyUs)
+    double copyAfterKernelUs = 0;          // a pinned copy issued while its stream's kernel still runs
+                                           // starts this long after the kernel ends (cross-engine wait)
+    double pageableAfterKernelUs = 0;      // the same for a pageable copy (the host waits, wakes, stages)
+    double pageableStageBytes = 0;         // pageable host-to-device copies are staged by the host in
+                                           // pieces of this size: the call returns when the last piece is
+                                           // staged, its DMA (pcieGBs) follows on the engine
     double launchHostUs = 0;               // host time of one kernel launch call
     double copyHostUs = 0;                 // host time of one cudaMemcpyAsync call
     double eventHostUs = 0;              // host time of an event record / stream-wait call

@@ -27,6 +27,7 @@ timing::GpuSpec plainGpu() {
     s.pcieGBs = 1;
     s.pageableGBs = 0.5;
     s.copyLatencyUs = s.pageableLatencyUs = 0;
+    s.copyQueuedLatencyUs = s.copyAfterKernelUs = s.pageableAfterKernelUs = s.pageableStageBytes = 0;
     s.launchHostUs = s.copyHostUs = s.eventHostUs = s.graphLaunchHostUs = 0;
     s.launchLatencyUs = s.kernelGapUs = s.kernelOverheadUs = s.graphNodeUs = s.syncWakeUs = 0;
     s.duplexEfficiency = 1;

@@ -28,6 +28,7 @@ timing::GpuSpec plainGpu(uint32_t copyEngines = 2) {
     s.pcieGBs = 1;
     s.pageableGBs = 0.5;
     s.copyLatencyUs = s.pageableLatencyUs = 0;
+    s.copyQueuedLatencyUs = s.copyAfterKernelUs = s.pageableAfterKernelUs = s.pageableStageBytes = 0;
     s.launchHostUs = s.copyHostUs = s.eventHostUs = s.graphLaunchHostUs = 0;
     s.launchLatencyUs = s.kernelGapUs = s.kernelOverheadUs = s.graphNodeUs = s.syncWakeUs = 0;
     s.duplexEfficiency = 1;
@@ -223,6 +224,70 @@ TEST_CASE("graphs: capture does not run the work; each launch replays it exactly
     CHECK(sim.download<int32_t>(p, 32)[5] == 2);
     CHECK_THROWS_AS(dev.launchGraph(g + 1, s), Error);
     CHECK_THROWS_AS(dev.beginCapture(0), Error);
+}
+
+TEST_CASE("timeline: copy engines as the H100 runs them (queued setup, wait after a kernel, pageable staging)", "[runtime]") {
+    // docs/timing-validation.md, "Copy engines and issue order": each key on its own, round numbers.
+    SECTION("a pinned copy queued behind another pays copyQueuedLatencyUs; a lone one copyLatencyUs") {
+        timing::GpuSpec g = plainGpu();
+        g.copyLatencyUs = 7;
+        g.copyQueuedLatencyUs = 2;
+        TimelineModel m(g);
+        int s1 = m.createStream(false), s2 = m.createStream(false);
+        size_t a = m.copy(TimelineKind::CopyHtoD, s1, 10000, true, false, "a");   // lone: 0 + 7 + 10
+        size_t b = m.copy(TimelineKind::CopyHtoD, s2, 10000, true, false, "b");   // queued: 17 + 2 + 10
+        CHECK(op(m, a).endUs == Approx(17));
+        CHECK(op(m, b).startUs == Approx(17));
+        CHECK(op(m, b).endUs == Approx(29));
+        // Without the key every copy pays the full latency after the one ahead.
+        g.copyQueuedLatencyUs = 0;
+        TimelineModel m0(g);
+        int t1 = m0.createStream(false), t2 = m0.createStream(false);
+        m0.copy(TimelineKind::CopyHtoD, t1, 10000, true, false, "a");
+        size_t b0 = m0.copy(TimelineKind::CopyHtoD, t2, 10000, true, false, "b");
+        CHECK(op(m0, b0).endUs == Approx(34));
+    }
+    SECTION("a copy issued while its stream's kernel runs starts copyAfterKernelUs after the kernel ends") {
+        timing::GpuSpec g = plainGpu();
+        g.copyAfterKernelUs = 8;
+        g.launchHostUs = 1;
+        TimelineModel m(g);
+        int s = m.createStream(false);
+        size_t k = m.kernel(s, 20, 0.1, "k", 0);                                  // 1..21
+        size_t c = m.copy(TimelineKind::CopyDtoH, s, 1000, true, false, "out");    // issued at 1: waits
+        CHECK(op(m, k).endUs == Approx(21));
+        CHECK(op(m, c).startUs == Approx(29));
+        // Issued after the kernel is done (the host was busy elsewhere): no wait.
+        TimelineModel m2(g);
+        int s2 = m2.createStream(false);
+        m2.kernel(s2, 2, 0.1, "k", 0);                                              // 1..3
+        m2.synchronizeStream(s2);                                                   // the host waits to 3
+        size_t c2 = m2.copy(TimelineKind::CopyDtoH, s2, 1000, true, false, "out");
+        CHECK(op(m2, c2).startUs == Approx(3));
+    }
+    SECTION("a pageable host-to-device copy returns once staged; the last piece's DMA follows") {
+        timing::GpuSpec g = plainGpu();
+        g.pageableStageBytes = 1000;
+        TimelineModel m(g);
+        int s = m.createStream(false);
+        size_t c = m.copy(TimelineKind::CopyHtoD, s, 5000, false, false, "in");   // staged 0..10 at 0.5 GB/s, DMA of 1000 B at 1 GB/s
+        CHECK(op(m, c).kind == TimelineKind::CopyHtoD);
+        CHECK(op(m, c).endUs == Approx(11));
+        CHECK(m.hostNowUs() == Approx(10));                                         // the host is free at 10, not 11
+        size_t k = m.kernel(s, 1, 0.1, "k", 0);
+        CHECK(op(m, k).startUs == Approx(11));                                      // the kernel waits for the DMA
+        // A pageable copy back still holds the host to its end, and waits for the kernel first.
+        g.pageableAfterKernelUs = 5;
+        g.pageableDtoHGBs = g.pageableDtoHLatencyUs = 0;                            // as host-to-device: 0.5 GB/s
+        TimelineModel m2(g);
+        int s2 = m2.createStream(false);
+        m2.kernel(s2, 4, 0.1, "k", 0);                                              // 0..4
+        size_t d = m2.copy(TimelineKind::CopyDtoH, s2, 1000, false, false, "out");  // 4 + 5, then 2 us
+        CHECK(op(m2, d).kind == TimelineKind::CopyDtoH);                           // the copy's index, not the host wait's
+        CHECK(op(m2, d).startUs == Approx(9));
+        CHECK(op(m2, d).endUs == Approx(11));
+        CHECK(m2.hostNowUs() == Approx(11));
+    }
 }
 
 TEST_CASE("streams-overlap on the simulator: results are the same on every variant", "[runtime]") {
