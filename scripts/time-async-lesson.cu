@@ -9,7 +9,9 @@
 //                    instruction per SM;
 //   once-validation  tests/validation/async-matmul.cu's three kernels once each at n = 512 (run
 //                    under ncu --cache-control all for the cold times time-compare --cold reads);
-//   once-lesson N    the lesson's three kernels once each at n = N (idem).
+//   once-lesson N    the lesson's three kernels once each at n = N (idem);
+//   once-probe       tests/validation/ldgsts-probe.cu's kernels once each, <<<1, 32>>>, in the
+//                    order of tests/validation/ldgsts-probe.json (LDGSTS's shared side under ncu).
 // Build and run on the GPU machine:
 //   nvcc -O3 -arch=sm_90 -o /tmp/tal scripts/time-async-lesson.cu && /tmp/tal table && /tmp/tal probe
 // The H100's results: docs/measurements/async-copy-h100.txt.
@@ -27,6 +29,9 @@ namespace lesson {
 }
 namespace validation {
 #include "../tests/validation/async-matmul.cu"
+}
+namespace ldgsts {
+#include "../tests/validation/ldgsts-probe.cu"
 }
 
 #define CHECK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { std::printf("%s: %s\n", #x, cudaGetErrorString(e)); std::exit(1); } } while (0)
@@ -200,14 +205,29 @@ static int once(bool validationKernels, int n) {
     return 0;
 }
 
+static int onceProbe() {
+    using P = void (*)(const float*, float*);
+    const P ks[] = {ldgsts::ca4_line, ldgsts::ca4_two_lines_shifted, ldgsts::ca4_two_lines_aligned, ldgsts::ca4_reversed,
+                    ldgsts::ca4_same_bank, ldgsts::ca4_scattered, ldgsts::ca4_half_warp, ldgsts::ca4_zfill_all,
+                    ldgsts::ca8_zfill4, ldgsts::cg16_lines, ldgsts::cg16_zfill8, ldgsts::cg16_dst_shifted, ldgsts::ca16_lines};
+    float *g, *out;
+    CHECK(cudaMalloc(&g, 4096 * 4));
+    CHECK(cudaMemset(g, 0, 4096 * 4));
+    CHECK(cudaMalloc(&out, 32 * 4));
+    for (P k : ks) k<<<1, 32>>>(g, out);
+    CHECK(cudaDeviceSynchronize());
+    return 0;
+}
+
 int main(int argc, char** argv) {
     const char* mode = argc > 1 ? argv[1] : "table";
+    if (!std::strcmp(mode, "once-probe")) return onceProbe();
     if (!std::strcmp(mode, "once-validation")) return once(true, 512);
     if (!std::strcmp(mode, "once-lesson")) return once(false, argc > 2 ? std::atoi(argv[2]) : 256);
     CHECK(cudaMalloc(&flushBuf, size_t(256) << 20));
     clocksUp();
     if (!std::strcmp(mode, "table")) return table();
     if (!std::strcmp(mode, "probe")) return probe();
-    std::printf("usage: tal table | probe | once-validation | once-lesson N\n");
+    std::printf("usage: tal table | probe | once-validation | once-lesson N | once-probe\n");
     return 2;
 }

@@ -88,6 +88,19 @@ std::optional<uint32_t> registersFor(const RunSpec& spec, const runtime::Lesson*
     return std::nullopt;
 }
 
+LaunchPipeline::Setup launchSetup(const RunSpec& spec, const timing::GpuSpec* gpu, bool timed, const timing::TimingOptions& timing,
+                                  const runtime::SimDevice& device, const runtime::Lesson* lesson, const std::string& kernel) {
+    LaunchPipeline::Setup s;
+    s.gpu = gpu;
+    s.timed = timed;
+    s.counters = spec.counters;
+    s.countersOnSimSMs = true;
+    s.timing = device.launchTimingOptions(timing);   // the stream's L2 window, mapped host memory
+    s.registers = registersFor(spec, lesson, kernel);
+    s.observers = spec.observers;
+    return s;
+}
+
 double RunReport::predictedUs() const {
     double us = 0;
     for (auto& l : launches)
@@ -120,15 +133,9 @@ RunReport run(const runtime::Lesson& lesson, const runtime::ParamValues& params,
         if (hook) {
             sim->onLaunch = [&](sim::Gpu& g) {
                 const size_t index = rep.launches.size();
-                LaunchPipeline::Setup s;
-                s.gpu = &rep.gpu;
-                s.timed = timed && (!spec.timeLaunch || spec.timeLaunch(index));
-                s.counters = spec.counters;
-                s.countersOnSimSMs = true;
+                LaunchPipeline::Setup s = launchSetup(spec, &rep.gpu, timed && (!spec.timeLaunch || spec.timeLaunch(index)), topt, *sim,
+                                                      &lesson, g.program().kernelName);
                 s.parallelCounters = true;
-                s.timing = sim->launchTimingOptions(topt);   // the stream's L2 window, mapped host memory
-                s.registers = registersFor(spec, &lesson, g.program().kernelName);
-                s.observers = spec.observers;
                 if (rep.lines) s.observers.push_back(rep.lines.get());
                 std::unique_ptr<LaunchPipeline> p;
                 try {

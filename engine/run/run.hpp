@@ -137,6 +137,15 @@ private:
 // Registers per thread for `kernel` under `spec`'s precedence (forced, by kernel, lesson.json).
 std::optional<uint32_t> registersFor(const RunSpec& spec, const runtime::Lesson* lesson, const std::string& kernel);
 
+// The setup run() gives one simulated launch of `kernel` on `device`: `gpu` (may be null when not
+// timed), the counters when `spec` asks for them (spread over the simulator's SMs), `spec`'s
+// observers, `timing` with what the host program set for this launch (its stream's L2 access
+// policy window, the persisting set-aside, mapped host memory: SimDevice::launchTimingOptions) and
+// the kernel's registers (registersFor). The app's stepping worker builds its pipeline from the
+// same setup, so a launch stepped in the app is timed as `warpscope run --timed` times it.
+LaunchPipeline::Setup launchSetup(const RunSpec& spec, const timing::GpuSpec* gpu, bool timed, const timing::TimingOptions& timing,
+                                  const runtime::SimDevice& device, const runtime::Lesson* lesson, const std::string& kernel);
+
 // Runs `lesson` with `params` as `spec` says. Never throws for what the run does (a fault, a
 // deadlock, a budget: RunReport::error, with everything measured up to it); throws Error for a
 // spec that cannot start (unknown preset, no GPU for the GPU backend).

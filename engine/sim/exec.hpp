@@ -73,6 +73,7 @@ struct Exec {
     uint64_t sink[32];
     uint64_t addrs[32];
     uint64_t baseScratch[32];   // a 32-bit address register, widened
+    uint64_t asyncShared[32];   // cp.async: Step::asyncShared
     // Writes to 32-bit registers go to 64-bit staging copies of them (filled with their current
     // values, so lanes an instruction leaves alone keep them), stored back by commit().
     uint64_t stage[5][32];

@@ -132,6 +132,7 @@ void cpAsync(Exec& x) {
                << " it copies: the PTX ISA leaves that undefined.";
             x.fault(Error::Kind::Fault, os.str(), l, src, true);
         }
+        x.asyncShared[l] = dst | want << 32;
         Block::AsyncCopy c;
         c.dst = static_cast<uint32_t>(dst);
         c.bytes = static_cast<uint8_t>(n);
@@ -148,7 +149,10 @@ void cpAsync(Exec& x) {
             if (b.asyncPending[word] < 0xffff) ++b.asyncPending[word];
         threadAsync(b, x.w.indexInBlock * 32 + uint32_t(l), threads).copies.push_back(c);
     });
-    if (x.st) fillMemoryStep(*x.st, I, StateSpace::Global, x.addrs);
+    if (x.st) {
+        fillMemoryStep(*x.st, I, StateSpace::Global, x.addrs);
+        x.st->asyncShared = x.asyncShared;
+    }
 }
 
 void commitGroup(Exec& x, uint32_t thread) {

@@ -47,6 +47,10 @@ struct Step {
     uint8_t accessBytes = 0;
     bool isLoad = false, isStore = false, isAtomic = false;
     const uint64_t* addresses = nullptr;   // 32 entries; valid for lanes in execMask
+    // cp.async (whose `addresses` are its global sources): per lane in execMask, the shared
+    // destination offset (low 32 bits) and the bytes taken from the source (high 32 bits; fewer
+    // than accessBytes: the rest is zero fill). Null for every other instruction.
+    const uint64_t* asyncShared = nullptr;
 };
 
 // What one memory instruction (ld/ldu/st/atom/red) accessed: the memory fields of its Step, for a

@@ -1023,6 +1023,7 @@ bool TimedRun::isMapped(uint64_t sector) const {
 
 double TimedRun::mappedTurn(double arrive, uint32_t sectors, bool write) {
     mappedSectors_ += sectors;
+    if (write) mappedWriteSectors_ += sectors;
     const double gbs = spec_.mappedGBs > 0 ? spec_.mappedGBs : std::max(spec_.pcieGBs, 1.0);
     const double xfer = sectors * 32.0 / (gbs * 1e3 / spec_.clockMHz);
     double& freeAt = pcieFreeAt_[write ? 1 : 0];
@@ -1396,6 +1397,7 @@ TimingResult TimedRun::result() const {
     r.l2Hits = l2Hits_;
     r.l2Lookups = l2Lookups_;
     r.mappedSectors = mappedSectors_;
+    r.mappedWriteSectors = mappedWriteSectors_;
     r.dramSectors = dramSectors_;
     return r;
 }

@@ -87,6 +87,7 @@ struct TimingResult {
     uint64_t l1Hits = 0, l2Hits = 0, dramSectors = 0, l1Lookups = 0;
     uint64_t l2Lookups = 0;          // sectors looked up in L2 (l2Hits of them hit)
     uint64_t mappedSectors = 0;      // sectors read or written in mapped host memory, over PCIe
+    uint64_t mappedWriteSectors = 0; // of mappedSectors, those written (the rest were read)
 };
 
 // ---------------------------------------------------------------- 3. per-cycle view
@@ -244,7 +245,7 @@ private:
     double dramBusy_ = 0, dramBusyAt_ = 0;   // DRAM busy cycles, decayed over dramLoadWindow (its load)
     std::unordered_map<uint64_t, double> atomicFreeAt_;   // by 4-byte word (or region, with l2AtomicOpCycles):
                                                           // when its L2 atomic unit is free
-    uint64_t l1Hits_ = 0, l1Lookups_ = 0, l2Hits_ = 0, dramSectors_ = 0, l2Lookups_ = 0, mappedSectors_ = 0;
+    uint64_t l1Hits_ = 0, l1Lookups_ = 0, l2Hits_ = 0, dramSectors_ = 0, l2Lookups_ = 0, mappedSectors_ = 0, mappedWriteSectors_ = 0;
     // Accounting
     StallCounts stalls_{};
     std::vector<StallCounts> lineStalls_;

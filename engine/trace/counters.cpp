@@ -34,6 +34,10 @@ void MemCounters::add(const MemCounters& o) {
     ldgstsBypassInst += o.ldgstsBypassInst;
     globalLdgstsRequests += o.globalLdgstsRequests;
     globalLdgstsSectors += o.globalLdgstsSectors;
+    sharedLdgstsWavefronts += o.sharedLdgstsWavefronts;
+    sharedLdgstsConflicts += o.sharedLdgstsConflicts;
+    sharedLdgstsBypassWavefronts += o.sharedLdgstsBypassWavefronts;
+    sharedLdgstsBypassConflicts += o.sharedLdgstsBypassConflicts;
     globalRedSectors += o.globalRedSectors;
     localLdSectors += o.localLdSectors;
     localStSectors += o.localStSectors;
@@ -47,6 +51,53 @@ void MemCounters::add(const MemCounters& o) {
     sharedStRequests += o.sharedStRequests;
     sharedStWavefronts += o.sharedStWavefronts;
     sharedStConflicts += o.sharedStConflicts;
+}
+
+LdgstsShared ldgstsShared(const uint64_t* sources, const uint64_t* shared, uint32_t mask, uint32_t bytesPerLane) {
+    LdgstsShared r;
+    const uint32_t bytes = std::clamp<uint32_t>(bytesPerLane, 4, 16);
+    const uint32_t words = bytes / 4, lanesPerPhase = 128 / bytes;
+    bool zeroFill16 = false;   // a 16-byte copy with zero fill: its read bytes and its zeros go apart
+    for (uint32_t m = mask; m; m &= m - 1) {
+        const int l = std::countr_zero(m);
+        if (bytes == 16 && (shared[l] >> 32) < 16) zeroFill16 = true;
+    }
+    // Distinct words per bank in one pass: a word already counted (a broadcast, or two lanes
+    // writing one word) costs nothing more, as for shared loads (an assumption: no probe has it).
+    struct Banks {
+        uint64_t seen[32][32];   // a phase has at most 32 words
+        uint32_t count[32] = {};
+        void add(uint64_t word) {
+            const uint32_t b = uint32_t(word & 31);
+            for (uint32_t i = 0; i < count[b]; ++i)
+                if (seen[b][i] == word) return;
+            if (count[b] < 32) seen[b][count[b]++] = word;
+        }
+        uint32_t worst() const { return *std::max_element(count, count + 32); }
+    };
+    for (uint32_t first = 0; first < 32; first += lanesPerPhase) {
+        const uint32_t phaseMask = mask & uint32_t(((uint64_t(1) << lanesPerPhase) - 1) << first);
+        if (!phaseMask) continue;
+        for (int pass = 0; pass < (zeroFill16 ? 2 : 1); ++pass) {
+            Banks src, dst;
+            bool any = false;
+            for (uint32_t m = phaseMask; m; m &= m - 1) {
+                const int l = std::countr_zero(m);
+                const uint64_t from = shared[l] >> 32, to = shared[l] & 0xffffffffu;
+                for (uint32_t k = 0; k < words; ++k) {
+                    const bool read = 4 * k < from, zero = 4 * k + 4 > from;   // a word may be part of both
+                    if (zeroFill16 ? !(pass == 0 ? read : zero) : false) continue;
+                    any = true;
+                    dst.add(to / 4 + k);
+                    if (read && (!zeroFill16 || pass == 0)) src.add(sources[l] / 4 + k);
+                }
+            }
+            if (!any) continue;
+            r.wavefronts += std::max(src.worst(), dst.worst());
+            r.ideal += 1;
+        }
+    }
+    return r;
 }
 
 CounterCollector::CounterCollector(CacheConfig cfg) : cfg_(cfg) {
@@ -85,7 +136,13 @@ void CounterCollector::onStep(const sim::Step& s) {
         const uint32_t bytes = s.accessBytes;
         if (s.space == ptx::StateSpace::Global) {
             mem::GlobalAccess ga;
-            mem::coalesce(s.addresses, s.execMask, bytes, ga);
+            // A cp.async lane with source size 0 reads nothing (it only writes zeros): no request
+            // at all when no lane reads, as the H100 counts it (tests/validation/ldgsts-probe.cu).
+            uint32_t reading = s.execMask;
+            if (s.asyncShared)
+                for (uint32_t m = s.execMask; m; m &= m - 1)
+                    if ((s.asyncShared[std::countr_zero(m)] >> 32) == 0) reading &= ~(1u << std::countr_zero(m));
+            if (reading) mem::coalesce(s.addresses, reading, bytes, ga);
             if (s.isAtomic) {
                 // Atomic sectors are counted per pass (mem/atomics.hpp); an atomic ptxas aggregates
                 // is one lane's. red, or an atom whose result is unused, runs (and counts) as RED.
@@ -103,6 +160,15 @@ void CounterCollector::onStep(const sim::Step& s) {
                 d.ldgstsBypassInst = s.instr->asyncBypassL1 ? 1 : 0;
                 d.globalLdgstsRequests = ga.requests;
                 d.globalLdgstsSectors = ga.sectors;
+                if (s.asyncShared) {
+                    const LdgstsShared sh = ldgstsShared(s.addresses, s.asyncShared, s.execMask, bytes);
+                    d.sharedLdgstsWavefronts = sh.wavefronts;
+                    d.sharedLdgstsConflicts = sh.conflicts();
+                    if (s.instr->asyncBypassL1) {
+                        d.sharedLdgstsBypassWavefronts = sh.wavefronts;
+                        d.sharedLdgstsBypassConflicts = sh.conflicts();
+                    }
+                }
             } else if (s.isLoad) {
                 d.globalLdRequests = ga.requests;
                 d.globalLdSectors = ga.sectors;
@@ -344,6 +410,15 @@ std::map<std::string, double> CounterCollector::metrics() const {
     m["smsp__sass_inst_executed_op_ldgsts_cache_bypass.sum"] = double(t.ldgstsBypassInst);
     m["smsp__sass_l1tex_t_requests_pipe_lsu_mem_global_op_ldgsts.sum"] = double(t.globalLdgstsRequests);
     m["smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ldgsts.sum"] = double(t.globalLdgstsSectors);
+    // Its shared side (ldgstsShared): wavefronts and bank conflicts of the writes into shared memory.
+    m["smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum"] = double(t.sharedLdgstsWavefronts);
+    m["smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts_cache_access.sum"] =
+        double(t.sharedLdgstsWavefronts - t.sharedLdgstsBypassWavefronts);
+    m["smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts_cache_bypass.sum"] = double(t.sharedLdgstsBypassWavefronts);
+    m["smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum"] = double(t.sharedLdgstsConflicts);
+    m["smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts_cache_access.sum"] =
+        double(t.sharedLdgstsConflicts - t.sharedLdgstsBypassConflicts);
+    m["smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts_cache_bypass.sum"] = double(t.sharedLdgstsBypassConflicts);
     m["smsp__inst_executed_op_shared_ld.sum"] = double(t.sharedLdRequests);
     m["smsp__inst_executed_op_shared_st.sum"] = double(t.sharedStRequests);
     // Shared loads as the SASS has them (merged loads once) and as the PTX has them.

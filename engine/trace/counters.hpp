@@ -50,6 +50,9 @@ struct MemCounters {
     // cp.async (LDGSTS on the hardware): its global reads, counted apart from ld as Nsight
     // Compute does (op_ldgsts), and the instructions.
     uint64_t ldgstsInst = 0, ldgstsBypassInst = 0, globalLdgstsRequests = 0, globalLdgstsSectors = 0;
+    // Its shared-memory side: wavefronts and bank conflicts of its writes (ldgstsShared), all and
+    // those of .cg (cache_bypass) copies.
+    uint64_t sharedLdgstsWavefronts = 0, sharedLdgstsConflicts = 0, sharedLdgstsBypassWavefronts = 0, sharedLdgstsBypassConflicts = 0;
     uint64_t localLdSectors = 0, localStSectors = 0, localRequests = 0;
     // Shared loads: requests are PTX instructions; wavefronts and conflicts as the SASS has them
     // (merged loads counted once, as the wide load), with the PTX-level figures and the SASS
@@ -61,6 +64,20 @@ struct MemCounters {
     uint64_t tensorHmma = 0, tensorImma = 0, tensorPipeCycles = 0, ldsm = 0;
     void add(const MemCounters& o);
 };
+
+// The shared-memory side of one LDGSTS (cp.async) warp-instruction, as an H100 counts it
+// (tests/validation/ldgsts-probe.cu; docs/async-copy.md, "Counters"). The lanes go in phases as a
+// store of the same width does (32 lanes of 4 bytes, 16 of 8, 8 of 16). In a phase each 4-byte
+// word travels from a source bank (bits 2-6 of its global address) to a destination bank (bits 2-6
+// of its shared offset); the phase takes as many wavefronts as the busiest bank, source or
+// destination, has distinct words, and conflicts are the wavefronts beyond one a phase. A 16-byte
+// copy with zero fill writes the bytes it read and its zeros in separate passes (twice the
+// wavefronts, not counted as conflicts). `sources`: global addresses; `shared`: Step::asyncShared.
+struct LdgstsShared {
+    uint32_t wavefronts = 0, ideal = 0;
+    uint32_t conflicts() const { return wavefronts > ideal ? wavefronts - ideal : 0; }
+};
+LdgstsShared ldgstsShared(const uint64_t* sources, const uint64_t* shared, uint32_t mask, uint32_t bytesPerLane);
 
 class CounterCollector : public sim::StepListener {
 public:

@@ -3,6 +3,7 @@
 // of the functional run.
 #include "gui/model/session.hpp"
 
+#include "run/run.hpp"
 #include "runtime/sim_device.hpp"
 
 #include <catch2/catch.hpp>
@@ -190,4 +191,120 @@ TEST_CASE("timed session: a block that does not fit the preset is an error, not 
     s.setTiming(timedOn("h100"));
     snap = settle(s);
     CHECK(snap->state == RunState::Paused);
+}
+
+// Issue 33: a launch stepped in the app is timed as `warpscope run --timed` times it (both build
+// their launch with run::launchSetup): the access policy window of streams-advanced's L2 step and
+// the mapped memory of its zero-copy step reach the Session's cycle model, so cycles, the L2 hit
+// rate, the PCIe sectors and the counters are the CLI's, digit for digit.
+namespace {
+struct CliLaunch {
+    timing::TimingResult timing;
+    std::map<std::string, double> metrics;
+};
+// What `warpscope run LESSON --gpu PRESET --metrics` computes (cmd_run.cpp fills the same RunSpec).
+std::vector<CliLaunch> runLikeCli(const runtime::Lesson& L, const runtime::ParamValues& p, const std::string& preset) {
+    run::RunSpec spec;
+    spec.timed = true;
+    spec.counters = true;
+    spec.preset = preset;
+    run::RunReport rep = run::run(L, p, spec);
+    REQUIRE(rep.ok());
+    std::vector<CliLaunch> v;
+    for (auto& l : rep.launches) {
+        REQUIRE(l.timing);
+        REQUIRE(l.counters);
+        v.push_back({*l.timing, l.counters->metrics()});
+    }
+    return v;
+}
+// The Session in Timed mode: a few single cycles, then to the end of the host program.
+std::shared_ptr<const Snapshot> stepTimed(const runtime::Lesson& L, const runtime::ParamValues& p, const std::string& preset) {
+    Session s;
+    s.setTiming(timedOn(preset));
+    s.load(L, p);
+    auto snap = settle(s);
+    REQUIRE(snap->state == RunState::Paused);
+    for (int i = 0; i < 3; ++i) s.step();
+    snap = settle(s);
+    REQUIRE(snap->totalCycleSteps == 3);
+    s.runSteps(1000000000);
+    snap = settle(s);
+    REQUIRE(snap->state == RunState::Finished);
+    for (auto& c : snap->checks) {
+        INFO(c.buffer << ": " << c.detail);
+        CHECK(c.passed);
+    }
+    return snap;
+}
+void requireSame(const Snapshot& app, const std::vector<CliLaunch>& cli) {
+    REQUIRE(app.launchTimings.size() == cli.size());
+    REQUIRE(app.launchCounters.size() == cli.size());
+    for (size_t i = 0; i < cli.size(); ++i) {
+        const timing::TimingResult& a = app.launchTimings[i]->result;
+        const timing::TimingResult& c = cli[i].timing;
+        INFO("launch " << i << ": app " << a.cycles << " cycles, L2 " << a.l2Hits << "/" << a.l2Lookups << ", mapped " << a.mappedSectors
+                       << "; CLI " << c.cycles << " cycles, L2 " << c.l2Hits << "/" << c.l2Lookups << ", mapped " << c.mappedSectors);
+        CHECK(app.launchTimings[i]->complete);
+        CHECK(a.cycles == c.cycles);
+        CHECK(a.microseconds == c.microseconds);
+        CHECK(a.l2Hits == c.l2Hits);
+        CHECK(a.l2Lookups == c.l2Lookups);
+        CHECK(a.dramSectors == c.dramSectors);
+        CHECK(a.mappedSectors == c.mappedSectors);
+        CHECK(a.mappedWriteSectors == c.mappedWriteSectors);
+        CHECK(a.stalls == c.stalls);
+        CHECK(app.launchCounters[i]->metrics == cli[i].metrics);   // the Metrics panel's table
+    }
+}
+} // namespace
+
+TEST_CASE("timed session: an L2 access policy window reaches the app's cycle model as it reaches warpscope run --timed", "[timing]") {
+    auto L = lessonAt("lessons/streams-advanced");
+    // The lesson's L2 step, on the teaching preset (a 256 KiB L2), with and without the window.
+    auto on = runtime::resolveParams(L, {{"MODE", "4"}, {"WINDOW", "1"}});
+    auto off = runtime::resolveParams(L, {{"MODE", "4"}, {"WINDOW", "0"}});
+    auto cliOn = runLikeCli(L, on, "teaching");
+    auto cliOff = runLikeCli(L, off, "teaching");
+    REQUIRE(cliOn.size() == 1);
+    // The window matters to this launch (else the comparison below would prove nothing).
+    CHECK(cliOn[0].timing.l2Hits > cliOff[0].timing.l2Hits);
+    CHECK(cliOn[0].timing.cycles != cliOff[0].timing.cycles);
+
+    auto snap = stepTimed(L, on, "teaching");
+    requireSame(*snap, cliOn);
+    const TimedLaunchView& t = *snap->launchTimings[0];
+    CHECK(t.windowBytes == 4 * 32768);   // the table, TABLE floats
+    CHECK(t.windowHitRatio == 1.0);
+    CHECK(t.windowHitProp == "persisting");
+    CHECK(t.windowMissProp == "streaming");
+    CHECK(t.persistingBytes == 196608);
+    CHECK(t.mappedBytes == 4);               // zdata, mapped, is one float outside MODE 3
+    CHECK(t.result.mappedSectors == 0);      // and this kernel does not touch it
+    const double rate = double(t.result.l2Hits) / double(t.result.l2Lookups);
+    INFO("the app's L2 hit rate " << rate);
+    CHECK(rate == Approx(0.125).epsilon(0.1));   // steps.md: "from 0 to about 12.5 %"
+
+    // Without the window the app shows no window and the CLI's lower hit rate.
+    auto snapOff = stepTimed(L, off, "teaching");
+    requireSame(*snapOff, cliOff);
+    CHECK(snapOff->launchTimings[0]->windowBytes == 0);
+}
+
+TEST_CASE("timed session: a kernel on mapped host memory crosses PCIe in the app as in warpscope run --timed", "[timing]") {
+    auto L = lessonAt("lessons/streams-advanced");
+    // The lesson's zero-copy step (MODE 3, h100), at a quarter of its size to stay quick.
+    auto p = runtime::resolveParams(L, {{"MODE", "3"}, {"N", "262144"}});
+    auto cli = runLikeCli(L, p, "h100");
+    REQUIRE(cli.size() == 1);
+    const uint64_t bytes = 262144 * 4;
+    CHECK(cli[0].timing.mappedSectors == 2 * bytes / 32);   // each element read once and written once
+    CHECK(cli[0].timing.mappedWriteSectors == bytes / 32);
+
+    auto snap = stepTimed(L, p, "h100");
+    requireSame(*snap, cli);
+    const TimedLaunchView& t = *snap->launchTimings[0];
+    CHECK(t.mappedBytes == bytes);
+    CHECK(t.windowBytes == 0);
+    CHECK(t.result.mappedSectors - t.result.mappedWriteSectors == bytes / 32);   // the panel's sysmem reads
 }

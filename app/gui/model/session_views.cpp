@@ -367,6 +367,17 @@ std::shared_ptr<const TimedLaunchView> Session::Worker::timedLaunchView(const si
     v->kernel = gpu.program().kernelName;
     v->complete = timed->finished() && gpu.state() == sim::LaunchState::Finished;
     v->result = timed->result();
+    const mem::AccessWindow& w = launchOpts.l2Window;
+    auto propName = [](mem::AccessProp p) {
+        return p == mem::AccessProp::Persisting ? "persisting" : p == mem::AccessProp::Streaming ? "streaming" : "normal";
+    };
+    v->windowBase = w.base;
+    v->windowBytes = w.bytes;
+    v->windowHitRatio = w.hitRatio;
+    v->windowHitProp = propName(w.hitProp);
+    v->windowMissProp = propName(w.missProp);
+    v->persistingBytes = launchOpts.l2PersistingBytes;
+    for (auto& [base, bytes] : launchOpts.mappedRanges) v->mappedBytes += bytes;
     return v;
 }
 

@@ -218,7 +218,7 @@ void Session::Worker::runOnce() {
         }
     } publishDevice(*this, &dev);
     memory = &dev.memory();
-    dev.onLaunch = [this](sim::Gpu& g) { onLaunch(g); };
+    dev.onLaunch = [this, &dev](sim::Gpu& g) { onLaunch(g, dev); };
     auto finalSnap = [&](RunState st) {
         auto s = last ? std::make_shared<Snapshot>(*last) : build(nullptr, st);
         s->serial = ++serial;
@@ -269,7 +269,7 @@ void Session::Worker::runOnce() {
 }
 
 // ---------------------------------------------------------------- 5. worker: inside a launch
-void Session::Worker::onLaunch(sim::Gpu& gpu) {
+void Session::Worker::onLaunch(sim::Gpu& gpu, const runtime::SimDevice& dev) {
     ++launchIdx;
     records = 0;
     lastByWarp.clear();
@@ -287,10 +287,12 @@ void Session::Worker::onLaunch(sim::Gpu& gpu) {
     ring.clear();
     launchCycleSteps = 0;
     lastIssueRecords = lastIssueCycle = 0;
-    // The launch's pipeline: the counters with the caches of the selected GPU preset (as
-    // `warpscope run --metrics --gpu` sizes them) and, in Timed mode, the cycle model, which takes
-    // the Gpu's listener slot and forwards every Step to this recorder and the counters. It lives
-    // exactly as long as this launch; the counters stay for the finished picture.
+    // The launch's pipeline, set up as the run API sets up each launch of `warpscope run`
+    // (run::launchSetup): the counters with the caches of the selected GPU preset and, in Timed
+    // mode, the cycle model with what the host program set for this launch (its stream's L2
+    // access policy window, the persisting set-aside, mapped host memory), which takes the Gpu's
+    // listener slot and forwards every Step to this recorder and the counters. It lives exactly
+    // as long as this launch; the counters stay for the finished picture.
     struct DropPipeline {
         Worker& w;
         ~DropPipeline() {
@@ -298,16 +300,19 @@ void Session::Worker::onLaunch(sim::Gpu& gpu) {
             w.timed = nullptr;
         }
     } dropPipeline{*this};
-    run::LaunchPipeline::Setup setup;
-    if (timingCfg.spec.smCount > 0) setup.gpu = &timingCfg.spec;
-    setup.timed = timingCfg.timed;
-    setup.counters = true;
-    setup.countersOnSimSMs = true;
-    setup.timing.policy = timingCfg.policy;
-    setup.registers = timingCfg.registers;
-    if (!setup.registers && lesson) setup.registers = lesson->lesson.registersFor(gpu.program().kernelName);
-    setup.observers.push_back(this);
+    run::RunSpec spec;
+    spec.timed = timingCfg.timed;
+    spec.counters = true;
+    spec.timing.policy = timingCfg.policy;
+    if (timingCfg.registers) {   // the user's count comes first, then lesson.json's
+        spec.timing.registersPerThread = *timingCfg.registers;
+        spec.timing.registersEstimated = false;
+    }
+    spec.observers.push_back(this);
+    run::LaunchPipeline::Setup setup = run::launchSetup(spec, timingCfg.spec.smCount > 0 ? &timingCfg.spec : nullptr, timingCfg.timed,
+                                                        spec.timing, dev, lesson ? &lesson->lesson : nullptr, gpu.program().kernelName);
     setup.observersReadRegisters = true;
+    launchOpts = setup.timing;
     // Throws Error(Input) when a block does not fit on an SM of this preset: runOnce shows it,
     // on top of this launch's picture (so the occupancy panel can say why).
     try {

@@ -194,6 +194,7 @@ struct Session::Worker : sim::StepListener {
 
     // Timed mode: the cycle model of the current launch, the shown SM's recent cycles
     TimingConfig timingCfg;
+    timing::TimingOptions launchOpts;        // the running launch's (run::launchSetup): L2 window, mapped memory
     timing::TimedRun* timed = nullptr;
     uint32_t timedSm = 0;
     std::deque<CycleCells> ring;
@@ -261,7 +262,7 @@ struct Session::Worker : sim::StepListener {
     void main();
     void startRuns(bool& quit);
     void runOnce();
-    void onLaunch(sim::Gpu& gpu);
+    void onLaunch(sim::Gpu& gpu, const runtime::SimDevice& dev);
     void serve(sim::Gpu& gpu);
     Command waitCommand();
     bool applyOutside(const Command& c);   // true: a new run must start

@@ -256,6 +256,14 @@ struct TimedLaunchView {
     std::string kernel;
     bool complete = false;
     timing::TimingResult result;
+    // What the host program set for this launch (run::launchSetup, as `warpscope run --timed`):
+    // its stream's L2 access policy window (windowBytes 0: none), the persisting set-aside and the
+    // mapped host memory the kernel can reach.
+    uint64_t windowBase = 0, windowBytes = 0;
+    double windowHitRatio = 0;
+    std::string windowHitProp, windowMissProp;   // normal, streaming or persisting
+    uint64_t persistingBytes = 0;
+    uint64_t mappedBytes = 0;
 };
 
 struct TimingView {

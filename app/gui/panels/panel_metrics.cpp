@@ -1,6 +1,9 @@
 // Metrics panel: the launch's counters under their Nsight Compute names (estimated ones from the
 // cache model marked), and the per-source-line table; clicking a row shows that line in the
-// Source panel.
+// Source panel. In Timed mode, above them, the cycle model's memory figures for the launch: its
+// L2 hit rate with the stream's access policy window and the persisting set-aside, and the
+// sectors that crossed PCIe to mapped host memory (the figures `warpscope run --timed` predicts
+// with).
 #include "gui/panels/panels.hpp"
 
 #include <algorithm>
@@ -13,6 +16,64 @@ std::string num(double v) {
     if (v == static_cast<double>(static_cast<long long>(v)) && std::abs(v) < 1e15) std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(v));
     else std::snprintf(buf, sizeof buf, "%.3f", v);
     return buf;
+}
+
+// The cycle model's view of launch `index` (finished, or the one running), or null.
+const TimedLaunchView* timedLaunchOf(const Snapshot& s, int index) {
+    for (const auto& t : s.launchTimings)
+        if (t && t->launchIndex == index) return t.get();
+    if (s.timing && s.timing->launch && s.timing->launch->launchIndex == index) return s.timing->launch.get();
+    return nullptr;
+}
+
+// One row of the cycle-model table: the Nsight name with what it means under it, and the value.
+void cycleRow(AppContext& app, const char* name, const std::string& value, const std::string& note) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    drawMetricName(app.fonts.mono, name, false);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", note.c_str());
+    ImGui::PopStyleColor();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(value.c_str());
+}
+
+void drawCycleModel(AppContext& app, const TimedLaunchView& t) {
+    const timing::TimingResult& r = t.result;
+    ImGui::PushStyleColor(ImGuiCol_Text, colv(okabe_ito::SkyBlue));
+    ImGui::TextWrapped("Cycle model (Timed mode, %s)%s", app.snap->gpuPreset.c_str(), t.complete ? "" : ", so far");
+    ImGui::PopStyleColor();
+    if (ImGui::IsItemHovered())
+        tooltip("What the cycle model predicted this launch with, as `warpscope run --timed` does: its own L2 with the launch's\n"
+                "access policy window and persisting set-aside, and mapped host memory over PCIe. The counters below come\n"
+                "from the counters' cache model, which knows neither.");
+    // Mapped memory where the kernel used it (a lesson may keep a one-element mapped buffer it never touches).
+    const bool pcie = r.mappedSectors > 0;
+    ImGuiTableFlags tf = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit;
+    if (ImGui::BeginTable("cycle", 2, tf)) {
+        ImGui::TableSetupColumn("cycle model", ImGuiTableColumnFlags_WidthStretch);
+        ImGui::TableSetupColumn("value");
+        char buf[96];
+        std::snprintf(buf, sizeof buf, "%.2f", r.l2Lookups ? 100.0 * double(r.l2Hits) / double(r.l2Lookups) : 0.0);
+        cycleRow(app, "lts__t_sector_hit_rate.pct", buf,
+                 num(double(r.l2Hits)) + " of " + num(double(r.l2Lookups)) + " sectors hit" + (t.windowBytes ? ", with the window" : ""));
+        if (pcie) {
+            const uint64_t reads = r.mappedSectors - r.mappedWriteSectors;
+            cycleRow(app, "lts__t_sectors_aperture_sysmem_op_read.sum", num(double(reads)), formatBytes(reads * 32) + " read over PCIe");
+            cycleRow(app, "lts__t_sectors_aperture_sysmem_op_write.sum", num(double(r.mappedWriteSectors)),
+                     formatBytes(r.mappedWriteSectors * 32) + " written over PCIe");
+        }
+        cycleRow(app, "dram__sectors.sum", num(double(r.dramSectors)), formatBytes(r.dramSectors * 32) + " to and from DRAM");
+        cycleRow(app, "gpc__cycles_elapsed.max", num(double(r.cycles)), "cycles predicted");
+        ImGui::EndTable();
+    }
+    if (t.windowBytes) {
+        ImGui::TextWrapped("Access policy window on the launch's stream: %s at 0x%llx, hitRatio %.2f, hits %s, misses %s; "
+                           "set-aside %s.",
+                           formatBytes(t.windowBytes).c_str(), static_cast<unsigned long long>(t.windowBase), t.windowHitRatio,
+                           t.windowHitProp.c_str(), t.windowMissProp.c_str(), formatBytes(t.persistingBytes).c_str());
+    }
+    if (pcie) ImGui::TextWrapped("Mapped (zero-copy) host memory: %s, reached over PCIe.", formatBytes(t.mappedBytes).c_str());
 }
 } // namespace
 
@@ -41,6 +102,7 @@ void drawMetricsPanel(AppContext& app) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
     ImGui::TextWrapped("%s", state);
     ImGui::PopStyleColor();
+    if (const TimedLaunchView* t = s.timed ? timedLaunchOf(s, cv.launchIndex) : nullptr) drawCycleModel(app, *t);
 
     if (ImGui::BeginTabBar("mtabs")) {
         if (ImGui::BeginTabItem("Kernel totals")) {
