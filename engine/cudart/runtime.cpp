@@ -479,8 +479,10 @@ void enableTimeline(Runtime& rt) {
         const timing::TimingResult r = timing::runTimed(g, spec, dev->launchTimingOptions({}));
         dev->reportKernelMicros(r.microseconds);
         // One line per launch with its modelled time, as a profiler's summary gives it.
-        std::fprintf(stderr, "warpscope --timed: %s: %.3f us (%llu cycles at %.0f MHz, %u blocks per SM)\n", rt.launchLabel.c_str(),
-                     r.microseconds, static_cast<unsigned long long>(r.cycles), spec.clockMHz, r.occupancy.activeBlocksPerSM);
+        // warpscope compare prog.cu reads these lines (app/cli/cmd_program_gpu.cpp).
+        std::fprintf(stderr, "warpscope --timed: %s: %.3f us (%llu cycles at %.0f MHz, %u blocks per SM, %llu warp-instructions)\n",
+                     rt.launchLabel.c_str(), r.microseconds, static_cast<unsigned long long>(r.cycles), spec.clockMHz,
+                     r.occupancy.activeBlocksPerSM, static_cast<unsigned long long>(g.stats().warpInstructions));
     };
 }
 
