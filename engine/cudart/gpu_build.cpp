@@ -175,7 +175,7 @@ std::string readAll(const fs::path& p) {
 } // namespace
 
 std::string findNvcc() {
-    if (const char* p = std::getenv("WARPSCOPE_NVCC"); p && *p) return p;
+    if (const char* p = std::getenv("WARPSCOPE_NVCC"); p && *p) return std::string(p) == "none" ? "" : p;   // "none": as if not installed
     for (auto& c : compile::available())
         if (c.compiler == compile::Compiler::Nvcc) return c.path;
     return "";
