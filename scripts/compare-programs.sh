@@ -44,7 +44,9 @@ clock|$s/Samples/0_Introduction/clock|clock.cu -I $s/Common|
 simpleTemplates|$s/Samples/0_Introduction/simpleTemplates|simpleTemplates.cu -I $s/Common|
 graphMemoryNodes|$s/Samples/3_CUDA_Features/graphMemoryNodes|graphMemoryNodes.cu -I $s/Common|
 simpleAWBarrier|$s/Samples/0_Introduction/simpleAWBarrier|simpleAWBarrier.cu -I $s/Common|
-globalToShmemAsyncCopy|$s/Samples/3_CUDA_Features/globalToShmemAsyncCopy|globalToShmemAsyncCopy.cu -I $s/Common|"
+globalToShmemAsyncCopy|$s/Samples/3_CUDA_Features/globalToShmemAsyncCopy|globalToShmemAsyncCopy.cu -I $s/Common|-wA=64 -hA=64 -wB=64 -hB=64
+globalToShmemAsyncCopy_k2|$s/Samples/3_CUDA_Features/globalToShmemAsyncCopy|globalToShmemAsyncCopy.cu -I $s/Common|-kernel=2 -wA=64 -hA=64 -wB=64 -hB=64
+globalToShmemAsyncCopy_k3|$s/Samples/3_CUDA_Features/globalToShmemAsyncCopy|globalToShmemAsyncCopy.cu -I $s/Common|-kernel=3 -wA=64 -hA=64 -wB=64 -hB=64"
 fi
 echo "$list" | while IFS='|' read -r name dir srcs args; do
   [ -n "$name" ] || continue

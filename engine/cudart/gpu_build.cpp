@@ -41,6 +41,7 @@ const char* const kLaunchTimer = R"CU(// warpscope's launch timer for a program 
 extern "C" cudaError_t __real_cudaLaunchKernel(const void*, dim3, dim3, void**, size_t, cudaStream_t);
 extern "C" cudaError_t __real_cudaLaunchCooperativeKernel(const void*, dim3, dim3, void**, size_t, cudaStream_t);
 extern "C" cudaError_t __real_cudaDeviceReset(void);
+extern "C" cudaError_t __real___cudaPopCallConfiguration(dim3*, dim3*, size_t*, void*);
 
 namespace {
 struct Launch {
@@ -55,6 +56,18 @@ std::mutex g_mutex;
 std::vector<Launch> g_launches;
 size_t g_written = 0;
 bool g_atexit = false;
+// A <<<...>>> whose configuration was popped by nvcc's stub but whose launch call the timer did
+// not see (a launch path other than cudaLaunchKernel): listed, untimed, so the count is right.
+thread_local bool t_popped = false;
+thread_local Launch t_pop;
+
+void unseenLaunch() {
+    if (!t_popped) return;
+    t_popped = false;
+    t_pop.kernel = "(a kernel launched by nvcc's stub)";
+    t_pop.untimed = "its launch call did not pass through cudaLaunchKernel, which the timer wraps";
+    g_launches.push_back(t_pop);
+}
 
 std::string kernelName(const void* func) {
     const char* name = nullptr;
@@ -109,11 +122,13 @@ void settle(bool wait) {
 
 void atExit() {
     std::lock_guard<std::mutex> lock(g_mutex);
+    unseenLaunch();
     settle(true);
 }
 
 cudaError_t timed(bool cooperative, const void* func, dim3 grid, dim3 block, void** args, size_t shared, cudaStream_t stream) {
     std::lock_guard<std::mutex> lock(g_mutex);
+    t_popped = false;   // this is the launch the stub popped its configuration for
     Launch l;
     l.kernel = kernelName(func);
     l.grid = grid;
@@ -156,9 +171,27 @@ extern "C" cudaError_t __wrap_cudaLaunchKernel(const void* func, dim3 grid, dim3
 extern "C" cudaError_t __wrap_cudaLaunchCooperativeKernel(const void* func, dim3 grid, dim3 block, void** args, size_t shared, cudaStream_t stream) {
     return timed(true, func, grid, block, args, shared, stream);
 }
+extern "C" cudaError_t __wrap___cudaPopCallConfiguration(dim3* grid, dim3* block, size_t* shared, void* stream) {
+    cudaError_t e = __real___cudaPopCallConfiguration(grid, block, shared, stream);
+    std::lock_guard<std::mutex> lock(g_mutex);
+    unseenLaunch();
+    if (e == cudaSuccess && grid && block) {
+        t_popped = true;
+        t_pop = Launch();
+        t_pop.grid = *grid;
+        t_pop.block = *block;
+        t_pop.shared = shared ? *shared : 0;
+        if (!g_atexit) {
+            g_atexit = true;
+            std::atexit(atExit);
+        }
+    }
+    return e;
+}
 extern "C" cudaError_t __wrap_cudaDeviceReset(void) {
     {
         std::lock_guard<std::mutex> lock(g_mutex);
+        unseenLaunch();
         settle(true);
     }
     return __real_cudaDeviceReset();
@@ -236,7 +269,10 @@ BuildResult buildProgramForGpu(const BuildOptions& o) {
     // nvcc compiles .cu as CUDA and .cpp/.c with the host compiler; absolute paths, as it runs elsewhere.
     for (auto& s : o.sources) argv.push_back(fs::absolute(s).string());
     argv.push_back((work / "warpscope_launch_timer.cpp").string());
-    for (const char* w : {"--wrap=cudaLaunchKernel", "--wrap=cudaLaunchCooperativeKernel", "--wrap=cudaDeviceReset"})
+    // CUDA 13's <<<...>>> launches through a kernel handle (__cudaLaunchKernel_helper) unless
+    // __NV_LEGACY_LAUNCH asks for the cudaLaunchKernel call the timer wraps (the kernels are the same).
+    argv.push_back("-D__NV_LEGACY_LAUNCH");
+    for (const char* w : {"--wrap=cudaLaunchKernel", "--wrap=cudaLaunchCooperativeKernel", "--wrap=cudaDeviceReset", "--wrap=__cudaPopCallConfiguration"})
         argv.insert(argv.end(), {"-Xlinker", w});
     if (texts.end() != std::find_if(texts.begin(), texts.end(), [](const std::string& t) { return t.find("<cuda.h>") != std::string::npos; }))
         argv.push_back("-lcuda");   // the driver API's device queries (deviceQuery, the SDK's helpers)
