@@ -42,6 +42,14 @@ extern "C" cudaError_t __real_cudaLaunchKernel(const void*, dim3, dim3, void**, 
 extern "C" cudaError_t __real_cudaLaunchCooperativeKernel(const void*, dim3, dim3, void**, size_t, cudaStream_t);
 extern "C" cudaError_t __real_cudaDeviceReset(void);
 extern "C" cudaError_t __real___cudaPopCallConfiguration(dim3*, dim3*, size_t*, void*);
+#if CUDART_VERSION >= 12000
+// CUDA 13's <<<...>>> (crt/host_runtime.h without __NV_LEGACY_LAUNCH): the stub gets a kernel
+// handle once (__cudaGetKernel) and launches through __cudaLaunchKernel_helper. Weak: where a
+// toolkit has no such functions, nothing refers to them and the wrappers below are never called.
+extern "C" __attribute__((weak)) cudaError_t __real___cudaGetKernel(cudaKernel_t*, const void*);
+extern "C" __attribute__((weak)) cudaError_t __real___cudaLaunchKernel_helper(cudaKernel_t, dim3, dim3, void**, size_t, cudaStream_t);
+extern "C" cudaError_t __real_cudaLaunchKernelExC(const cudaLaunchConfig_t*, const void*, void**);
+#endif
 
 namespace {
 struct Launch {
@@ -54,6 +62,7 @@ struct Launch {
 };
 std::mutex g_mutex;
 std::vector<Launch> g_launches;
+std::vector<std::pair<const void*, const void*>> g_handles;   // kernel handle -> the host stub it stands for
 size_t g_written = 0;
 bool g_atexit = false;
 // A <<<...>>> whose configuration was popped by nvcc's stub but whose launch call the timer did
@@ -70,6 +79,8 @@ void unseenLaunch() {
 }
 
 std::string kernelName(const void* func) {
+    for (auto& h : g_handles)
+        if (h.first == func) func = h.second;
     const char* name = nullptr;
 #if CUDART_VERSION >= 12030
     if (cudaFuncGetName(&name, func) != cudaSuccess) name = nullptr;
@@ -126,7 +137,11 @@ void atExit() {
     settle(true);
 }
 
-cudaError_t timed(bool cooperative, const void* func, dim3 grid, dim3 block, void** args, size_t shared, cudaStream_t stream) {
+#if CUDART_VERSION >= 12000
+const cudaLaunchConfig_t* g_exConfig = nullptr;
+#endif
+// how: 0 cudaLaunchKernel, 1 cudaLaunchCooperativeKernel, 2 __cudaLaunchKernel_helper, 3 cudaLaunchKernelExC.
+cudaError_t timed(int how, const void* func, dim3 grid, dim3 block, void** args, size_t shared, cudaStream_t stream) {
     std::lock_guard<std::mutex> lock(g_mutex);
     t_popped = false;   // this is the launch the stub popped its configuration for
     Launch l;
@@ -142,8 +157,13 @@ cudaError_t timed(bool cooperative, const void* func, dim3 grid, dim3 block, voi
         l.untimed = capture != cudaStreamCaptureStatusNone ? "captured into a graph" : "the timer's events could not be made";
         cudaGetLastError();
     }
-    cudaError_t e = cooperative ? __real_cudaLaunchCooperativeKernel(func, grid, block, args, shared, stream)
-                                : __real_cudaLaunchKernel(func, grid, block, args, shared, stream);
+    cudaError_t e = cudaErrorNotSupported;
+    if (how == 0) e = __real_cudaLaunchKernel(func, grid, block, args, shared, stream);
+    else if (how == 1) e = __real_cudaLaunchCooperativeKernel(func, grid, block, args, shared, stream);
+#if CUDART_VERSION >= 12000
+    else if (how == 2) e = __real___cudaLaunchKernel_helper((cudaKernel_t)func, grid, block, args, shared, stream);
+    else if (how == 3) e = __real_cudaLaunchKernelExC(g_exConfig, func, args);
+#endif
     if (e != cudaSuccess) {
         l.untimed = std::string("the launch returned ") + cudaGetErrorName(e);
     } else if (timeIt && cudaEventRecord(l.stop, stream) != cudaSuccess) {
@@ -166,11 +186,31 @@ cudaError_t timed(bool cooperative, const void* func, dim3 grid, dim3 block, voi
 } // namespace
 
 extern "C" cudaError_t __wrap_cudaLaunchKernel(const void* func, dim3 grid, dim3 block, void** args, size_t shared, cudaStream_t stream) {
-    return timed(false, func, grid, block, args, shared, stream);
+    return timed(0, func, grid, block, args, shared, stream);
 }
 extern "C" cudaError_t __wrap_cudaLaunchCooperativeKernel(const void* func, dim3 grid, dim3 block, void** args, size_t shared, cudaStream_t stream) {
-    return timed(true, func, grid, block, args, shared, stream);
+    return timed(1, func, grid, block, args, shared, stream);
 }
+#if CUDART_VERSION >= 12000
+extern "C" cudaError_t __wrap___cudaGetKernel(cudaKernel_t* handle, const void* func) {
+    if (!__real___cudaGetKernel) return cudaErrorNotSupported;
+    cudaError_t e = __real___cudaGetKernel(handle, func);
+    if (e == cudaSuccess && handle) {
+        std::lock_guard<std::mutex> lock(g_mutex);
+        g_handles.push_back({(const void*)*handle, func});
+    }
+    return e;
+}
+extern "C" cudaError_t __wrap___cudaLaunchKernel_helper(cudaKernel_t k, dim3 grid, dim3 block, void** args, size_t shared, cudaStream_t stream) {
+    if (!__real___cudaLaunchKernel_helper) return cudaErrorNotSupported;
+    return timed(2, (const void*)k, grid, block, args, shared, stream);
+}
+extern "C" cudaError_t __wrap_cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* func, void** args) {
+    if (!config) return __real_cudaLaunchKernelExC(config, func, args);
+    g_exConfig = config;
+    return timed(3, func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes, config->stream);
+}
+#endif
 extern "C" cudaError_t __wrap___cudaPopCallConfiguration(dim3* grid, dim3* block, size_t* shared, void* stream) {
     cudaError_t e = __real___cudaPopCallConfiguration(grid, block, shared, stream);
     std::lock_guard<std::mutex> lock(g_mutex);
@@ -269,10 +309,12 @@ BuildResult buildProgramForGpu(const BuildOptions& o) {
     // nvcc compiles .cu as CUDA and .cpp/.c with the host compiler; absolute paths, as it runs elsewhere.
     for (auto& s : o.sources) argv.push_back(fs::absolute(s).string());
     argv.push_back((work / "warpscope_launch_timer.cpp").string());
-    // CUDA 13's <<<...>>> launches through a kernel handle (__cudaLaunchKernel_helper) unless
-    // __NV_LEGACY_LAUNCH asks for the cudaLaunchKernel call the timer wraps (the kernels are the same).
-    argv.push_back("-D__NV_LEGACY_LAUNCH");
-    for (const char* w : {"--wrap=cudaLaunchKernel", "--wrap=cudaLaunchCooperativeKernel", "--wrap=cudaDeviceReset", "--wrap=__cudaPopCallConfiguration"})
+    // Every way a launch reaches the runtime: cudaLaunchKernel (CUDA 12's <<<...>>>, and direct
+    // calls), cudaLaunchCooperativeKernel, cudaLaunchKernelExC, and CUDA 13's <<<...>>> through a
+    // kernel handle (__cudaGetKernel, __cudaLaunchKernel_helper; the H100 machine's nvcc 13.0 has
+    // them); __cudaPopCallConfiguration lists a <<<...>>> whose launch none of these saw.
+    for (const char* w : {"--wrap=cudaLaunchKernel", "--wrap=cudaLaunchCooperativeKernel", "--wrap=cudaLaunchKernelExC", "--wrap=__cudaGetKernel",
+                          "--wrap=__cudaLaunchKernel_helper", "--wrap=cudaDeviceReset", "--wrap=__cudaPopCallConfiguration"})
         argv.insert(argv.end(), {"-Xlinker", w});
     if (texts.end() != std::find_if(texts.begin(), texts.end(), [](const std::string& t) { return t.find("<cuda.h>") != std::string::npos; }))
         argv.push_back("-lcuda");   // the driver API's device queries (deviceQuery, the SDK's helpers)
