@@ -28,6 +28,7 @@ int cmdGrade(int argc, char** argv, const fs::path& lessonsDir);       // cmd_gr
 int cmdGradeAll(int argc, char** argv, const fs::path& lessonsDir);    // cmd_grade_all.cpp
 int runProgram(int argc, char** argv);        // cmd_program.cpp: warpscope run prog.cu ...
 int buildProgramCmd(int argc, char** argv);   // cmd_program.cpp: warpscope build prog.cu -o prog
+int compareProgram(int argc, char** argv);    // cmd_program_gpu.cpp: warpscope compare prog.cu (simulator vs GPU)
 int cmdServe(int argc, char** argv);          // cmd_serve.cpp: the web app and compile service (serve/)
 bool isWholeProgramArg(const std::string& arg);   // a .cu/.cpp/.c source: run it as a whole program
 

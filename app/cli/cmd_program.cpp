@@ -9,6 +9,7 @@
 // past the wall-clock limit; 125 when the sandbox stopped it for memory, network or a write
 // outside its folder (the message names the limit).
 #include "cli.hpp"
+#include "program_args.hpp"
 #include "base/data_dir.hpp"
 #include "base/parse_number.hpp"
 #include "base/sandbox.hpp"
@@ -38,6 +39,7 @@ namespace {
 const char* kProgramUsage = R"(usage:
   warpscope run prog.cu [more.cu|.cpp ...] [options] [-- ARGS...]
   warpscope build prog.cu [more.cu|.cpp ...] -o PROG [options]
+  warpscope compare prog.cu [more.cu|.cpp ...] [options] [-- ARGS...]
 options:
   -I DIR            add an include folder (also -IDIR)
   -D NAME[=VALUE]   define a macro (also -DNAME)
@@ -58,18 +60,21 @@ options:
                     times and each launch's modelled time is printed on stderr (about ten times
                     slower; without it a kernel's time on the timeline is its issue-rate bound)
   --no-cache        rebuild even when the same build is cached
+  --backend gpu     run: build the same sources with the CUDA toolkit's nvcc and run the program
+                    natively, its kernels on the real GPU (each launch timed with CUDA events);
+                    exit code 2 where there is no nvcc or no GPU
+  --save-run FILE   run --backend gpu: also write the run (output, exit code, each launch's GPU
+                    time) as JSON, for compare --gpu-run on a machine without a GPU
+  --gpu-run FILE    compare: the GPU side from a saved run instead of running it here
+compare runs the program on the simulator (every kernel through the cycle model) and on the GPU,
+and shows both runs' stdout side by side and each launch's predicted and measured time.
 )";
 
-struct ProgramArgs {
-    cudart::BuildOptions build;
-    std::vector<std::string> programArgs;
-    std::string gpu, budget, check, threads, workDir;
-    bool timed = false;
-    uint64_t cpuSeconds = 120, timeoutSeconds = 300, memoryMb = 16384, processes = 64;
-};
+} // namespace
 
-// Parses the options common to run and build; false (after a message) on bad usage.
-bool parseArgs(int argc, char** argv, ProgramArgs& a, bool allowOutput) {
+// Parses the options common to run, build and compare; false (after a message) on bad usage.
+bool parseProgramArgs(int argc, char** argv, ProgramArgs& a, ProgramCommand command) {
+    const bool allowOutput = command == ProgramCommand::Build;
     for (int i = 0; i < argc; ++i) {
         std::string s = argv[i];
         if (s == "--") {
@@ -77,7 +82,7 @@ bool parseArgs(int argc, char** argv, ProgramArgs& a, bool allowOutput) {
             break;
         }
         if (s == "-I" || s == "-D" || s == "-o" || s == "--gpu" || s == "--cpu-seconds" || s == "--timeout" || s == "--memory-mb" || s == "--processes" || s == "--budget" ||
-            s == "--check" || s == "--threads" || s == "--workdir") {
+            s == "--check" || s == "--threads" || s == "--workdir" || s == "--backend" || s == "--save-run" || s == "--gpu-run") {
             if (i + 1 >= argc) {
                 std::cerr << "warpscope: " << s << " needs a value\n" << kProgramUsage;
                 return false;
@@ -94,6 +99,15 @@ bool parseArgs(int argc, char** argv, ProgramArgs& a, bool allowOutput) {
             else if (s == "--budget") a.budget = std::to_string(parseCount(v, s));
             else if (s == "--threads") a.threads = std::to_string(parseCount(v, s));
             else if (s == "--workdir") a.workDir = v;
+            else if (s == "--backend" && command == ProgramCommand::Run) {
+                if (v != "sim" && v != "gpu") {
+                    std::cerr << "warpscope: --backend is 'sim' (the simulator, the default) or 'gpu' (the real GPU, built with nvcc)\n";
+                    return false;
+                }
+                a.gpuBackend = v == "gpu";
+            }
+            else if (s == "--save-run" && command == ProgramCommand::Run) a.saveRun = v;
+            else if (s == "--gpu-run" && command == ProgramCommand::Compare) a.gpuRun = v;
             else if (s == "--check") {
                 for (size_t p = 0; p <= v.size();) {
                     size_t e = v.find(',', p);
@@ -108,7 +122,7 @@ bool parseArgs(int argc, char** argv, ProgramArgs& a, bool allowOutput) {
                 a.check = v;
             }
             else {
-                std::cerr << "warpscope: " << s << " is an option of warpscope build\n" << kProgramUsage;
+                std::cerr << "warpscope: " << s << (s == "-o" ? " is an option of warpscope build\n" : s == "--gpu-run" ? " is an option of warpscope compare\n" : " is an option of warpscope run\n") << kProgramUsage;
                 return false;
             }
         } else if (s.size() > 2 && s.rfind("-I", 0) == 0) {
@@ -130,11 +144,19 @@ bool parseArgs(int argc, char** argv, ProgramArgs& a, bool allowOutput) {
         std::cerr << "warpscope: no source files\n" << kProgramUsage;
         return false;
     }
+    if (!a.saveRun.empty() && !a.gpuBackend) {
+        std::cerr << "warpscope: --save-run records a run on the GPU: use it with --backend gpu\n";
+        return false;
+    }
+    if (a.gpuBackend && (a.timed || !a.check.empty() || !a.budget.empty() || !a.threads.empty())) {
+        std::cerr << "warpscope: --timed, --check, --budget and --threads are the simulator's; --backend gpu runs the program as nvcc builds it\n";
+        return false;
+    }
     return true;
 }
 
 // Builds; prints diagnostics as file:line:col; false on failure.
-bool build(ProgramArgs& a, std::string* exe) {
+bool buildForSimulator(ProgramArgs& a, std::string* exe) {
     cudart::BuildResult r = cudart::buildProgram(a.build);
     for (auto& d : r.diagnostics) std::cerr << d.text() << "\n";
     if (!r.ok) {
@@ -146,6 +168,8 @@ bool build(ProgramArgs& a, std::string* exe) {
     *exe = r.executable;
     return true;
 }
+
+namespace {
 
 const char* limitName(int sig) {
     switch (sig) {
@@ -160,21 +184,7 @@ const char* limitName(int sig) {
 
 } // namespace
 
-int runProgram(int argc, char** argv) {
-    ProgramArgs a;
-    if (!parseArgs(argc, argv, a, false)) return 2;
-    if (!a.gpu.empty()) {
-        try {
-            timing::findPreset(a.gpu, timing::presetFolders());   // an unknown name is an error now, not a generic GPU later
-        } catch (const Error& e) {
-            std::cerr << "warpscope: --gpu: " << e.what() << "\n";
-            return 2;
-        }
-    }
-    std::string exe;
-    if (!build(a, &exe)) return 2;
-
-    sandbox::Spec spec;
+bool simulatorSpec(const ProgramArgs& a, const std::string& exe, sandbox::Spec& spec) {
     spec.argv = {exe};
     spec.argv.insert(spec.argv.end(), a.programArgs.begin(), a.programArgs.end());
     spec.limits.cpuSeconds = a.cpuSeconds;
@@ -192,7 +202,7 @@ int runProgram(int argc, char** argv) {
         fs::path dir = fs::absolute(a.workDir, ec);
         if (ec || !fs::is_directory(dir, ec)) {
             std::cerr << "warpscope: --workdir " << a.workDir << ": no such folder\n";
-            return 2;
+            return false;
         }
         spec.workDir = dir.lexically_normal().string();
         fs::remove(dir / ".warpscope-status", ec);   // a status left by an earlier run is not this run's
@@ -207,6 +217,30 @@ int runProgram(int argc, char** argv) {
     // The program's stdout line by line even into a pipe, so what it printed before a limit
     // stopped it is not lost in a buffer, and it interleaves with stderr as on a terminal.
     spec.env.push_back({"WARPSCOPE_LINE_BUFFERED", "1"});
+    return true;
+}
+
+bool checkPreset(const ProgramArgs& a) {
+    if (a.gpu.empty()) return true;
+    try {
+        timing::findPreset(a.gpu, timing::presetFolders());   // an unknown name is an error now, not a generic GPU later
+    } catch (const Error& e) {
+        std::cerr << "warpscope: --gpu: " << e.what() << "\n";
+        return false;
+    }
+    return true;
+}
+
+int runProgram(int argc, char** argv) {
+    ProgramArgs a;
+    if (!parseProgramArgs(argc, argv, a, ProgramCommand::Run)) return 2;
+    if (a.gpuBackend) return runProgramOnGpu(a);
+    if (!checkPreset(a)) return 2;
+    std::string exe;
+    if (!buildForSimulator(a, &exe)) return 2;
+
+    sandbox::Spec spec;
+    if (!simulatorSpec(a, exe, spec)) return 2;
     if (const std::string note = sandbox::isolationNote(); !note.empty()) std::cerr << note << "\n";
     sandbox::Runner runner(spec);
     std::string error;
@@ -226,6 +260,10 @@ int runProgram(int argc, char** argv) {
         fs::remove(runner.workDir() + "/.warpscope-status", ec);
     }
     const bool faulted = statusText == "fault" || statusText == "check";
+    return programExitCode(r, faulted);
+}
+
+int programExitCode(const sandbox::Result& r, bool faulted) {
     if (r.limit != sandbox::Limit::None) {
         std::cerr << r.message << "\n";
         if (r.limit == sandbox::Limit::WallTime) return 124;
@@ -242,13 +280,13 @@ int runProgram(int argc, char** argv) {
 
 int buildProgramCmd(int argc, char** argv) {
     ProgramArgs a;
-    if (!parseArgs(argc, argv, a, true)) return 2;
+    if (!parseProgramArgs(argc, argv, a, ProgramCommand::Build)) return 2;
     if (a.build.output.empty()) {
         std::cerr << "warpscope build: name the program with -o FILE\n" << kProgramUsage;
         return 2;
     }
     std::string exe;
-    if (!build(a, &exe)) return 2;
+    if (!buildForSimulator(a, &exe)) return 2;
     std::cout << "built " << exe << "\n";
     return 0;
 }

@@ -23,7 +23,10 @@ usage:
                                  build a whole CUDA program (host code and kernels) and run it
                                  on the simulator; exit code: the program's, 3 if a kernel
                                  faulted, 2 for a build error
+                                 --backend gpu: the same sources built by nvcc, run on the real GPU
   warpscope build prog.cu [more.cu|.cpp ...] -o PROG   the same program as a native executable
+  warpscope compare prog.cu [...] [-- ARGS]   the program on the simulator and the GPU: both stdouts
+                                 side by side, each launch's predicted and measured time
   warpscope run <lesson-dir | lesson-id | spec.json> [options]
       --param NAME=VALUE   override a lesson parameter (repeatable)
       --backend sim|gpu    run on the simulator (default) or a real NVIDIA GPU
@@ -120,6 +123,7 @@ int main(int argc, char** argv) {
         if (cmd == "gpus") return cmdGpus(argc - 2, argv + 2);
         if (cmd == "bench") return runBench(argc - 2, argv + 2, lessonsDir);
         if (cmd == "ncu-compare") return runNcuCompare(argc - 2, argv + 2);
+        if (cmd == "compare" && argc > 2 && isWholeProgramArg(argv[2])) return compareProgram(argc - 2, argv + 2);
         if (cmd == "compare") return runCompare(argc - 2, argv + 2, lessonsDir);
         if (cmd == "time-compare") return runTimeCompare(argc - 2, argv + 2, lessonsDir);
         if (cmd == "timeline-compare") return runTimelineCompare(argc - 2, argv + 2, lessonsDir);

@@ -204,6 +204,30 @@ void pruneCache(const fs::path& programs) {
     for (size_t i = 0; i + 100 < built.size(); ++i) fs::remove_all(built[i].second, ec);
 }
 
+// nvcc accepts `__shared__ alignas(16) float tile[64];` (the SDK's globalToShmemAsyncCopy has it);
+// clang does not take a C++11 attribute after the GNU one __shared__ is. The alignas(...) moves in
+// front of __shared__, on the same line: `alignas(16) __shared__ float tile[64];`.
+std::string moveAlignasBeforeShared(const std::string& text) {
+    static const std::regex re(R"(__shared__(\s+)alignas\s*\()");
+    std::string out;
+    size_t from = 0;
+    for (std::sregex_iterator it(text.begin(), text.end(), re), end; it != end; ++it) {
+        const size_t at = static_cast<size_t>(it->position(0));
+        size_t p = at + static_cast<size_t>(it->length(0)), depth = 1;
+        while (p < text.size() && depth > 0) {
+            if (text[p] == '(') ++depth;
+            else if (text[p] == ')') --depth;
+            else if (text[p] == '\n') break;
+            ++p;
+        }
+        if (depth != 0) continue;   // not on one line: left as it is
+        const std::string spec = text.substr(at + 10 + (*it)[1].length(), p - (at + 10 + (*it)[1].length()));
+        out += text.substr(from, at - from) + spec + " __shared__";
+        from = p;
+    }
+    return out + text.substr(from);
+}
+
 } // namespace
 
 bool isProgramSource(const std::string& path) {
@@ -275,7 +299,7 @@ BuildResult buildProgram(const BuildOptions& o) {
             r.error = "'" + s + "' is not a source file warpscope builds (.cu, .cpp, .cc, .cxx, .c)";
             return r;
         }
-        texts.push_back(readText(s));
+        texts.push_back(moveAlignasBeforeShared(readText(s)));
         h.add(fs::absolute(s).string());
         h.add(texts.back());
         dirs.push_back(fs::absolute(s).parent_path());
@@ -422,7 +446,23 @@ BuildResult buildProgram(const BuildOptions& o) {
             }
             argv.insert(argv.end(), {"-Xclang", "-fcuda-include-gpubinary", "-Xclang", ptx.string()});
         }
-        if (!c) argv.insert(argv.end(), {"-c", src, "-o", obj.string()});
+        // The host pass compiles the file itself, or a copy with its alignas moved (at the file's
+        // own name and lines: #line), so its diagnostics are the file's either way.
+        std::string hostSrc = src;
+        if (cu && texts[i] != readText(src)) {
+            const fs::path copy = work / (std::to_string(i) + ".host.cu");
+            std::string name;
+            for (char ch : fs::absolute(src).string()) {
+                if (ch == '\\' || ch == '"') name += '\\';
+                name += ch;
+            }
+            if (!writeText(copy, "#line 1 \"" + name + "\"\n" + texts[i])) {
+                r.error = "cannot write " + copy.string();
+                return r;
+            }
+            hostSrc = copy.string();
+        }
+        if (!c) argv.insert(argv.end(), {"-c", hostSrc, "-o", obj.string()});
         if (!runTool(argv, "clang (host code of " + src + ")", o.timeoutSeconds, r)) return r;
         objects.push_back(obj.string());
     }

@@ -34,6 +34,17 @@ struct BuildResult {
 
 BuildResult buildProgram(const BuildOptions& options);
 
+// The same program for the real GPU (gpu_build.cpp): the sources, -I and -D built by the CUDA
+// toolkit's nvcc (-arch=native) into a native executable, linked with a launch timer that writes
+// each kernel launch's GPU time (CUDA events) as a JSON line to $WARPSCOPE_GPU_LAUNCHES. Not
+// cached. Without `output` the executable is in a private folder the caller removes
+// (its parent folder).
+BuildResult buildProgramForGpu(const BuildOptions& options);
+// nvcc's path ($WARPSCOPE_NVCC, else the compile layer's search), or "" when there is none.
+std::string findNvcc();
+// The launch timer's source (for tests).
+const char* launchTimerSource();
+
 // warpscope's CUDA host headers as built into the binary: (file name, text).
 const std::vector<std::pair<std::string, std::string_view>>& hostHeaders();
 

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -60,6 +61,9 @@ struct CUgraphNode_st {
     // host
     cudaHostFn_t fn = nullptr;
     void* userData = nullptr;
+    // a graph allocation (MemAlloc: its parameters, the address filled in) or the one a MemFree frees
+    cudaMemAllocNodeParams alloc{};
+    void* freePtr = nullptr;
     // a graph made by stream capture (runs as a whole); `captureKind` is its node's kind
     int captured = -1;
     char captureKind = 0;
@@ -72,6 +76,7 @@ struct CUgraph_st {
 struct CUgraphExec_st {
     CUgraph_st graph;
     std::vector<size_t> order;   // the nodes in the order each launch issues them
+    bool autoFree = false;       // cudaGraphInstantiateFlagAutoFreeOnLaunch
 };
 
 namespace {
@@ -209,6 +214,10 @@ cudaError_t runNode(const CUgraphNode_st& n, cudaStream_t stream) {
         return cudaSuccess;
     }
     case cudaGraphNodeTypeHost: return cudaLaunchHostFunc(stream, n.fn, n.userData);
+    // The simulator has run the stream's earlier work when a node is issued, so the allocation
+    // and the free happen in the order the graph gives them.
+    case cudaGraphNodeTypeMemAlloc: warpscope::cudart::graphMemSetAllocated(n.alloc.dptr, true); return cudaSuccess;
+    case cudaGraphNodeTypeMemFree: warpscope::cudart::graphMemSetAllocated(n.freePtr, false); return cudaSuccess;
     case cudaGraphNodeTypeGraph: return warpscope::cudart::launchCapturedGraph(n.captured, stream);
     default: return cudaSuccess;   // empty nodes order the others
     }
@@ -220,6 +229,8 @@ cudaGraphNodeType typeOfCaptured(char k) {
     case 'c': return cudaGraphNodeTypeMemcpy;
     case 'm': return cudaGraphNodeTypeMemset;
     case 'h': return cudaGraphNodeTypeHost;
+    case 'a': return cudaGraphNodeTypeMemAlloc;
+    case 'f': return cudaGraphNodeTypeMemFree;
     default: return cudaGraphNodeTypeEmpty;
     }
 }
@@ -313,6 +324,58 @@ cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph
     return addNode(pGraphNode, graph, pDependencies, numDependencies, std::make_unique<CUgraphNode_st>(), "cudaGraphAddEmptyNode");
 }
 
+// Graph memory: the allocation's address is fixed now (the caller gets it in dptr); the node
+// allocates it at each launch, a free node (or cudaFree/cudaFreeAsync after the launch) frees it.
+cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph, const cudaGraphNode_t* pDependencies, size_t numDependencies,
+                                     cudaMemAllocNodeParams* p) {
+    const char* call = "cudaGraphAddMemAllocNode";
+    if (!p || p->bytesize == 0) return graphError(cudaErrorInvalidValue, std::string(call) + ": no parameters, or bytesize is 0");
+    if (p->poolProps.allocType != cudaMemAllocationTypePinned || p->poolProps.location.type != cudaMemLocationTypeDevice)
+        return graphError(cudaErrorInvalidValue, std::string(call) + ": poolProps must be allocType cudaMemAllocationTypePinned on cudaMemLocationTypeDevice");
+    if (p->poolProps.location.id != 0) return graphError(cudaErrorInvalidDevice, std::string(call) + ": the simulator has one device, 0");
+    if (!liveGraph(graph)) return graphError(cudaErrorInvalidValue, std::string(call) + ": not a graph made by cudaGraphCreate or stream capture");
+    auto n = std::make_unique<CUgraphNode_st>();
+    n->type = cudaGraphNodeTypeMemAlloc;
+    void* at = nullptr;
+    if (cudaError_t e = warpscope::cudart::graphMemReserve(p->bytesize, &at); e != cudaSuccess) return e;
+    n->alloc = *p;
+    n->alloc.accessDescs = nullptr;   // the caller's array need not outlive the call
+    n->alloc.accessDescCount = 0;
+    n->alloc.dptr = at;
+    if (cudaError_t e = addNode(pGraphNode, graph, pDependencies, numDependencies, std::move(n), call); e != cudaSuccess) return e;
+    p->dptr = at;
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph, const cudaGraphNode_t* pDependencies, size_t numDependencies,
+                                    void* dptr) {
+    const char* call = "cudaGraphAddMemFreeNode";
+    if (!liveGraph(graph)) return graphError(cudaErrorInvalidValue, std::string(call) + ": not a graph made by cudaGraphCreate or stream capture");
+    if (!dptr || !warpscope::cudart::graphMemKnown(dptr))
+        return graphError(cudaErrorInvalidValue, std::string(call) + ": the address was not returned by a graph's allocation node");
+    for (auto& other : graph->nodes)
+        if (other->type == cudaGraphNodeTypeMemFree && other->freePtr == dptr)
+            return graphError(cudaErrorInvalidValue, std::string(call) + ": this graph frees that allocation already");
+    auto n = std::make_unique<CUgraphNode_st>();
+    n->type = cudaGraphNodeTypeMemFree;
+    n->freePtr = dptr;
+    return addNode(pGraphNode, graph, pDependencies, numDependencies, std::move(n), call);
+}
+
+cudaError_t cudaGraphMemAllocNodeGetParams(cudaGraphNode_t node, cudaMemAllocNodeParams* out) {
+    if (!node || !out || node->type != cudaGraphNodeTypeMemAlloc)
+        return graphError(cudaErrorInvalidValue, "cudaGraphMemAllocNodeGetParams: not an allocation node made by cudaGraphAddMemAllocNode");
+    *out = node->alloc;
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphMemFreeNodeGetParams(cudaGraphNode_t node, void* dptrOut) {
+    if (!node || !dptrOut || node->type != cudaGraphNodeTypeMemFree)
+        return graphError(cudaErrorInvalidValue, "cudaGraphMemFreeNodeGetParams: not a free node made by cudaGraphAddMemFreeNode");
+    *static_cast<void**>(dptrOut) = node->freePtr;
+    return cudaSuccess;
+}
+
 struct cudaGraphEdgeData {
     unsigned char from_port, to_port, type, reserved[5];
 };
@@ -362,6 +425,9 @@ cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, cudaGraphNodeType* pType)
 
 cudaError_t cudaGraphClone(cudaGraph_t* pGraphClone, cudaGraph_t original) {
     if (!pGraphClone || !liveGraph(original)) return graphError(cudaErrorInvalidValue, "cudaGraphClone: not a graph");
+    for (auto& n : original->nodes)
+        if (n->type == cudaGraphNodeTypeMemAlloc || n->type == cudaGraphNodeTypeMemFree || n->captureKind == 'a' || n->captureKind == 'f')
+            return graphError(cudaErrorNotSupported, "cudaGraphClone: a graph with memory nodes cannot be cloned (CUDA's rule)");
     auto* g = new CUgraph_st;
     copyGraph(*g, *original);
     std::lock_guard<std::mutex> l(g_mutex);
@@ -375,9 +441,10 @@ cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node, const cudaKernelN
     return fillKernel(*node, p, "cudaGraphKernelNodeSetParams");
 }
 
-cudaError_t cudaGraphInstantiate(cudaGraphExec_t* pGraphExec, cudaGraph_t graph, unsigned long long) {
+cudaError_t cudaGraphInstantiate(cudaGraphExec_t* pGraphExec, cudaGraph_t graph, unsigned long long flags) {
     if (!pGraphExec || !liveGraph(graph)) return graphError(cudaErrorInvalidValue, "cudaGraphInstantiate: pGraphExec is NULL or not a graph");
     auto exec = std::make_unique<CUgraphExec_st>();
+    exec->autoFree = (flags & cudaGraphInstantiateFlagAutoFreeOnLaunch) != 0;
     copyGraph(exec->graph, *graph);
     if (!orderNodes(exec->graph, &exec->order)) return graphError(cudaErrorInvalidValue, "cudaGraphInstantiate: the graph's dependencies form a cycle");
     *pGraphExec = exec.release();
@@ -390,6 +457,20 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream) {
     {
         std::lock_guard<std::mutex> l(g_mutex);
         if (!exec || !g_execs.count(exec)) return graphError(cudaErrorInvalidValue, "cudaGraphLaunch: not an instantiated graph");
+    }
+    // An allocation of the previous launch that is still allocated: an error, unless the graph was
+    // instantiated to free it on launch.
+    for (auto& n : exec->graph.nodes) {
+        if (n->type != cudaGraphNodeTypeMemAlloc || !warpscope::cudart::graphMemAllocated(n->alloc.dptr)) continue;
+        if (exec->autoFree) {
+            warpscope::cudart::graphMemSetAllocated(n->alloc.dptr, false);
+            continue;
+        }
+        char at[32];
+        std::snprintf(at, sizeof at, "%p", n->alloc.dptr);
+        return graphError(cudaErrorInvalidValue, std::string("cudaGraphLaunch: the graph's allocation at ") + at +
+                                                     " from its previous launch is still allocated (free it first, or instantiate with "
+                                                     "cudaGraphInstantiateFlagAutoFreeOnLaunch)");
     }
     for (size_t i : exec->order)
         if (cudaError_t e = runNode(*exec->graph.nodes[i], stream); e != cudaSuccess) return e;

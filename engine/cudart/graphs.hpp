@@ -16,4 +16,10 @@ cudaError_t launchCapturedGraph(int graph, cudaStream_t stream);
 bool kernelParamSizes(const void* func, std::vector<size_t>* sizes, std::string* why);
 // runtime.cpp: prints `message` once ("warpscope: ...") and returns `e` as the last error.
 cudaError_t graphError(cudaError_t e, const std::string& message);
+// runtime.cpp: graph memory. Reserve: device memory at a fixed address, not yet allocated.
+cudaError_t graphMemReserve(size_t bytes, void** out);
+bool graphMemKnown(const void* p);
+bool graphMemAllocated(const void* p);
+void graphMemSetAllocated(const void* p, bool allocated);   // an allocation or free node ran
+cudaError_t graphMemFree(void* p, const char* call);          // cudaFree/cudaFreeAsync of one
 } // namespace warpscope::cudart

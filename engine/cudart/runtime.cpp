@@ -135,6 +135,13 @@ struct Runtime {
     std::map<uint64_t, size_t> poolAllocs;
     uint64_t poolUsed = 0, poolUsedHigh = 0, poolThreshold = 0;
     int poolReuse[3] = {1, 1, 1};   // cudaMallocHost / cudaHostAlloc: base -> (bytes, flags)
+    // Graph memory (cudaGraphAddMemAllocNode, cudaMallocAsync in a capture): base -> (bytes, allocated
+    // now). The device memory stays reserved at its address for the program's life; a node (or
+    // cudaFree after the launch) only allocates and frees it. Freed bytes stay cached until a trim.
+    std::map<uint64_t, std::pair<size_t, bool>> graphAllocs;
+    uint64_t graphUsed = 0, graphUsedHigh = 0, graphCached = 0, graphReservedHigh = 0;
+    std::vector<uint64_t> captureAllocs;                 // the capture in progress: its cudaMallocAsync's
+    std::map<int, std::vector<uint64_t>> capturedAllocs; // captured graph -> its allocations
     // $WARPSCOPE_TIMELINE_OUT: the ops in the last write of the timeline, and when it was.
     size_t timelineOpsWritten = 0;
     std::chrono::steady_clock::time_point timelineWrittenAt{};
@@ -479,8 +486,10 @@ void enableTimeline(Runtime& rt) {
         const timing::TimingResult r = timing::runTimed(g, spec, dev->launchTimingOptions({}));
         dev->reportKernelMicros(r.microseconds);
         // One line per launch with its modelled time, as a profiler's summary gives it.
-        std::fprintf(stderr, "warpscope --timed: %s: %.3f us (%llu cycles at %.0f MHz, %u blocks per SM)\n", rt.launchLabel.c_str(),
-                     r.microseconds, static_cast<unsigned long long>(r.cycles), spec.clockMHz, r.occupancy.activeBlocksPerSM);
+        // warpscope compare prog.cu reads these lines (app/cli/cmd_program_gpu.cpp).
+        std::fprintf(stderr, "warpscope --timed: %s: %.3f us (%llu cycles at %.0f MHz, %u blocks per SM, %llu warp-instructions)\n",
+                     rt.launchLabel.c_str(), r.microseconds, static_cast<unsigned long long>(r.cycles), spec.clockMHz,
+                     r.occupancy.activeBlocksPerSM, static_cast<unsigned long long>(g.stats().warpInstructions));
     };
 }
 
@@ -1208,6 +1217,7 @@ cudaError_t cudaFree(void* devPtr) {
     Call c;
     WS_STICKY(c.rt);
     const uint64_t a = reinterpret_cast<uint64_t>(devPtr);
+    if (c.rt.graphAllocs.count(a)) return warpscope::cudart::graphMemFree(devPtr, "cudaFree");
     const mem::Allocation* al = c.rt.device->memory().find(a, 1);
     if (!inDeviceRange(devPtr) || !al || al->base != a) {
         std::string what = !inDeviceRange(devPtr) ? "is a host pointer, not one from cudaMalloc" : !al ? "is not a live allocation (freed twice?)" : "points inside an allocation, not at its start";
@@ -2314,6 +2324,8 @@ cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* pGraph) {
     try {
         int g = c.rt.device->endCapture(sid);
         *pGraph = warpscope::cudart::graphFromCapture(g, c.rt.device->graphNodeKinds(g));
+        c.rt.capturedAllocs[g] = std::move(c.rt.captureAllocs);
+        c.rt.captureAllocs.clear();
     } catch (const Error& e) {
         return complain(cudaErrorIllegalState, std::string("cudaStreamEndCapture: ") + e.what());
     }
@@ -2340,6 +2352,13 @@ cudaError_t launchCapturedGraph(int graph, cudaStream_t stream) {
     bool ok = true;
     int sid = streamId(c.rt, stream, &ok);
     if (!ok) return complain(cudaErrorInvalidResourceHandle, "cudaGraphLaunch: not a live stream");
+    for (uint64_t a : c.rt.capturedAllocs[graph])
+        if (auto it = c.rt.graphAllocs.find(a); it != c.rt.graphAllocs.end() && it->second.second) {
+            char at[32];
+            std::snprintf(at, sizeof at, "0x%llx", static_cast<unsigned long long>(a));
+            return complain(cudaErrorInvalidValue, std::string("cudaGraphLaunch: the graph's allocation at ") + at +
+                                                       " from its previous launch is still allocated (free it first, as CUDA demands)");
+        }
     struct Drain {
         Runtime& rt;
         ~Drain() { drainPrintf(rt); }
@@ -2465,6 +2484,20 @@ cudaError_t cudaMallocFromPoolAsync(void** devPtr, size_t size, cudaMemPool_t po
         *devPtr = nullptr;
         return cudaSuccess;
     }
+    {   // In a stream capture: an allocation node (the address now, allocated at each launch).
+        Call c;
+        bool ok = true;
+        const int sid = streamId(c.rt, stream, &ok);
+        if (c.rt.device->inCapture(sid)) {
+            if (cudaError_t e = warpscope::cudart::graphMemReserve(size, devPtr); e != cudaSuccess) return e;
+            const void* p = *devPtr;
+            c.rt.device->captureOperation(sid, 'a', [p] { warpscope::cudart::graphMemSetAllocated(p, true); });
+            c.rt.captureAllocs.push_back(reinterpret_cast<uint64_t>(p));
+            return cudaSuccess;
+        }
+        if (c.rt.capturing >= 0)
+            return notSupported("cudaMallocAsync on a stream outside the capture during stream capture", "it would allocate now, not when the graph is launched");
+    }
     cudaError_t e = cudaMalloc(devPtr, size);
     if (e != cudaSuccess) return e;
     Runtime& rt = state();
@@ -2482,6 +2515,15 @@ cudaError_t cudaFreeAsync(void* devPtr, cudaStream_t stream) {
         bool ok = true;
         streamId(c.rt, stream, &ok);
         if (!ok) return complain(cudaErrorInvalidResourceHandle, "cudaFreeAsync: not a live stream");
+        const int sid = streamId(c.rt, stream, &ok);
+        if (c.rt.graphAllocs.count(reinterpret_cast<uint64_t>(devPtr))) {
+            if (!c.rt.device->inCapture(sid)) return warpscope::cudart::graphMemFree(devPtr, "cudaFreeAsync");
+            // In a capture: a free node.
+            c.rt.device->captureOperation(sid, 'f', [devPtr] { warpscope::cudart::graphMemSetAllocated(devPtr, false); });
+            return cudaSuccess;
+        }
+        if (c.rt.device->inCapture(sid) || c.rt.capturing >= 0)
+            return notSupported("cudaFreeAsync during stream capture of memory the capture did not allocate", "it would free now, not when the graph is launched");
         if (auto it = c.rt.poolAllocs.find(reinterpret_cast<uint64_t>(devPtr)); it != c.rt.poolAllocs.end()) {
             c.rt.poolUsed -= it->second;
             c.rt.poolAllocs.erase(it);
@@ -2522,6 +2564,100 @@ cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t pool, int attr, void* value) {
     }
 }
 cudaError_t cudaMemPoolTrimTo(cudaMemPool_t pool, size_t) { return pool == &g_pool ? cudaSuccess : ret(cudaErrorInvalidValue); }
+
+// ---------------------------------------------------------------- 11b. graph memory
+// A graph allocation's device memory is allocated once, when its node is made (its address is
+// the node's for the graph's life, as in CUDA), and stays there; running the allocation node
+// marks it allocated and a free node (or cudaFree/cudaFreeAsync after the launch) freed. The
+// attributes count what is allocated now (used) and what was freed since the last trim (cached).
+} // extern "C"
+
+namespace warpscope::cudart {
+cudaError_t graphMemReserve(size_t bytes, void** out) {
+    if (cudaError_t e = cudaMalloc(out, bytes); e != cudaSuccess) return e;
+    Runtime& rt = state();
+    std::lock_guard<std::recursive_mutex> lock(rt.mutex);
+    rt.graphAllocs[reinterpret_cast<uint64_t>(*out)] = {bytes, false};
+    return cudaSuccess;
+}
+bool graphMemKnown(const void* p) {
+    Runtime& rt = state();
+    std::lock_guard<std::recursive_mutex> lock(rt.mutex);
+    return rt.graphAllocs.count(reinterpret_cast<uint64_t>(p)) != 0;
+}
+bool graphMemAllocated(const void* p) {
+    Runtime& rt = state();
+    std::lock_guard<std::recursive_mutex> lock(rt.mutex);
+    auto it = rt.graphAllocs.find(reinterpret_cast<uint64_t>(p));
+    return it != rt.graphAllocs.end() && it->second.second;
+}
+void graphMemSetAllocated(const void* p, bool allocated) {
+    Runtime& rt = state();
+    std::lock_guard<std::recursive_mutex> lock(rt.mutex);
+    auto it = rt.graphAllocs.find(reinterpret_cast<uint64_t>(p));
+    if (it == rt.graphAllocs.end() || it->second.second == allocated) return;
+    it->second.second = allocated;
+    const uint64_t n = it->second.first;
+    if (allocated) {
+        rt.graphUsed += n;
+        rt.graphCached -= std::min<uint64_t>(rt.graphCached, n);   // reuses what a free left cached
+    } else {
+        rt.graphUsed -= n;
+        rt.graphCached += n;
+    }
+    rt.graphUsedHigh = std::max(rt.graphUsedHigh, rt.graphUsed);
+    rt.graphReservedHigh = std::max(rt.graphReservedHigh, rt.graphUsed + rt.graphCached);
+}
+// cudaFree or cudaFreeAsync (outside a capture) of a graph allocation.
+cudaError_t graphMemFree(void* p, const char* call) {
+    if (!graphMemAllocated(p)) {
+        char at[32];
+        std::snprintf(at, sizeof at, "%p", p);
+        return complain(cudaErrorInvalidValue, std::string(call) + "(" + at +
+                                                   "): a graph's allocation that is not allocated now (its graph frees it itself, or it was freed "
+                                                   "already, or the graph has not run)");
+    }
+    graphMemSetAllocated(p, false);
+    return cudaSuccess;
+}
+} // namespace warpscope::cudart
+
+extern "C" {
+cudaError_t cudaDeviceGraphMemTrim(int device) {
+    if (device != 0) return ret(cudaErrorInvalidDevice);
+    Call c;
+    WS_STICKY(c.rt);
+    c.rt.graphCached = 0;
+    return cudaSuccess;
+}
+cudaError_t cudaDeviceGetGraphMemAttribute(int device, cudaGraphMemAttributeType attr, void* value) {
+    if (device != 0) return ret(cudaErrorInvalidDevice);
+    if (!value) return ret(cudaErrorInvalidValue);
+    Call c;
+    WS_STICKY(c.rt);
+    uint64_t v = 0;
+    switch (attr) {
+    case cudaGraphMemAttrUsedMemCurrent: v = c.rt.graphUsed; break;
+    case cudaGraphMemAttrUsedMemHigh: v = c.rt.graphUsedHigh; break;
+    case cudaGraphMemAttrReservedMemCurrent: v = c.rt.graphUsed + c.rt.graphCached; break;
+    case cudaGraphMemAttrReservedMemHigh: v = c.rt.graphReservedHigh; break;
+    default: return ret(cudaErrorInvalidValue);
+    }
+    *static_cast<uint64_t*>(value) = v;
+    return cudaSuccess;
+}
+// Only the high-water marks can be set, and only to 0 (they start again from what is in use).
+cudaError_t cudaDeviceSetGraphMemAttribute(int device, cudaGraphMemAttributeType attr, void* value) {
+    if (device != 0) return ret(cudaErrorInvalidDevice);
+    if (!value) return ret(cudaErrorInvalidValue);
+    Call c;
+    WS_STICKY(c.rt);
+    if (*static_cast<uint64_t*>(value) != 0) return ret(cudaErrorInvalidValue);
+    if (attr == cudaGraphMemAttrUsedMemHigh) c.rt.graphUsedHigh = c.rt.graphUsed;
+    else if (attr == cudaGraphMemAttrReservedMemHigh) c.rt.graphReservedHigh = c.rt.graphUsed + c.rt.graphCached;
+    else return ret(cudaErrorInvalidValue);
+    return cudaSuccess;
+}
 
 // ---------------------------------------------------------------- 12. cache and bank preferences
 // Hints on sm_70 and later too (the L1/shared split is chosen per launch, banks are 4 bytes wide):

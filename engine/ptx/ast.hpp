@@ -94,9 +94,12 @@ struct Statement {
 
 // `name: .callprototype (.param .b32 _) _ (.param .b64 _, ...);` inside a body: the signature
 // an indirect call (`call (ret), %rd, (args), name;`) promises its target has.
+// `name: .calltargets f, g, h;` is the other form: the functions an indirect call may reach.
 struct CallPrototype {
     std::string name;                      // scoped like the call sequence's other names
     std::vector<VariableDecl> returns, params;
+    bool isTargets = false;                // a .calltargets list (targets), not a prototype
+    std::vector<std::string> targets;
     int ptxLine = 0;
 };
 

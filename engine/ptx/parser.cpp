@@ -669,8 +669,20 @@ private:
                 cp.ptxLine = peek().line;
                 const std::string label(next().text);
                 next();   // ':'
-                if (peek().text == ".calltargets")
-                    error("'.calltargets' lists are not supported; indirect calls through a .callprototype are");
+                if (peek().text == ".calltargets") {
+                    next();
+                    cp.isTargets = true;
+                    for (;;) {
+                        if (!at(Tok::Ident)) error("expected a function name in the .calltargets list");
+                        cp.targets.emplace_back(next().text);
+                        if (!atPunct(',')) break;
+                        next();
+                    }
+                    expectPunct(';', "after the .calltargets list");
+                    cp.name = declareScoped(label);
+                    f.prototypes.push_back(std::move(cp));
+                    continue;
+                }
                 next();
                 if (atPunct('(')) cp.returns = paramList();
                 if (!at(Tok::Ident) || peek().text != "_") error("expected '_' (the prototype's placeholder name) in .callprototype");

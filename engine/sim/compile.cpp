@@ -1000,15 +1000,39 @@ Instr Translator::translate(const ptx::Instruction& in, uint32_t funcIndex) {
             const ptx::CallPrototype* proto = nullptr;
             for (auto& cp : c_.fn->prototypes)
                 if (cp.name == ops[i].name) proto = &cp;
-            if (!proto) {
-                if (moduleFunctionIndex(c_.mod, ops[i].name) >= 0 || c_.mod.findVariable(ops[i].name))
-                    unsupported(c_, "indirect calls with a .calltargets list ('" + ops[i].name + "'); those with a .callprototype are supported");
-                malformed(c_, "'" + ops[i].name + "' is not a .callprototype declared in this function");
+            if (!proto) malformed(c_, "'" + ops[i].name + "' is not a .callprototype or .calltargets list declared in this function");
+            if (proto->isTargets) {
+                // .calltargets f, g: the call reaches only those functions, which must take the
+                // call's arguments (their sizes are the prototype each target is held to).
+                for (size_t t = 0; t < proto->targets.size(); ++t) {
+                    const std::string& name = proto->targets[t];
+                    const ptx::Function* pf = c_.mod.findFunction(name);
+                    auto fi = lay_.functionIndex.find(name);
+                    if (!pf || !pf->hasBody || fi == lay_.functionIndex.end())
+                        malformed(c_, "the .calltargets list '" + proto->name + "' names '" + name + "', which is not a function with a body in this module");
+                    if (pf->params.size() != args.size() || pf->returns.size() != rets.size())
+                        malformed(c_, "'" + name + "' in the .calltargets list '" + proto->name + "' takes " + std::to_string(pf->params.size()) +
+                                          " arguments and returns " + std::to_string(pf->returns.size()) + " values; the call passes " +
+                                          std::to_string(args.size()) + " and takes " + std::to_string(rets.size()));
+                    std::vector<int> argSizes, retSizes;
+                    for (auto& v : pf->params) argSizes.push_back(static_cast<int>(v.sizeInBytes()));
+                    for (auto& v : pf->returns) retSizes.push_back(static_cast<int>(v.sizeInBytes()));
+                    if (t == 0) {
+                        cs.protoArgSizes = argSizes;
+                        cs.protoRetSizes = retSizes;
+                    } else if (argSizes != cs.protoArgSizes || retSizes != cs.protoRetSizes) {
+                        malformed(c_, "the functions of the .calltargets list '" + proto->name + "' have different parameters ('" + name + "' and '" +
+                                          proto->targets[0] + "')");
+                    }
+                    cs.allowedTargets.push_back(fi->second);
+                    cs.targetsText += (t ? ", " : "") + name;
+                }
+            } else {
+                if (proto->params.size() != args.size() || proto->returns.size() != rets.size())
+                    malformed(c_, "the call's argument or result count differs from its .callprototype '" + proto->name + "'");
+                for (auto& v : proto->params) cs.protoArgSizes.push_back(static_cast<int>(v.sizeInBytes()));
+                for (auto& v : proto->returns) cs.protoRetSizes.push_back(static_cast<int>(v.sizeInBytes()));
             }
-            if (proto->params.size() != args.size() || proto->returns.size() != rets.size())
-                malformed(c_, "the call's argument or result count differs from its .callprototype '" + proto->name + "'");
-            for (auto& v : proto->params) cs.protoArgSizes.push_back(static_cast<int>(v.sizeInBytes()));
-            for (auto& v : proto->returns) cs.protoRetSizes.push_back(static_cast<int>(v.sizeInBytes()));
             ++i;
             if (i < ops.size()) malformed(c_, "unexpected operands after the call's prototype");
         } else {
@@ -1424,7 +1448,11 @@ Program compile(const ptx::Module& module, const std::string& kernelName, const 
             }
             for (auto& o : s.instr.operands) {
                 if (o.kind == ptx::Operand::Kind::Register) indirect = true;
-                if (o.kind == ptx::Operand::Kind::Symbol) addFunction(module.findFunction(o.name));
+                if (o.kind != ptx::Operand::Kind::Symbol) continue;
+                addFunction(module.findFunction(o.name));
+                for (auto& cp : funcs[k]->prototypes)   // a .calltargets list: its functions are reachable
+                    if (cp.isTargets && cp.name == o.name)
+                        for (auto& t : cp.targets) addFunction(module.findFunction(t));
             }
         }
         if (indirect && k + 1 == funcs.size()) {

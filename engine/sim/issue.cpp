@@ -2,6 +2,7 @@
 // (every instruction, a Step for the listener), control flow (bra, call, ret, exit, trap, bar).
 #include "sim/exec.hpp"
 #include "sim/simt.hpp"
+#include <algorithm>
 
 namespace warpscope::sim {
 
@@ -80,6 +81,11 @@ void execCall(Exec& x) {
         }
         target = it->second;
         const Function& t = g.prog_.functions[target];
+        if (!cs.allowedTargets.empty() && std::find(cs.allowedTargets.begin(), cs.allowedTargets.end(), target) == cs.allowedTargets.end())
+            g.raise(Error::Kind::Fault,
+                    "Indirect call to '" + t.name + "', which is not in the call's .calltargets list (" + cs.targetsText +
+                        "): the PTX promised this call reaches only those functions.",
+                    b, w, lead, &I);
         if (t.formalSizes != cs.protoArgSizes || (cs.protoRetSizes.size() && t.returnSizes != cs.protoRetSizes))
             g.raise(Error::Kind::Fault,
                     "Indirect call to '" + t.name + "', whose parameters do not match the call's .callprototype (a function pointer cast to another type).",

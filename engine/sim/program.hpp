@@ -122,6 +122,8 @@ struct CallSite {
     uint32_t callee = 0;               // direct calls; an indirect one reads its target from src[0]
     bool indirect = false;
     std::vector<int> protoArgSizes, protoRetSizes;   // indirect: the .callprototype's sizes
+    std::vector<uint32_t> allowedTargets;            // indirect through a .calltargets list: its functions
+    std::string targetsText;                         // that list as the PTX wrote it, for the fault
     std::vector<int64_t> argOffsets;   // offsets in the caller's param area
     std::vector<int64_t> retOffsets;
 };

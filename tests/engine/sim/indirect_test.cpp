@@ -164,7 +164,7 @@ TEST_CASE("a call through an address that is not a function is a fault at its la
     }
 }
 
-TEST_CASE("indirect calls: a prototype that does not match the function, and .calltargets lists, are clear errors", "[sim][indirect]") {
+TEST_CASE("indirect calls: a prototype that does not match the function, and a .calltargets list the call does not fit, are clear errors", "[sim][indirect]") {
     // Hand-written PTX (no compiler emits these mistakes): f takes one .b32, the prototype two.
     const std::string ptx = R"(
 .version 7.0
@@ -216,8 +216,122 @@ TEST_CASE("indirect calls: a prototype that does not match the function, and .ca
     try {
         runtime::SimDevice d2;
         d2.loadModule(targets, "targets.ptx");
+        auto out2 = d2.malloc(4, "out");
+        launch(d2, "k", 1, 32, {arg(out2)});
     } catch (const Error& e) {
         parseMsg = e.what();
     }
-    CHECK(parseMsg.find(".calltargets") != std::string::npos);
+    // f takes one argument, the call passes two: the list does not fit the call.
+    CHECK(parseMsg.find("'f' in the .calltargets list") != std::string::npos);
+    CHECK(parseMsg.find("takes 1 arguments") != std::string::npos);
+}
+
+// Hand-written PTX (no compiler here emits .calltargets): even lanes call inc, odd lanes dbl,
+// through a pointer each lane picks; the call's .calltargets list names the functions it may reach.
+namespace {
+std::string calltargetsPtx(const std::string& list, bool thirdForLane5) {
+    return R"(
+.version 7.0
+.target sm_75
+.address_size 64
+.func (.param .b32 r) inc(.param .b32 a)
+{
+    .reg .b32 %x;
+    ld.param.b32 %x, [a];
+    add.s32 %x, %x, 1;
+    st.param.b32 [r], %x;
+    ret;
+}
+.func (.param .b32 r) dbl(.param .b32 a)
+{
+    .reg .b32 %x;
+    ld.param.b32 %x, [a];
+    shl.b32 %x, %x, 1;
+    st.param.b32 [r], %x;
+    ret;
+}
+.func (.param .b32 r) neg(.param .b32 a)
+{
+    .reg .b32 %x;
+    ld.param.b32 %x, [a];
+    neg.s32 %x, %x;
+    st.param.b32 [r], %x;
+    ret;
+}
+.visible .entry k(.param .u64 out)
+{
+    .reg .b64 %rd<6>;
+    .reg .b32 %r<5>;
+    .reg .pred %p<3>;
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, %tid.x;
+    and.b32 %r2, %r1, 1;
+    setp.eq.s32 %p1, %r2, 0;
+    mov.u64 %rd2, inc;
+    mov.u64 %rd3, dbl;
+    selp.b64 %rd4, %rd2, %rd3, %p1;
+)" + std::string(thirdForLane5 ? "    setp.eq.s32 %p2, %r1, 5;\n    mov.u64 %rd5, neg;\n    selp.b64 %rd4, %rd5, %rd4, %p2;\n" : "") + R"(
+    {
+    .param .b32 p0;
+    .param .b32 ret0;
+    st.param.b32 [p0], %r1;
+    targets : .calltargets )" + list + R"(;
+    call (ret0), %rd4, (p0), targets;
+    ld.param.b32 %r3, [ret0];
+    }
+    mul.wide.u32 %rd5, %r1, 4;
+    add.s64 %rd5, %rd1, %rd5;
+    st.global.u32 [%rd5], %r3;
+    ret;
+}
+)";
+}
+} // namespace
+
+TEST_CASE(".calltargets: a call reaches the listed functions; a target outside the list is a fault at its lane", "[sim][indirect]") {
+    {
+        runtime::SimDevice d;
+        d.loadModule(calltargetsPtx("inc, dbl", false), "targets.ptx");
+        auto out = d.malloc(32 * 4, "out");
+        launch(d, "k", 1, 32, {arg(out)});
+        auto got = download<int32_t>(d, out, 32);
+        for (int i = 0; i < 32; ++i) CHECK(got[static_cast<size_t>(i)] == (i % 2 == 0 ? i + 1 : 2 * i));
+    }
+    {   // lane 5 calls neg, which the list leaves out
+        runtime::SimDevice d;
+        d.loadModule(calltargetsPtx("inc, dbl", true), "targets.ptx");
+        auto out = d.malloc(32 * 4, "out");
+        std::string msg;
+        std::optional<uint32_t> lane;
+        try {
+            launch(d, "k", 1, 32, {arg(out)});
+        } catch (const Error& e) {
+            msg = e.what();
+            lane = e.site().lane;
+        }
+        CHECK(msg.find("Indirect call to 'neg', which is not in the call's .calltargets list (inc, dbl)") != std::string::npos);
+        CHECK(lane.value_or(99) == 5);
+    }
+    {   // the same with neg listed: every lane's own function
+        runtime::SimDevice d;
+        d.loadModule(calltargetsPtx("inc, dbl, neg", true), "targets.ptx");
+        auto out = d.malloc(32 * 4, "out");
+        launch(d, "k", 1, 32, {arg(out)});
+        auto got = download<int32_t>(d, out, 32);
+        CHECK(got[5] == -5);
+        CHECK(got[4] == 5);
+        CHECK(got[7] == 14);
+    }
+    {   // a name that is not a function of the module
+        std::string msg;
+        try {
+            runtime::SimDevice d;
+            d.loadModule(calltargetsPtx("inc, nosuch", false), "targets.ptx");
+            auto out = d.malloc(32 * 4, "out");
+            launch(d, "k", 1, 32, {arg(out)});
+        } catch (const Error& e) {
+            msg = e.what();
+        }
+        CHECK(msg.find("names 'nosuch', which is not a function with a body in this module") != std::string::npos);
+    }
 }
