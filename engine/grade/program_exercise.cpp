@@ -186,7 +186,9 @@ ProgramRun runProgram(const std::string& exe, const std::vector<std::string>& ar
     spec.env.push_back({"WARPSCOPE_LINE_BUFFERED", "1"});
     spec.env.push_back({"WARPSCOPE_CHECK", checks});
     spec.env.push_back({"WARPSCOPE_GPU", ex.gpu});
-    spec.env.push_back({"WARPSCOPE_BUDGET", "50000000"});   // a kernel's endless loop stops quickly, as in the kernel exercises
+    // A kernel that never ends stops after this many warp-instructions (a launch; watched by the
+    // counters probe, a program runs them at about a million a second).
+    spec.env.push_back({"WARPSCOPE_BUDGET", "10000000"});
     spec.env.push_back({"WARPSCOPE_THREADS", "1"});
     spec.env.push_back({"WARPSCOPE_LAUNCH_COUNTERS", dir + "/launches.jsonl"});
     spec.env.push_back({"WARPSCOPE_TIMELINE_OUT", dir + "/timeline.json"});
@@ -484,7 +486,7 @@ GradeResult gradeProgramText(const Exercise& ex, const std::string& text, const 
     bc.kind = "compile";
     bc.target = "no errors";
     bc.panel = "source";
-    std::string exe;
+    std::string exe, buildSource;
     {
         const std::string dir = makeTempDir("warpscope-grade-build");
         struct Cleanup {
@@ -497,6 +499,7 @@ GradeResult gradeProgramText(const Exercise& ex, const std::string& text, const 
         std::string base = fs::path(fileName).filename().string();
         if (base.empty() || fs::path(base).extension() != ".cu") base = "program.cu";
         const fs::path src = fs::path(dir) / base;
+        buildSource = src.string();
         std::ofstream(src, std::ios::binary) << text;
         cudart::BuildOptions bo;
         bo.sources = {src.string()};
@@ -570,6 +573,7 @@ GradeResult gradeProgramText(const Exercise& ex, const std::string& text, const 
             }
         }
         std::string errTail = tail(got.err);
+        for (size_t at; (at = errTail.find(buildSource)) != std::string::npos;) errTail.replace(at, buildSource.size(), fileName);
         if (res.limit != sandbox::Limit::None) {
             std::string m = res.message;
             if (m.rfind("warpscope: ", 0) == 0) m.erase(0, 11);
@@ -582,6 +586,11 @@ GradeResult gradeProgramText(const Exercise& ex, const std::string& text, const 
         } else if (got.status.find("fault") != std::string::npos) {
             c.measured = "a kernel faulted";
             c.detail = errTail;
+            // A kernel that never ends takes its whole budget in every run: one is enough.
+            if (got.err.find("exceeded its instruction budget") != std::string::npos) {
+                c.measured = "a kernel faulted: it ran past the instruction budget (a loop that never ends?)";
+                stoppedBy = "stopped at the kernel instruction budget";
+            }
         } else if (got.status.find("check") != std::string::npos) {
             c.measured = "a checker reported";
             c.detail = errTail;
