@@ -545,7 +545,7 @@ GradeResult gradeProgramText(const Exercise& ex, const std::string& text, const 
         Criterion c;
         c.kind = "correctness";
         c.name = std::string(rs.hidden ? "correct (hidden: " : "correct (") + argText(rs.params, p) + ")";
-        c.target = "the model solution's output, exit code 0, no fault or report";
+        c.target = "the model's output, exit 0";
         c.panel = "reports";
         c.params = rs.params;
         if (!stoppedBy.empty()) {
@@ -577,18 +577,21 @@ GradeResult gradeProgramText(const Exercise& ex, const std::string& text, const 
         if (res.limit != sandbox::Limit::None) {
             std::string m = res.message;
             if (m.rfind("warpscope: ", 0) == 0) m.erase(0, 11);
-            c.measured = m;
-            c.detail = "The program did not end by itself within the sandbox's limits." + (errTail.empty() ? "" : "\n" + errTail);
+            c.measured = res.limit == sandbox::Limit::Network || res.limit == sandbox::Limit::OutsideWrite
+                             ? std::string("stopped: ") + sandbox::limitName(res.limit)
+                             : std::string("stopped at ") + sandbox::limitName(res.limit);
+            c.detail = m + "." + (errTail.empty() ? "" : "\n" + errTail);
             if (res.limit == sandbox::Limit::CpuTime || res.limit == sandbox::Limit::WallTime) stoppedBy = "stopped at " + std::string(sandbox::limitName(res.limit));
         } else if (!res.exited) {
-            c.measured = "crashed: signal " + std::to_string(res.signal) + " (" + strsignal(res.signal) + ")";
-            c.detail = "The host code crashed (a null or freed pointer, or a device pointer read on the host?)." + (errTail.empty() ? "" : "\n" + errTail);
+            c.measured = "crashed: signal " + std::to_string(res.signal);
+            c.detail = std::string(strsignal(res.signal)) + ". ";
+            c.detail += "The host code crashed (a null or freed pointer, or a device pointer read on the host?)." + (errTail.empty() ? "" : "\n" + errTail);
         } else if (got.status.find("fault") != std::string::npos) {
             c.measured = "a kernel faulted";
             c.detail = errTail;
             // A kernel that never ends takes its whole budget in every run: one is enough.
             if (got.err.find("exceeded its instruction budget") != std::string::npos) {
-                c.measured = "a kernel faulted: it ran past the instruction budget (a loop that never ends?)";
+                c.measured = "a kernel faulted (instruction budget)";
                 stoppedBy = "stopped at the kernel instruction budget";
             }
         } else if (got.status.find("check") != std::string::npos) {
@@ -602,8 +605,8 @@ GradeResult gradeProgramText(const Exercise& ex, const std::string& text, const 
         } else if (got.outCut) {
             c.measured = "printed more than 1 MiB";
         } else if (std::string diff = compareOutputs(got.out, want.out, p); !diff.empty()) {
-            c.measured = "output differs: " + diff;
-            c.detail = "Its output:\n" + tail(got.out) + "\nThe model solution's:\n" + tail(want.out);
+            c.measured = "output differs";
+            c.detail = "Its output differs at " + diff + "\nIts output:\n" + tail(got.out) + "\nThe model solution's:\n" + tail(want.out);
         } else {
             c.passed = true;
             c.measured = "same output (" + std::to_string(outputLines(want.out).size()) + " lines)";
@@ -667,7 +670,9 @@ GradeResult gradeProgramText(const Exercise& ex, const std::string& text, const 
         for (auto& a : p.args)
             if (!set.count(a)) set[a] = ex.paramSets.front().at(a);
         ProgramRun pr = runProgram(exe, argvOf(set, p), ex, timed, options);
-        const bool ranClean = pr.started && pr.result.exited && pr.result.exitCode == 0 && pr.result.limit == sandbox::Limit::None;
+        // Measured whenever the program ran to its end (a wrong result or exit code fails "correct",
+        // not these); a crash or a limit leaves its counters incomplete.
+        const bool ranClean = pr.started && pr.result.exited && pr.result.limit == sandbox::Limit::None;
         for (auto& g : ex.performance) {
             Criterion c = measureProgram(g, pr, set, p);
             if (!ranClean) {

@@ -153,6 +153,8 @@ void showWhy(AppContext& app, const grade::Exercise& ex, const grade::Criterion&
             } else {
                 w.note = app.editorUi.message;
             }
+        } else {
+            w.scrollTo = true;   // a whole program's failure: the details below the criteria say why
         }
         return;
     }

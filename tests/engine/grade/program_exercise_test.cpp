@@ -76,7 +76,7 @@ TEST_CASE("a program exercise's grader survives what a learner's program does", 
          solutionWith(mainStart, "    for (int k = 0; k < 300; ++k) if (fork() == 0) { sleep(20); _exit(0); }\n" + mainStart).insert(0, "#include <unistd.h>\n"),
          "correct", "process limit"},
         {"a 100 GB malloc", solutionWith(mainStart, "    { volatile char* p = (char*)malloc(100ull << 30); if (p) p[0] = 1; }\n" + mainStart),
-         "correct", "address-space limit"},
+         "correct", "address-space (memory) limit"},
         {"a build error", solutionWith("    if (i < n) c[i] = a[i] + b[i];", "    if (i < n) c[i] = a[i] + b[i]"), "builds", "build error"},
         {"a kernel that never ends", solutionWith("    if (i < n) c[i] = a[i] + b[i];", "    while (c[0] == c[0]) c[i % n] += 1.0f;"), "correct",
          "a kernel faulted"},   // the instruction budget, as in the kernel exercises
