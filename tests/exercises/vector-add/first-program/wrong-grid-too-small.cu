@@ -1,4 +1,4 @@
-// expect-fail: correct. n / block blocks: right when n is a multiple of 256 (the visible sets), but the last n % 256 elements are never computed, and below 256 no block runs at all.
+// expect-fail: correct. n / block blocks: right when n is a multiple of 256 (the visible sets), but the last n % 256 elements are never computed, and below 256 the grid has no block at all (an invalid launch).
 // Your first whole CUDA program: add two vectors on the GPU and check the result on the CPU.
 // Run it as: program N   (N elements)
 #include <cstdio>
@@ -46,7 +46,6 @@ int main(int argc, char** argv)
     CHECK(cudaMemcpy(db, b, bytes, cudaMemcpyHostToDevice));
     int block = 256;
     int grid = n / block;
-    if (grid == 0) grid = 1;
     vecAdd<<<grid, block>>>(da, db, dc, n);
     CHECK(cudaGetLastError());
     CHECK(cudaMemcpy(c, dc, bytes, cudaMemcpyDeviceToHost));   // waits for the kernel
