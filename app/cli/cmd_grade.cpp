@@ -8,7 +8,8 @@
 // A solution with host code (a main: a whole CUDA program) is built and run in the sandbox
 // (base/sandbox.hpp: limits, a private folder, with bubblewrap no network and a read-only system),
 // and graded on building, running to its end within the limits, exiting 0, and no kernel fault or
-// checker report. (The grader's exercise criteria apply to kernel and host-script solutions.)
+// checker report. (The grader's exercise criteria apply to kernel and host-script solutions, and
+// to exercises of kind "program", which grade::gradeFile grades in the sandbox itself.)
 #include "cli.hpp"
 #include "base/data_dir.hpp"
 #include "base/sandbox.hpp"
@@ -133,7 +134,8 @@ int cmdGrade(int argc, char** argv, const fs::path& lessonsDir) {
     grade::Exercise ex = grade::findExercise(lessonsDir, lesson, id);
     grade::GradeResult r;
     std::string programOutput;
-    const bool wholeProgram = cudart::isProgramSource(file) && cudart::hasHostMain(readWhole(file));
+    // An exercise of kind "program" grades it on its own criteria (engine/grade/program_exercise.cpp).
+    const bool wholeProgram = !ex.program && cudart::isProgramSource(file) && cudart::hasHostMain(readWhole(file));
     if (wholeProgram) {
         r = gradeProgram(file, &programOutput);
     } else {

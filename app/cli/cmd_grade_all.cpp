@@ -99,8 +99,9 @@ struct ChildLimits {
 
 // The seam for the sandbox of learners' host code (bubblewrap, written beside cmd_program.cpp):
 // every child's command line passes through here before exec. A grade child simulates the
-// learner's kernel and runs no native code of theirs, so for now it only carries the rlimits
-// below; a host-code exercise would wrap argv here (bwrap ... -- argv).
+// learner's kernel and runs no native code of theirs, so it only carries the rlimits below; for
+// an exercise of kind "program" the child builds the learner's program and runs each run of it
+// in the sandbox itself (engine/grade/program_exercise.cpp), under these limits' address space.
 std::vector<std::string> fenceCommand(std::vector<std::string> argv) { return argv; }
 
 // The limits `warpscope run` puts on a program (cmd_program.cpp), for a grading child.

@@ -23,6 +23,7 @@
 //   and pulled back after every one that may write it (launches, copies, memsets).
 #include "cudart/include/driver_types.h"
 #include "cudart/graphs.hpp"
+#include "cudart/launch_counters.hpp"
 
 #include "base/data_dir.hpp"
 #include "base/error.hpp"
@@ -129,6 +130,7 @@ struct Runtime {
     };
     std::map<uintptr_t, Registered> registered;
     std::string launchLabel;                         // --timed: names the launch being run
+    std::string launchKernel;                        // the launch being run (its PTX name), for $WARPSCOPE_LAUNCH_COUNTERS
     size_t l2FetchGranularity = 64, persistingL2 = 0;   // cudaDeviceSetLimit's hints, given back by Get
     std::map<uintptr_t, std::pair<size_t, unsigned>> pinnedHost;
     // The device's memory pool (cudaMallocAsync): its allocations, their bytes and the attributes.
@@ -468,23 +470,49 @@ bool timedMode() {
     return t && std::string(t) == "1";
 }
 
+// The grader's per-launch counters file ($WARPSCOPE_LAUNCH_COUNTERS, launch_counters.hpp): "" when off.
+const std::string& countersPath() {
+    static const std::string path = [] {
+        const char* p = std::getenv("WARPSCOPE_LAUNCH_COUNTERS");
+        return std::string(p && *p ? p : "");
+    }();
+    return path;
+}
+
+std::string demangle(const std::string& name);
+void appendCounters(Runtime& rt, const sim::Gpu& g, const cudart::LaunchProbe& probe, double micros, bool timed) {
+    const auto& cfg = g.config();
+    const uint32_t grid[3] = {cfg.grid.x, cfg.grid.y, cfg.grid.z}, block[3] = {cfg.block.x, cfg.block.y, cfg.block.z};
+    std::string name = demangle(rt.launchKernel);
+    if (auto paren = name.find('('); paren != std::string::npos) name.erase(paren);
+    std::ofstream(countersPath(), std::ios::app) << cudart::launchCountersLine(rt.launchKernel, name, grid, block, g.stats().warpInstructions, probe, micros, timed);
+}
+
 void enableTimeline(Runtime& rt) {
     if (!rt.haveSpec || rt.device->timelineEnabled()) return;
     if (const char* tl = std::getenv("WARPSCOPE_TIMELINE"); tl && std::string(tl) == "0") return;
     rt.device->enableTimeline(rt.spec);
     runtime::SimDevice* dev = rt.device.get();
     if (!timedMode()) {
-        dev->onLaunch = [dev, spec = rt.spec](sim::Gpu& g) {
+        dev->onLaunch = [dev, spec = rt.spec, &rt](sim::Gpu& g) {
             g.packRegisterFiles();
+            // With the counters file, a probe watches the launch (on one thread: it does not fork).
+            std::unique_ptr<cudart::LaunchProbe> probe = countersPath().empty() ? nullptr : std::make_unique<cudart::LaunchProbe>();
+            if (probe) g.setListener(probe.get());
             g.runToEnd(dev->options().threads);   // SimDevice's own runToEnd after the hook finds it done
-            dev->reportKernelMicros(plainKernelMicros(g, spec));
+            if (probe) g.setListener(nullptr);
+            const double us = plainKernelMicros(g, spec);
+            dev->reportKernelMicros(us);
+            if (probe) appendCounters(rt, g, *probe, us, false);
         };
         return;
     }
     const timing::GpuSpec spec = rt.spec;
     dev->onLaunch = [dev, spec, &rt](sim::Gpu& g) {
-        const timing::TimingResult r = timing::runTimed(g, spec, dev->launchTimingOptions({}));
+        std::unique_ptr<cudart::LaunchProbe> probe = countersPath().empty() ? nullptr : std::make_unique<cudart::LaunchProbe>();
+        const timing::TimingResult r = timing::runTimed(g, spec, dev->launchTimingOptions({}), probe.get());
         dev->reportKernelMicros(r.microseconds);
+        if (probe) appendCounters(rt, g, *probe, r.microseconds, true);
         // One line per launch with its modelled time, as a profiler's summary gives it.
         // warpscope compare prog.cu reads these lines (app/cli/cmd_program_gpu.cpp).
         std::fprintf(stderr, "warpscope --timed: %s: %.3f us (%llu cycles at %.0f MHz, %u blocks per SM, %llu warp-instructions)\n",
@@ -601,7 +629,8 @@ void ensureDevice(Runtime& rt) {
             std::fprintf(stderr, "warpscope: the program's kernels did not load: %s\n", e.what());
         }
     }
-    if (const char* tl = std::getenv("WARPSCOPE_TIMELINE"); (tl && std::string(tl) == "1") || timedMode()) enableTimeline(rt);
+    if (const char* tl = std::getenv("WARPSCOPE_TIMELINE"); (tl && std::string(tl) == "1") || timedMode() || !countersPath().empty())
+        enableTimeline(rt);
 }
 
 // Every API call starts here: the state, locked, with the device created.
@@ -1820,6 +1849,7 @@ static cudaError_t launchKernel(const void* func, WsDim3 grid, WsDim3 block, voi
         std::ostringstream label;
         label << demangle(name) << "<<<(" << grid.x << "," << grid.y << "," << grid.z << "), (" << block.x << "," << block.y << "," << block.z << ")>>>";
         c.rt.launchLabel = label.str();
+        c.rt.launchKernel = name;
         pauseAtLaunch(c.rt, name, *fn, cfg, params);
         c.rt.device->launchOn(sid, name, cfg, params);
     } catch (const Error& e) {

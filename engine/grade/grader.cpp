@@ -4,6 +4,7 @@
 //           4. correctness and checker runs  5. performance runs and measures  6. gradeText
 #include "grade/grader.hpp"
 #include "grade/course.hpp"
+#include "grade/program_exercise.hpp"
 #include "base/error.hpp"
 #include "compile/compile.hpp"
 #include "runtime/expr.hpp"
@@ -99,7 +100,7 @@ Exercise loadExercise(const fs::path& exerciseDir, const fs::path& lessonDir) {
     if (!j.is_object()) bad(file, "must be a JSON object");
     static const std::set<std::string> keys = {"title", "goal", "kind", "kernels", "starter", "solution", "hints", "lesson",
                                                "params", "checkers", "performance", "perf_params", "gpu", "order",
-                                               "hidden", "parallel", "fixed", "arch"};
+                                               "hidden", "parallel", "fixed", "arch", "args", "compare"};
     for (auto& [k, v] : j.items())
         if (!keys.count(k)) bad(file, "unknown key \"" + k + "\"");
     Exercise ex;
@@ -118,7 +119,8 @@ Exercise loadExercise(const fs::path& exerciseDir, const fs::path& lessonDir) {
     ex.title = str("title", true);
     ex.goal = str("goal", true);
     std::string kind = str("kind", false);
-    if (!kind.empty() && kind != "kernel" && kind != "host") bad(file, "\"kind\" is \"kernel\" or \"host\"");
+    if (!kind.empty() && kind != "kernel" && kind != "host" && kind != "program") bad(file, "\"kind\" is \"kernel\", \"host\" or \"program\"");
+    if (kind != "program" && (j.contains("args") || j.contains("compare"))) bad(file, "\"args\" and \"compare\" belong to exercises of kind \"program\"");
     ex.hostProgram = kind == "host";
     // A target above the compilers' default (cp.async needs sm_80: below it, <cuda_pipeline.h>
     // makes an ordinary load and store), so a learner's file compiles as the lesson's kernel does.
@@ -140,7 +142,7 @@ Exercise loadExercise(const fs::path& exerciseDir, const fs::path& lessonDir) {
         return v;
     };
     ex.kernels = strList("kernels");
-    if (!ex.hostProgram && ex.kernels.empty()) bad(file, "\"kernels\": name the kernels the learner's file must define");
+    if (!ex.hostProgram && kind != "program" && ex.kernels.empty()) bad(file, "\"kernels\": name the kernels the learner's file must define");
     ex.hints = strList("hints");
     ex.checkers = strList("checkers");
     for (auto& c : ex.checkers)
@@ -214,7 +216,9 @@ Exercise loadExercise(const fs::path& exerciseDir, const fs::path& lessonDir) {
         }
     }
     if (j.contains("gpu")) ex.gpu = str("gpu", false);
-    if (j.contains("performance")) {
+    if (kind == "program") {
+        loadProgramKeys(j, ex, file);   // "args", "compare" and the program's own measures
+    } else if (j.contains("performance")) {
         if (!j["performance"].is_array()) bad(file, "\"performance\" must be a list of goals");
         for (size_t i = 0; i < j["performance"].size(); ++i) {
             const json& g = j["performance"][i];
@@ -351,6 +355,10 @@ std::string intText(double v) { return std::to_string(static_cast<long long>(std
 std::vector<std::string> unvariedParams(const Exercise& ex) {
     std::vector<std::string> out;
     json lj = patchedLessonJson(ex);
+    if (ex.program) {   // its parameters are its arguments
+        lj["params"] = json::object();
+        for (auto& a : ex.program->args) lj["params"][a] = json::object();
+    }
     if (!lj.contains("params") || !lj["params"].is_object()) return out;
     for (auto& [name, spec] : lj["params"].items()) {
         if (ex.fixedParams.count(name)) continue;
@@ -378,7 +386,7 @@ uint64_t freshSeed() {
 std::vector<std::map<std::string, std::string>> hiddenParamSets(const Exercise& ex, uint64_t seed) {
     std::vector<std::map<std::string, std::string>> out;
     if (ex.hidden.sets <= 0) return out;
-    json lj = patchedLessonJson(ex);
+    json lj = ex.program ? json::object() : patchedLessonJson(ex);   // a program's parameters are its arguments
     const json params = lj.contains("params") && lj["params"].is_object() ? lj["params"] : json::object();
     auto defaultOf = [&](const std::string& k) -> std::optional<double> {
         if (params.contains(k) && params[k].is_object() && params[k].contains("default") && params[k]["default"].is_number())
@@ -912,6 +920,7 @@ GradeResult gradeFile(const Exercise& ex, const fs::path& file, const GradeOptio
 }
 
 GradeResult gradeText(const Exercise& ex, const std::string& text, const std::string& fileName, const GradeOptions& options) {
+    if (ex.program) return gradeProgramText(ex, text, fileName, options, options.seed ? *options.seed : freshSeed());
     GradeResult out;
     auto finish = [&]() {
         out.passed = !out.criteria.empty() &&
@@ -1141,6 +1150,9 @@ GradeResult gradeText(const Exercise& ex, const std::string& text, const std::st
 
 runtime::Lesson learnerLesson(const Exercise& ex, const fs::path& file, const GradeOptions& options) {
     if (!fs::is_regular_file(file)) throw Error(Error::Kind::Input, "No file '" + file.string() + "'.");
+    if (ex.program)
+        throw Error(Error::Kind::Input, ex.lesson + "/" + ex.id + " is a whole program: open " + file.string() +
+                                            " as a program (File > Open, then Run) to step its launches");
     std::string text = readText(file), ptx, hostJson;
     if (ex.hostProgram) {
         hostJson = text;

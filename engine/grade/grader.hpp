@@ -12,6 +12,7 @@
 
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -51,11 +52,14 @@ struct HiddenSpec {
     std::map<std::string, std::string> same;       // NAME -> OTHER: NAME takes OTHER's drawn value (a square matrix)
 };
 
+struct ProgramSpec;   // program_exercise.hpp
+
 struct Exercise {
     std::string lesson, id, title, goal;
     std::filesystem::path dir, lessonDir;
     std::filesystem::path starter, solution;     // absolute paths
     bool hostProgram = false;                     // the learner writes the host program (JSON), not a kernel
+    std::shared_ptr<const ProgramSpec> program;   // kind "program": the learner writes a whole CUDA program (program_exercise.hpp)
     std::vector<std::string> kernels;             // kernels the learner's .cu must define
     std::vector<std::string> hints;               // revealed one at a time
     std::string lessonPatch;                      // JSON merge patch applied to lesson.json ("" = none)
@@ -113,6 +117,9 @@ struct GradeOptions {
     // The starter's measure per performance goal index (starterBaselines()), so many processes
     // grading one class need not each re-run the starter. Missing entries are computed.
     std::map<size_t, double> starterBaselines;
+    // Kind "program": the wall-clock limit of each run of the learner's program (0: 60 s; its
+    // CPU-time limit is the same, at most 30 s).
+    double programSeconds = 0;
 };
 
 // The hidden parameter sets `seed` draws for `ex` (deterministic: same seed, same sets). The

@@ -114,3 +114,42 @@ TEST_CASE("learnerLesson runs the learner's file, and says why it cannot", "[exe
     CHECK_THROWS_WITH(grade::learnerLesson(ex, "/no/such/file.cu"), Catch::Contains("No file"));
     fs::remove(bad);
 }
+
+TEST_CASE("a program exercise is graded on the model's worker, the learner's text kept, Show why runs no lesson", "[exercise]") {
+    fs::path lessons = root() / "lessons";
+    fs::path dir = fs::temp_directory_path() / "warpscope-program-exmodel-test";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    ExerciseModel m(lessons, dir / "progress.json");
+    REQUIRE(m.select("vector-add", "first-program"));
+    REQUIRE(m.current()->program);
+    // The learner's file: a wrong answer (one thread), as the editor saved it.
+    const fs::path mine = dir / "first-program.cu";
+    fs::copy_file(root() / "tests/exercises/vector-add/first-program/wrong-one-thread.cu", mine);
+    std::ifstream before(mine);
+    const std::string text((std::istreambuf_iterator<char>(before)), std::istreambuf_iterator<char>());
+    m.grade(mine);
+    CHECK(m.grading());   // in the background: the window keeps drawing
+    REQUIRE(m.waitIdle(300));
+    auto o = m.outcome();
+    REQUIRE(o);
+    REQUIRE(o->ok);
+    CHECK_FALSE(o->result.passed);
+    const grade::Criterion& c = failed(o->result, "runs in parallel");
+    CHECK(c.measured == "1.0 threads' worth");
+    CHECK(m.progress().get("vector-add", "first-program").attempts == 1);
+    // Grading never touches the learner's text.
+    std::ifstream after(mine);
+    CHECK(std::string((std::istreambuf_iterator<char>(after)), std::istreambuf_iterator<char>()) == text);
+    // Show why: nothing to step in a lesson; a build error goes to the editor.
+    WhyPlan p = planShowWhy(*m.current(), c);
+    CHECK_FALSE(p.runLearner);
+    CHECK(p.panel.empty());
+    grade::Criterion build;
+    build.kind = "compile";
+    build.line = 20;
+    WhyPlan pb = planShowWhy(*m.current(), build);
+    CHECK_FALSE(pb.runLearner);
+    CHECK(pb.panel == "editor");
+    fs::remove_all(dir);
+}

@@ -30,6 +30,13 @@ WhyPlan planShowWhy(const grade::Exercise& ex, const grade::Criterion& c) {
     p.panel = c.panel;
     p.params = c.params;
     p.line = c.line > 0 ? uint32_t(c.line) : 0;
+    if (ex.program) {
+        // A whole program is not stepped in a lesson: its build errors are marked in the editor,
+        // and for the rest the criterion's detail has the program's output and reports.
+        p.runLearner = false;
+        p.panel = c.kind == "compile" ? "editor" : "";
+        return p;
+    }
     if (c.kind == "compile" || c.kind == "kernels") {
         // Nothing runs: the editor shows the compiler's messages at their lines.
         p.runLearner = false;

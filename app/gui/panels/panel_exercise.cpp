@@ -153,6 +153,8 @@ void showWhy(AppContext& app, const grade::Exercise& ex, const grade::Criterion&
             } else {
                 w.note = app.editorUi.message;
             }
+        } else {
+            w.scrollTo = true;   // a whole program's failure: the details below the criteria say why
         }
         return;
     }
@@ -300,7 +302,9 @@ void drawWhyNote(AppContext& app) {
         return;
     }
     if (!w.plan.runLearner) {
-        ImGui::TextWrapped("The editor shows the compiler's messages at their lines.");
+        ImGui::TextWrapped("%s", w.plan.panel == "editor" ? "The editor shows the compiler's messages at their lines."
+                                                           : "Your whole program ran in the sandbox: the criterion's detail above has its "
+                                                             "output and the model solution's, or the report that stopped it.");
         return;
     }
     std::string where = w.plan.line ? ", line " + std::to_string(w.plan.line) : "";
