@@ -689,9 +689,13 @@ Result runNvrtc(const std::string& source, const std::string& fileName, const Op
         if (rc != 0) { out.failure = std::string("nvrtcCreateProgram: ") + api.errorString(rc); return out; }
         const std::string archOpt = "--gpu-architecture=" + arch;
         // The toolkit's headers (<mma.h>, <cuda_fp16.h>): NVRTC has no include path of its own.
+        // CUDA 13 keeps libcu++ (<cuda/std/...>, which <cooperative_groups.h> includes) in include/cccl.
         const std::string incOpt = "--include-path=" + api.includeDir;
-        const char* opts[] = {archOpt.c_str(), "-lineinfo", incOpt.c_str()};
-        rc = api.compileProgram(prog, api.includeDir.empty() ? 2 : 3, opts);
+        const std::string cccl = api.includeDir.empty() ? std::string() : api.includeDir + "/cccl";
+        const std::string cccOpt = "--include-path=" + cccl;
+        const char* opts[] = {archOpt.c_str(), "-lineinfo", incOpt.c_str(), cccOpt.c_str()};
+        const int nopts = api.includeDir.empty() ? 2 : fs::is_directory(cccl + "/cuda/std") ? 4 : 3;
+        rc = api.compileProgram(prog, nopts, opts);
         size_t n = 0;
         if (api.logSize(prog, &n) == 0 && n > 1) {
             out.log.resize(n);
