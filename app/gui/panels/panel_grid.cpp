@@ -42,8 +42,13 @@ void drawGridPanel(AppContext& app) {
     sameLineIfFits(ImGui::GetFontSize() * 6 + ImGui::CalcTextSize("zoom").x + ImGui::GetStyle().ItemInnerSpacing.x);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
     ImGui::SliderFloat("zoom", &app.ui.gridZoom, 0.5f, 4.0f, "%.1fx");
-    drawLegend(true);
-    {   // block tiles legend
+    // With tiles to show in a short panel (Presenter on a projector) the legend folds away, so the
+    // selected warp's tile strip below keeps its room.
+    const bool hasTiles = s.program && s.selected && s.selected->syncPc >= 0;
+    const bool foldLegend = hasTiles && ImGui::GetContentRegionAvail().y < ImGui::GetTextLineHeightWithSpacing() * 16;
+    const bool legendOpen = !foldLegend || ImGui::TreeNode("Legend");
+    if (legendOpen) drawLegend(true);
+    if (legendOpen) {   // block tiles legend
         float sz = ImGui::GetTextLineHeight() * 0.8f;
         ImDrawList* dl = ImGui::GetWindowDrawList();
         ImVec2 p = ImGui::GetCursorScreenPos();
@@ -57,6 +62,7 @@ void drawGridPanel(AppContext& app) {
         ImGui::Dummy(ImVec2(sz, sz));
         ImGui::SameLine();
         ImGui::TextUnformatted("block done");
+        if (foldLegend) ImGui::TreePop();
     }
     if (!s.program) return;
 
@@ -71,11 +77,33 @@ void drawGridPanel(AppContext& app) {
         const size_t pc = static_cast<size_t>(s.selected->syncPc);
         const InstrInfo* in = pc < s.program->code.size() ? &s.program->code[pc] : nullptr;
         std::string op = in ? in->text.substr(0, in->text.find_first_of(" \t")) : std::string("?");
-        ImGui::TextWrapped("Warp %u's %s: %s (member masks of %s, line %u)", s.selWarp, groups.size() > 1 ? "tiles" : "tile",
-                           laneGroupsSummary(groups).c_str(), op.c_str(), in ? in->line : 0);
-        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
+        ImGui::TextWrapped("Warp %u: %s (masks of %s, line %u)", s.selWarp, laneGroupsSummary(groups).c_str(), op.c_str(),
+                           in ? in->line : 0);
+        // The selected warp's 32 lanes at a readable size, whatever the grid's zoom: tiles outlined.
+        const float fontH = ImGui::GetTextLineHeight();
+        const float lw = std::floor(std::clamp(ImGui::GetContentRegionAvail().x / 32.0f, 4.0f, fontH * 1.5f));
+        ImVec2 sp = ImGui::GetCursorScreenPos();
+        sp.x += 2;
+        ImDrawList* sdl = ImGui::GetWindowDrawList();
+        drawLaneStrip(sdl, ImVec2(sp.x, sp.y + 2), lw, fontH, s.selected->warp.lanes);
+        for (size_t gi = 0; gi < groups.size(); ++gi) {
+            const bool mine = static_cast<int>(gi) == tileGroup;
+            const Rgb hue = mine ? okabe_ito::Vermillion : gi % 2 ? Rgb{20, 20, 20} : Rgb{250, 250, 250};
+            for (auto [l0, l1] : laneRuns(groups[gi].lanes))
+                sdl->AddRect(ImVec2(sp.x + l0 * lw + 1, sp.y + 3), ImVec2(sp.x + (l1 + 1) * lw - 1, sp.y + fontH + 1), col(hue), 0, 0,
+                             mine ? 3.0f : 2.0f);
+        }
+        ImGui::InvisibleButton("##tilestrip", ImVec2(32 * lw + 2, fontH + 4));
+        if (ImGui::IsItemHovered()) {
+            const int lane = std::clamp(static_cast<int>((ImGui::GetIO().MousePos.x - sp.x) / lw), 0, 31);
+            const int g = laneGroupOf(groups, lane);
+            tooltip("lane %d: %s\nclick to highlight this lane's tile", lane,
+                    g >= 0 ? laneGroupText(groups, g).c_str() : "did not take part");
+            if (ImGui::IsItemClicked()) app.ui.tileLane = lane;
+        }
+        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5);
         ImGui::SliderInt("lane##tile", &app.ui.tileLane, 0, 31);
-        if (ImGui::IsItemHovered()) tooltip("The lane whose tile is highlighted (or click a lane of the selected warp).");
+        if (ImGui::IsItemHovered()) tooltip("The lane whose tile is highlighted (or click a lane above or in the grid).");
         ImGui::SameLine();
         std::string t = tileGroup >= 0 ? laneGroupText(groups, tileGroup) : "lane " + std::to_string(app.ui.tileLane) + " did not take part";
         ImGui::TextWrapped("%s", t.c_str());

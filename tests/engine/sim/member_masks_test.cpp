@@ -68,12 +68,16 @@ void checkTiles(const std::string& ptx, const char* compiler) {
         CHECK(L.block().warpSync[2].pc == -1);   // warp 2 has not run
         // To the end: warp 0 adds the partial sums as a tile of 32 (the lanes that do it), warp 5
         // keeps its first stage's masks.
-        while (L.gpu->step()) {}
-        const sim::Block::WarpSyncMasks& w0 = L.block().warpSync[0];
-        const uint32_t lanes0 = w0.exec;
-        CHECK(lanes0 == 0xffffffffu);
+        // (Read while the block is resident: it retires with its last warp.)
+        sim::Block::WarpSyncMasks w0, w5;
+        do {
+            if (L.gpu->residentBlocks().empty()) break;
+            w0 = L.block().warpSync[0];
+            w5 = L.block().warpSync[5];
+        } while (L.gpu->step());
+        CHECK(w0.exec == 0xffffffffu);
         for (int l = 0; l < 32; ++l) CHECK(w0.mask[l] == tileMask(l, c.stage2));
-        for (int l = 0; l < 32; ++l) CHECK(L.block().warpSync[5].mask[l] == tileMask(l, c.stage1));
+        for (int l = 0; l < 32; ++l) CHECK(w5.mask[l] == tileMask(l, c.stage1));
     }
 }
 } // namespace
