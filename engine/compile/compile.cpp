@@ -364,7 +364,10 @@ std::string mapPreludeLines(const std::string& ptx, const std::string& studentSo
         // warpscope's own headers are prelude too: the tensor header and the names that include it.
         static const std::set<std::string> ours = {kPreludeName, "warpscope_tensor.h", "cuda_fp16.h", "cuda_bf16.h", "mma.h",
                                                    "cuda_fp16.hpp", "cuda_bf16.hpp"};
-        isPrelude[std::stoi(m[2])] = ours.count(base) > 0;
+        // So are the stand-in headers compiled from include/ (<cooperative_groups.h> and its
+        // <cooperative_groups/reduce.h>): their inlined code belongs to the student's line.
+        const std::string raw = m[4].str();
+        isPrelude[std::stoi(m[2])] = ours.count(base) > 0 || raw.rfind("include/", 0) == 0 || raw.find("/include/cooperative_groups") != std::string::npos;
         if (base == "warpscope_tensor.h") isTensorHeader.insert(std::stoi(m[2]));
         l = m[1].str() + m[2].str() + m[3].str() + base + m[5].str();
     }
