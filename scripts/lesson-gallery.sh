@@ -45,6 +45,7 @@ tensor-cores 3
 radix-sort 3
 bfs 2
 async-copy 4
+cooperative-groups 2
 LIST
 # Exercises: paths relative to the repository, as a learner's are.
 cd "$root"

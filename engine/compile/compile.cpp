@@ -364,7 +364,10 @@ std::string mapPreludeLines(const std::string& ptx, const std::string& studentSo
         // warpscope's own headers are prelude too: the tensor header and the names that include it.
         static const std::set<std::string> ours = {kPreludeName, "warpscope_tensor.h", "cuda_fp16.h", "cuda_bf16.h", "mma.h",
                                                    "cuda_fp16.hpp", "cuda_bf16.hpp"};
-        isPrelude[std::stoi(m[2])] = ours.count(base) > 0;
+        // So are the stand-in headers compiled from include/ (<cooperative_groups.h> and its
+        // <cooperative_groups/reduce.h>): their inlined code belongs to the student's line.
+        const std::string raw = m[4].str();
+        isPrelude[std::stoi(m[2])] = ours.count(base) > 0 || raw.rfind("include/", 0) == 0 || raw.find("/include/cooperative_groups") != std::string::npos;
         if (base == "warpscope_tensor.h") isTensorHeader.insert(std::stoi(m[2]));
         l = m[1].str() + m[2].str() + m[3].str() + base + m[5].str();
     }
@@ -689,9 +692,13 @@ Result runNvrtc(const std::string& source, const std::string& fileName, const Op
         if (rc != 0) { out.failure = std::string("nvrtcCreateProgram: ") + api.errorString(rc); return out; }
         const std::string archOpt = "--gpu-architecture=" + arch;
         // The toolkit's headers (<mma.h>, <cuda_fp16.h>): NVRTC has no include path of its own.
+        // CUDA 13 keeps libcu++ (<cuda/std/...>, which <cooperative_groups.h> includes) in include/cccl.
         const std::string incOpt = "--include-path=" + api.includeDir;
-        const char* opts[] = {archOpt.c_str(), "-lineinfo", incOpt.c_str()};
-        rc = api.compileProgram(prog, api.includeDir.empty() ? 2 : 3, opts);
+        const std::string cccl = api.includeDir.empty() ? std::string() : api.includeDir + "/cccl";
+        const std::string cccOpt = "--include-path=" + cccl;
+        const char* opts[] = {archOpt.c_str(), "-lineinfo", incOpt.c_str(), cccOpt.c_str()};
+        const int nopts = api.includeDir.empty() ? 2 : fs::is_directory(cccl + "/cuda/std") ? 4 : 3;
+        rc = api.compileProgram(prog, nopts, opts);
         size_t n = 0;
         if (api.logSize(prog, &n) == 0 && n > 1) {
             out.log.resize(n);

@@ -213,6 +213,15 @@ struct Block {
         int32_t initPc = -1;
     };
     std::vector<std::pair<uint32_t, MBarrier>> mbarriers;
+    // Inspection (Grid & warps' tiles): per warp, the member masks its last warp-synchronous
+    // instruction (shfl/vote/match/redux .sync, bar.warp.sync) carried, lane by lane: with
+    // cooperative groups a tile's mask (0xff << 8k for tiled_partition<8>). Empty until one runs.
+    struct WarpSyncMasks {
+        int32_t pc = -1;               // the instruction; -1: none yet
+        uint32_t exec = 0;             // the lanes that executed it
+        uint32_t mask[32] = {};        // per executing lane its membermask operand (0 elsewhere)
+    };
+    std::vector<WarpSyncMasks> warpSync;
     bool done = false;
     uint32_t sm = 0;
 };

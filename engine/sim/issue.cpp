@@ -278,6 +278,13 @@ void Gpu::stopLaunch(Block& b, Warp& w, uint32_t active, const Instr& I) {
 }
 
 void Gpu::checkMemberMask(Block& b, Warp& w, const Instr& I, uint32_t exec, const uint64_t* masks) {
+    // Recorded for inspection first (Block::warpSync), so a faulting mask is shown too.
+    if (b.warpSync.size() != b.warps.size()) b.warpSync.resize(b.warps.size());
+    Block::WarpSyncMasks& rec = b.warpSync[w.indexInBlock];
+    const bool inCode = &I >= prog_.code.data() && &I < prog_.code.data() + prog_.code.size();
+    rec.pc = inCode ? static_cast<int32_t>(&I - prog_.code.data()) : -1;
+    rec.exec = exec;
+    for (int l = 0; l < 32; ++l) rec.mask[l] = (exec >> l & 1u) ? uint32_t(masks[l]) : 0u;
     if (auto p = findMaskProblem(w, I, exec, masks)) raise(Error::Kind::Fault, p->message, b, w, p->lane, &I);
 }
 

@@ -120,6 +120,7 @@ void Gpu::admitBlocks() {
         blk->async.clear();
         blk->asyncPending.clear();
         blk->mbarriers.clear();
+        blk->warpSync.clear();
         blk->warps.resize(warpsPerBlock_);
         blk->readyWarps = warpsPerBlock_;
         for (uint32_t wi = 0; wi < warpsPerBlock_; ++wi) {

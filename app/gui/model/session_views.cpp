@@ -174,6 +174,11 @@ std::shared_ptr<Snapshot> Session::Worker::build(const sim::Gpu* gpu, RunState s
                     d.asyncCopies.push_back({lane, c.dst, 0, false, c.bytes, c.group, c.pc, c.mbar});
             }
             d.sharedPending = b.asyncPending;
+            if (sw < b.warpSync.size() && b.warpSync[sw].pc >= 0) {   // the warp's tiles (Grid & warps)
+                d.syncPc = b.warpSync[sw].pc;
+                d.syncExec = b.warpSync[sw].exec;
+                std::copy(std::begin(b.warpSync[sw].mask), std::end(b.warpSync[sw].mask), d.syncMask.begin());
+            }
             if (timed) {
                 timing::TimedRun::AsyncGroupTimes at = timed->asyncGroupTimes(b.linear, sw);
                 d.asyncTimed = at.resident;

@@ -150,6 +150,11 @@ struct WarpDetail {
     bool asyncTimed = false;
     std::vector<uint64_t> asyncGroupReady;   // newest committed groups, oldest first
     uint64_t asyncOpenReady = 0, asyncCycle = 0;
+    // The member masks of the warp's last warp-synchronous instruction (sim::Block::warpSync):
+    // Grid & warps groups the lanes into tiles by them (grid_layout.hpp laneGroups). -1: none yet.
+    int32_t syncPc = -1;
+    uint32_t syncExec = 0;
+    std::array<uint32_t, 32> syncMask{};
 };
 
 struct StepRecord {

@@ -2,6 +2,7 @@
 // and the hidden-answer gate.
 #include "gui/model/step_actions.hpp"
 
+#include "gui/model/grid_layout.hpp"
 #include "gui/model/memory_model.hpp"
 #include "gui/model/session.hpp"
 
@@ -542,13 +543,14 @@ std::vector<StepExpect> parseStepExpects(std::string_view text, int mdLine, std:
             e.kind = w[0] == "finished" ? StepExpect::Kind::Finished : StepExpect::Kind::Ended;
         } else if (w.size() == 2 && parseUnsigned(w[1], n) &&
                    (w[0] == "line" || w[0] == "active" || w[0] == "sectors" || w[0] == "ways" || w[0] == "launch" || w[0] == "waiting" ||
-                    w[0] == "reports")) {
+                    w[0] == "reports" || w[0] == "tiles")) {
             e.kind = w[0] == "line" ? StepExpect::Kind::Line : w[0] == "active" ? StepExpect::Kind::Active
                    : w[0] == "sectors" ? StepExpect::Kind::Sectors : w[0] == "ways" ? StepExpect::Kind::Ways
-                   : w[0] == "launch" ? StepExpect::Kind::Launch : w[0] == "reports" ? StepExpect::Kind::Reports : StepExpect::Kind::Waiting;
+                   : w[0] == "launch" ? StepExpect::Kind::Launch : w[0] == "reports" ? StepExpect::Kind::Reports
+                   : w[0] == "tiles" ? StepExpect::Kind::Tiles : StepExpect::Kind::Waiting;
             e.value = n;
         } else {
-            errors.push_back(lineMsg(mdLine, "'" + e.text + "': expected line L, active N, sectors N, ways N, launch N, waiting N, reports N, ended or finished"));
+            errors.push_back(lineMsg(mdLine, "'" + e.text + "': expected line L, active N, sectors N, ways N, launch N, waiting N, reports N, tiles N, ended or finished"));
             continue;
         }
         out.push_back(std::move(e));
@@ -604,6 +606,15 @@ std::vector<std::string> unmetExpectations(const std::vector<StepExpect>& expect
         case StepExpect::Kind::Ended:
             if (s.state != RunState::LaunchDone && s.state != RunState::Finished) got = std::string("the run is ") + runStateName(s.state);
             break;
+        case StepExpect::Kind::Tiles: {   // Grid & warps' tiles of the selected warp (grid_layout.hpp laneGroups)
+            if (!s.selected || s.selected->syncPc < 0) {
+                got = "the selected warp has run no warp-synchronous instruction (no tiles shown)";
+                break;
+            }
+            const size_t n = laneGroups(s.selected->syncMask, s.selected->syncExec).size();
+            if (n != e.value) got = "Grid & warps shows " + std::to_string(n) + " tiles";
+            break;
+        }
         case StepExpect::Kind::Waiting: {
             uint32_t n = 0;
             if (const BlockView* b = s.residentBlock(s.selBlock))

@@ -23,7 +23,7 @@
 // Do it lands where the text says: a step that moves the machine (run-to, steps) starts from a
 // fresh run (a parameter or Timed-mode change restarts anyway), so a target behind the current
 // position is reached by replaying, never missed. `<!-- expect: ... -->` states what the model
-// shows afterwards (line L, active N, sectors N, ways N, launch N, waiting N, reports N, ended, finished); tests/app checks every step.
+// shows afterwards (line L, active N, sectors N, ways N, launch N, waiting N, reports N, tiles N, ended, finished); tests/app checks every step.
 //
 // Parsing and validation are pure functions (tested in tests/app); applying them is the app's job
 // (panel_lessons.cpp).
@@ -85,7 +85,7 @@ std::vector<std::string> validateStepActions(const std::vector<StepAction>& acti
 // "<file>:<line>: <message>" (`file` names the steps.md in messages). `do:` comments before the
 // first step are reported (they belong to no step).
 struct StepExpect {
-    enum class Kind { Line, Active, Sectors, Ways, Finished, Launch, Waiting, Ended, Reports };
+    enum class Kind { Line, Active, Sectors, Ways, Finished, Launch, Waiting, Ended, Reports, Tiles };
     Kind kind = Kind::Line;
     uint64_t value = 0;
     int mdLine = 0;

@@ -60,6 +60,7 @@ struct UiState {
     uint64_t scrolledForSerial = 0;         // source auto-scroll bookkeeping
     int32_t lastScrolledLine = -1;
     float gridZoom = 1.0f;
+    int tileLane = 0;                       // Grid & warps: the lane of the selected warp whose tile is highlighted
     bool showShortcuts = false;
     bool showAbout = false;
     bool resetLayout = false;

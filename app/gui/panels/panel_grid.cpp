@@ -42,8 +42,13 @@ void drawGridPanel(AppContext& app) {
     sameLineIfFits(ImGui::GetFontSize() * 6 + ImGui::CalcTextSize("zoom").x + ImGui::GetStyle().ItemInnerSpacing.x);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
     ImGui::SliderFloat("zoom", &app.ui.gridZoom, 0.5f, 4.0f, "%.1fx");
-    drawLegend(true);
-    {   // block tiles legend
+    // With tiles to show in a short panel (Presenter on a projector) the legend folds away, so the
+    // selected warp's tile strip below keeps its room.
+    const bool hasTiles = s.program && s.selected && s.selected->syncPc >= 0;
+    const bool foldLegend = hasTiles && ImGui::GetContentRegionAvail().y < ImGui::GetTextLineHeightWithSpacing() * 16;
+    const bool legendOpen = !foldLegend || ImGui::TreeNode("Legend");
+    if (legendOpen) drawLegend(true);
+    if (legendOpen) {   // block tiles legend
         float sz = ImGui::GetTextLineHeight() * 0.8f;
         ImDrawList* dl = ImGui::GetWindowDrawList();
         ImVec2 p = ImGui::GetCursorScreenPos();
@@ -57,8 +62,52 @@ void drawGridPanel(AppContext& app) {
         ImGui::Dummy(ImVec2(sz, sz));
         ImGui::SameLine();
         ImGui::TextUnformatted("block done");
+        if (foldLegend) ImGui::TreePop();
     }
     if (!s.program) return;
+
+    // The selected warp's tiles: its lanes grouped by the member masks of its last warp-synchronous
+    // instruction (cooperative groups' tiled_partition, labeled_partition, coalesced_threads).
+    std::vector<LaneGroup> groups;
+    int tileGroup = -1;
+    if (s.selected && s.selected->syncPc >= 0) {
+        groups = laneGroups(s.selected->syncMask, s.selected->syncExec);
+        app.ui.tileLane = std::clamp(app.ui.tileLane, 0, 31);
+        tileGroup = laneGroupOf(groups, app.ui.tileLane);
+        const size_t pc = static_cast<size_t>(s.selected->syncPc);
+        const InstrInfo* in = pc < s.program->code.size() ? &s.program->code[pc] : nullptr;
+        std::string op = in ? in->text.substr(0, in->text.find_first_of(" \t")) : std::string("?");
+        ImGui::TextWrapped("Warp %u: %s (masks of %s, line %u)", s.selWarp, laneGroupsSummary(groups).c_str(), op.c_str(),
+                           in ? in->line : 0);
+        // The selected warp's 32 lanes at a readable size, whatever the grid's zoom: tiles outlined.
+        const float fontH = ImGui::GetTextLineHeight();
+        const float lw = std::floor(std::clamp(ImGui::GetContentRegionAvail().x / 32.0f, 4.0f, fontH * 1.5f));
+        ImVec2 sp = ImGui::GetCursorScreenPos();
+        sp.x += 2;
+        ImDrawList* sdl = ImGui::GetWindowDrawList();
+        drawLaneStrip(sdl, ImVec2(sp.x, sp.y + 2), lw, fontH, s.selected->warp.lanes);
+        for (size_t gi = 0; gi < groups.size(); ++gi) {
+            const bool mine = static_cast<int>(gi) == tileGroup;
+            const Rgb hue = mine ? okabe_ito::Vermillion : gi % 2 ? Rgb{20, 20, 20} : Rgb{250, 250, 250};
+            for (auto [l0, l1] : laneRuns(groups[gi].lanes))
+                sdl->AddRect(ImVec2(sp.x + l0 * lw + 1, sp.y + 3), ImVec2(sp.x + (l1 + 1) * lw - 1, sp.y + fontH + 1), col(hue), 0, 0,
+                             mine ? 3.0f : 2.0f);
+        }
+        ImGui::InvisibleButton("##tilestrip", ImVec2(32 * lw + 2, fontH + 4));
+        if (ImGui::IsItemHovered()) {
+            const int lane = std::clamp(static_cast<int>((ImGui::GetIO().MousePos.x - sp.x) / lw), 0, 31);
+            const int g = laneGroupOf(groups, lane);
+            tooltip("lane %d: %s\nclick to highlight this lane's tile", lane,
+                    g >= 0 ? laneGroupText(groups, g).c_str() : "did not take part");
+            if (ImGui::IsItemClicked()) app.ui.tileLane = lane;
+        }
+        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5);
+        ImGui::SliderInt("lane##tile", &app.ui.tileLane, 0, 31);
+        if (ImGui::IsItemHovered()) tooltip("The lane whose tile is highlighted (or click a lane above or in the grid).");
+        ImGui::SameLine();
+        std::string t = tileGroup >= 0 ? laneGroupText(groups, tileGroup) : "lane " + std::to_string(app.ui.tileLane) + " did not take part";
+        ImGui::TextWrapped("%s", t.c_str());
+    }
 
     ImGui::BeginChild("tiles", ImVec2(0, 0), true, ImGuiWindowFlags_HorizontalScrollbar);   // a wide 2D grid scrolls, never wraps
     ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -114,6 +163,18 @@ void drawGridPanel(AppContext& app) {
                     drawLaneStrip(dl, wp, L.laneW, h, w.lanes, hl);
                     bool sel = bv.linear == s.selBlock && w.indexInBlock == s.selWarp;
                     if (sel) dl->AddRect(ImVec2(wp.x - 2, wp.y - 1), ImVec2(wp.x + 32 * L.laneW + 1, wp.y + h + 1), col(okabe_ito::Yellow), 0, 0, 2.0f);
+                    if (sel && !groups.empty()) {   // each tile outlined, hues alternating; the chosen lane's tile thick
+                        const float inset = L.laneW >= 4 ? 1.0f : 0.5f;
+                        for (size_t gi = 0; gi < groups.size(); ++gi) {
+                            const bool mine = static_cast<int>(gi) == tileGroup;
+                            // White and black stand out on every lane state's colour; the chosen tile is vermillion.
+                            const Rgb hue = mine ? okabe_ito::Vermillion : gi % 2 ? Rgb{20, 20, 20} : Rgb{250, 250, 250};
+                            for (auto [l0, l1] : laneRuns(groups[gi].lanes)) {
+                                ImVec2 ta(wp.x + l0 * L.laneW + inset, wp.y + inset), tb(wp.x + (l1 + 1) * L.laneW - inset, wp.y + h - inset);
+                                dl->AddRect(ta, tb, col(hue), 0, 0, mine ? 2.5f : 1.5f);
+                            }
+                        }
+                    }
                     bool whov = hov && mouse.y >= wp.y && mouse.y < wp.y + L.rowH;
                     if (whov) {
                         const char* stName = w.masks.done ? "finished" : w.masks.atBarrier ? "waiting at barrier" : "ready";
@@ -121,9 +182,16 @@ void drawGridPanel(AppContext& app) {
                         tip = "block " + std::to_string(lin) + " (" + std::to_string(bv.idx[0]) + "," + std::to_string(bv.idx[1]) + "," +
                               std::to_string(bv.idx[2]) + "), warp " + std::to_string(w.indexInBlock) + ": " + stName +
                               (w.line ? ", line " + std::to_string(w.line) : std::string()) + "\nlane " + std::to_string(lane) + ": " +
-                              laneStateName(w.lanes[static_cast<size_t>(lane)]) + "\nactive " + maskText(w.masks.active) +
-                              "\nclick to select this warp";
-                        if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
+                              laneStateName(w.lanes[static_cast<size_t>(lane)]) + "\nactive " + maskText(w.masks.active);
+                        if (sel && !groups.empty()) {
+                            const int g = laneGroupOf(groups, lane);
+                            tip += "\n" + (g >= 0 ? laneGroupText(groups, g) : std::string("not in a tile (did not take part)")) +
+                                   "\nclick to highlight this lane's tile";
+                        } else {
+                            tip += "\nclick to select this warp";
+                        }
+                        if (ImGui::IsMouseClicked(ImGuiMouseButton_Left) && sel) app.ui.tileLane = lane;
+                        if (ImGui::IsMouseClicked(ImGuiMouseButton_Left) && !sel) {
                             app.settings.followIssuing = false;
                             app.session.select(bv.linear, w.indexInBlock, false);
                         }

@@ -1,5 +1,6 @@
 #include "gui/panels/screenshot.hpp"
 #include "gui/model/async_view.hpp"
+#include "gui/model/grid_layout.hpp"
 #include "gui/model/fragment_view.hpp"
 #include "gui/panels/panels.hpp"
 #include "gui/render/screenshot.hpp"
@@ -46,6 +47,13 @@ std::string screenshotSidecar(int w, int h, const AppContext& app, uint64_t step
             fj["tiles"].push_back({{"name", t.name}, {"rows", t.rows}, {"cols", t.cols}, {"type", t.type},
                                    {"lane_elements", laneCells(t, app.ui.fragmentLane).size()}, {"first", fragmentCellText(t, 0, 0)}});
         j["fragments"] = fj;
+    }
+    // Grid & warps' tiles of the selected warp (its last warp-synchronous instruction's member masks).
+    if (s.selected && s.selected->syncPc >= 0) {
+        const std::vector<LaneGroup> g = laneGroups(s.selected->syncMask, s.selected->syncExec);
+        const int lane = std::clamp(app.ui.tileLane, 0, 31);
+        j["tiles"] = {{"warp", s.selWarp}, {"count", g.size()}, {"summary", laneGroupsSummary(g)}, {"lane", lane},
+                      {"lane_tile", laneGroupText(g, laneGroupOf(g, lane))}};
     }
     // The Async copies panel's figures for the selected warp (copies in flight, groups, pending words).
     if (AsyncView av = buildAsyncView(s); av.valid) {

@@ -1,0 +1,27 @@
+// expect-fail: shared requests per block
+// Right sums, through shared memory: every round stores v and reads the value o places below,
+// with a barrier between, where the tile's shuffles need no shared memory at all.
+// Inclusive prefix sums inside tiles of 8 threads: scan[i] = in[8k] + ... + in[i], k = i / 8.
+#include <cooperative_groups.h>
+
+namespace cg = cooperative_groups;
+
+extern "C" __global__ void scan_tile8(const int* in, int* scan)
+{
+    cg::thread_block block = cg::this_thread_block();
+    cg::thread_block_tile<8> tile = cg::tiled_partition<8>(block);
+    const unsigned i = blockIdx.x * block.size() + block.thread_rank();
+    int v = in[i];
+
+    __shared__ int vals[256];
+    const unsigned t = block.thread_rank();
+    for (unsigned o = 1; o < tile.size(); o *= 2) {
+        vals[t] = v;
+        block.sync();
+        if (tile.thread_rank() >= o)
+            v += vals[t - o];
+        block.sync();
+    }
+
+    scan[i] = v;
+}
