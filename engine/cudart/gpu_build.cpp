@@ -44,10 +44,11 @@ extern "C" cudaError_t __real_cudaDeviceReset(void);
 extern "C" cudaError_t __real___cudaPopCallConfiguration(dim3*, dim3*, size_t*, void*);
 #if CUDART_VERSION >= 12000
 // CUDA 13's <<<...>>> (crt/host_runtime.h without __NV_LEGACY_LAUNCH): the stub gets a kernel
-// handle once (__cudaGetKernel) and launches through __cudaLaunchKernel_helper. Weak: where a
+// handle once (__cudaGetKernel) and launches through __cudaLaunchKernel_helper, an inline function calling __cudaLaunchKernel. Weak: where a
 // toolkit has no such functions, nothing refers to them and the wrappers below are never called.
 extern "C" __attribute__((weak)) cudaError_t __real___cudaGetKernel(cudaKernel_t*, const void*);
-extern "C" __attribute__((weak)) cudaError_t __real___cudaLaunchKernel_helper(cudaKernel_t, dim3, dim3, void**, size_t, cudaStream_t);
+extern "C" __attribute__((weak)) cudaError_t __real___cudaLaunchKernel(cudaKernel_t, dim3, dim3, void**, size_t, cudaStream_t);
+extern "C" __attribute__((weak)) cudaError_t __real___cudaLaunchKernel_ptsz(cudaKernel_t, dim3, dim3, void**, size_t, cudaStream_t);
 extern "C" cudaError_t __real_cudaLaunchKernelExC(const cudaLaunchConfig_t*, const void*, void**);
 #endif
 
@@ -140,7 +141,7 @@ void atExit() {
 #if CUDART_VERSION >= 12000
 const cudaLaunchConfig_t* g_exConfig = nullptr;
 #endif
-// how: 0 cudaLaunchKernel, 1 cudaLaunchCooperativeKernel, 2 __cudaLaunchKernel_helper, 3 cudaLaunchKernelExC.
+// how: 0 cudaLaunchKernel, 1 cudaLaunchCooperativeKernel, 2 __cudaLaunchKernel, 3 cudaLaunchKernelExC, 4 __cudaLaunchKernel_ptsz.
 cudaError_t timed(int how, const void* func, dim3 grid, dim3 block, void** args, size_t shared, cudaStream_t stream) {
     std::lock_guard<std::mutex> lock(g_mutex);
     t_popped = false;   // this is the launch the stub popped its configuration for
@@ -161,7 +162,8 @@ cudaError_t timed(int how, const void* func, dim3 grid, dim3 block, void** args,
     if (how == 0) e = __real_cudaLaunchKernel(func, grid, block, args, shared, stream);
     else if (how == 1) e = __real_cudaLaunchCooperativeKernel(func, grid, block, args, shared, stream);
 #if CUDART_VERSION >= 12000
-    else if (how == 2) e = __real___cudaLaunchKernel_helper((cudaKernel_t)func, grid, block, args, shared, stream);
+    else if (how == 2) e = __real___cudaLaunchKernel((cudaKernel_t)func, grid, block, args, shared, stream);
+    else if (how == 4) e = __real___cudaLaunchKernel_ptsz((cudaKernel_t)func, grid, block, args, shared, stream);
     else if (how == 3) e = __real_cudaLaunchKernelExC(g_exConfig, func, args);
 #endif
     if (e != cudaSuccess) {
@@ -201,9 +203,15 @@ extern "C" cudaError_t __wrap___cudaGetKernel(cudaKernel_t* handle, const void* 
     }
     return e;
 }
-extern "C" cudaError_t __wrap___cudaLaunchKernel_helper(cudaKernel_t k, dim3 grid, dim3 block, void** args, size_t shared, cudaStream_t stream) {
-    if (!__real___cudaLaunchKernel_helper) return cudaErrorNotSupported;
+// nvcc 13's stub calls the static inline __cudaLaunchKernel_helper (crt/device_functions.h), which
+// calls libcudart's exported __cudaLaunchKernel (or its _ptsz twin): those are what can be wrapped.
+extern "C" cudaError_t __wrap___cudaLaunchKernel(cudaKernel_t k, dim3 grid, dim3 block, void** args, size_t shared, cudaStream_t stream) {
+    if (!__real___cudaLaunchKernel) return cudaErrorNotSupported;
     return timed(2, (const void*)k, grid, block, args, shared, stream);
+}
+extern "C" cudaError_t __wrap___cudaLaunchKernel_ptsz(cudaKernel_t k, dim3 grid, dim3 block, void** args, size_t shared, cudaStream_t stream) {
+    if (!__real___cudaLaunchKernel_ptsz) return cudaErrorNotSupported;
+    return timed(4, (const void*)k, grid, block, args, shared, stream);
 }
 extern "C" cudaError_t __wrap_cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* func, void** args) {
     if (!config) return __real_cudaLaunchKernelExC(config, func, args);
@@ -314,7 +322,7 @@ BuildResult buildProgramForGpu(const BuildOptions& o) {
     // kernel handle (__cudaGetKernel, __cudaLaunchKernel_helper; the H100 machine's nvcc 13.0 has
     // them); __cudaPopCallConfiguration lists a <<<...>>> whose launch none of these saw.
     for (const char* w : {"--wrap=cudaLaunchKernel", "--wrap=cudaLaunchCooperativeKernel", "--wrap=cudaLaunchKernelExC", "--wrap=__cudaGetKernel",
-                          "--wrap=__cudaLaunchKernel_helper", "--wrap=cudaDeviceReset", "--wrap=__cudaPopCallConfiguration"})
+                          "--wrap=__cudaLaunchKernel", "--wrap=__cudaLaunchKernel_ptsz", "--wrap=cudaDeviceReset", "--wrap=__cudaPopCallConfiguration"})
         argv.insert(argv.end(), {"-Xlinker", w});
     if (texts.end() != std::find_if(texts.begin(), texts.end(), [](const std::string& t) { return t.find("<cuda.h>") != std::string::npos; }))
         argv.push_back("-lcuda");   // the driver API's device queries (deviceQuery, the SDK's helpers)
