@@ -436,7 +436,23 @@ void drawExercisePanel(AppContext& app) {
         } else {
             ImGui::TextColored(colv(o->result.passed ? okabe_ito::BluishGreen : okabe_ito::Vermillion), "%s",
                                o->result.passed ? "PASSED" : "Not yet: see the failing criteria");
-            if (ImGui::BeginTable("criteria", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
+            // A narrow panel (a 720p projector at scale 1.5): each criterion as a block of lines, so
+            // its name is not squeezed into a column a few letters wide.
+            const bool narrow = ImGui::GetContentRegionAvail().x < 32 * ImGui::GetFontSize();
+            if (narrow) {
+                int row = 0;
+                for (const grade::Criterion& c : o->result.criteria) {
+                    ImGui::PushID(row++);
+                    ImGui::TextColored(colv(c.passed ? okabe_ito::BluishGreen : okabe_ito::Vermillion), "%s", c.passed ? "PASS" : "FAIL");
+                    ImGui::SameLine();
+                    ImGui::TextWrapped("%s", c.name.c_str());
+                    ImGui::Indent();
+                    ImGui::TextWrapped("measured %s; target %s", c.measured.c_str(), c.target.c_str());
+                    if (!c.passed && !c.panel.empty() && ImGui::SmallButton("Show why")) showWhy(app, ex, c, o->file);
+                    ImGui::Unindent();
+                    ImGui::PopID();
+                }
+            } else if (ImGui::BeginTable("criteria", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
                 ImGui::TableSetupColumn("criterion");
                 ImGui::TableSetupColumn("measured");
                 ImGui::TableSetupColumn("target");
