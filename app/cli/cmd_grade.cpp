@@ -17,7 +17,6 @@
 #include "grade/class_report.hpp"
 #include "grade/grader.hpp"
 
-#include <poll.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -64,26 +63,8 @@ grade::GradeResult gradeProgram(const std::string& file, std::string* output) {
         criterion("runs in the sandbox", false, error, "runs to its end");
         return r;
     }
-    // The program's output, read as it comes (a full pipe would stop it).
-    bool outOpen = true, errOpen = true, ended = false;
-    while (!ended || outOpen || errOpen) {
-        pollfd fds[2];
-        int n = 0;
-        if (outOpen) fds[n++] = {run.outFd(), POLLIN, 0};
-        if (errOpen) fds[n++] = {run.errFd(), POLLIN, 0};
-        if (n && ::poll(fds, static_cast<nfds_t>(n), 50) > 0) {
-            for (int k = 0; k < n; ++k) {
-                if (!(fds[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
-                char buf[8192];
-                ssize_t got = read(fds[k].fd, buf, sizeof buf);
-                if (got > 0) output->append(buf, static_cast<size_t>(got));
-                else (fds[k].fd == run.outFd() ? outOpen : errOpen) = false;
-            }
-        } else if (ended) {
-            break;   // nothing more arrives (a child of its own may hold the pipes)
-        }
-        if (!ended) ended = run.poll();
-    }
+    // The program's output, read as it comes.
+    run.pump([&](bool, const char* data, size_t size) { output->append(data, size); });
     const sandbox::Result res = run.result();
     std::string status;
     std::ifstream st(run.workDir() + "/.warpscope-status");

@@ -23,7 +23,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include <poll.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -51,33 +50,13 @@ CapturedRun runCaptured(sandbox::Spec spec, bool echo, const std::string& launch
     sandbox::Runner run(spec);
     if (!run.start(&c.startError)) return c;
     c.started = true;
-    bool outOpen = true, errOpen = true, ended = false;
-    while (!ended || outOpen || errOpen) {
-        pollfd fds[2];
-        int n = 0;
-        if (outOpen) fds[n++] = {run.outFd(), POLLIN, 0};
-        if (errOpen) fds[n++] = {run.errFd(), POLLIN, 0};
-        if (n && ::poll(fds, static_cast<nfds_t>(n), 50) > 0) {
-            for (int k = 0; k < n; ++k) {
-                if (!(fds[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
-                char buf[8192];
-                const ssize_t got = read(fds[k].fd, buf, sizeof buf);
-                const bool isOut = fds[k].fd == run.outFd();
-                if (got > 0) {
-                    (isOut ? c.out : c.err).append(buf, static_cast<size_t>(got));
-                    if (echo) {
-                        std::fwrite(buf, 1, static_cast<size_t>(got), isOut ? stdout : stderr);
-                        std::fflush(isOut ? stdout : stderr);
-                    }
-                } else {
-                    (isOut ? outOpen : errOpen) = false;
-                }
-            }
-        } else if (ended) {
-            break;   // nothing more arrives (a child of its own may hold the pipes)
+    run.pump([&](bool isOut, const char* data, size_t size) {
+        (isOut ? c.out : c.err).append(data, size);
+        if (echo) {
+            std::fwrite(data, 1, size, isOut ? stdout : stderr);
+            std::fflush(isOut ? stdout : stderr);
         }
-        if (!ended) ended = run.poll();
-    }
+    });
     c.result = run.result();
     std::ifstream st(run.workDir() + "/.warpscope-status");
     std::getline(st, c.status);

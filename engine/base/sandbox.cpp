@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -421,6 +422,32 @@ bool Runner::poll() {
 
 Result Runner::wait() {
     while (!poll()) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    return result_;
+}
+
+Result Runner::pump(const std::function<void(bool isStdout, const char* data, size_t size)>& sink) {
+    bool outOpen = outFd_ >= 0, errOpen = errFd_ >= 0, ended = false;
+    while (!ended || outOpen || errOpen) {
+        pollfd fds[2];
+        int n = 0;
+        if (outOpen) fds[n++] = {outFd_, POLLIN, 0};
+        if (errOpen) fds[n++] = {errFd_, POLLIN, 0};
+        if (n && ::poll(fds, static_cast<nfds_t>(n), 50) > 0) {
+            for (int k = 0; k < n; ++k) {
+                if (!(fds[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+                char buf[8192];
+                const ssize_t got = ::read(fds[k].fd, buf, sizeof buf);
+                const bool isOut = fds[k].fd == outFd_;
+                if (got > 0) sink(isOut, buf, static_cast<size_t>(got));
+                else (isOut ? outOpen : errOpen) = false;
+            }
+        } else if (ended) {
+            break;   // nothing more arrives (a child of its own may hold the pipes)
+        } else if (!n) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+        if (!ended) ended = poll();
+    }
     return result_;
 }
 

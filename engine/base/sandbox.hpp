@@ -81,6 +81,10 @@ public:
     void stop();
     // Polls until the child ends; the result.
     Result wait();
+    // With captureOutput: reads the program's stdout and stderr as they come (a full pipe would
+    // stop it), handing each piece to sink (isStdout, bytes, size), until the child has ended and
+    // nothing more arrives (a child of its own may hold the pipes open); the result.
+    Result pump(const std::function<void(bool isStdout, const char* data, size_t size)>& sink);
     const Result& result() const { return result_; }
     bool running() const { return pid_ > 0 && !done_; }
 

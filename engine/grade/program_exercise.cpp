@@ -9,7 +9,6 @@
 #include "cudart/build.hpp"
 #include "runtime/timeline.hpp"
 
-#include <poll.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -199,29 +198,11 @@ ProgramRun runProgram(const std::string& exe, const std::vector<std::string>& ar
     pr.started = true;
     pr.isolated = run.isolated();
     // The output as it comes (a full pipe would stop the program); past the cap it is read and dropped.
-    bool outOpen = true, errOpen = true, ended = false;
-    while (!ended || outOpen || errOpen) {
-        pollfd fds[2];
-        int n = 0;
-        if (outOpen) fds[n++] = {run.outFd(), POLLIN, 0};
-        if (errOpen) fds[n++] = {run.errFd(), POLLIN, 0};
-        if (n && ::poll(fds, static_cast<nfds_t>(n), 50) > 0) {
-            for (int k = 0; k < n; ++k) {
-                if (!(fds[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
-                char buf[8192];
-                const ssize_t got = read(fds[k].fd, buf, sizeof buf);
-                const bool isOut = fds[k].fd == run.outFd();
-                std::string& to = isOut ? pr.out : pr.err;
-                if (got > 0) {
-                    if (to.size() < kOutputCap) to.append(buf, std::min(size_t(got), kOutputCap - to.size()));
-                    else if (isOut) pr.outCut = true;
-                } else (isOut ? outOpen : errOpen) = false;
-            }
-        } else if (ended) {
-            break;   // nothing more arrives (a child of its own may hold the pipes)
-        }
-        if (!ended) ended = run.poll();
-    }
+    run.pump([&](bool isOut, const char* data, size_t size) {
+        std::string& to = isOut ? pr.out : pr.err;
+        if (to.size() < kOutputCap) to.append(data, std::min(size, kOutputCap - to.size()));
+        else if (isOut) pr.outCut = true;
+    });
     pr.result = run.result();
     pr.status = slurp(dir + "/.warpscope-status");
     std::istringstream lines(slurp(dir + "/launches.jsonl"));
