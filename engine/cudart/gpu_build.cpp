@@ -145,13 +145,21 @@ const cudaLaunchConfig_t* g_exConfig = nullptr;
 cudaError_t timed(int how, const void* func, dim3 grid, dim3 block, void** args, size_t shared, cudaStream_t stream) {
     std::lock_guard<std::mutex> lock(g_mutex);
     t_popped = false;   // this is the launch the stub popped its configuration for
+    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+    if (cudaStreamIsCapturing(stream, &capture) != cudaSuccess) capture = cudaStreamCaptureStatusNone;
+    // Inside a capture the timer's own calls (the kernel's name, which may load its module, and
+    // the events of earlier launches) must not count as the program's: in the default global
+    // mode an unsafe call invalidates the capture, and the program's next call would fail with
+    // cudaErrorStreamCaptureInvalidated where without the timer it succeeds.
+    cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+    const bool capturing = capture != cudaStreamCaptureStatusNone;
+    if (capturing && cudaThreadExchangeStreamCaptureMode(&mode) != cudaSuccess) mode = cudaStreamCaptureModeRelaxed;
     Launch l;
     l.kernel = kernelName(func);
+    if (capturing) cudaThreadExchangeStreamCaptureMode(&mode);   // the program's own mode again
     l.grid = grid;
     l.block = block;
     l.shared = shared;
-    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-    if (cudaStreamIsCapturing(stream, &capture) != cudaSuccess) capture = cudaStreamCaptureStatusNone;
     const bool timeIt = capture == cudaStreamCaptureStatusNone && cudaEventCreate(&l.start) == cudaSuccess &&
                         cudaEventCreate(&l.stop) == cudaSuccess && cudaEventRecord(l.start, stream) == cudaSuccess;
     if (!timeIt) {
@@ -181,7 +189,7 @@ cudaError_t timed(int how, const void* func, dim3 grid, dim3 block, void** args,
         g_atexit = true;
         std::atexit(atExit);
     }
-    settle(false);
+    if (!capturing) settle(false);   // earlier launches' events are queried after the capture
     if (e != cudaSuccess) cudaPeekAtLastError();
     return e;
 }
