@@ -24,6 +24,7 @@
 #include <set>
 #include <sstream>
 #include <thread>
+#include <tuple>
 
 extern char** environ;
 
@@ -39,6 +40,48 @@ double now() {
 }
 
 bool executable(const std::string& p) { return !p.empty() && access(p.c_str(), X_OK) == 0; }
+
+bool writeFile(const std::string& path, const std::string& text) {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0) return false;
+    const bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+    ::close(fd);
+    return ok;
+}
+
+// A pids cgroup of the program's own, capped at `max` processes, where this process may make one:
+// the pids hierarchy of cgroup v1, or the root of cgroup v2 with the pids controller enabled for
+// its children (in practice: running as root, where RLIMIT_NPROC does not hold). Returns its
+// folder and an open descriptor of its cgroup.procs, or "" and -1.
+std::pair<std::string, int> makePidsCgroup(uint64_t max) {
+    static std::mutex m;
+    static uint64_t serial = 0;
+    std::string base;
+    std::error_code ec;
+    if (fs::exists("/sys/fs/cgroup/pids/cgroup.procs", ec)) {
+        base = "/sys/fs/cgroup/pids";
+    } else {
+        std::ifstream sub("/sys/fs/cgroup/cgroup.subtree_control");
+        std::string word;
+        while (sub >> word)
+            if (word == "pids") base = "/sys/fs/cgroup";
+    }
+    if (base.empty() || access(base.c_str(), W_OK) != 0) return {"", -1};
+    uint64_t n;
+    {
+        std::lock_guard<std::mutex> lock(m);
+        n = ++serial;
+    }
+    const std::string dir = base + "/warpscope-" + std::to_string(getpid()) + "-" + std::to_string(n);
+    if (::mkdir(dir.c_str(), 0755) != 0) return {"", -1};
+    int fd = -1;
+    if (writeFile(dir + "/pids.max", std::to_string(max))) fd = ::open((dir + "/cgroup.procs").c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0) {
+        ::rmdir(dir.c_str());
+        return {"", -1};
+    }
+    return {dir, fd};
+}
 
 // The processes below `root` (by parent) and in its process group, from /proc; bwrap's own
 // processes (its monitor and the PID namespace's init) are not the program's and are not counted.
@@ -190,6 +233,7 @@ Runner::~Runner() {
     }
     if (outFd_ >= 0) ::close(outFd_);
     if (errFd_ >= 0) ::close(errFd_);
+    removeCgroup();
     if (ownDir_ && !workDir_.empty()) {
         std::error_code ec;
         fs::remove_all(workDir_, ec);
@@ -264,6 +308,11 @@ bool Runner::start(std::string* error) {
     const Limits lim = spec_.limits;
     const std::string dir = workDir_;
     const std::string failText = "warpscope: cannot start " + spec_.argv[0] + ": ";
+    // The poll below stops the program when it has more than the limit; the cgroup's cap (two
+    // more for bwrap's own processes) holds between polls, where a fork bomb could otherwise
+    // start thousands: the kernel refuses the fork, and its pids.events tells the poll.
+    if (lim.processes) std::tie(cgroup_, cgroupProcsFd_) = makePidsCgroup(lim.processes + (isolated_ ? 2 : 0));
+    const int cgroupFd = cgroupProcsFd_;
 
     std::fflush(stdout);
     std::fflush(stderr);
@@ -274,6 +323,14 @@ bool Runner::start(std::string* error) {
     }
     if (pid == 0) {
         setpgid(0, 0);
+        if (cgroupFd >= 0) {   // into the pids cgroup before anything else can fork (no allocation here)
+            char digits[24];
+            int len = 0;
+            for (pid_t v = getpid(); v > 0; v /= 10) digits[len++] = char('0' + v % 10);
+            char text[24];
+            for (int k = 0; k < len; ++k) text[k] = digits[len - 1 - k];
+            (void)!::write(cgroupFd, text, static_cast<size_t>(len));
+        }
         if (spec_.captureOutput) {
             dup2(outPipe[1], 1);
             dup2(errPipe[1], 2);
@@ -339,12 +396,41 @@ void Runner::kill(Limit why, const std::string& message) {
 
 uint64_t Runner::countProcesses() const { return descendants(pid_); }
 
+std::string Runner::processLimitMessage(bool refused) const {
+    return "warpscope: the program was stopped at the process limit: it started more than " + std::to_string(spec_.limits.processes) +
+           " processes at once" + (refused ? " (the system refused the next one)" : "");
+}
+
 void Runner::stop() { kill(Limit::Stopped, "warpscope: the program was stopped"); }
+
+bool Runner::cgroupRefusedFork() const {
+    if (cgroup_.empty()) return false;
+    std::ifstream events(cgroup_ + "/pids.events");   // "max N": forks refused at pids.max
+    std::string key;
+    uint64_t n = 0;
+    while (events >> key >> n)
+        if (key == "max" && n > 0) return true;
+    return false;
+}
+
+void Runner::removeCgroup() {
+    if (cgroupProcsFd_ >= 0) ::close(cgroupProcsFd_);
+    cgroupProcsFd_ = -1;
+    if (cgroup_.empty()) return;
+    // Its last processes may still be on their way out after the kill: a cgroup goes once empty.
+    for (int tries = 0; tries < 200 && ::rmdir(cgroup_.c_str()) != 0 && errno == EBUSY; ++tries) {
+        writeFile(cgroup_ + "/cgroup.kill", "1");   // cgroup v2 only; v1 has no such file
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    cgroup_.clear();
+}
 
 void Runner::finish(int status, const rusage& ru) {
     done_ = true;
     // Whatever the program left running (a child that ignored its parent's end) goes too.
     ::kill(-pid_, SIGKILL);
+    const bool refused = cgroupRefusedFork();
+    removeCgroup();
     Result& r = result_;
     if (WIFEXITED(status)) {
         r.exited = true;
@@ -365,6 +451,10 @@ void Runner::finish(int status, const rusage& ru) {
         r.limit = Limit::FileSize;
         r.message = "warpscope: the program was stopped at the file-size limit (" + std::to_string(spec_.limits.fileSizeMb) +
                     " MiB): it wrote a larger file";
+    }
+    if (refused && r.limit == Limit::None) {   // it ended on its own after a fork the cap refused
+        r.limit = Limit::Processes;
+        r.message = processLimitMessage(true);
     }
     // The program's runtime (engine/cudart) notes a limit it stopped the program for.
     std::ifstream note(workDir_ + "/" + kNoteFile);
@@ -410,10 +500,12 @@ bool Runner::poll() {
     }
     if (spec_.limits.processes && t - lastCount_ >= 0.05) {
         lastCount_ = t;
-        const uint64_t n = countProcesses();
-        if (n > spec_.limits.processes) {
-            kill(Limit::Processes, "warpscope: the program was stopped at the process limit: it started more than " +
-                                       std::to_string(spec_.limits.processes) + " processes at once");
+        if (cgroupRefusedFork()) {
+            kill(Limit::Processes, processLimitMessage(true));
+            return true;
+        }
+        if (countProcesses() > spec_.limits.processes) {
+            kill(Limit::Processes, processLimitMessage(false));
             return true;
         }
     }

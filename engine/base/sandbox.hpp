@@ -71,6 +71,10 @@ public:
     bool start(std::string* error);
     const std::string& workDir() const { return workDir_; }
     bool isolated() const { return isolated_; }   // bwrap in use
+    // The program's own pids cgroup ("" where none could be made): a hard cap on its processes
+    // (the limit, plus bwrap's two with bwrap), which RLIMIT_NPROC is not for root. A fork the cap
+    // refuses stops the program at the process limit. Removed when it ends.
+    const std::string& pidsCgroup() const { return cgroup_; }
     pid_t pid() const { return pid_; }
     int outFd() const { return outFd_; }          // with captureOutput: read the program's stdout here
     int errFd() const { return errFd_; }
@@ -96,12 +100,17 @@ private:
     void kill(Limit why, const std::string& message);
     void finish(int status, const ::rusage& ru);
     uint64_t countProcesses() const;
+    void removeCgroup();
+    bool cgroupRefusedFork() const;   // the cgroup's cap refused a fork (pids.events)
+    std::string processLimitMessage(bool refused) const;
 
     Spec spec_;
     std::string workDir_;
     bool ownDir_ = false, isolated_ = false, done_ = false;
     pid_t pid_ = -1;
     int outFd_ = -1, errFd_ = -1;
+    std::string cgroup_;       // pidsCgroup()
+    int cgroupProcsFd_ = -1;   // its cgroup.procs, which the child writes its pid to
     double startTime_ = 0, lastCount_ = 0;
     Result result_;
 };

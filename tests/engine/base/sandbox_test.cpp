@@ -91,6 +91,35 @@ TEST_CASE("sandbox: endless forking stops at the process limit, and every proces
     CHECK(std::system("pgrep -f '^sleep 30$' > /dev/null") != 0);
 }
 
+TEST_CASE("sandbox: where it may make a pids cgroup (root), the program runs in its own, capped, and it is removed after", "[sandbox]") {
+    for (bool isolate : {true, false}) {
+        sandbox::Spec spec;
+        spec.argv = {"/bin/sh", "-c", "cat /proc/self/cgroup"};
+        spec.limits = quick();
+        spec.captureOutput = true;
+        spec.isolate = isolate;
+        sandbox::Runner r(spec);
+        std::string error;
+        REQUIRE(r.start(&error));
+        const std::string cg = r.pidsCgroup();
+        if (cg.empty()) {
+            r.wait();
+            WARN("no pids cgroup can be made here (not root, or no writable cgroup file system): the poll alone holds the process limit");
+            return;
+        }
+        std::ifstream maxFile(cg + "/pids.max");
+        std::string max;
+        maxFile >> max;
+        CHECK(max == (isolate && r.isolated() ? "18" : "16"));   // the limit, and bwrap's two processes
+        r.wait();
+        std::string text;
+        char buf[4096];
+        for (ssize_t n; (n = read(r.outFd(), buf, sizeof buf)) > 0;) text.append(buf, static_cast<size_t>(n));
+        CHECK(text.find(fs::path(cg).filename().string()) != std::string::npos);   // the shell was in it
+        CHECK_FALSE(fs::exists(cg));
+    }
+}
+
 TEST_CASE("sandbox: a file larger than the file-size limit stops the program", "[sandbox]") {
     sandbox::Limits l = quick();
     l.fileSizeMb = 1;
