@@ -187,6 +187,7 @@ struct Block {
         int32_t writerPc = -1;
         uint16_t writerWarp = 0;
         uint8_t writerLane = 0;
+        uint32_t atomicEpoch = ~0u, atomics = 0;   // the warps (0-31) that updated it atomically since that barrier
     };
     std::vector<RaceCell> race;
     // Asynchronous copies (ops_async.cpp): per thread of the block, its cp.async copies not yet

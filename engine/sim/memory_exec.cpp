@@ -111,8 +111,12 @@ void checkAccess(Exec& x, uint32_t bytes, bool before) {
             }
             if (!before && (isStore || isAtomic)) std::memset(shadow, 1, bytes);
         }
-        if (!racecheck || x.b.race.empty() || isAtomic) return;   // atomics never race with each other
-        const uint32_t epoch = x.b.barrierEpoch, me = x.w.indexInBlock;
+        if (!racecheck || x.b.race.empty()) return;
+        // Atomics never race with each other, but an atomic and a plain access of another warp
+        // to the same word with no barrier between them do (a counter zeroed by one thread and
+        // added to by every warp, a total read while other warps still add). The atomics of each
+        // barrier interval are kept apart from the plain writer and readers, as a mask of warps.
+        const uint32_t epoch = x.b.barrierEpoch, me = x.w.indexInBlock, mine = me < 32 ? 1u << me : 0u;
         for (uint64_t word = addr / 4; word <= (addr + bytes - 1) / 4; ++word) {
             Block::RaceCell& c = x.b.race[word];
             auto other = [&](const char* what, const char* verb) {
@@ -123,10 +127,41 @@ void checkAccess(Exec& x, uint32_t bytes, bool before) {
                    << ") with no __syncthreads() between them.";
                 return os.str();
             };
+            auto atomicHazard = [&](const char* what, const char* verb) {
+                return std::string(what) + " at shared-memory offset " + std::to_string(word * 4) + ": warp " + std::to_string(me) + " lane " +
+                       std::to_string(l) + " " + verb +
+                       ". Atomics are ordered only among themselves: the plain access may come before or after any of them.";
+            };
+            const bool crossWrite = c.writeEpoch == epoch && c.writerWarp != me;
+            const bool othersAtomic = c.atomicEpoch == epoch && (c.atomics & ~mine);
+            const bool othersRead = c.readEpoch == epoch && (c.readers & ~mine);
+            if (before && isAtomic) {
+                if (crossWrite && g.reportWanted("racecheck", "read-after-write", &I))
+                    g.report("racecheck", "read-after-write",
+                             other("Read-after-write hazard", "atomically updates") +
+                                 " Atomics are ordered only among themselves: the plain write may come before or after the atomic.",
+                             x.b, x.w, l, &I, addr);
+                if (othersRead && g.reportWanted("racecheck", "write-after-read", &I))
+                    g.report("racecheck", "write-after-read",
+                             atomicHazard("Write-after-read hazard", "atomically updates a word other warps read since the last __syncthreads()"),
+                             x.b, x.w, l, &I, addr);
+            }
+            if (!before && isAtomic) {
+                if (c.atomicEpoch != epoch) {
+                    c.atomicEpoch = epoch;
+                    c.atomics = 0;
+                }
+                c.atomics |= mine;
+            }
             if (before && isLoad) {
-                if (c.writeEpoch == epoch && c.writerWarp != me) {
+                if (crossWrite) {
                     if (g.reportWanted("racecheck", "read-after-write", &I))
                         g.report("racecheck", "read-after-write", other("Read-after-write hazard", "reads"), x.b, x.w, l, &I, addr);
+                } else if (othersAtomic) {
+                    if (g.reportWanted("racecheck", "read-after-write", &I))
+                        g.report("racecheck", "read-after-write",
+                                 atomicHazard("Read-after-write hazard", "reads a word other warps updated atomically since the last __syncthreads()"),
+                                 x.b, x.w, l, &I, addr);
                 } else if (c.writeEpoch == epoch && c.writerWarp == me && c.writerLane != uint8_t(l) && c.writerSync == x.w.syncEpoch &&
                            g.reportWanted("racecheck", "lockstep", &I)) {
                     std::ostringstream os;
@@ -145,21 +180,24 @@ void checkAccess(Exec& x, uint32_t bytes, bool before) {
                     c.readEpoch = epoch;
                     c.readers = 0;
                 }
-                if (me < 32) c.readers |= 1u << me;
+                c.readers |= mine;
             }
             if (!before && isStore) {
                 uint32_t now = 0;
                 std::memcpy(&now, x.b.shared.data() + word * 4, 4);
-                if (c.readEpoch == epoch && (c.readers & ~(me < 32 ? 1u << me : 0u)) && g.reportWanted("racecheck", "write-after-read", &I))
+                if (othersRead && g.reportWanted("racecheck", "write-after-read", &I))
                     g.report("racecheck", "write-after-read",
                              "Write-after-read hazard at shared-memory offset " + std::to_string(word * 4) + ": warp " + std::to_string(me) +
                                  " overwrites a word other warps read since the last __syncthreads().",
                              x.b, x.w, l, &I, addr);
-                if (c.writeEpoch == epoch && c.writerWarp != me &&
-                    g.reportWanted("racecheck", now == c.value ? "write-after-write (same value)" : "write-after-write", &I))
+                if (crossWrite && g.reportWanted("racecheck", now == c.value ? "write-after-write (same value)" : "write-after-write", &I))
                     g.report("racecheck", now == c.value ? "write-after-write (same value)" : "write-after-write",
                              other(now == c.value ? "Write-after-write of the same value (benign on hardware, still a race)" : "Write-after-write hazard",
                                    "overwrites"),
+                             x.b, x.w, l, &I, addr);
+                else if (othersAtomic && g.reportWanted("racecheck", "write-after-write", &I))
+                    g.report("racecheck", "write-after-write",
+                             atomicHazard("Write-after-write hazard", "overwrites a word other warps updated atomically since the last __syncthreads()"),
                              x.b, x.w, l, &I, addr);
                 c.writeEpoch = epoch;
                 c.writerWarp = uint16_t(me);

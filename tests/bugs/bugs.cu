@@ -222,3 +222,48 @@ extern "C" __global__ void partial_block_barrier_ok(int* out)
     __syncthreads();
     out[threadIdx.x] = s[63 - threadIdx.x];
 }
+
+// racecheck: thread 0..15 zero the shared histogram and every warp adds to it with no barrier in
+// between: another warp's atomicAdd may land before the zeroing and be lost.
+extern "C" __global__ void shared_histogram_no_barrier(const unsigned* keys, unsigned* bins)
+{
+    __shared__ unsigned h[16];
+    if (threadIdx.x < 16)
+        h[threadIdx.x] = 0;
+    atomicAdd(&h[keys[threadIdx.x] % 16], 1u);
+    __syncthreads();
+    if (threadIdx.x < 16)
+        bins[threadIdx.x] = h[threadIdx.x];
+}
+
+// racecheck: the block's count is read while other warps may still be adding to it (the barrier
+// between the atomics and the read is missing).
+extern "C" __global__ void shared_count_read_early(const int* flags, unsigned* out)
+{
+    __shared__ unsigned count;
+    if (threadIdx.x == 0)
+        count = 0;
+    __syncthreads();
+    if (flags[threadIdx.x])
+        atomicAdd(&count, 1u);
+    if (threadIdx.x == 0)
+        out[blockIdx.x] = count;
+}
+
+// correct: the same count with the barrier before the read, and a second counter that only
+// atomics touch between barriers.
+extern "C" __global__ void shared_count_ok(const int* flags, unsigned* out)
+{
+    __shared__ unsigned count, seen;
+    if (threadIdx.x == 0) {
+        count = 0;
+        seen = 0;
+    }
+    __syncthreads();
+    if (flags[threadIdx.x])
+        atomicAdd(&count, 1u);
+    atomicAdd(&seen, 1u);
+    __syncthreads();
+    if (threadIdx.x == 0)
+        out[blockIdx.x] = count * 1000 + seen;
+}
