@@ -44,7 +44,8 @@ options:
   -I DIR            add an include folder (also -IDIR)
   -D NAME[=VALUE]   define a macro (also -DNAME)
   --gpu PRESET      the GPU the program's device reports (default h100)
-  --cpu-seconds N   CPU-time limit of the program (default 120)
+  --cpu-seconds N   CPU-time limit of the program (default 120 per simulator thread: 120 x
+                    --threads, the threads counting against it)
   --timeout N       wall-clock limit in seconds (default 300)
   --memory-mb N     address-space limit of the program in MiB (default 16384)
   --processes N     processes the program may run at once (default 64)
@@ -53,7 +54,8 @@ options:
                     --workdir . lets it read its input files and write its results where you are)
   --check LIST      initcheck,racecheck: report uninitialised reads and shared/global-memory
                     races on stderr (exit code 3 when one reports)
-  --threads N       simulator threads per launch (default 1)
+  --threads N       simulator threads per launch (default: every core; a launch whose blocks
+                    may talk to each other runs on one; the results are the same)
   --budget N        warp-instructions per launch before a kernel counts as a runaway loop
                     (cudaErrorLaunchTimeout; default 500000000)
   --timed           run every kernel through the cycle model: cudaEventElapsedTime gives its
@@ -92,12 +94,22 @@ bool parseProgramArgs(int argc, char** argv, ProgramArgs& a, ProgramCommand comm
             else if (s == "-D") a.build.defines.push_back(v);
             else if (s == "-o" && allowOutput) a.build.output = v;
             else if (s == "--gpu") a.gpu = v;
-            else if (s == "--cpu-seconds") a.cpuSeconds = parseCount(v, s);
+            else if (s == "--cpu-seconds") {
+                a.cpuSeconds = parseCount(v, s);
+                a.cpuSecondsGiven = true;
+            }
             else if (s == "--timeout") a.timeoutSeconds = parseCount(v, s);
             else if (s == "--memory-mb") a.memoryMb = parseCount(v, s);
             else if (s == "--processes") a.processes = parseCount(v, s);
             else if (s == "--budget") a.budget = std::to_string(parseCount(v, s));
-            else if (s == "--threads") a.threads = std::to_string(parseCount(v, s));
+            else if (s == "--threads") {
+                const uint64_t t = parseCount(v, s);
+                if (t < 1 || t > 1024) {
+                    std::cerr << "warpscope: --threads needs a number from 1 to 1024\n";
+                    return false;
+                }
+                a.threads = std::to_string(t);
+            }
             else if (s == "--workdir") a.workDir = v;
             else if (s == "--backend" && command == ProgramCommand::Run) {
                 if (v != "sim" && v != "gpu") {
@@ -187,7 +199,11 @@ const char* limitName(int sig) {
 bool simulatorSpec(const ProgramArgs& a, const std::string& exe, sandbox::Spec& spec) {
     spec.argv = {exe};
     spec.argv.insert(spec.argv.end(), a.programArgs.begin(), a.programArgs.end());
+    // The CPU-time limit counts every thread: by default 120 s for each one a launch may use
+    // (the runtime's default is every core), so spreading a launch does not shorten its limit.
     spec.limits.cpuSeconds = a.cpuSeconds;
+    if (!a.cpuSecondsGiven)
+        spec.limits.cpuSeconds *= a.threads.empty() ? std::max(1u, std::thread::hardware_concurrency()) : std::stoull(a.threads);
     spec.limits.wallSeconds = a.timeoutSeconds;
 #if !defined(__SANITIZE_ADDRESS__)
     spec.limits.memoryMb = a.memoryMb;

@@ -17,6 +17,7 @@ struct ProgramArgs {
     std::string saveRun;          // run --backend gpu --save-run FILE
     std::string gpuRun;           // compare --gpu-run FILE
     uint64_t cpuSeconds = 120, timeoutSeconds = 300, memoryMb = 16384, processes = 64;
+    bool cpuSecondsGiven = false;   // else the simulator's run gets cpuSeconds per thread a launch may use
 };
 
 enum class ProgramCommand { Run, Build, Compare };

@@ -55,6 +55,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace warpscope;
@@ -609,6 +610,12 @@ void ensureDevice(Runtime& rt) {
         opt.initcheck = list.find("initcheck") != std::string::npos;
         opt.racecheck = list.find("racecheck") != std::string::npos;
     }
+    // A launch spreads its blocks over every core, as a lesson's does (Gpu::runToEnd keeps it on
+    // one thread where blocks may talk to each other, and the results are the same either way);
+    // $WARPSCOPE_THREADS (warpscope run --threads N; the grader's program runs set 1) overrides.
+    opt.threads = std::max(1u, std::thread::hardware_concurrency());
+    if (rlimit np{}; getrlimit(RLIMIT_NPROC, &np) == 0 && np.rlim_cur != RLIM_INFINITY)
+        opt.threads = static_cast<uint32_t>(std::clamp<rlim_t>(np.rlim_cur, 1, opt.threads));   // threads count as processes there
     if (const char* t = std::getenv("WARPSCOPE_THREADS"); t && *t) opt.threads = static_cast<uint32_t>(std::max(1L, std::strtol(t, nullptr, 10)));
     if (const char* b = std::getenv("WARPSCOPE_BUDGET"); b && *b) {   // warpscope run --budget
         const unsigned long long n = std::strtoull(b, nullptr, 10);

@@ -217,6 +217,17 @@ inline float finishF32(float r, bool ftz, bool sat) {
 
 inline float f32FromCore(uint64_t bits) { return f32FromBits(uint32_t(bits)); }
 
+// A double whose rounding to f32 is a normal, finite number: there the host's conversion (round to
+// nearest even, which warpscope never changes) is IEEE's, and the host's flush-to-zero and
+// denormals-are-zero flags (a program built with -ffast-math sets them) play no part. For a
+// quotient or square root of f32 operands computed in double (q = RN64(exact)), RN32(q) is
+// RN32(exact): double rounding is innocuous when 53 >= 2 * 24 + 2 (Figueroa, "When is double
+// rounding innocuous?", 1995), so no correction by the remainder's sign is needed.
+inline bool inF32NormalRange(double x) {
+    const double a = std::fabs(x);
+    return a >= 0x1p-126 && a < 0x1.fffffep127;
+}
+
 // What every two-operand f32 operation with .ftz/.sat shares: subnormal inputs flushed under .ftz,
 // a NaN input gives the canonical NaN, else the operation's own rounding (core); then the result
 // flushed and saturated.
@@ -369,7 +380,7 @@ float divF32(float a, float b, Round r, bool ftz) {
         const double rem = std::fma(-q, db, da); // sign(rem) == sign(a - q*b) exactly
         const int resSign = sgn(rem) * (db < 0 ? -1 : 1);
         const RMode m = toRMode(r);
-        if (resSign == 0 && m == RMode::NearestEven) res = float(q);
+        if (m == RMode::NearestEven && (resSign == 0 || inF32NormalRange(q))) res = float(q);   // (see inF32NormalRange)
         else res = f32FromCore(roundDoubleRes(q, resSign, kF32, m));
     }
     return finishF32(res, ftz, false);
@@ -387,7 +398,7 @@ float sqrtF32(float a, Round r, bool ftz) {
         const double s = std::sqrt(da); // correctly rounded
         const double rem = std::fma(-s, s, da); // sign(a - s^2) == sign(sqrt(a) - s)
         const RMode m = toRMode(r);
-        if (rem == 0.0 && m == RMode::NearestEven) res = float(s);
+        if (m == RMode::NearestEven && (rem == 0.0 || inF32NormalRange(s))) res = float(s);
         else res = f32FromCore(roundDoubleRes(s, sgn(rem), kF32, m));
     }
     return finishF32(res, ftz, false);
@@ -837,7 +848,20 @@ uint64_t convert(uint64_t srcBits, Type dst, Type src, Round r, bool ftz, bool s
         return uint64_t(t);
     }
 
-    // float -> float
+    // float -> float. The common widening and narrowing between f32 and f64 (to nearest, no
+    // modifiers) of normal numbers first: exact bit arithmetic, and the host's conversion where its
+    // result is a normal f32 (inF32NormalRange: then it is IEEE's rounding, whatever the host's
+    // flush-to-zero flags).
+    if (!sat && !satfinite && !relu && r != Round::RNI && r != Round::RZI && r != Round::RMI && r != Round::RPI) {
+        if (src == Type::F32 && dst == Type::F64) {
+            const uint64_t e = (srcBits >> 23) & 0xff;
+            if (e != 0 && e != 0xff)
+                return (srcBits & 0x80000000u) << 32 | (e - 127 + 1023) << 52 | (srcBits & 0x7fffffu) << 29;
+        } else if (src == Type::F64 && dst == Type::F32 && toRMode(r) == RMode::NearestEven) {
+            const double d = f64FromBits(srcBits);
+            if (inF32NormalRange(d)) return toBits(float(d));   // a normal result: .ftz changes nothing
+        }
+    }
     const Fmt df = fmtOf(dst);
     const bool intRound = r == Round::RNI || r == Round::RZI || r == Round::RMI || r == Round::RPI;
     uint64_t bits;

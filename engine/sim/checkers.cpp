@@ -35,6 +35,14 @@ std::string hex(uint32_t m) {
 } // namespace
 
 std::optional<MaskProblem> findMaskProblem(const Warp& w, const Instr& I, uint32_t exec, const uint64_t* maskPerLane) {
+    // The common case in one pass: every executing lane passes the same mask, and it names exactly
+    // the executing lanes (none of the three problems below can arise then).
+    if (exec) {
+        const uint32_t first = uint32_t(maskPerLane[std::countr_zero(exec)]);
+        bool same = first == exec;
+        for (uint32_t e = exec; e && same; e &= e - 1) same = uint32_t(maskPerLane[std::countr_zero(e)]) == first;
+        if (same) return std::nullopt;
+    }
     const std::string what = intrinsicOf(I);
     // An executing lane outside its own mask.
     for (uint32_t e = exec; e; e &= e - 1) {

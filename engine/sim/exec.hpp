@@ -317,7 +317,7 @@ struct Exec {
         if ((a & (bytes - 1)) == 0) {
             if (I.space == StateSpace::Shared) {
                 if (a + bytes <= b.shared.size()) return b.shared.data() + a;
-            } else if (I.space == StateSpace::Global) {
+            } else if (I.space == StateSpace::Global || I.space == StateSpace::Const) {   // (constant memory is an allocation too)
                 mem::Allocation* al = g.mem_.find(a, bytes, g.allocCache_);
                 if (al && !(isStore && al->readOnly)) {
                     if (isStore) mem::beforeStore(*al, a - al->base, bytes);
@@ -344,7 +344,7 @@ struct Exec {
                 if ((a & misalign) == 0 && a + bytes <= limit) ptr[l] = base + a;
                 else slow |= 1u << l;
             });
-        } else if (I.space == StateSpace::Global) {
+        } else if (I.space == StateSpace::Global || I.space == StateSpace::Const) {
             if (exec == kFull) {
                 // The whole warp at once: one allocation lookup for the span of the 32 addresses
                 // (coalesced kernels stay in one allocation), loops the compiler vectorises.
@@ -392,7 +392,8 @@ struct Exec {
             base = b.shared.data() + lo;
             bias = lo;
             return true;
-        case StateSpace::Global: {
+        case StateSpace::Global:
+        case StateSpace::Const: {
             if (hi - lo >= (1ull << 40)) return false;
             mem::Allocation* al = g.mem_.find(lo, hi - lo + bytes, g.allocCache_);
             if (!al || (isStore && al->readOnly)) return false;
@@ -494,7 +495,7 @@ void fillMemoryStep(sim::Step& st, const Instr& I, StateSpace resolved, const ui
 void fillMemoryAccess(MemoryAccess& m, const Instr& I, StateSpace resolved, uint32_t execMask);
 inline bool isFastMemory(FastKind k) {
     return k == FastKind::LdShared || k == FastKind::StShared || k == FastKind::LdGlobal || k == FastKind::StGlobal ||
-           k == FastKind::LdParam;
+           k == FastKind::LdParam || k == FastKind::AtomAddShared;
 }
 
 } // namespace warpscope::sim

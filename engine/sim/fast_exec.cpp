@@ -409,7 +409,8 @@ template <bool kAvx2>
     const auto& cfg_ = g.cfg_;
     switch (op.kind) {
     case FastKind::Generic:
-    case FastKind::Bra: return false;   // control flow: Gpu::issue (lean path) or the general path
+    case FastKind::Bra:
+    case FastKind::BarSync: return false;   // control flow: Gpu::issue (lean path) or the general path
     case FastKind::AddF32: f32.template operator()<F32Op::Add>(src32(0), src32(1), nullptr); return true;
     case FastKind::SubF32: f32.template operator()<F32Op::Sub>(src32(0), src32(1), nullptr); return true;
     case FastKind::MulF32: f32.template operator()<F32Op::Mul>(src32(0), src32(1), nullptr); return true;
@@ -434,6 +435,65 @@ template <bool kAvx2>
             for (uint32_t l = 0; l < kLanes; ++l) d[l] = ops::add(x[l], y[l]);
         else
             for (uint32_t l = 0; l < kLanes; ++l) d[l] = ops::sub(x[l], y[l]);
+        return true;
+    }
+    case FastKind::AndB32:
+    case FastKind::OrB32:
+    case FastKind::XorB32: {
+        const uint32_t* x = src32(0);
+        const uint32_t* y = src32(1);
+        uint32_t* d = narrow(op.dst);
+        if (op.kind == FastKind::AndB32)
+            for (uint32_t l = 0; l < kLanes; ++l) d[l] = ops::bitAnd(x[l], y[l]);
+        else if (op.kind == FastKind::OrB32)
+            for (uint32_t l = 0; l < kLanes; ++l) d[l] = ops::bitOr(x[l], y[l]);
+        else
+            for (uint32_t l = 0; l < kLanes; ++l) d[l] = ops::bitXor(x[l], y[l]);
+        return true;
+    }
+    case FastKind::SelpB32: {
+        const uint32_t* x = src32(0);
+        const uint32_t* y = src32(1);
+        const uint32_t c = w.preds[op.offset];
+        uint32_t* d = narrow(op.dst);
+        for (uint32_t l = 0; l < kLanes; ++l) d[l] = ops::select(((c >> l) & 1) != 0, x[l], y[l]);
+        return true;
+    }
+    case FastKind::BfeU32:
+    case FastKind::BfeS32: {
+        const uint32_t* x = src32(0);
+        const uint32_t* pos = src32(1);
+        const uint32_t* len = src32(2);
+        uint32_t* d = narrow(op.dst);
+        const bool sgn = op.kind == FastKind::BfeS32;
+        for (uint32_t l = 0; l < kLanes; ++l) d[l] = static_cast<uint32_t>(arith::bfe(x[l], pos[l], len[l], 32, sgn));
+        return true;
+    }
+    case FastKind::AtomAddShared: {
+        // Each lane's read-modify-write in lane order, as the general path's atom does; every
+        // lane's 32-bit offset aligned and inside the block's shared memory, else the general path.
+        uint32_t low[kLanes], offs[kLanes];
+        const uint32_t* base = narrow(op.src[1]);
+        if (op.wideBase) {
+            const uint64_t* wb = wide(op.src[1]);
+            for (uint32_t l = 0; l < kLanes; ++l) low[l] = static_cast<uint32_t>(wb[l]);
+            base = low;
+        }
+        const auto [hi, any] = offsetsScalar(base, uint32_t(op.offset), offs);
+        if ((any & 3) || uint64_t(hi) + 4 > b.shared.size()) return false;
+        if (stepAddrs)
+            for (uint32_t l = 0; l < kLanes; ++l) stepAddrs[l] = offs[l];
+        const uint32_t* v = src32(0);
+        uint8_t* origin = b.shared.data();
+        uint32_t old[kLanes];
+        for (uint32_t l = 0; l < kLanes; ++l) {
+            uint32_t o;
+            std::memcpy(&o, origin + offs[l], 4);
+            const uint32_t n = ops::add(o, v[l]);
+            std::memcpy(origin + offs[l], &n, 4);
+            old[l] = o;
+        }
+        std::memcpy(narrow(op.dst), old, sizeof old);   // after every lane: the address or value register may be the destination
         return true;
     }
     case FastKind::MulLoI32: {

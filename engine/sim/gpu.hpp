@@ -174,6 +174,17 @@ struct Block {
     uint32_t barRedAccum[16] = {};    // bar.red: lanes whose predicate was true, per barrier id
     uint32_t barRedLanes[16] = {};    // bar.red: lanes that arrived, per barrier id
     uint32_t readyWarps = 0;          // warps in state Ready (lets the scheduler skip a block)
+    // Warps in state AtBarrier, all of them and by barrier id (id & 15), the ones among them that
+    // gave a thread count, and the thread count each id's waiting warps expect (a count of 0 as
+    // the block's size; synccheck stops a launch whose arrivals disagree, but a warp parked before
+    // the disagreement can wait later: then kMixedCounts). With readyWarps they let
+    // tryReleaseBarrier and the synccheck of an arrival answer without a pass over the warps
+    // (countersConsistent() checks them against the warps).
+    static constexpr uint32_t kMixedCounts = ~0u;
+    uint32_t waitingWarps = 0;
+    uint32_t countedWaiting = 0;
+    uint32_t waitingAt[16] = {};
+    uint32_t waitingCount[16] = {};
     uint32_t barrierEpoch = 0;        // barrier releases so far (racecheck)
     struct LastRelease {              // synccheck: the last completed instance of each barrier id
         int32_t pc = -1;              // -1 = never completed in this block
@@ -225,6 +236,26 @@ struct Block {
     std::vector<WarpSyncMasks> warpSync;
     bool done = false;
     uint32_t sm = 0;
+    // The counters above agree with the warps' states (tests check it after every issue).
+    bool countersConsistent() const {
+        uint32_t ready = 0, waiting = 0, counted = 0, at[16] = {};
+        for (const Warp& w : warps) {
+            if (w.state == WarpState::Ready) ++ready;
+            if (w.state != WarpState::AtBarrier) continue;
+            ++waiting;
+            counted += w.barrierCount != 0;
+            ++at[w.barrierId & 15];
+        }
+        if (ready != readyWarps || waiting != waitingWarps || counted != countedWaiting) return false;
+        for (int i = 0; i < 16; ++i)
+            if (at[i] != waitingAt[i]) return false;
+        const uint32_t wholeBlock = static_cast<uint32_t>(warps.size()) * 32;
+        for (const Warp& w : warps) {
+            const uint32_t c = waitingCount[w.barrierId & 15];
+            if (w.state == WarpState::AtBarrier && c != kMixedCounts && c != (w.barrierCount ? w.barrierCount : wholeBlock)) return false;
+        }
+        return true;
+    }
 };
 
 enum class LaunchState : uint8_t { Running, Finished, Faulted };

@@ -189,7 +189,10 @@ void execBarrier(Exec& x) {
     {
         const uint32_t wholeBlock = g.warpsPerBlock_ * 32;
         const uint32_t mine = count ? count : wholeBlock;
+        // (The warps waiting there agree on their count, b.waitingCount[id]: look for one only when it differs.)
+        const bool mismatch = b.waitingAt[id] != 0 && b.waitingCount[id] != mine;
         for (const Warp& o : b.warps) {
+            if (!mismatch) break;
             if (&o == &w || o.state != WarpState::AtBarrier || o.barrierId != id) continue;
             const uint32_t theirs = o.barrierCount ? o.barrierCount : wholeBlock;
             if (theirs == mine) continue;
@@ -288,19 +291,71 @@ void Gpu::checkMemberMask(Block& b, Warp& w, const Instr& I, uint32_t exec, cons
     if (auto p = findMaskProblem(w, I, exec, masks)) raise(Error::Kind::Fault, p->message, b, w, p->lane, &I);
 }
 
+namespace {
+// The pre-decoded kinds that compute each lane from that lane's registers (or the warp's
+// uniform values) and write one register or predicate, with no memory access and no effect on
+// the warp's position: safe to run for all 32 lanes of a warp only some of whose lanes execute.
+constexpr bool laneWise(FastKind k) {
+    switch (k) {
+    case FastKind::Generic:
+    case FastKind::LdShared:
+    case FastKind::StShared:
+    case FastKind::LdGlobal:
+    case FastKind::StGlobal:
+    case FastKind::LdParam:
+    case FastKind::AtomAddShared:
+    case FastKind::Bra:
+    case FastKind::BarSync: return false;
+    default: return true;
+    }
+}
+
+// A lane-wise handler (laneWise; `fast`: Gpu::fastFn_) for the lanes `exec` only: the
+// destination's other lanes (32- or 64-bit, as the register is stored; a setp's predicates) are
+// put back after it ran. False when the handler declined (it changed nothing then): the general
+// path runs the instruction.
+template <class Fn>
+[[gnu::noinline]] bool runMasked(Fn fast, Gpu& g, const FastOp& fo, Block& b, Warp& w, uint32_t exec) {
+    if (fo.kind == FastKind::SetpI32) {
+        const uint32_t p1 = w.preds[fo.dst], p2 = fo.dst2 >= 0 ? w.preds[fo.dst2] : 0;
+        if (!fast(g, fo, b, w, nullptr)) return false;
+        w.preds[fo.dst] = (w.preds[fo.dst] & exec) | (p1 & ~exec);
+        if (fo.dst2 >= 0) w.preds[fo.dst2] = (w.preds[fo.dst2] & exec) | (p2 & ~exec);
+        return true;
+    }
+    if (fo.wideDst) {
+        uint64_t* d = reinterpret_cast<uint64_t*>(w.regs + fo.dst);
+        uint64_t saved[32];
+        std::memcpy(saved, d, sizeof saved);
+        if (!fast(g, fo, b, w, nullptr)) return false;
+        for (int l = 0; l < 32; ++l) d[l] = (exec >> l) & 1u ? d[l] : saved[l];
+    } else {
+        uint32_t* d = w.regs + fo.dst;
+        uint32_t saved[32];
+        std::memcpy(saved, d, sizeof saved);
+        if (!fast(g, fo, b, w, nullptr)) return false;
+        for (int l = 0; l < 32; ++l) d[l] = (exec >> l) & 1u ? d[l] : saved[l];
+    }
+    return true;
+}
+} // namespace
+
 void Gpu::issue(Block& b, Warp& w) {
     // Every issue ends with settle(), so a Ready warp always has a live SIMT entry on top
     // (Warp::top: the position and the current frame's words are one load from the Warp).
-    // The lean path: a converged warp, no Step listener, no checker, and a pre-decoded handler
-    // for the instruction. It does what the general path below does for such an instruction
-    // (counts, handler, next pc, settle, per-pc sums), without the Step and the decoding.
+    // The lean path: no Step listener, no checker, a pre-decoded handler for the instruction,
+    // and every lane executing it (or a lane-wise handler whose other lanes are put back, or a
+    // branch that does not split the warp). It does what the general path below does for such
+    // an instruction (counts, handler, next pc, settle, per-pc sums), without the Step and the
+    // decoding.
     if (listener_ == nullptr && fastOk_) {
         SimtEntry& top = w.top;
         const int32_t pc = top.pc;
         const FastOp& fo = fast_[static_cast<size_t>(pc)];
-        if (top.mask == kFull && fo.kind != FastKind::Generic && stats_.warpInstructions < checkAt_) {
-            const uint32_t exec = fo.guard < 0 ? kFull : w.preds[fo.guard] ^ (fo.guardNegated ? kFull : 0u);
-            // The general path's bookkeeping for an instruction that keeps the warp converged.
+        if (fo.kind != FastKind::Generic && stats_.warpInstructions < checkAt_) {
+            const uint32_t active = top.mask;
+            const uint32_t exec = (fo.guard < 0 ? kFull : w.preds[fo.guard] ^ (fo.guardNegated ? kFull : 0u)) & active;
+            // The general path's bookkeeping for an instruction that does not split the warp.
             auto done = [&](uint32_t lanes, bool branch, int32_t nextPc) __attribute__((always_inline)) {
                 ++stats_.warpInstructions;
                 stats_.threadInstructions += lanes;
@@ -310,7 +365,7 @@ void Gpu::issue(Block& b, Warp& w) {
                     PcCounts& c = pcCounts_[static_cast<size_t>(pc)];
                     ++c.warpInstructions;
                     c.threadInstructions += lanes;
-                    c.activeLanes += 32;
+                    c.activeLanes += laneCount(active);
                     c.branches += branch;
                 }
                 top.pc = nextPc;
@@ -330,10 +385,30 @@ void Gpu::issue(Block& b, Warp& w) {
                 done(32, false, pc + 1);
                 return;
             }
-            // A branch every lane takes or no lane takes: the warp stays converged (no SIMT entry).
-            if (fo.kind == FastKind::Bra && (exec == 0 || exec == kFull)) {
-                done(exec ? 32 : 0, true, exec ? static_cast<int32_t>(fo.offset) : pc + 1);
+            // A lane-wise instruction for some of the lanes (a diverged warp, or a guard false in
+            // some lanes): the handler computes all 32, and the lanes outside `exec` get their
+            // destination back, as the general path leaves it. No lane: only the counts. (Not
+            // while lanes wait parked at a barrier: the general path resumes them when they can.)
+            if (exec != kFull && w.parkedMask == 0 && laneWise(fo.kind) && (exec == 0 || runMasked(fastFn_, *this, fo, b, w, exec))) {
+                done(laneCount(exec), false, pc + 1);
                 return;
+            }
+            // A branch every lane takes or no lane takes: the warp does not split (no SIMT entry).
+            if (fo.kind == FastKind::Bra && (exec == 0 || exec == active) && w.parkedMask == 0) {
+                done(laneCount(exec), true, exec ? static_cast<int32_t>(fo.offset) : pc + 1);
+                return;
+            }
+            // __syncthreads() by a whole warp (every lane live, none parked: execBarrier's ordinary
+            // wait), unless the warps already waiting at this id gave another count (synccheck's
+            // error is the general path's to raise).
+            if (fo.kind == FastKind::BarSync && exec == kFull) {
+                const uint32_t id = static_cast<uint32_t>(fo.imm[0]);
+                if (w.parkedMask == 0 && (b.waitingAt[id] == 0 || b.waitingCount[id] == warpsPerBlock_ * 32)) {
+                    top.pc = pc + 1;
+                    waitAtBarrier(b, w, id, 0, pc);
+                    done(32, false, pc + 1);
+                    return;
+                }
             }
         }
     }

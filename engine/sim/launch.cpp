@@ -123,6 +123,9 @@ void Gpu::admitBlocks() {
         blk->warpSync.clear();
         blk->warps.resize(warpsPerBlock_);
         blk->readyWarps = warpsPerBlock_;
+        blk->waitingWarps = blk->countedWaiting = 0;
+        std::memset(blk->waitingAt, 0, sizeof blk->waitingAt);
+        std::memset(blk->waitingCount, 0, sizeof blk->waitingCount);
         for (uint32_t wi = 0; wi < warpsPerBlock_; ++wi) {
             Warp& w = blk->warps[wi];
             w.indexInBlock = wi;

@@ -38,6 +38,11 @@ inline uint32_t fmaF32(uint32_t a, uint32_t b, uint32_t c) {
 
 // Integer add / sub / mul.lo / mad.lo: wrapping, the low bits of the result at the lane type's
 // width (the general path keeps them in 64-bit slots and masks to the instruction's width).
+template <class U> constexpr U bitAnd(U a, U b) { return U(a & b); }
+template <class U> constexpr U bitOr(U a, U b) { return U(a | b); }
+template <class U> constexpr U bitXor(U a, U b) { return U(a ^ b); }
+// selp: a where the lane's predicate is set, else b.
+template <class U> constexpr U select(bool p, U a, U b) { return p ? a : b; }
 template <class U> constexpr U add(U a, U b) { return U(a + b); }
 template <class U> constexpr U sub(U a, U b) { return U(a - b); }
 template <class U> constexpr U mulLo(U a, U b) { return U(a * b); }

@@ -327,9 +327,9 @@ void execBits(Exec& x) {
     }
     const uint64_t m = mask(bits);
     switch (I.op) {
-    case Op::And: map2(x, [&](uint64_t a, uint64_t b) { return (a & b) & m; }); break;
-    case Op::Or: map2(x, [&](uint64_t a, uint64_t b) { return (a | b) & m; }); break;
-    case Op::Xor: map2(x, [&](uint64_t a, uint64_t b) { return (a ^ b) & m; }); break;
+    case Op::And: map2(x, [&](uint64_t a, uint64_t b) { return ops::bitAnd(a, b) & m; }); break;
+    case Op::Or: map2(x, [&](uint64_t a, uint64_t b) { return ops::bitOr(a, b) & m; }); break;
+    case Op::Xor: map2(x, [&](uint64_t a, uint64_t b) { return ops::bitXor(a, b) & m; }); break;
     case Op::Not: map1(x, [&](uint64_t a) { return ~a & m; }); break;
     case Op::Cnot: map1(x, [&](uint64_t a) { return uint64_t((a & m) == 0); }); break;
     case Op::Shl: shiftAtWidth(x, bits, [](auto a, uint32_t n) { return ops::shl(a, n); }); break;

@@ -110,7 +110,7 @@ void execCompare(Exec& x) {
             break;
         }
         uint64_t* d = x.dst();
-        forLanes(x.exec, [&](int l) { d[l] = ((c >> l) & 1) ? a[l] : b[l]; });
+        forLanes(x.exec, [&](int l) { d[l] = ops::select(((c >> l) & 1) != 0, a[l], b[l]); });
         break;
     }
     case Op::Slct: {

@@ -388,10 +388,45 @@ FastOp decodeOne(const Program& prog, const Instr& I, const std::vector<uint32_t
         else return generic;
         return f;
     }
+    case Op::And:
+    case Op::Or:
+    case Op::Xor:
+        if (t == Type::Pred || bits != 32 || !dstIs(false) || !sources(2, false)) return generic;
+        f.kind = I.op == Op::And ? FastKind::AndB32 : I.op == Op::Or ? FastKind::OrB32 : FastKind::XorB32;
+        return f;
+    case Op::Bfe:
+        if ((t != Type::U32 && t != Type::S32) || !dstIs(false) || !sources(3, false)) return generic;
+        f.kind = t == Type::S32 ? FastKind::BfeS32 : FastKind::BfeU32;
+        return f;
+    case Op::Atom:
+        // atom.shared.add.u32/s32 d, [reg + imm], b: the histogram's counter in shared memory.
+        if (I.space != StateSpace::Shared || I.atom != AtomOp::Add || (t != Type::U32 && t != Type::S32) || I.vec != 1 ||
+            I.nsrc != 1 || !dstIs(false) || !sources(1, false) || !isReg(I.addr.base))
+            return generic;
+        f.kind = FastKind::AtomAddShared;
+        f.size = 4;
+        f.src[1] = regOffset[I.addr.base.index];
+        f.wideBase = wide(I.addr.base);
+        f.offset = static_cast<uint64_t>(I.addr.offset);
+        return f;
+    case Op::Selp:
+        if (t == Type::Pred || bits != 32 || !dstIs(false) || !sources(2, false) || I.src[2].kind != Operand::Kind::Pred || I.src[2].negate)
+            return generic;
+        f.kind = FastKind::SelpB32;
+        f.offset = I.src[2].index;
+        return f;
     case Op::Bra:
         if (I.target < 0) return generic;
         f.kind = FastKind::Bra;
         f.offset = static_cast<uint64_t>(I.target);
+        return f;
+    case Op::Bar:
+    case Op::Barrier:
+        // The block barrier of __syncthreads(): not bar.warp.sync, bar.arrive or bar.red, no count.
+        if (t == Type::B8 || I.barArrive || I.barRed != 0 || I.nsrc != 1 || I.src[0].kind != Operand::Kind::Imm) return generic;
+        f.kind = FastKind::BarSync;
+        f.imms = 1;
+        f.imm[0] = I.src[0].imm & 15;
         return f;
     default: return generic;
     }

@@ -64,10 +64,16 @@ enum class FastKind : uint8_t {
     Cvta,                                      // cvta / cvta.to: (a + offset) & mask
     CvtU64U32, CvtS64S32,
     SetpI32,                                   // setp on 32-bit integers, no bool op
+    AndB32, OrB32, XorB32,                     // bitwise on 32-bit registers (not predicates)
+    SelpB32,                                   // selp of 32-bit values; offset = the predicate's index
+    BfeU32, BfeS32,                            // bfe on 32-bit registers (position and length: registers or immediates)
+    AtomAddShared,                             // atom.shared.add of 32-bit integers at [reg + imm], lanes in order
     LdShared, StShared,                        // 4 or 8 bytes, [reg + imm] (32-bit offsets)
     LdGlobal, StGlobal,                        // 4 or 8 bytes, [reg + imm]
     LdParam,                                   // 4 or 8 bytes at a constant, in-range, aligned offset
     Bra,                                       // offset = target; Gpu::issue takes it when the warp does not split
+    BarSync,                                   // bar.sync / barrier.sync with an immediate id (imm[0]) and no thread
+                                               // count: __syncthreads(); Gpu::issue waits there for a whole warp
 };
 
 // Operands are either register word offsets into Frame::regWords or immediates: bit k of
@@ -88,7 +94,7 @@ struct FastOp {
     uint32_t src[3] = {};
     uint64_t imm[3] = {};
     uint64_t mask = ~0ull;       // Mov*, MovUniform, Cvta: the result's width
-    uint64_t offset = 0;         // memory: the address's constant offset; Cvta: + or - the window base
+    uint64_t offset = 0;         // memory: the address's constant offset; Cvta: + or - the window base; SelpB32: predicate
 };
 
 // The pre-decoded form of every instruction of `prog`; the kernel's (function 0's) register

@@ -13,29 +13,28 @@ void Gpu::finishLanes(Warp& w, uint32_t lanes) {
 }
 
 void Gpu::tryReleaseBarrier(Block& b) {
-    // Threads that exited no longer take part (as on Volta and later).
+    // Called after every arrival and every warp's end. Threads that exited no longer take part (as
+    // on Volta and later): a barrier without a thread count completes once every warp still
+    // running waits at it, one with a count once that many threads (32 per waiting warp) wait.
+    // The first waiting warp, in warp order, whose barrier can complete releases it (one release
+    // per call). The block's counters (Block::waitingAt, ...) stand for a pass over the warps.
+    if (b.waitingWarps == 0) return;
+    const uint32_t live = b.readyWarps + b.waitingWarps;   // warps not done
+    if (b.countedWaiting == 0 && b.waitingWarps != live) return;   // a warp still runs: nothing completes
     for (auto& w : b.warps) {
         if (w.state != WarpState::AtBarrier) continue;
-        uint32_t id = w.barrierId;
-        uint32_t arrivedThreads = 0, liveThreads = 0, expected = w.barrierCount;
-        bool allLiveArrived = true;
-        for (auto& o : b.warps) {
-            if (o.state == WarpState::Done) continue;
-            uint32_t live = static_cast<uint32_t>(std::popcount(o.validMask & ~o.exited));
-            liveThreads += live;
-            if (o.state == WarpState::AtBarrier && o.barrierId == id) arrivedThreads += 32;
-            else allLiveArrived = false;
-        }
-        bool release = expected ? arrivedThreads >= expected : allLiveArrived;
+        const uint32_t id = w.barrierId & 15, expected = w.barrierCount;
+        const uint32_t arrivedWarps = b.waitingAt[id];
+        const bool release = expected ? arrivedWarps * 32 >= expected : arrivedWarps == live;
         if (!release) continue;
-        b.lastRelease[id & 15] = Block::LastRelease{w.barrierPc, expected, w.indexInBlock};
+        b.lastRelease[id] = Block::LastRelease{w.barrierPc, expected, w.indexInBlock};
         uint32_t released = 0;
         for (auto& o : b.warps) {
-            if (o.state == WarpState::AtBarrier && o.barrierId == id) {
+            if (o.state == WarpState::AtBarrier && (o.barrierId & 15) == id) {
                 // bar.red (__syncthreads_count/_and/_or): every arrived lane gets the block's result.
                 const Instr& bi = prog_.code[static_cast<size_t>(o.barrierPc)];
                 if (bi.barRed != 0 && !o.frames.empty()) {
-                    const uint32_t t = b.barRedAccum[id & 15], n = b.barRedLanes[id & 15];
+                    const uint32_t t = b.barRedAccum[id], n = b.barRedLanes[id];
                     const uint32_t lanes = o.activeMask();
                     Frame& of = o.frames.back();
                     if (bi.dst.kind == Operand::Kind::Reg) {   // .popc: a count in a register
@@ -53,17 +52,19 @@ void Gpu::tryReleaseBarrier(Block& b) {
                 }
                 o.state = WarpState::Ready;
                 ++b.readyWarps;
+                --b.waitingWarps;
+                --b.waitingAt[id];
+                if (o.barrierCount) --b.countedWaiting;
                 ++released;
                 if (expected && released * 32 >= expected) break;
             }
         }
-        b.barRedAccum[id & 15] = 0;
-        b.barRedLanes[id & 15] = 0;
+        b.barRedAccum[id] = 0;
+        b.barRedLanes[id] = 0;
         ++stats_.barriers;
         ++b.barrierEpoch;
         for (auto& o : b.warps) ++o.syncEpoch;   // a block barrier also synchronises each warp
         barrierReleased_ = true;
-        (void)liveThreads;
         return;
     }
 }
@@ -75,6 +76,11 @@ void Gpu::waitAtBarrier(Block& b, Warp& w, uint32_t id, uint32_t count, int32_t 
     w.barrierId = id;
     w.barrierCount = count;
     w.barrierPc = pc;
+    ++b.waitingWarps;
+    const uint32_t expects = count ? count : warpsPerBlock_ * 32;
+    if (b.waitingAt[id & 15]++ == 0) b.waitingCount[id & 15] = expects;
+    else if (b.waitingCount[id & 15] != expects) b.waitingCount[id & 15] = Block::kMixedCounts;   // (a parked warp's late wait)
+    if (count) ++b.countedWaiting;
     tryReleaseBarrier(b);
 }
 

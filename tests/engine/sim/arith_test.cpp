@@ -1204,6 +1204,13 @@ TEST_CASE("random conversions vs exact reference", "[arith][cvt][random]") {
                         if (!checkRounded(r, d.f, m, cmpWith(bigOf(x, kDd)))) fails.add("f64->f", x, uint64_t(d.t), 0, m, r);
                     }
                 }
+                if (d.t == Type::F64) { // f32 widening: exact (normal f32 take a path of bit arithmetic)
+                    const uint32_t x = genF32(0);
+                    if (finiteF32(x)) {
+                        r = convert(x, Type::F64, Type::F32, m, false, false);
+                        if (!checkRounded(r, d.f, m, cmpWith(bigOf(x, kS)))) fails.add("f32->f64", x, uint64_t(d.t), 0, m, r);
+                    }
+                }
                 if (d.t == Type::F16 || d.t == Type::BF16) { // f32 narrowing
                     const uint32_t x = genF32(0);
                     if (finiteF32(x)) {

@@ -27,7 +27,9 @@ namespace {
 
 // Every handler kind, with the edge values below: f32 add/sub/mul/fma (NaN, infinities,
 // subnormals, -0), 32/64-bit add/sub, mul.lo/mad.lo/mul.wide, shifts, cvt, cvta, special
-// registers, setp (every comparison, signed and unsigned, register and immediate), shared and
+// registers, setp (every comparison, signed and unsigned, register and immediate), and/or/xor and
+// selp on 32-bit values (registers and immediates), bar.sync, guarded instructions (the lanes
+// whose guard is false keep their destination; so do the exited lanes of a partial warp), shared and
 // global loads/stores of 4 and 8 bytes (addresses in 32- and 64-bit registers, values in registers
 // and immediates) and .param loads. Threads past n exit at once (partial warps).
 const char* kFastOps = R"PTX(
@@ -179,6 +181,29 @@ const char* kFastOps = R"PTX(
 	ld.shared.u64 	%rd32, [%rd31+2048];
 	st.global.u64 	[%rd21+152], %rd32;
 	st.global.f32 	[%rd21+160], 0f3FC00000;
+	and.b32 	%r52, %r5, %r6;
+	and.b32 	%r53, %r5, 16711935;
+	xor.b32 	%r54, %r5, %r6;
+	or.b32 	%r55, %r6, -16;
+	selp.b32 	%r56, %r5, %r6, %p3;
+	selp.b32 	%r57, %r6, -5, %p12;
+	st.global.u32 	[%rd21+164], %r52;
+	st.global.u32 	[%rd21+168], %r53;
+	st.global.u32 	[%rd21+172], %r54;
+	st.global.u32 	[%rd21+176], %r55;
+	st.global.u32 	[%rd21+180], %r56;
+	st.global.u32 	[%rd21+184], %r57;
+	@%p3 add.s32 	%r58, %r5, %r6;
+	@!%p5 mul.f32 	%f9, %f1, %f2;
+	@%p12 setp.lt.u32 	%p13, %r5, %r6;
+	@%p2 mul.wide.u32 	%rd18, %r5, %r6;
+	@%p4 and.b32 	%r57, %r57, %r3;
+	selp.u32 	%r59, 1, 0, %p13;
+	st.global.u32 	[%rd21+188], %r58;
+	st.global.f32 	[%rd21+192], %f9;
+	st.global.u32 	[%rd21+196], %r59;
+	st.global.u64 	[%rd21+200], %rd18;
+	st.global.u32 	[%rd21+208], %r57;
 $L_done:
 	ret;
 }
@@ -452,6 +477,10 @@ TEST_CASE("pre-decoded handlers: every kind gives the general interpreter's bits
         CHECK(v64 == uint64_t(-3));
         std::memcpy(&v, fast.out.data() + 256 * 2 + 160, 4);
         CHECK(v == 0x3fc00000u);
+        std::memcpy(&v, fast.out.data() + 256 * 7 + 164, 4);   // thread 7: a & b
+        CHECK(v == (a[7] & b[7]));
+        std::memcpy(&v, fast.out.data() + 256 * 7 + 180, 4);   // thread 7: a < b (signed) ? a : b
+        CHECK(v == (int32_t(a[7]) < int32_t(b[7]) ? a[7] : b[7]));
     }
 }
 

@@ -3,11 +3,14 @@
 #include "support.hpp"
 
 #include "base/error.hpp"
+#include "sim/gpu.hpp"
 
 #include <catch2/catch.hpp>
 
+#include <functional>
 #include <optional>
 #include <string>
+#include <tuple>
 
 using namespace warpscope;
 using wst::arg;
@@ -196,8 +199,10 @@ std::string twoBarrierKernel(const std::string& first, const std::string& second
            "  ret;\n}\n";
 }
 
-std::optional<Error> runTwoBarriers(const std::string& first, const std::string& second, uint32_t split, uint32_t threads) {
+std::optional<Error> runTwoBarriers(const std::string& first, const std::string& second, uint32_t split, uint32_t threads,
+                                    std::function<void(sim::Gpu&)> hook = {}) {
     runtime::SimDevice dev;
+    dev.onLaunch = hook;
     dev.loadModule(twoBarrierKernel(first, second, split), "two_barriers.ptx");
     auto out = dev.malloc(threads * 4, "out");
     runtime::LaunchConfig cfg;
@@ -277,4 +282,102 @@ TEST_CASE("__syncthreads after a whole warp returned completes (exited threads d
     auto out2 = sim2.upload(std::vector<int>(80, -1), "out");
     sim2.launch("partial_block_barrier_ok", 1, 80, {arg(out2)});
     CHECK(sim2.download<int>(out2, 80)[0] == 63);
+}
+
+TEST_CASE("a block's barrier counters agree with its warps after every issue: counted, divergent, mismatched and partial barriers", "[sim]") {
+    // Block::waitingWarps, waitingAt, waitingCount, countedWaiting and readyWarps stand for passes
+    // over the warps in tryReleaseBarrier and synccheck. Each launch below is stepped one issue at a
+    // time (the lean path) and with a Step listener (the general path), the counters checked
+    // against the warps after every issue; its results and errors must be the plain run's.
+    for (bool watched : {false, true}) {
+        INFO((watched ? "with a Step listener" : "lean path"));
+        uint64_t issues = 0, bad = 0;
+        struct Nobody : sim::StepListener {
+            void onStep(const sim::Step&) override {}
+        } nobody;
+        auto checked = [&](sim::Gpu& g) {
+            if (watched) g.setListener(&nobody);
+            auto check = [&] {
+                for (const auto& b : g.residentBlocks()) bad += !b->countersConsistent();
+            };
+            check();
+            while (g.step()) {
+                ++issues;
+                check();
+            }
+        };
+        auto errorOf = [](const std::function<void()>& f) -> std::string {
+            try {
+                f();
+            } catch (const Error& e) {
+                return e.what();
+            }
+            return "";
+        };
+        // Lanes parked at a barrier while the rest of their warp runs to its end.
+        auto divergent = [&](bool hook) {
+            wst::Sim sim(kFaults);
+            if (hook) sim.dev.onLaunch = checked;
+            auto out = sim.upload(std::vector<int>(64, -1));
+            sim.launch("divergent_barrier", 1, 64, {arg(out)});
+            return sim.download<int>(out, 64);
+        };
+        CHECK(divergent(true) == divergent(false));
+        auto loop = [&](bool hook) {
+            wst::Sim sim(kFaults);
+            if (hook) sim.dev.onLaunch = checked;
+            auto out = sim.upload(std::vector<int>(64, 0));
+            return errorOf([&] { sim.launch("divergent_barrier_loop", 1, 64, {arg(out), arg(int32_t(4))}); });
+        };
+        CHECK(loop(true) == loop(false));
+        auto deadlock = [&](bool hook) {
+            wst::Sim sim(kFaults);
+            if (hook) sim.dev.onLaunch = checked;
+            auto out = sim.upload(std::vector<int>(64, 0));
+            return errorOf([&] { sim.launch("barrier_deadlock", 1, 64, {arg(out)}); });
+        };
+        CHECK(deadlock(true).find("never complete") != std::string::npos);
+        CHECK(deadlock(true) == deadlock(false));
+        // A barrier after part of a warp returned, in two blocks.
+        auto afterReturn = [&](bool hook) {
+            wst::Sim sim("tests/bugs/beyond.ptx");
+            if (hook) sim.dev.onLaunch = checked;
+            std::vector<float> in(200, 1.5f);
+            auto din = sim.upload(in, "in"), dout = sim.upload(std::vector<float>(256, -1.0f), "out");
+            sim.launch("syncthreads_after_return", 2, 128, {arg(din), arg(dout), arg(int32_t(200))});
+            return sim.download<float>(dout, 256);
+        };
+        CHECK(afterReturn(true) == afterReturn(false));
+        // Named barriers with counts, mismatched counts, whole warps that returned.
+        auto mismatched = [&](bool hook) {
+            wst::Sim sim(kBugs);
+            if (hook) sim.dev.onLaunch = checked;
+            auto out = sim.upload(std::vector<int>(64, 0), "out");
+            return errorOf([&] { sim.launch("mismatched_barrier_count", 1, 64, {arg(out)}); });
+        };
+        CHECK(mismatched(true).find("Mismatched barrier thread counts") != std::string::npos);
+        CHECK(mismatched(true) == mismatched(false));
+        auto partial = [&](bool hook, uint32_t threads) {
+            wst::Sim sim(kBugs);
+            if (hook) sim.dev.onLaunch = checked;
+            auto out = sim.upload(std::vector<int>(threads, -1), "out");
+            sim.launch("partial_block_barrier_ok", 1, threads, {arg(out)});
+            return sim.download<int>(out, threads);
+        };
+        CHECK(partial(true, 96) == partial(false, 96));
+        CHECK(partial(true, 80) == partial(false, 80));
+        const std::vector<std::tuple<std::string, std::string, uint32_t, uint32_t>> pairs = {
+            {"bar.sync 1, 64;", "bar.sync 2, 64;", 64, 128}, {"bar.sync 1;", "bar.sync 1, 64;", 32, 64},
+            {"barrier.sync 0;", "bar.sync 0;", 32, 96},      {"bar.sync 1;", "bar.sync 1, 32;", 32, 64},
+            {"bar.sync 1, 32;", "bar.sync 1, 64;", 32, 64},  {"bar.sync 1, 64;", "bar.sync 1, 64;", 64, 256},
+        };
+        for (const auto& [first, second, split, threads] : pairs) {
+            INFO(first << " / " << second);
+            const auto a = runTwoBarriers(first, second, split, threads, checked), b = runTwoBarriers(first, second, split, threads);
+            CHECK(a.has_value() == b.has_value());
+            if (a && b) CHECK(std::string(a->what()) == b->what());
+        }
+        CHECK(issues > 500);
+        CHECK(bad == 0);
+    }
 }

@@ -32,7 +32,8 @@ struct Recorder : sim::StepListener {
 uint64_t stepChecked(sim::Gpu& g, size_t* deepest = nullptr) {
     uint64_t issues = 0, bad = 0;
     auto checkAll = [&] {
-        for (const auto& b : g.residentBlocks())
+        for (const auto& b : g.residentBlocks()) {
+            if (!b->countersConsistent()) ++bad;   // ready and waiting warps, by barrier id
             for (const sim::Warp& w : b->warps) {
                 if (!w.positionConsistent()) ++bad;
                 if (deepest) *deepest = std::max(*deepest, w.frames.size());
@@ -42,6 +43,7 @@ uint64_t stepChecked(sim::Gpu& g, size_t* deepest = nullptr) {
                     if (st.empty() || st.back().pc != w.pc() || st.back().mask != w.activeMask()) ++bad;
                 }
             }
+        }
     };
     checkAll();
     while (g.step()) {
