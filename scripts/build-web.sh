@@ -9,6 +9,10 @@
 #   scripts/build-web.sh            configure (first time) and build both
 #   WEB_BUILDS=threads|single       link only one of them (default: both)
 #   BUILD_WEB_DIR=DIR JOBS=N ...    another build folder, N parallel jobs (default 2)
+#   WEB_UNITY=1 WEB_OPT=-O1 ...     when a folder is configured: a unity build (CMake joins each
+#                                   target's sources into a few files) and/or another optimisation
+#                                   level than Release's -O3 (docs/web.md, "What CI runs": the cold
+#                                   build's time with each)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${BUILD_WEB_DIR:-$root/build-web}
@@ -50,7 +54,14 @@ if [ ! -f "$out/build.ninja" ]; then
   # what emscripten 3.1.6's C++ library lacks (std::bit_cast). Exceptions are emscripten's
   # JavaScript-based ones: Debian's 3.1.6 has no threaded libc++abi for -fwasm-exceptions, and with
   # -pthread a catch clause there matches nothing (a std::exception handler misses every throw).
-  emcmake cmake -S "$root" -B "$out" -G Ninja -DCMAKE_BUILD_TYPE=Release -DWARPSCOPE_TESTS=OFF \
+  extra=()
+  case ${WEB_UNITY:-0} in 0) ;; 1) extra+=(-DCMAKE_UNITY_BUILD=ON) ;; *) echo "build-web.sh: WEB_UNITY is 0 or 1" >&2; exit 2 ;; esac
+  case ${WEB_OPT:-} in
+    "") ;;
+    -O0|-O1|-O2|-O3|-Os|-Oz) extra+=("-DCMAKE_CXX_FLAGS_RELEASE=${WEB_OPT} -DNDEBUG" "-DCMAKE_C_FLAGS_RELEASE=${WEB_OPT} -DNDEBUG") ;;
+    *) echo "build-web.sh: WEB_OPT is one of -O0 -O1 -O2 -O3 -Os -Oz" >&2; exit 2 ;;
+  esac
+  emcmake cmake -S "$root" -B "$out" -G Ninja -DCMAKE_BUILD_TYPE=Release -DWARPSCOPE_TESTS=OFF "${extra[@]}" \
     -DWARPSCOPE_IMGUI_SRC="$imgui" -DWARPSCOPE_CARRIED_INCLUDE="$inc" \
     -DCMAKE_CXX_FLAGS="-pthread -fexceptions -include $root/app/gui/web/compat.hpp" -DCMAKE_C_FLAGS="-pthread" \
     -DCMAKE_EXE_LINKER_FLAGS="-pthread -fexceptions" "${launcher[@]}"

@@ -2,6 +2,7 @@
 // (every instruction, a Step for the listener), control flow (bra, call, ret, exit, trap, bar).
 #include "sim/exec.hpp"
 #include "sim/simt.hpp"
+#include "sim/yield.hpp"
 #include <algorithm>
 
 namespace warpscope::sim {
@@ -266,6 +267,7 @@ constexpr bool actsWithoutLanes(ExecFn f) { return f == &execBranch || f == &exe
 
 // ---------------------------------------------------------------- issue()
 void Gpu::stopLaunch(Block& b, Warp& w, uint32_t active, const Instr& I) {
+    yieldHook();   // the single-thread web page draws a frame here (sim/yield.hpp); null natively
     std::ostringstream os;
     if (opt_.cancel && opt_.cancel->load(std::memory_order_relaxed)) {
         os << "Cancelled by the user after " << stats_.warpInstructions << " warp-instructions.";

@@ -20,6 +20,20 @@ usage: web_test.py --web DIR --query 'lesson=coalescing&step=3&do=1&sidecar=1'
   --no-isolation: serve without the cross-origin isolation headers (the single-thread build runs);
   with --server too, the page is served that way by static_server.py, which passes /api/ requests
   on to the server (the single-thread program compiling through warpscope serve).
+  --do STEP (repeatable, run in order once the --expect's held): what a learner does, and what the
+  page must show meanwhile:
+    click:ITEM[@F]     clicks the toolbar item ITEM (the sidecar's toolbar list: to-end, run, cancel,
+                       speed, ...) at the fraction F of its width (default 0.5)
+    wait:EXP[;EXP...]  waits until the sidecar satisfies each expectation (as --expect)
+    click-at:X,Y       clicks the page at X,Y (CSS pixels), for a button that is not in the toolbar
+    mark               starts a frame-gap window now (the page's time)
+    mark:start         ... at the moment the program started (index.html's onRuntimeInitialized)
+    gaps:MS[:N]        the page drew at least N frames (default 3) since the mark, and no two
+                       of them (nor the mark and the first) are more than MS ms apart; prints the
+                       window's frames, its longest gaps and its length
+    sleep:S            lets S seconds of frames pass
+  The page's frames are counted by a requestAnimationFrame loop the test puts into the page: the
+  browser runs it only when the page's one thread is free, so a gap is a time the tab was frozen.
 """
 import argparse
 import base64
@@ -112,6 +126,9 @@ class Chromium:
         if files:
             # Runs in the page before its own scripts: index.html writes these into the page's files.
             self.send("Page.addScriptToEvaluateOnNewDocument", {"source": "window.warpscopeFiles = " + json.dumps(files) + ";"})
+        # The page's frames: every animation frame's time (performance.now(), ms). The browser runs
+        # the callback only when the page's thread is free, as it runs the app's frames.
+        self.send("Page.addScriptToEvaluateOnNewDocument", {"source": FRAME_RECORDER})
         self.send("Page.navigate", {"url": url})
 
     def eval(self, expr):
@@ -143,6 +160,39 @@ class Chromium:
             self.proc.kill()
             self.proc.wait()
         shutil.rmtree(self.profile, ignore_errors=True)
+
+
+FRAME_RECORDER = """
+window.warpscopeFrameTimes = [];
+(function frame() {
+  var t = window.warpscopeFrameTimes;
+  t.push(performance.now());
+  if (t.length > 100000) t.splice(0, 50000);
+  requestAnimationFrame(frame);
+})();
+"""
+
+
+def click(chrome, sidecar, item, scale):
+    """Clicks the toolbar item `item` ('ID' or 'ID@F': at the fraction F of its width) of the sidecar."""
+    ident, _, frac = item.partition("@")
+    frac = float(frac) if frac else 0.5
+    rects = [t for t in (sidecar or {}).get("toolbar", []) if t.get("id") == ident]
+    if not rects:
+        raise RuntimeError(f"click:{item}: no toolbar item {ident!r} in the sidecar")
+    r = rects[0]
+    x = (r["x"] + r["w"] * frac) / scale   # the sidecar has device pixels; the mouse, CSS pixels
+    y = (r["y"] + r["h"] * 0.5) / scale
+    chrome.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x, "y": y})
+    chrome.send("Input.dispatchMouseEvent", {"type": "mousePressed", "x": x, "y": y, "button": "left", "clickCount": 1})
+    chrome.send("Input.dispatchMouseEvent", {"type": "mouseReleased", "x": x, "y": y, "button": "left", "clickCount": 1})
+
+
+def frame_gaps(times, start, end):
+    """The gaps (ms) between the window's start and its frames in (start, end], in order."""
+    inside = [t for t in times if start < t <= end]
+    points = [start] + inside
+    return inside, [b - a for a, b in zip(points, points[1:])]
 
 
 def lookup(j, path):
@@ -179,6 +229,73 @@ def check(j, exp):
     return "" if ok else f"{exp}: found {vals[:12]}"
 
 
+def read_sidecar(chrome):
+    text = chrome.eval("document.getElementById('warpscope-sidecar') ? document.getElementById('warpscope-sidecar').textContent : ''") or ""
+    try:
+        return json.loads(text) if text else None
+    except json.JSONDecodeError:
+        return None
+
+
+def do_steps(chrome, a, sidecar):
+    """Runs the --do steps; [] when every one held, else why not."""
+    mark = None
+    for step in a.do:
+        kind, _, arg = step.partition(":")
+        if kind == "click":
+            sidecar = read_sidecar(chrome) or sidecar
+            click(chrome, sidecar, arg, a.scale_factor)
+            print(f"web_test: clicked {arg} at {chrome.eval('performance.now()'):.0f} ms")
+        elif kind == "click-at":
+            x, y = (float(v) for v in arg.split(","))
+            for t in ("mouseMoved", "mousePressed", "mouseReleased"):
+                ev = {"type": t, "x": x, "y": y}
+                if t != "mouseMoved":
+                    ev.update(button="left", clickCount=1)
+                chrome.send("Input.dispatchMouseEvent", ev)
+            print(f"web_test: clicked at {x:g},{y:g} at {chrome.eval('performance.now()'):.0f} ms")
+        elif kind == "mark":
+            if arg == "start":
+                mark = chrome.eval("window.warpscopeStartedAt || 0")
+                if not mark:
+                    return ["mark:start: the page did not record when the program started (window.warpscopeStartedAt)"]
+            else:
+                mark = chrome.eval("performance.now()")
+        elif kind == "wait":
+            exps = [e for e in arg.split(";") if e]
+            t0, why = time.time(), ["no sidecar yet"]
+            while time.time() - t0 < a.timeout:
+                chrome.pump(0.2)
+                sidecar = read_sidecar(chrome)
+                why = ["no sidecar yet"] if sidecar is None else [w for w in (check(sidecar, e) for e in exps) if w]
+                if not why:
+                    break
+            if why:
+                return [f"{step}: after {time.time() - t0:.1f} s: " + "; ".join(why)]
+            print(f"web_test: {step} held after {time.time() - t0:.1f} s (state {sidecar.get('state')!r}, "
+                  f"{sidecar.get('warp_instructions')} warp-instructions)")
+        elif kind == "gaps":
+            if mark is None:
+                return [f"{step}: no mark before it"]
+            limit, _, least = arg.partition(":")
+            least = int(least) if least else 3
+            now = chrome.eval("performance.now()")
+            times = chrome.eval("window.warpscopeFrameTimes") or []
+            inside, gaps = frame_gaps(times, mark, now)
+            top = sorted(gaps, reverse=True)[:5]
+            print(f"web_test: frame gaps over {now - mark:.0f} ms: {len(inside)} frames, longest "
+                  + ", ".join(f"{g:.0f}" for g in top) + " ms" + (f", median {sorted(gaps)[len(gaps) // 2]:.0f} ms" if gaps else ""))
+            if len(inside) < least:
+                return [f"{step}: {len(inside)} frames in {now - mark:.0f} ms, fewer than {least}"]
+            if top and top[0] > float(limit):
+                return [f"{step}: the page drew no frame for {top[0]:.0f} ms (over {limit} ms)"]
+        elif kind == "sleep":
+            chrome.pump(float(arg))
+        else:
+            return [f"bad step {step!r}"]
+    return []
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--web", required=True)
@@ -196,6 +313,7 @@ def main():
     ap.add_argument("--chromium", default=shutil.which("chromium") or shutil.which("chromium-browser") or "chromium")
     ap.add_argument("--print-sidecar", action="store_true")
     ap.add_argument("--settle", type=float, default=0, help="seconds of frames after the expectations held (frame times)")
+    ap.add_argument("--do", action="append", default=[], help="a step after the expectations held (see the usage)")
     a = ap.parse_args()
     width, height = (int(x) for x in a.size.split("x"))
 
@@ -253,6 +371,8 @@ def main():
             if not why:
                 break
         elapsed = time.time() - t0
+        if not why and a.do:
+            why = do_steps(chrome, a, sidecar)
         if a.settle > 0:
             chrome.pump(a.settle)
         frames = chrome.eval("document.getElementById('warpscope-frames') ? document.getElementById('warpscope-frames').textContent : ''")

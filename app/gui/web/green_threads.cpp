@@ -16,16 +16,25 @@
 //    them signalled, created or finished something, for at most ~30 ms;
 //  - mutexes are emscripten's single-thread no-ops: fibers switch only inside the waits above,
 //    where a condition variable's mutex is released anyway.
-// Work runs inline between frames: a long run (To end on a large grid) holds the page until it
-// reaches its next wait, and a compile is a synchronous request the page waits for.
+// Work runs inline between frames, and a fiber also goes back to the page inside long engine
+// work: the engine calls sim::yieldHook() every few thousand warp-instructions of a launch
+// (engine/sim/yield.hpp), which this program sets to engineYield below: once the fiber has run
+// kSliceMs since the pump began, it switches to the main context, which draws the next frame and
+// resumes it at the next pump. So To end, Run at max speed, a grade and a Compare or Timeline run
+// leave the page a frame every few tens of milliseconds, and the stop button's click reaches the
+// model (Pause and Cancel are a command and the engine's cancel flag, seen at the fiber's next
+// turn). A compile is still a synchronous request the page waits for.
 //
 // Asyncify unwinds the main context's stack to the outermost call from JavaScript into the
 // program. Inside main() that is main itself; inside a frame (the browser's callback) a pump goes
 // through a fresh call from JavaScript (warpscope_green_run, exported), so only its own frames
 // are unwound and the frame's stack stays as it is.
+#include "sim/yield.hpp"
+
 #include <emscripten.h>
 #include <emscripten/fiber.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstdlib>
@@ -42,6 +51,12 @@ namespace {
 constexpr size_t kCStack = 4u << 20;        // each fiber's C stack (the threaded build's thread stack)
 constexpr size_t kAsyncifyStack = 1u << 20;  // where Asyncify keeps an unwound fiber's locals
 constexpr size_t kMainAsyncifyStack = 1u << 20;
+// How long a fiber may run inside engine work before it gives the page a frame: kSliceMs, or as
+// long as the page took outside the last pump (its frame: a few ms with a GPU; ~100 ms where
+// WebGL is rasterised in software), at most kMaxSliceMs. So a frame comes at least every
+// kSliceMs plus the frame's own work, and a long run keeps at least half of the time.
+constexpr double kSliceMs = 25.0;
+constexpr double kMaxSliceMs = 100.0;
 
 struct Green {
     emscripten_fiber_t fiber;
@@ -58,6 +73,9 @@ Green* g_current = nullptr;   // the fiber running now; null: the main context
 emscripten_fiber_t g_main;
 void* g_mainAstack = nullptr;
 uint64_t g_progress = 0;      // bumped by signals, creations and ends: a pump goes round again
+double g_pumpStart = 0;       // when the current pump began (emscripten_get_now, ms)
+double g_pumpEnd = 0;         // when the last one ended
+double g_slice = kSliceMs;    // this pump's slice (engineYield)
 
 double nowMs() { return emscripten_get_now(); }
 
@@ -89,7 +107,8 @@ void fiberEntry(void* p) {
 void schedule() {
     if (!g_mainAstack) g_mainAstack = std::malloc(kMainAsyncifyStack);
     emscripten_fiber_init_from_current_context(&g_main, g_mainAstack, kMainAsyncifyStack);
-    const double start = nowMs();
+    const double start = g_pumpStart = nowMs();
+    g_slice = g_pumpEnd > 0 ? std::clamp(start - g_pumpEnd, kSliceMs, kMaxSliceMs) : kSliceMs;
     for (int round = 0; round < 64; ++round) {
         const uint64_t before = g_progress;
         for (size_t i = 0; i < g_threads.size(); ++i) {
@@ -111,6 +130,7 @@ void schedule() {
         }
         if (g_progress == before || nowMs() - start > 30.0) break;
     }
+    g_pumpEnd = nowMs();
 }
 
 } // namespace
@@ -137,6 +157,18 @@ void yieldOnce() {
     if (Green* g = g_current) emscripten_fiber_swap(&g->fiber, &g_main);
     else pumpFromMain();
 }
+
+// The engine's yield (sim::yieldHook): a fiber inside a long launch goes back to the page once its
+// slice of this pump is used up; the page's own thread (the main context: ?bench= before the
+// app, or a launch the page runs itself) has no one to give way to.
+void engineYield() {
+    Green* g = g_current;
+    if (!g || nowMs() - g_pumpStart < g_slice) return;
+    emscripten_fiber_swap(&g->fiber, &g_main);
+}
+
+// Set before main (this file is linked only into the single-thread program).
+[[maybe_unused]] const bool g_hookSet = (warpscope::sim::setYieldHook(engineYield), true);
 
 Green* find(pthread_t t) {
     for (Green* g : g_threads)

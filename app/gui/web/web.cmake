@@ -21,6 +21,9 @@ add_library(warpscope_imgui_web STATIC
   ${WARPSCOPE_IMGUI_SRC}/backends/imgui_impl_opengl3.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/gui/web/stb_impl.cpp
 )
+# In a unity build (build-web.sh's WEB_UNITY=1) the GLFW backend's desktop GL header would come
+# before the OpenGL3 backend and turn on its glPolygonMode calls, which WebGL lacks: kept alone.
+set_source_files_properties(${WARPSCOPE_IMGUI_SRC}/backends/imgui_impl_opengl3.cpp PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
 # WebGL2 is OpenGL ES 3.0: ImGui's renderer takes the ES3 path, as the app's own shaders do.
 target_compile_definitions(warpscope_imgui_web PUBLIC IMGUI_IMPL_OPENGL_ES3)
 target_include_directories(warpscope_imgui_web SYSTEM PUBLIC "${WARPSCOPE_IMGUI_SRC}" "${WARPSCOPE_CARRIED_INCLUDE}")
@@ -30,6 +33,12 @@ add_library(warpscope_imgui INTERFACE)
 target_link_libraries(warpscope_imgui INTERFACE warpscope_imgui_web)
 
 add_subdirectory(gui)
+# A unity build (build-web.sh's WEB_UNITY=1: CMake joins each target's sources into batches of 8)
+# puts these two beside a file with a file-local helper of the same name; they are compiled alone.
+set_source_files_properties("${CMAKE_SOURCE_DIR}/engine/grade/program_exercise.cpp" TARGET_DIRECTORY warpscope_engine
+                            PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
+set_source_files_properties("${CMAKE_CURRENT_SOURCE_DIR}/gui/panels/panel_compare.cpp" TARGET_DIRECTORY warpscope_gui_frame
+                            PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
 
 # The page: index.html (ours, copied) loads warpscope.js (or warpscope-st.js), which loads its .wasm,
 # warpscope.worker.js (threads) and its .data (the files below, at the paths the app looks for
