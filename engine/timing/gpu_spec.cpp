@@ -140,7 +140,8 @@ const std::vector<GpuSpec>& builtinPresets() { return shipped().presets; }
     X(aluLatency, "aluLatency") X(sfuLatency, "sfuLatency") X(fp64Latency, "fp64Latency")              \
     X(sharedLatency, "sharedLatency") X(l1HitLatency, "l1HitLatency") X(l2HitLatency, "l2HitLatency")  \
     X(dramLatency, "dramLatency") X(blockLaunchLatency, "blockLaunchLatency")                          \
-    X(blockDispatchCycles, "blockDispatchCycles")                                                      \
+    X(blockDispatchCycles, "blockDispatchCycles") X(blockRetireCycles, "blockRetireCycles")            \
+    X(blockRetireCyclesPerWarp, "blockRetireCyclesPerWarp")                                            \
     X(aluInterval, "aluInterval") X(fmaInterval, "fmaInterval") X(sfuInterval, "sfuInterval")          \
     X(fp64PerSMPerCycle, "fp64PerSMPerCycle") X(mioQueueCycles, "mioQueueCycles")                 \
     X(intDivideSlots, "intDivideSlots")

@@ -124,6 +124,11 @@ struct GpuSpec {
     uint32_t dramLatency = 0;
     uint32_t blockLaunchLatency = 0;      // cycles from a free slot to a block's first issue
     uint32_t blockDispatchCycles = 0;     // an SM takes at most one new block per this many cycles
+    // A retired block's slot (its warps, registers, shared memory) takes the next block only this
+    // many cycles after its last warp exits, plus blockRetireCyclesPerWarp per warp of the block
+    // (measured on the H100 with empty blocks, one per SM: docs/timing-validation.md).
+    uint32_t blockRetireCycles = 0;
+    double blockRetireCyclesPerWarp = 0;
     // Pipe throughput: cycles a scheduler's pipe stays busy per warp-instruction
     uint32_t aluInterval = 0;              // 16 INT32 lanes per scheduler
     uint32_t fmaInterval = 0;              // 32 FP32 lanes per scheduler (Hopper, Ada); 2 on Volta/Ampere GA100
