@@ -9,6 +9,7 @@ int main() {
     hello<<<2, 2>>>(5, 1.5f);
     printf("host, before synchronizing\n");
     cudaDeviceSynchronize();
-    printf("host, after\n");
+    long double ratio = 2.5L;   // the host's own printf, with a long double (clock.cu of the SDK does this)
+    printf("host, after %.1Lf\n", ratio);
     return 0;
 }

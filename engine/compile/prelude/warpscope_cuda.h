@@ -581,6 +581,9 @@ __WS_FN unsigned long long __ws_pf(unsigned short v) { return v; }
 __WS_FN unsigned long long __ws_pf(unsigned char v) { return v; }
 __WS_FN unsigned long long __ws_pf(double v) { return __builtin_bit_cast(unsigned long long, v); }
 __WS_FN unsigned long long __ws_pf(float v) { return __builtin_bit_cast(unsigned long long, (double)v); }
+// A long double reaches this from host code (printf("%Lf") in main: the device pass still
+// instantiates the template for it); nvptx's long double is a double.
+__WS_FN unsigned long long __ws_pf(long double v) { return __builtin_bit_cast(unsigned long long, (double)v); }
 template <class T> __WS_FN unsigned long long __ws_pf(T* p) { return (unsigned long long)p; }
 // __host__ too: host code calls the C library's printf (the better match for clang), except where
 // clang cannot tell host from device, as in an OpenMP parallel region's outlined body: there

@@ -296,7 +296,7 @@ TEST_CASE("cudart: printf in a kernel appears at the next synchronisation point"
           "thread 1 of block 0: x=5 f=1.50 str Q|1.2e+04|%\n"
           "thread 0 of block 1: x=5 f=1.50 str Q|1.2e+04|%\n"
           "thread 1 of block 1: x=5 f=1.50 str Q|1.2e+04|%\n"
-          "host, after\n");
+          "host, after 2.5\n");
     CHECK(r.exitCode == 0);
 }
 
