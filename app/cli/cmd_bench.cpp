@@ -5,6 +5,7 @@
 // groups of lines (sim, all-cores, timed), so a scaling run need not repeat the one-core lines.
 // Not a timed test: it prints numbers (medians of several runs).
 #include "cli.hpp"
+#include "base/files.hpp"
 #include "base/error.hpp"
 #include "runtime/lesson.hpp"
 #include "run/run.hpp"
@@ -32,11 +33,9 @@ double median(std::vector<double> v) {
 }
 
 std::string readText(const fs::path& p) {
-    std::ifstream f(p, std::ios::binary);
-    if (!f) throw Error(Error::Kind::Input, "bench: cannot read " + p.string());
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
+    std::optional<std::string> text = base::readFile(p);
+    if (!text) throw Error(Error::Kind::Input, "bench: cannot read " + p.string());
+    return std::move(*text);
 }
 
 template <class T>

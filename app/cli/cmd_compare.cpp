@@ -2,6 +2,7 @@
 // same PTX and prints them side by side: outputs (bit-identical, or how far apart), launches
 // (hardware time next to the cycle model's prediction), and counters (the simulator's next to an imported Nsight Compute CSV).
 #include "cli.hpp"
+#include "base/files.hpp"
 #include "hw/cuda_device.hpp"
 #include "hw/compare.hpp"
 #include "hw/ncu_import.hpp"
@@ -98,11 +99,7 @@ int runCompare(int argc, char** argv, const fs::path& lessonsDir) {
     }
     std::optional<hw::NcuReport> ncu;
     if (!ncuPath.empty()) {
-        std::ifstream f(ncuPath, std::ios::binary);
-        if (!f) throw Error(Error::Kind::Input, "Cannot read '" + ncuPath + "'.");
-        std::stringstream ss;
-        ss << f.rdbuf();
-        ncu = hw::parseNcuCsv(ss.str());
+        ncu = hw::parseNcuCsv(base::readFileOrThrow(ncuPath));
         if (ncu->rows.size() != counters.size())
             throw Error(Error::Kind::Input, "The Nsight Compute CSV has " + std::to_string(ncu->rows.size()) + " kernel rows; the lesson launched " +
                                                 std::to_string(counters.size()) + " kernels.");

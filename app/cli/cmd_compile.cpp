@@ -2,6 +2,7 @@
 //  [--timeout S] [--list]`: CUDA C++ to PTX through engine/compile. Diagnostics go to stderr as
 // file:line:col: error: message. Exit 0 built, 2 compile error or bad usage.
 #include "compile/compile.hpp"
+#include "base/files.hpp"
 
 #include <cstdio>
 #include <filesystem>
@@ -51,14 +52,12 @@ int runCompile(int argc, char** argv) {
         std::cerr << "usage: warpscope compile <kernel.cu> [-o kernel.ptx] [--compiler auto|nvrtc|nvcc|clang] [--arch compute_75]\n";
         return 2;
     }
-    std::ifstream f(input, std::ios::binary);
-    if (!f) {
+    const std::optional<std::string> source = base::readFile(input);
+    if (!source) {
         std::cerr << "warpscope compile: cannot read " << input << "\n";
         return 2;
     }
-    std::stringstream ss;
-    ss << f.rdbuf();
-    compile::Result r = compile::compile(ss.str(), input, options);
+    compile::Result r = compile::compile(*source, input, options);
     for (auto& d : r.diagnostics) std::cerr << d.text() << "\n";
     if (!r.error.empty()) std::cerr << input << ": error: " << r.error << "\n";
     if (!r.ok || r.hasErrors()) {

@@ -11,6 +11,7 @@
 // checker report. (The grader's exercise criteria apply to kernel and host-script solutions, and
 // to exercises of kind "program", which grade::gradeFile grades in the sandbox itself.)
 #include "cli.hpp"
+#include "base/files.hpp"
 #include "base/data_dir.hpp"
 #include "base/sandbox.hpp"
 #include "cudart/build.hpp"
@@ -85,12 +86,7 @@ grade::GradeResult gradeProgram(const std::string& file, std::string* output) {
     return r;
 }
 
-std::string readWhole(const std::string& file) {
-    std::ifstream f(file, std::ios::binary);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-}
+std::string readWhole(const std::string& file) { return base::readFile(file).value_or(""); }
 
 } // namespace
 

@@ -13,6 +13,7 @@
 //
 // Sections: 1. options  2. child processes (limits, the sandbox seam)  3. the class run
 #include "cli.hpp"
+#include "base/files.hpp"
 #include "grade/class_report.hpp"
 #include "grade/grader.hpp"
 
@@ -133,12 +134,7 @@ std::string selfExe() {
     return std::string(buf, size_t(n));
 }
 
-std::string slurp(const std::string& p) {
-    std::ifstream f(p, std::ios::binary);
-    std::stringstream s;
-    s << f.rdbuf();
-    return s.str();
-}
+std::string slurp(const std::string& p) { return base::readFile(p).value_or(""); }
 
 Child spawn(const std::vector<std::string>& argvIn, const ChildLimits& limits, size_t index, const std::string& tmpDir) {
     Child c;

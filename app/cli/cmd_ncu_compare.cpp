@@ -2,6 +2,7 @@
 // and prints, per launch, each metric the Nsight Compute CSV also has: hardware, simulator and
 // their ratio, as a Markdown table (used to write docs/validation.md).
 #include "cli.hpp"
+#include "base/files.hpp"
 #include "hw/ncu_import.hpp"
 #include "base/error.hpp"
 #include "runtime/lesson.hpp"
@@ -20,11 +21,7 @@ using namespace warpscope;
 int runNcuCompare(int argc, char** argv) {
     if (argc < 2) throw Error(Error::Kind::Input, "ncu-compare needs a lesson or spec and an ncu CSV file.");
     runtime::Lesson lesson = runtime::loadLesson(argv[0]);
-    std::ifstream f(argv[1], std::ios::binary);
-    if (!f) throw Error(Error::Kind::Input, std::string("Cannot read '") + argv[1] + "'.");
-    std::stringstream ss;
-    ss << f.rdbuf();
-    hw::NcuReport report = hw::parseNcuCsv(ss.str());
+    hw::NcuReport report = hw::parseNcuCsv(base::readFileOrThrow(argv[1]));
 
     run::RunSpec spec;
     spec.counters = true;   // the default preset's caches

@@ -15,6 +15,7 @@
 // --gpu-run takes the GPU side from a run saved with --save-run (the GPU machine may have no clang
 // for the simulator's build; scripts/compare-programs.sh records that way).
 #include "cli.hpp"
+#include "base/files.hpp"
 #include "program_args.hpp"
 
 #include "base/data_dir.hpp"
@@ -61,10 +62,7 @@ CapturedRun runCaptured(sandbox::Spec spec, bool echo, const std::string& launch
     std::ifstream st(run.workDir() + "/.warpscope-status");
     std::getline(st, c.status);
     if (launchesText && !launchesFile.empty()) {
-        std::ifstream f(run.workDir() + "/" + launchesFile);
-        std::stringstream ss;
-        ss << f.rdbuf();
-        *launchesText = ss.str();
+        *launchesText = base::readFile(run.workDir() + "/" + launchesFile).value_or("");
         std::error_code ec;
         if (!spec.workDir.empty()) fs::remove(run.workDir() + "/" + launchesFile, ec);   // the learner's folder keeps only the program's files
     }

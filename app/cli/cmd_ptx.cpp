@@ -1,5 +1,6 @@
 // warpscope ptx: parse a PTX file and list its kernels, registers, shared memory, instructions.
 #include "cli.hpp"
+#include "base/files.hpp"
 #include "ptx/parser.hpp"
 #include "runtime/sim_device.hpp"
 #include "sim/program.hpp"
@@ -25,11 +26,7 @@ int cmdPtx(int argc, char** argv) {
         else throw Error(Error::Kind::Input, "ptx takes one file.");
     }
     if (file.empty()) throw Error(Error::Kind::Input, "ptx needs a .ptx file.");
-    std::ifstream f(file, std::ios::binary);
-    if (!f) throw Error(Error::Kind::Input, "Cannot read '" + file + "'.");
-    std::stringstream ss;
-    ss << f.rdbuf();
-    std::string text = ss.str();
+    const std::string text = base::readFileOrThrow(file);
     runtime::SimDevice dev;
     dev.loadModule(text, fs::path(file).filename().string());
     const ptx::Module& m = dev.module();

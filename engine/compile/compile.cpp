@@ -5,6 +5,7 @@
 //           4. diagnostics  5. prelude line mapping  6. clang and nvcc  7. NVRTC
 //           8. compile (automatic choice)  9. cache
 #include "compile/compile.hpp"
+#include "base/files.hpp"
 #include "base/web.hpp"
 #ifdef __EMSCRIPTEN__
 #include "compile/compile_web.hpp"
@@ -131,32 +132,12 @@ ProcessResult runProcess(const std::vector<std::string>& argv, const std::string
 
 namespace {
 
-// A private temporary folder, removed with everything in it when this goes out of scope.
-struct TempDir {
-    fs::path path;
-    TempDir() {
-        std::string tmpl = (fs::temp_directory_path() / "warpscope-compile-XXXXXX").string();
-        if (mkdtemp(tmpl.data())) path = tmpl;
-    }
-    ~TempDir() {
-        std::error_code ec;
-        if (!path.empty()) fs::remove_all(path, ec);
-    }
-    TempDir(const TempDir&) = delete;
-    TempDir& operator=(const TempDir&) = delete;
-};
-
 void writeText(const fs::path& p, std::string_view text) {
     std::ofstream f(p, std::ios::binary);
     f.write(text.data(), static_cast<std::streamsize>(text.size()));
 }
 
-std::string readText(const fs::path& p) {
-    std::ifstream f(p, std::ios::binary);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-}
+std::string readText(const fs::path& p) { return base::readFile(p).value_or(""); }
 
 // ---------------------------------------------------------------- 3. finding compilers
 bool isExecutable(const fs::path& p) {
@@ -527,26 +508,37 @@ void writeStandInHeaders(const fs::path& dir) {
                             "__pipeline_memcpy_async / __pipeline_commit / __pipeline_wait_prior primitives of <cuda_pipeline.h>\"\n");
 }
 
-Result runClang(const std::string& source, const std::string& fileName, const Options& o) {
+// A run of `compiler` that could not start, and why.
+Result notRun(Compiler compiler, std::string why) {
     Result r;
-    r.used = Compiler::Clang;
-    fs::path clang = findClang();
-    if (clang.empty()) {
-        r.error = "clang is not installed (Debian: apt-get install clang; or set WARPSCOPE_CLANG to a clang binary)";
-        return r;
+    r.used = compiler;
+    r.error = std::move(why);
+    return r;
+}
+constexpr const char* kNoTempDir = "cannot create a temporary folder to compile in";
+
+// Where a compiler runs: a private temporary folder (empty path when it could not be made) with
+// the source written in it under its safe base name, `file`.
+struct Workspace {
+    base::TempDir dir{"warpscope-compile"};
+    std::string file;
+    Workspace(const std::string& source, const std::string& fileName) : file(safeBaseName(fileName)) {
+        if (!dir.path.empty()) writeText(dir.path / file, source);
     }
+};
+
+Result runClang(const std::string& source, const std::string& fileName, const Options& o) {
+    const fs::path clang = findClang();
+    if (clang.empty()) return notRun(Compiler::Clang, "clang is not installed (Debian: apt-get install clang; or set WARPSCOPE_CLANG to a clang binary)");
     const int sm = archNumber(o.arch);
-    if (sm < 70 || sm > 86) {
-        r.error = "the clang path compiles for sm_70 to sm_86 (got '" + o.arch + "'); the lessons use compute_75";
-        return r;
-    }
+    if (sm < 70 || sm > 86) return notRun(Compiler::Clang, "the clang path compiles for sm_70 to sm_86 (got '" + o.arch + "'); the lessons use compute_75");
     // The PTX ISA version the sync-warp intrinsics (shfl.sync, vote.sync, match) and the target need.
     const char* feature = sm >= 86 ? "+ptx71" : "+ptx70";
-    TempDir tmp;
-    if (tmp.path.empty()) { r.error = "cannot create a temporary folder to compile in"; return r; }
-    const std::string base = safeBaseName(fileName);
-    writeText(tmp.path / base, source);
-    writeText(tmp.path / kPreludeName, preludeText());
+    const Workspace ws(source, fileName);
+    if (ws.dir.path.empty()) return notRun(Compiler::Clang, kNoTempDir);
+    Result r;
+    r.used = Compiler::Clang;
+    writeText(ws.dir.path / kPreludeName, preludeText());
     std::vector<std::string> argv = {clang.string(), "-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib",
                                      "--cuda-path=/nonexistent-warpscope", "--cuda-gpu-arch=sm_" + std::to_string(sm),
                                      "-Xclang", "-target-feature", "-Xclang", feature,
@@ -557,21 +549,21 @@ Result runClang(const std::string& source, const std::string& fileName, const Op
         // include path; the launch syntax needs CUDA >= 9.2's __cudaPushCallConfiguration.
         argv.insert(argv.end(), {"-Xclang", "-target-sdk-version=11.5"});
     } else {
-        fs::create_directory(tmp.path / "include");
-        writeStandInHeaders(tmp.path / "include");
+        fs::create_directory(ws.dir.path / "include");
+        writeStandInHeaders(ws.dir.path / "include");
         argv.insert(argv.end(), {"-nostdinc", "-Iinclude", "-include", kPreludeName});
     }
     argv.insert(argv.end(), o.extraArgs.begin(), o.extraArgs.end());
-    argv.insert(argv.end(), {base, "-o", "out.ptx"});
+    argv.insert(argv.end(), {ws.file, "-o", "out.ptx"});
     for (auto& a : argv) r.command += (r.command.empty() ? "" : " ") + a;
-    ProcessResult p = runProcess(argv, tmp.path.string(), o.timeoutSeconds);
+    ProcessResult p = runProcess(argv, ws.dir.path.string(), o.timeoutSeconds);
     finishFromProcess(r, p, fileName, "clang", o.timeoutSeconds);
     // clang stops a kernel launch inside a kernel before the prelude's declarations can speak.
     for (auto& d : r.diagnostics)
         if (d.message.find("reference to __global__ function") != std::string::npos && d.message.find("in __global__ function") != std::string::npos)
             d.message += " (launching a kernel from a kernel, dynamic parallelism, is not supported by the simulator: launch it from the host script in lesson.json)";
-    if (p.exitCode == 0 && !p.timedOut && fs::exists(tmp.path / "out.ptx")) {
-        r.ptx = mapPreludeLines(readText(tmp.path / "out.ptx"), source);
+    if (p.exitCode == 0 && !p.timedOut && fs::exists(ws.dir.path / "out.ptx")) {
+        r.ptx = mapPreludeLines(readText(ws.dir.path / "out.ptx"), source);
         // An external function left in the PTX would be a link error later: name it now.
         static const std::regex externRe(R"(\.extern\s+\.func\s+(?:\([^)]*\)\s*)?([A-Za-z_$][A-Za-z0-9_$]*))");
         std::smatch m;
@@ -586,25 +578,20 @@ Result runClang(const std::string& source, const std::string& fileName, const Op
 }
 
 Result runNvcc(const std::string& source, const std::string& fileName, const Options& o) {
+    const fs::path nvcc = findNvcc();
+    if (nvcc.empty()) return notRun(Compiler::Nvcc, "nvcc is not installed (no CUDA toolkit in CUDA_PATH, /usr/local/cuda or on PATH)");
+    const Workspace ws(source, fileName);
+    if (ws.dir.path.empty()) return notRun(Compiler::Nvcc, kNoTempDir);
     Result r;
     r.used = Compiler::Nvcc;
-    fs::path nvcc = findNvcc();
-    if (nvcc.empty()) {
-        r.error = "nvcc is not installed (no CUDA toolkit in CUDA_PATH, /usr/local/cuda or on PATH)";
-        return r;
-    }
-    TempDir tmp;
-    if (tmp.path.empty()) { r.error = "cannot create a temporary folder to compile in"; return r; }
-    const std::string base = safeBaseName(fileName);
-    writeText(tmp.path / base, source);
     std::string arch = o.arch;
     if (arch.rfind("sm_", 0) == 0) arch = "compute_" + arch.substr(3);
-    std::vector<std::string> argv = {nvcc.string(), "-ptx", "-lineinfo", "-arch=" + arch, base, "-o", "out.ptx"};
+    std::vector<std::string> argv = {nvcc.string(), "-ptx", "-lineinfo", "-arch=" + arch, ws.file, "-o", "out.ptx"};
     for (auto& a : argv) r.command += (r.command.empty() ? "" : " ") + a;
-    ProcessResult p = runProcess(argv, tmp.path.string(), o.timeoutSeconds);
+    ProcessResult p = runProcess(argv, ws.dir.path.string(), o.timeoutSeconds);
     finishFromProcess(r, p, fileName, "nvcc", o.timeoutSeconds);
-    if (p.exitCode == 0 && !p.timedOut && fs::exists(tmp.path / "out.ptx")) {
-        r.ptx = mapPreludeLines(readText(tmp.path / "out.ptx"));   // only the .file names change
+    if (p.exitCode == 0 && !p.timedOut && fs::exists(ws.dir.path / "out.ptx")) {
+        r.ptx = mapPreludeLines(readText(ws.dir.path / "out.ptx"));   // only the .file names change
         r.ok = true;
     }
     return r;
@@ -671,13 +658,10 @@ const NvrtcApi& nvrtc() {
 }
 
 Result runNvrtc(const std::string& source, const std::string& fileName, const Options& o) {
+    const NvrtcApi& api = nvrtc();
+    if (!api.ok()) return notRun(Compiler::Nvrtc, "NVRTC is not installed (no libnvrtc.so in CUDA_PATH, /usr/local/cuda or the library path)");
     Result r;
     r.used = Compiler::Nvrtc;
-    const NvrtcApi& api = nvrtc();
-    if (!api.ok()) {
-        r.error = "NVRTC is not installed (no libnvrtc.so in CUDA_PATH, /usr/local/cuda or the library path)";
-        return r;
-    }
     std::string arch = o.arch;
     if (arch.rfind("sm_", 0) == 0) arch = "compute_" + arch.substr(3);
     const std::string base = safeBaseName(fileName);

@@ -13,6 +13,7 @@
 #include "cudart/build.hpp"
 
 #include "base/data_dir.hpp"
+#include "base/files.hpp"
 #include "base/web.hpp"
 
 #include <unistd.h>
@@ -31,12 +32,7 @@ namespace warpscope::cudart {
 
 namespace {
 
-std::string readText(const fs::path& p) {
-    std::ifstream f(p, std::ios::binary);
-    std::ostringstream s;
-    s << f.rdbuf();
-    return s.str();
-}
+std::string readText(const fs::path& p) { return base::readFile(p).value_or(""); }
 
 bool writeText(const fs::path& p, std::string_view text) {
     std::ofstream f(p, std::ios::binary);
@@ -260,6 +256,25 @@ bool hasHostMain(const std::string& text) {
     return std::regex_search(code, mainFn);
 }
 
+bool readProgramSource(const std::string& path, std::string& text, std::string& error) {
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec)) {
+        error = "cannot read '" + path + "': no such file";
+        return false;
+    }
+    if (!isProgramSource(path)) {
+        error = "'" + path + "' is not a source file warpscope builds (.cu, .cpp, .cc, .cxx, .c)";
+        return false;
+    }
+    std::optional<std::string> read = base::readFile(path);
+    if (!read) {
+        error = "cannot read '" + path + "'";
+        return false;
+    }
+    text = std::move(*read);
+    return true;
+}
+
 // ---------------------------------------------------------------- 4. buildProgram
 BuildResult buildProgram(const BuildOptions& o) {
     BuildResult r;
@@ -290,16 +305,9 @@ BuildResult buildProgram(const BuildOptions& o) {
     std::vector<std::string> texts;
     std::vector<fs::path> dirs;
     for (auto& s : o.sources) {
-        std::error_code ec;
-        if (!fs::is_regular_file(s, ec)) {
-            r.error = "cannot read '" + s + "': no such file";
-            return r;
-        }
-        if (!isProgramSource(s)) {
-            r.error = "'" + s + "' is not a source file warpscope builds (.cu, .cpp, .cc, .cxx, .c)";
-            return r;
-        }
-        texts.push_back(moveAlignasBeforeShared(readText(s)));
+        std::string text;
+        if (!readProgramSource(s, text, r.error)) return r;
+        texts.push_back(moveAlignasBeforeShared(text));
         h.add(fs::absolute(s).string());
         h.add(texts.back());
         dirs.push_back(fs::absolute(s).parent_path());

@@ -50,6 +50,9 @@ const std::vector<std::pair<std::string, std::string_view>>& hostHeaders();
 
 // A file name that is a whole program's source (.cu, .cpp, .cc, .cxx, .c).
 bool isProgramSource(const std::string& path);
+// The text of one of a program's sources into `text`; false, with `error` saying why, when it
+// does not exist, is not a source file warpscope builds or cannot be read.
+bool readProgramSource(const std::string& path, std::string& text, std::string& error);
 
 // Source text with host code: a main function outside comments, strings and character literals
 // (the app opens such a .cu as a whole program; `warpscope grade` runs such a solution).

@@ -254,13 +254,6 @@ extern "C" cudaError_t __wrap_cudaDeviceReset(void) {
 }
 )CU";
 
-std::string readAll(const fs::path& p) {
-    std::ifstream f(p, std::ios::binary);
-    std::ostringstream s;
-    s << f.rdbuf();
-    return s.str();
-}
-
 } // namespace
 
 std::string findNvcc() {
@@ -287,15 +280,9 @@ BuildResult buildProgramForGpu(const BuildOptions& o) {
     std::error_code ec;
     std::vector<std::string> texts;
     for (auto& s : o.sources) {
-        if (!fs::is_regular_file(s, ec)) {
-            r.error = "cannot read '" + s + "': no such file";
-            return r;
-        }
-        if (!isProgramSource(s)) {
-            r.error = "'" + s + "' is not a source file warpscope builds (.cu, .cpp, .cc, .cxx, .c)";
-            return r;
-        }
-        texts.push_back(readAll(s));
+        std::string text;
+        if (!readProgramSource(s, text, r.error)) return r;
+        texts.push_back(text);
     }
     // A private folder for the timer and the executable (no cache: nvcc's own build is the reference).
     const fs::path work = fs::path(compile::cacheDir()) / "gpu-programs" / ("build." + std::to_string(getpid()));

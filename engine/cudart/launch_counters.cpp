@@ -22,8 +22,7 @@ uint64_t LaunchProbe::threadsThatRan() const {
     return uint64_t(std::count_if(perThread_.begin(), perThread_.end(), [](uint64_t n) { return n > 0; }));
 }
 
-namespace {
-std::string quote(const std::string& t) {
+std::string jsonString(const std::string& t) {
     std::string o = "\"";
     for (char ch : t) {
         if (ch == '"' || ch == '\\') o += '\\';
@@ -32,7 +31,6 @@ std::string quote(const std::string& t) {
     }
     return o + "\"";
 }
-} // namespace
 
 std::string launchCountersLine(const std::string& kernel, const std::string& name, const uint32_t grid[3], const uint32_t block[3],
                                uint64_t warpInstructions, const LaunchProbe& probe, double micros, bool timed) {
@@ -47,7 +45,7 @@ std::string launchCountersLine(const std::string& kernel, const std::string& nam
                   static_cast<unsigned long long>(probe.threadsThatRan()), static_cast<unsigned long long>(t.divergentBranches),
                   static_cast<unsigned long long>(t.globalLdRequests + t.globalStRequests),
                   static_cast<unsigned long long>(t.globalLdSectors + t.globalStSectors), micros, timed ? "true" : "false");
-    return "{\"kernel\": " + quote(kernel) + ", \"name\": " + quote(name) + ", " + nums + "}\n";
+    return "{\"kernel\": " + jsonString(kernel) + ", \"name\": " + jsonString(name) + ", " + nums + "}\n";
 }
 
 } // namespace warpscope::cudart

@@ -29,6 +29,10 @@ private:
     uint64_t threadTotal_ = 0;
 };
 
+// `t` as a JSON string: in quotes, quotes and backslashes escaped, control characters as spaces
+// (the counters file's lines and the runtime's timeline file).
+std::string jsonString(const std::string& t);
+
 // One line of the counters file for a finished launch. `timed`: `micros` is the cycle model's.
 std::string launchCountersLine(const std::string& kernel, const std::string& name, const uint32_t grid[3], const uint32_t block[3],
                                uint64_t warpInstructions, const LaunchProbe& probe, double micros, bool timed);

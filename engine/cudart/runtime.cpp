@@ -539,16 +539,6 @@ void showFault(Runtime& rt) {
 // app pauses at, after an API call that added to it (at most every kTimelineWriteEvery), and when
 // the program ends. Each write replaces the file whole (a new file renamed over the old), so a
 // reader never sees half of one.
-std::string quoted(const std::string& t) {
-    std::string o = "\"";
-    for (char ch : t) {
-        if (ch == '"' || ch == '\\') o += '\\';
-        if (static_cast<unsigned char>(ch) < 0x20) ch = ' ';
-        o += ch;
-    }
-    return o + "\"";
-}
-
 void writeTimelineOut(Runtime& rt, bool onlyWhenGrown = false) {
     const char* path = std::getenv("WARPSCOPE_TIMELINE_OUT");
     if (!path || !*path || !rt.device || !rt.device->timelineEnabled()) return;
@@ -564,14 +554,14 @@ void writeTimelineOut(Runtime& rt, bool onlyWhenGrown = false) {
     }
     const std::string part = std::string(path) + ".part";
     std::ofstream f(part);
-    f << "{\"source\": " << quoted(t.source) << ", \"ops\": [";
+    f << "{\"source\": " << cudart::jsonString(t.source) << ", \"ops\": [";
     for (size_t i = 0; i < t.ops.size(); ++i) {
         const runtime::TimelineOp& op = t.ops[i];
         char nums[256];
         std::snprintf(nums, sizeof nums, "\"kind\": %d, \"engine\": %d, \"stream\": %d, \"start\": %.17g, \"end\": %.17g, \"bytes\": %llu, \"pinned\": %s, \"graph\": %s, \"launch\": %d",
                       static_cast<int>(op.kind), static_cast<int>(op.engine), op.stream, op.startUs, op.endUs, static_cast<unsigned long long>(op.bytes),
                       op.pinned ? "true" : "false", op.inGraph ? "true" : "false", op.launchIndex);
-        f << (i ? ",\n" : "\n") << "  {\"label\": " << quoted(op.label) << ", " << nums << "}";
+        f << (i ? ",\n" : "\n") << "  {\"label\": " << cudart::jsonString(op.label) << ", " << nums << "}";
     }
     f << "\n]}\n";
     f.close();
@@ -660,6 +650,14 @@ struct Call {
 cudaError_t ret(cudaError_t e) {
     if (e != cudaSuccess) t_lastError = e;
     return e;
+}
+
+// A query's answer into the caller's out-parameter: cudaErrorInvalidValue when it gave none.
+template <class T, class V>
+cudaError_t answer(T* out, V value) {
+    if (!out) return ret(cudaErrorInvalidValue);
+    *out = static_cast<T>(value);
+    return cudaSuccess;
 }
 
 // A call that cannot proceed because an earlier kernel faulted.
@@ -1040,16 +1038,8 @@ void __cudaRegisterVar(void** handle, char* hostVar, char*, const char* deviceNa
 }
 
 // ---------------------------------------------------------------- 4. device queries
-cudaError_t cudaGetDeviceCount(int* count) {
-    if (!count) return ret(cudaErrorInvalidValue);
-    *count = 1;
-    return cudaSuccess;
-}
-cudaError_t cudaGetDevice(int* device) {
-    if (!device) return ret(cudaErrorInvalidValue);
-    *device = 0;
-    return cudaSuccess;
-}
+cudaError_t cudaGetDeviceCount(int* count) { return answer(count, 1); }
+cudaError_t cudaGetDevice(int* device) { return answer(device, 0); }
 cudaError_t cudaSetDevice(int device) {
     if (device != 0) return complain(cudaErrorInvalidDevice, "cudaSetDevice(" + std::to_string(device) + "): the simulator has one device, 0");
     Call c;
@@ -1179,16 +1169,8 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) 
 // There is no profiler to start or stop: warpscope records every launch anyway.
 cudaError_t cudaProfilerStart(void) { return cudaSuccess; }
 cudaError_t cudaProfilerStop(void) { return cudaSuccess; }
-cudaError_t cudaRuntimeGetVersion(int* v) {
-    if (!v) return ret(cudaErrorInvalidValue);
-    *v = 11050;
-    return cudaSuccess;
-}
-cudaError_t cudaDriverGetVersion(int* v) {
-    if (!v) return ret(cudaErrorInvalidValue);
-    *v = 11050;
-    return cudaSuccess;
-}
+cudaError_t cudaRuntimeGetVersion(int* v) { return answer(v, 11050); }
+cudaError_t cudaDriverGetVersion(int* v) { return answer(v, 11050); }
 cudaError_t cudaMemGetInfo(size_t* freeBytes, size_t* total) {
     Call c;
     WS_STICKY(c.rt);
@@ -2192,11 +2174,7 @@ cudaError_t cudaSetDeviceFlags(unsigned int flags) {
     g_deviceFlags = flags | cudaDeviceMapHost;
     return cudaSuccess;
 }
-cudaError_t cudaGetDeviceFlags(unsigned int* flags) {
-    if (!flags) return ret(cudaErrorInvalidValue);
-    *flags = g_deviceFlags;
-    return cudaSuccess;
-}
+cudaError_t cudaGetDeviceFlags(unsigned int* flags) { return answer(flags, g_deviceFlags); }
 
 cudaError_t cudaStreamSetAttribute(cudaStream_t stream, int attr, const cudaStreamAttrValue* value) {
     if (!value) return ret(cudaErrorInvalidValue);
@@ -2711,11 +2689,7 @@ cudaError_t cudaDeviceSetCacheConfig(int config) {
     g_cacheConfig = config;
     return cudaSuccess;
 }
-cudaError_t cudaDeviceGetCacheConfig(int* config) {
-    if (!config) return ret(cudaErrorInvalidValue);
-    *config = g_cacheConfig;
-    return cudaSuccess;
-}
+cudaError_t cudaDeviceGetCacheConfig(int* config) { return answer(config, g_cacheConfig); }
 cudaError_t cudaFuncSetSharedMemConfig(const void* func, int config) {
     if (config < cudaSharedMemBankSizeDefault || config > cudaSharedMemBankSizeEightByte) return ret(cudaErrorInvalidValue);
     Call c;

@@ -1,5 +1,6 @@
 // The course order (course.hpp).
 #include "grade/course.hpp"
+#include "base/files.hpp"
 #include "base/error.hpp"
 
 #include <nlohmann/json.hpp>
@@ -18,12 +19,9 @@ CourseFile loadCourseFile(const fs::path& lessonsDir) {
     fs::path file = lessonsDir / "course.json";
     std::error_code ec;
     if (lessonsDir.empty() || !fs::exists(file, ec)) return c;
-    std::ifstream f(file);
-    std::stringstream s;
-    s << f.rdbuf();
     nlohmann::json j;
     try {
-        j = nlohmann::json::parse(s.str());
+        j = nlohmann::json::parse(base::readFile(file).value_or(""));
     } catch (const nlohmann::json::exception& e) {
         throw Error(Error::Kind::Input, file.string() + ": not valid JSON: " + e.what());
     }

@@ -3,6 +3,7 @@
 // Sections: 1. helpers  2. loading exercise.json  3. building the lesson the learner's file runs in
 //           4. correctness and checker runs  5. performance runs and measures  6. gradeText
 #include "grade/grader.hpp"
+#include "base/files.hpp"
 #include "grade/course.hpp"
 #include "grade/program_exercise.hpp"
 #include "base/error.hpp"
@@ -39,13 +40,7 @@ namespace warpscope::grade {
 // ---------------------------------------------------------------- 1. helpers
 namespace {
 
-std::string readText(const fs::path& p) {
-    std::ifstream f(p, std::ios::binary);
-    if (!f) throw Error(Error::Kind::Input, "Cannot read '" + p.string() + "'.");
-    std::stringstream s;
-    s << f.rdbuf();
-    return s.str();
-}
+std::string readText(const fs::path& p) { return base::readFileOrThrow(p); }
 
 [[noreturn]] void bad(const fs::path& file, const std::string& msg) {
     throw Error(Error::Kind::Input, file.string() + ": " + msg);
@@ -89,6 +84,49 @@ bool isTimeGoal(const std::string& measure) {
 }
 
 // ---------------------------------------------------------------- 2. loading exercise.json
+std::vector<PerfGoal> loadPerfGoals(const json& list, const fs::path& file, const PerfGoalRules& rules,
+                                    const std::vector<std::string>& kernels) {
+    if (!list.is_array()) bad(file, "\"performance\" must be a list of goals");
+    const std::string keys = rules.perAndModelError ? "measure, min, max, kernel, per, model_error, why" : "measure, min, max, kernel, why";
+    std::vector<PerfGoal> goals;
+    for (size_t i = 0; i < list.size(); ++i) {
+        const json& g = list[i];
+        const std::string where = "performance[" + std::to_string(i) + "]";
+        if (!g.is_object() || !g.contains("measure") || !g["measure"].is_string()) bad(file, where + " needs a \"measure\"");
+        PerfGoal goal;
+        goal.measure = g["measure"].get<std::string>();
+        if (std::find(rules.measures.begin(), rules.measures.end(), goal.measure) == rules.measures.end()) {
+            std::string names;
+            for (auto& m : rules.measures) names += (names.empty() ? "" : ", ") + m;
+            bad(file, where + ": unknown measure '" + goal.measure + "'" + rules.measuresOf + " (" + names + ")");
+        }
+        for (auto& [k, v] : g.items()) {
+            if (k == "measure") continue;
+            if (k == "min" || k == "max") {
+                if (!v.is_number()) bad(file, where + "." + k + " must be a number");
+                (k == "min" ? goal.min : goal.max) = v.get<double>();
+            } else if (k == "kernel") {
+                if (!v.is_string()) bad(file, where + ".kernel must be a kernel's name");
+                goal.kernels = {v.get<std::string>()};
+            } else if (k == "per" && rules.perAndModelError) {
+                if (!v.is_string()) bad(file, where + ".per must be an expression string");
+                goal.per = v.get<std::string>();
+            } else if (k == "model_error" && rules.perAndModelError) {
+                if (!v.is_number() || v.get<double>() < 0) bad(file, where + ".model_error must be a number >= 0 (0.3 = 30 %)");
+                goal.modelError = v.get<double>();
+            } else if (k == "why") {
+                if (!v.is_string() || v.get<std::string>().empty()) bad(file, where + ".why must be a sentence");
+                goal.why = v.get<std::string>();
+            } else bad(file, where + ": unknown key \"" + k + "\" (" + keys + ")");
+        }
+        if (!goal.min && !goal.max) bad(file, where + " needs a \"min\" or \"max\" target");
+        if (rules.check) rules.check(goal, where);
+        if (goal.kernels.empty()) goal.kernels = kernels;
+        goals.push_back(goal);
+    }
+    return goals;
+}
+
 Exercise loadExercise(const fs::path& exerciseDir, const fs::path& lessonDir) {
     fs::path file = exerciseDir / "exercise.json";
     json j;
@@ -219,38 +257,10 @@ Exercise loadExercise(const fs::path& exerciseDir, const fs::path& lessonDir) {
     if (kind == "program") {
         loadProgramKeys(j, ex, file);   // "args", "compare" and the program's own measures
     } else if (j.contains("performance")) {
-        if (!j["performance"].is_array()) bad(file, "\"performance\" must be a list of goals");
-        for (size_t i = 0; i < j["performance"].size(); ++i) {
-            const json& g = j["performance"][i];
-            std::string where = "performance[" + std::to_string(i) + "]";
-            if (!g.is_object() || !g.contains("measure") || !g["measure"].is_string()) bad(file, where + " needs a \"measure\"");
-            PerfGoal goal;
-            goal.measure = g["measure"].get<std::string>();
-            if (!kMeasures.count(goal.measure)) {
-                std::string names;
-                for (auto& [m, p] : kMeasures) names += (names.empty() ? "" : ", ") + m;
-                bad(file, where + ": unknown measure '" + goal.measure + "' (" + names + ")");
-            }
-            for (auto& [k, v] : g.items()) {
-                if (k == "measure") continue;
-                if (k == "min" || k == "max") {
-                    if (!v.is_number()) bad(file, where + "." + k + " must be a number");
-                    (k == "min" ? goal.min : goal.max) = v.get<double>();
-                } else if (k == "kernel") {
-                    if (!v.is_string()) bad(file, where + ".kernel must be a string");
-                    goal.kernels = {v.get<std::string>()};
-                } else if (k == "per") {
-                    if (!v.is_string()) bad(file, where + ".per must be an expression string");
-                    goal.per = v.get<std::string>();
-                } else if (k == "model_error") {
-                    if (!v.is_number() || v.get<double>() < 0) bad(file, where + ".model_error must be a number >= 0 (0.3 = 30 %)");
-                    goal.modelError = v.get<double>();
-                } else if (k == "why") {
-                    if (!v.is_string() || v.get<std::string>().empty()) bad(file, where + ".why must be a sentence");
-                    goal.why = v.get<std::string>();
-                } else bad(file, where + ": unknown key \"" + k + "\"");
-            }
-            if (!goal.min && !goal.max) bad(file, where + " needs a \"min\" or \"max\" target");
+        PerfGoalRules rules;
+        for (auto& [m, p] : kMeasures) rules.measures.push_back(m);
+        rules.perAndModelError = true;
+        rules.check = [&file](const PerfGoal& goal, const std::string& where) {
             if (isTimeGoal(goal.measure)) {
                 // A speed-up predicted by the model is only as good as the model: a target inside
                 // its error would fail correct answers that the H100 runs fast enough.
@@ -263,9 +273,8 @@ Exercise loadExercise(const fs::path& exerciseDir, const fs::path& lessonDir) {
                 bad(file, where + ": \"model_error\" and \"why\" belong to time goals (speedup_vs_starter, timeline_speedup_vs_starter)");
             }
             if (goal.measure == "global_loads_per_element" && goal.per.empty()) bad(file, where + " needs \"per\": the element count (e.g. \"N\")");
-            if (goal.kernels.empty()) goal.kernels = ex.kernels;
-            ex.performance.push_back(goal);
-        }
+        };
+        ex.performance = loadPerfGoals(j["performance"], file, rules, ex.kernels);
     }
     return ex;
 }
@@ -463,6 +472,40 @@ std::vector<std::map<std::string, std::string>> hiddenParamSets(const Exercise& 
         out.push_back(std::move(set));
     }
     return out;
+}
+
+Criterion checkerCriterion(const std::string& checker) {
+    Criterion c;
+    c.name = checker;
+    c.kind = "checker";
+    c.measure = checker;
+    c.target = "no reports";
+    c.panel = "reports";
+    return c;
+}
+
+Criterion parallelCriterion(double minimum, double spread) {
+    Criterion c;
+    c.name = "runs in parallel";
+    c.kind = "parallel";
+    c.panel = "grid";
+    c.target = ">= " + num(minimum, 0) + " threads' worth of work";
+    c.value = spread;
+    c.passed = spread >= minimum - 1e-9;
+    c.measured = num(spread, 1) + " threads' worth";
+    return c;
+}
+
+std::vector<AttemptSet> attemptSets(const Exercise& ex, uint64_t seed, GradeResult& result) {
+    try {
+        result.hiddenSets = hiddenParamSets(ex, seed);
+    } catch (const std::exception& e) {
+        throw Error(Error::Kind::Input, ex.dir.string() + ": cannot draw the hidden parameter sets: " + e.what());
+    }
+    std::vector<AttemptSet> sets;
+    for (auto& set : ex.paramSets) sets.push_back({set, false});
+    for (auto& set : result.hiddenSets) sets.push_back({set, true});
+    return sets;
 }
 
 // ---------------------------------------------------------------- 3. the lesson the learner's file runs in
@@ -979,18 +1022,7 @@ GradeResult gradeText(const Exercise& ex, const std::string& text, const std::st
 
     std::set<std::string> checkers(ex.checkers.begin(), ex.checkers.end());
     std::map<std::string, CheckerTally> tally;
-    try {
-        out.hiddenSets = hiddenParamSets(ex, out.seed);
-    } catch (const std::exception& e) {
-        throw Error(Error::Kind::Input, ex.dir.string() + ": cannot draw the hidden parameter sets: " + e.what());
-    }
-    struct RunSet {
-        std::map<std::string, std::string> params;
-        bool hidden;
-    };
-    std::vector<RunSet> runs;
-    for (auto& set : ex.paramSets) runs.push_back({set, false});
-    for (auto& set : out.hiddenSets) runs.push_back({set, true});
+    const std::vector<AttemptSet> runs = attemptSets(ex, out.seed, out);
     // Per-line divergence over every correctness run (for divergence goals with a 0 target).
     struct LineSplit {
         uint32_t line = 0;
@@ -1087,12 +1119,7 @@ GradeResult gradeText(const Exercise& ex, const std::string& text, const std::st
         out.criteria.push_back(c);
     }
     for (auto& name : ex.checkers) {
-        Criterion c;
-        c.name = name;
-        c.kind = "checker";
-        c.measure = name;
-        c.target = "no reports";
-        c.panel = "reports";
+        Criterion c = checkerCriterion(name);
         auto it = tally.find(name);
         int n = it == tally.end() ? 0 : it->second.count;
         c.passed = n == 0;
@@ -1109,14 +1136,7 @@ GradeResult gradeText(const Exercise& ex, const std::string& text, const std::st
         out.criteria.push_back(c);
     }
     if (ex.parallelMin && anyRan) {
-        Criterion c;
-        c.name = "runs in parallel";
-        c.kind = "parallel";
-        c.panel = "grid";
-        c.target = ">= " + num(*ex.parallelMin, 0) + " threads' worth of work";
-        c.value = bestSpread;
-        c.passed = bestSpread >= *ex.parallelMin - 1e-9;
-        c.measured = num(bestSpread, 1) + " threads' worth";
+        Criterion c = parallelCriterion(*ex.parallelMin, bestSpread);
         if (!c.passed)
             c.detail = "The work is not spread over the threads: at " + spreadWhere +
                        ". Give each thread its own share of the elements (its index, or a grid-stride loop) instead of "

@@ -10,7 +10,10 @@
 #include "runtime/lesson.hpp"
 #include "timing/gpu_spec.hpp"
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <cstdint>
@@ -35,6 +38,20 @@ struct PerfGoal {
 };
 // True for the measures that compare predicted times (they need "model_error" and "why").
 bool isTimeGoal(const std::string& measure);
+// How an exercise kind reads its "performance" list: the measures it knows (`measuresOf` follows
+// "unknown measure 'x'" in the error: "" or " for a program"), whether a goal may give "per" and
+// "model_error" (kernel exercises), and the kind's own rules for each goal read (`where`:
+// "performance[i]"; they throw through Error(Input)).
+struct PerfGoalRules {
+    std::vector<std::string> measures;
+    std::string measuresOf;
+    bool perAndModelError = false;
+    std::function<void(const PerfGoal&, const std::string& where)> check;
+};
+// Reads an exercise.json's "performance" list; a goal that names no "kernel" counts `kernels`.
+// Error(Input) naming `file`, the goal and the mistake.
+std::vector<PerfGoal> loadPerfGoals(const nlohmann::json& list, const std::filesystem::path& file, const PerfGoalRules& rules,
+                                    const std::vector<std::string>& kernels);
 
 // Parameter sets the learner does not see: drawn per attempt from a seed (GradeOptions::seed), so
 // an answer tuned to the visible sets still meets others, and a grade is reproducible given its
@@ -94,6 +111,15 @@ struct Criterion {
     std::map<std::string, std::string> params;
 };
 
+// A checker's criterion before its runs are counted: named after the checker, kind "checker",
+// target "no reports", shown in the Checker reports panel.
+Criterion checkerCriterion(const std::string& checker);
+
+// The "runs in parallel" criterion: the most threads' worth of work a run spread (`spread`: all its
+// thread-instructions over the busiest thread's) against the exercise's `minimum`; the detail is
+// the caller's.
+Criterion parallelCriterion(double minimum, double spread);
+
 struct GradeResult {
     bool passed = false;
     std::vector<Criterion> criteria;
@@ -126,6 +152,14 @@ struct GradeOptions {
 // first set keeps the ranged parameters below a warp (32) where their range allows; the second
 // makes them odd (not a multiple of any block size). Error(Input) when the lesson cannot be read.
 std::vector<std::map<std::string, std::string>> hiddenParamSets(const Exercise& ex, uint64_t seed);
+// One attempt's parameter sets in the order they run: the visible ones, then the hidden ones
+// `seed` draws (also kept in result.hiddenSets). Error(Input) naming the exercise when they cannot
+// be drawn.
+struct AttemptSet {
+    std::map<std::string, std::string> params;
+    bool hidden = false;
+};
+std::vector<AttemptSet> attemptSets(const Exercise& ex, uint64_t seed, GradeResult& result);
 // Parameters of the exercise's lesson (after its patch) that keep one value over every visible
 // parameter set and are not in "fixed" with a reason: an answer that gets them wrong would pass.
 std::vector<std::string> unvariedParams(const Exercise& ex);

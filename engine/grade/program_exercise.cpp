@@ -5,6 +5,7 @@
 #include "grade/program_exercise.hpp"
 #include "base/data_dir.hpp"
 #include "base/error.hpp"
+#include "base/files.hpp"
 #include "base/sandbox.hpp"
 #include "cudart/build.hpp"
 #include "runtime/timeline.hpp"
@@ -74,37 +75,14 @@ void loadProgramKeys(const json& j, Exercise& ex, const fs::path& file) {
         } else bad(file, "\"compare\" is \"exact\" or {\"numbers\": tolerance} (relative, at least 1 in absolute terms)");
     }
     if (j.contains("performance")) {
-        if (!j["performance"].is_array()) bad(file, "\"performance\" must be a list of goals");
-        for (size_t i = 0; i < j["performance"].size(); ++i) {
-            const json& g = j["performance"][i];
-            const std::string where = "performance[" + std::to_string(i) + "]";
-            if (!g.is_object() || !g.contains("measure") || !g["measure"].is_string()) bad(file, where + " needs a \"measure\"");
-            PerfGoal goal;
-            goal.measure = g["measure"].get<std::string>();
-            if (!kProgramMeasures.count(goal.measure)) {
-                std::string names;
-                for (auto& m : programMeasures()) names += (names.empty() ? "" : ", ") + m;
-                bad(file, where + ": unknown measure '" + goal.measure + "' for a program (" + names + ")");
-            }
-            for (auto& [k, v] : g.items()) {
-                if (k == "measure") continue;
-                if (k == "min" || k == "max") {
-                    if (!v.is_number()) bad(file, where + "." + k + " must be a number");
-                    (k == "min" ? goal.min : goal.max) = v.get<double>();
-                } else if (k == "kernel") {
-                    if (!v.is_string()) bad(file, where + ".kernel must be a kernel's name");
-                    goal.kernels = {v.get<std::string>()};
-                } else if (k == "why") {
-                    if (!v.is_string() || v.get<std::string>().empty()) bad(file, where + ".why must be a sentence");
-                    goal.why = v.get<std::string>();
-                } else bad(file, where + ": unknown key \"" + k + "\" (measure, min, max, kernel, why)");
-            }
-            if (!goal.min && !goal.max) bad(file, where + " needs a \"min\" or \"max\" target");
-            // A predicted time is only as good as the cycle model: the goal says where its number comes from.
+        PerfGoalRules rules;
+        rules.measures = programMeasures();
+        rules.measuresOf = " for a program";
+        // A predicted time is only as good as the cycle model: the goal says where its number comes from.
+        rules.check = [&file](const PerfGoal& goal, const std::string& where) {
             if (goal.measure == "kernel_time_us" && goal.why.empty()) bad(file, where + ": a kernel_time_us goal needs \"why\" (where its target comes from)");
-            if (goal.kernels.empty()) goal.kernels = ex.kernels;
-            ex.performance.push_back(goal);
-        }
+        };
+        ex.performance = loadPerfGoals(j["performance"], file, rules, ex.kernels);
     }
     if (ex.hidden.sets > 0)
         for (auto& [name, r] : ex.hidden.vary)
@@ -130,20 +108,13 @@ struct ProgramRun {
 
 constexpr size_t kOutputCap = 1 << 20;
 
-std::string makeTempDir(const char* stem) {
-    std::string tmpl = (fs::temp_directory_path() / (std::string(stem) + "-XXXXXX")).string();
-    std::vector<char> b(tmpl.begin(), tmpl.end());
-    b.push_back(0);
-    if (!mkdtemp(b.data())) throw Error(Error::Kind::Device, "Cannot make a temporary folder under " + fs::temp_directory_path().string() + ".");
-    return b.data();
+// A private folder for one build or run (base::TempDir), or Error(Device) saying it cannot be made.
+std::string privateDir(const base::TempDir& dir) {
+    if (dir.path.empty()) throw Error(Error::Kind::Device, "Cannot make a temporary folder under " + fs::temp_directory_path().string() + ".");
+    return dir.path.string();
 }
 
-std::string slurp(const fs::path& p) {
-    std::ifstream f(p, std::ios::binary);
-    std::stringstream s;
-    s << f.rdbuf();
-    return s.str();
-}
+std::string slurp(const fs::path& p) { return base::readFile(p).value_or(""); }
 
 sandbox::Limits limitsFor(const GradeOptions& o) {
     sandbox::Limits l;
@@ -165,14 +136,8 @@ sandbox::Limits limitsFor(const GradeOptions& o) {
 ProgramRun runProgram(const std::string& exe, const std::vector<std::string>& args, const Exercise& ex, bool timed,
                       const GradeOptions& options) {
     ProgramRun pr;
-    const std::string dir = makeTempDir("warpscope-grade-run");
-    struct Cleanup {
-        std::string d;
-        ~Cleanup() {
-            std::error_code ec;
-            fs::remove_all(d, ec);
-        }
-    } cleanup{dir};
+    const base::TempDir tmp("warpscope-grade-run");
+    const std::string dir = privateDir(tmp);
     sandbox::Spec spec;
     spec.argv = {exe};
     spec.argv.insert(spec.argv.end(), args.begin(), args.end());
@@ -469,14 +434,8 @@ GradeResult gradeProgramText(const Exercise& ex, const std::string& text, const 
     bc.panel = "source";
     std::string exe, buildSource;
     {
-        const std::string dir = makeTempDir("warpscope-grade-build");
-        struct Cleanup {
-            std::string d;
-            ~Cleanup() {
-                std::error_code ec;
-                fs::remove_all(d, ec);
-            }
-        } cleanup{dir};
+        const base::TempDir tmp("warpscope-grade-build");
+        const std::string dir = privateDir(tmp);
         std::string base = fs::path(fileName).filename().string();
         if (base.empty() || fs::path(base).extension() != ".cu") base = "program.cu";
         const fs::path src = fs::path(dir) / base;
@@ -503,18 +462,7 @@ GradeResult gradeProgramText(const Exercise& ex, const std::string& text, const 
     out.criteria.push_back(bc);
     if (!bc.passed) return finish();
 
-    try {
-        out.hiddenSets = hiddenParamSets(ex, seed);
-    } catch (const std::exception& e) {
-        throw Error(Error::Kind::Input, ex.dir.string() + ": cannot draw the hidden parameter sets: " + e.what());
-    }
-    struct RunSet {
-        std::map<std::string, std::string> params;
-        bool hidden;
-    };
-    std::vector<RunSet> sets;
-    for (auto& s : ex.paramSets) sets.push_back({s, false});
-    for (auto& s : out.hiddenSets) sets.push_back({s, true});
+    const std::vector<AttemptSet> sets = attemptSets(ex, seed, out);
 
     std::map<std::string, std::pair<int, std::string>> checkerTally;   // checker -> (runs with reports, the first)
     std::map<std::string, std::map<std::string, std::string>> checkerSet;
@@ -615,12 +563,7 @@ GradeResult gradeProgramText(const Exercise& ex, const std::string& text, const 
         out.criteria.push_back(c);
     }
     for (auto& name : ex.checkers) {
-        Criterion c;
-        c.name = name;
-        c.kind = "checker";
-        c.measure = name;
-        c.target = "no reports";
-        c.panel = "reports";
+        Criterion c = checkerCriterion(name);
         auto it = checkerTally.find(name);
         c.passed = it == checkerTally.end();
         c.measured = c.passed ? "no reports" : "reports in " + std::to_string(it->second.first) + (it->second.first == 1 ? " run" : " runs");
@@ -631,15 +574,11 @@ GradeResult gradeProgramText(const Exercise& ex, const std::string& text, const 
         out.criteria.push_back(c);
     }
     if (ex.parallelMin) {
-        Criterion c;
-        c.name = "runs in parallel";
-        c.kind = "parallel";
-        c.panel = "grid";
-        c.target = ">= " + num(*ex.parallelMin, 0) + " threads' worth of work";
-        c.value = bestSpread;
-        c.passed = anyRan && bestSpread >= *ex.parallelMin - 1e-9;
-        c.measured = anyRan ? num(bestSpread, 1) + " threads' worth" : "no kernel ran";
-        if (!c.passed && anyRan)
+        Criterion c = parallelCriterion(*ex.parallelMin, bestSpread);
+        if (!anyRan) {
+            c.passed = false;
+            c.measured = "no kernel ran";
+        } else if (!c.passed)
             c.detail = "The work is not spread over the threads: at " + spreadWhere +
                        ". Launch enough blocks for n and give each thread its own element (its index, or a grid-stride loop) "
                        "instead of letting one thread loop over all of them.";

@@ -873,49 +873,38 @@ int CudaDevice::createEvent() {
 void CudaDevice::copyToDevice(DevPtr dst, const void* src, size_t bytes, int stream, bool hostSync, const std::string& label) {
     ensureUsable();
     checkRange(dst, bytes, "Host-to-device copy");
-    bind();
-    CUstream s = static_cast<CUstream>(streamHandle(stream, "copy to device"));
-    if (capturing(stream)) {
-        check(api_->cuMemcpyHtoDAsync(dst, src, bytes, s), "cuMemcpyHtoDAsync (captured)");
-        ++captureNodes_;
-        return;
-    }
-    runtime::TimelineOp op;
-    op.kind = runtime::TimelineKind::CopyHtoD;
-    op.engine = runtime::TimelineEngine::CopyHtoD;
-    op.label = label;
-    op.bytes = bytes;
-    auto hb = hostBlocks_.upper_bound(const_cast<void*>(src));
-    op.pinned = hb != hostBlocks_.begin() && std::prev(hb)->second;
-    size_t rec = beginRecord(op, stream);
-    double h0 = hostNowUs();
-    check(api_->cuMemcpyHtoDAsync(dst, src, bytes, s), "cuMemcpyHtoDAsync");
-    hostOp(runtime::TimelineKind::HostCall, "cuMemcpyHtoDAsync " + label, h0);
-    endRecord(rec, stream);
-    if (hostSync) synchronizeStream(stream);
+    copyAsync(runtime::TimelineKind::CopyHtoD, src, bytes, stream, hostSync, label, "cuMemcpyHtoDAsync",
+              [&](CUstream s) { return api_->cuMemcpyHtoDAsync(dst, src, bytes, s); });
 }
 
 void CudaDevice::copyToHost(void* dst, DevPtr src, size_t bytes, int stream, bool hostSync, const std::string& label) {
     ensureUsable();
     checkRange(src, bytes, "Device-to-host copy");
+    copyAsync(runtime::TimelineKind::CopyDtoH, dst, bytes, stream, hostSync, label, "cuMemcpyDtoHAsync",
+              [&](CUstream s) { return api_->cuMemcpyDtoHAsync(dst, src, bytes, s); });
+}
+
+void CudaDevice::copyAsync(runtime::TimelineKind kind, const void* host, size_t bytes, int stream, bool hostSync, const std::string& label,
+                           const char* call, const std::function<int(void*)>& copy) {
+    const bool toDevice = kind == runtime::TimelineKind::CopyHtoD;
     bind();
-    CUstream s = static_cast<CUstream>(streamHandle(stream, "copy to host"));
+    CUstream s = static_cast<CUstream>(streamHandle(stream, toDevice ? "copy to device" : "copy to host"));
     if (capturing(stream)) {
-        check(api_->cuMemcpyDtoHAsync(dst, src, bytes, s), "cuMemcpyDtoHAsync (captured)");
+        check(copy(s), (std::string(call) + " (captured)").c_str());
         ++captureNodes_;
         return;
     }
     runtime::TimelineOp op;
-    op.kind = runtime::TimelineKind::CopyDtoH;
-    op.engine = runtime::TimelineEngine::CopyDtoH;
+    op.kind = kind;
+    op.engine = toDevice ? runtime::TimelineEngine::CopyHtoD : runtime::TimelineEngine::CopyDtoH;
     op.label = label;
     op.bytes = bytes;
-    auto hb = hostBlocks_.upper_bound(dst);
+    auto hb = hostBlocks_.upper_bound(const_cast<void*>(host));
     op.pinned = hb != hostBlocks_.begin() && std::prev(hb)->second;
     size_t rec = beginRecord(op, stream);
     double h0 = hostNowUs();
-    check(api_->cuMemcpyDtoHAsync(dst, src, bytes, s), "cuMemcpyDtoHAsync");
-    hostOp(runtime::TimelineKind::HostCall, "cuMemcpyDtoHAsync " + label, h0);
+    check(copy(s), call);
+    hostOp(runtime::TimelineKind::HostCall, call + (" " + label), h0);
     endRecord(rec, stream);
     if (hostSync) synchronizeStream(stream);
 }
@@ -965,24 +954,24 @@ void CudaDevice::streamWaitEvent(int stream, int event) {
           "cuStreamWaitEvent");
 }
 
-void CudaDevice::synchronizeStream(int stream) {
+void CudaDevice::hostWait(const char* call, const std::string& label, const std::function<int()>& wait) {
     ensureUsable();
     bind();
-    double h0 = hostNowUs();
-    CUresult r = api_->cuStreamSynchronize(static_cast<CUstream>(streamHandle(stream, "stream synchronize")));
+    const double h0 = hostNowUs();
+    const CUresult r = wait();
     if (r != CUDA_SUCCESS && isStickyFault(r)) markLost(r, "(an earlier launch)");
-    check(r, "cuStreamSynchronize");
-    hostOp(runtime::TimelineKind::HostWait, "wait for stream " + std::to_string(stream), h0);
+    check(r, call);
+    if (!label.empty()) hostOp(runtime::TimelineKind::HostWait, label, h0);
+}
+
+void CudaDevice::synchronizeStream(int stream) {
+    hostWait("cuStreamSynchronize", "wait for stream " + std::to_string(stream),
+             [&] { return api_->cuStreamSynchronize(static_cast<CUstream>(streamHandle(stream, "stream synchronize"))); });
 }
 
 void CudaDevice::synchronizeEvent(int event) {
-    ensureUsable();
-    bind();
-    double h0 = hostNowUs();
-    CUresult r = api_->cuEventSynchronize(static_cast<CUevent>(eventHandle(event, "event synchronize")));
-    if (r != CUDA_SUCCESS && isStickyFault(r)) markLost(r, "(an earlier launch)");
-    check(r, "cuEventSynchronize");
-    hostOp(runtime::TimelineKind::HostWait, "wait for event " + std::to_string(event), h0);
+    hostWait("cuEventSynchronize", "wait for event " + std::to_string(event),
+             [&] { return api_->cuEventSynchronize(static_cast<CUevent>(eventHandle(event, "event synchronize"))); });
 }
 
 double CudaDevice::eventElapsedMs(int from, int to) {
@@ -1130,13 +1119,8 @@ void CudaDevice::releaseRuntime() {
 }
 
 void CudaDevice::synchronize() {
-    ensureUsable();
-    bind();
-    double h0 = hostNowUs();
-    CUresult r = api_->cuCtxSynchronize();
-    if (r != CUDA_SUCCESS && isStickyFault(r)) markLost(r, "(an earlier launch)");
-    check(r, "cuCtxSynchronize");
-    if (baseEvent_) hostOp(runtime::TimelineKind::HostWait, "cuCtxSynchronize", h0);
+    // Timed only while the timeline is being recorded (it has a base event).
+    hostWait("cuCtxSynchronize", baseEvent_ ? "cuCtxSynchronize" : "", [&] { return api_->cuCtxSynchronize(); });
 }
 
 } // namespace warpscope::hw

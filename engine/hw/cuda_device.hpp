@@ -10,6 +10,7 @@
 #include "runtime/device.hpp"
 
 #include <chrono>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -141,6 +142,13 @@ private:
     void endRecord(size_t index, int stream);
     double hostNowUs() const;
     void hostOp(runtime::TimelineKind kind, const std::string& label, double startUs);
+    // A host wait on the GPU: `wait()` is the driver call (`call` names it). A fault it reports
+    // poisons the context; the wait goes on the host timeline as `label` (not at all when empty).
+    void hostWait(const char* call, const std::string& label, const std::function<int()>& wait);
+    // copyToDevice and copyToHost past their checks: `copy(CUstream)` is the driver call (`call`
+    // names it), recorded on the timeline as `kind` unless the stream is being captured.
+    void copyAsync(runtime::TimelineKind kind, const void* host, size_t bytes, int stream, bool hostSync, const std::string& label,
+                   const char* call, const std::function<int(void*)>& copy);
     void releaseRuntime();
 
     std::shared_ptr<const DriverApi> api_;

@@ -2,9 +2,12 @@
 
 #include "base/error.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <initializer_list>
+#include <utility>
 #include <vector>
 
 namespace warpscope::runtime {
@@ -129,31 +132,19 @@ private:
         while (eatSingle('&')) v = arith('&', v, shiftExpr(), *this);
         return v;
     }
-    Value shiftExpr() {
-        Value v = addExpr();
+    // One left-associative level: operands from `next`, joined by any of `ops` (its spelling, and
+    // the operator arith() applies).
+    Value binaryLevel(Value (ExprParser::*next)(), std::initializer_list<std::pair<const char*, char>> ops) {
+        Value v = (this->*next)();
         for (;;) {
-            if (eat("<<")) v = arith('<', v, addExpr(), *this);
-            else if (eat(">>")) v = arith('>', v, addExpr(), *this);
-            else return v;
+            auto op = std::find_if(ops.begin(), ops.end(), [this](const std::pair<const char*, char>& o) { return eat(o.first); });
+            if (op == ops.end()) return v;
+            v = arith(op->second, v, (this->*next)(), *this);
         }
     }
-    Value addExpr() {
-        Value v = mulExpr();
-        for (;;) {
-            if (eat("+")) v = arith('+', v, mulExpr(), *this);
-            else if (eat("-")) v = arith('-', v, mulExpr(), *this);
-            else return v;
-        }
-    }
-    Value mulExpr() {
-        Value v = unary();
-        for (;;) {
-            if (eat("*")) v = arith('*', v, unary(), *this);
-            else if (eat("/")) v = arith('/', v, unary(), *this);
-            else if (eat("%")) v = arith('%', v, unary(), *this);
-            else return v;
-        }
-    }
+    Value shiftExpr() { return binaryLevel(&ExprParser::addExpr, {{"<<", '<'}, {">>", '>'}}); }
+    Value addExpr() { return binaryLevel(&ExprParser::mulExpr, {{"+", '+'}, {"-", '-'}}); }
+    Value mulExpr() { return binaryLevel(&ExprParser::unary, {{"*", '*'}, {"/", '/'}, {"%", '%'}}); }
     Value unary() {
         if (eat("-")) {
             Value v = unary();

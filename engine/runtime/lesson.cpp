@@ -3,6 +3,7 @@
 // Sections: 1. JSON helpers and errors  2. loadLesson  3. parameters  4. buffer initialisers
 //           5. argument marshalling  6. runLesson (host ops, read-back, checks)
 #include "runtime/lesson.hpp"
+#include "base/files.hpp"
 
 #include "compile/compile.hpp"
 #include "ptx/parser.hpp"
@@ -36,11 +37,9 @@ namespace {
 }
 
 std::string readFile(const fs::path& p, const std::string& what) {
-    std::ifstream f(p, std::ios::binary);
-    if (!f) throw Error(Error::Kind::Input, "Cannot read " + what + " '" + p.string() + "'.");
-    std::ostringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
+    std::optional<std::string> text = base::readFile(p);
+    if (!text) throw Error(Error::Kind::Input, "Cannot read " + what + " '" + p.string() + "'.");
+    return std::move(*text);
 }
 
 const std::vector<std::string>& knownTypes() {

@@ -22,6 +22,14 @@ void need(const ReferenceInputs& in, size_t n, const char* name) {
     if (in.inputs.size() != n)
         throw Error(Error::Kind::Input, std::string("Reference '") + name + "' needs " + std::to_string(n) + " input buffer(s).");
 }
+// acc + a[i] * b[j] in float, fused: what nvcc makes of `acc += a[i] * b[j]` on floats.
+float fmaF32(const HostBuffer& a, size_t i, const HostBuffer& b, size_t j, float acc) {
+    return std::fma(static_cast<float>(a.get(i)), static_cast<float>(b.get(j)), acc);
+}
+// out[i] = v where out has an element i (a checked buffer may be shorter than the whole result).
+void setIfInside(HostBuffer& out, size_t i, double v) {
+    if (i < out.count()) out.set(i, v);
+}
 } // namespace
 
 namespace {
@@ -163,10 +171,8 @@ const std::map<std::string, ReferenceInfo>& references() {
                 for (int64_t r = 0; r < M; ++r)
                     for (int64_t c = 0; c < N; ++c) {
                         float acc = 0;
-                        for (int64_t k = 0; k < K; ++k)
-                            acc = std::fma(static_cast<float>(in.inputs[0]->get(size_t(r * K + k))),
-                                           static_cast<float>(in.inputs[1]->get(size_t(k * N + c))), acc);
-                        if (static_cast<size_t>(r * N + c) < out.count()) out.set(size_t(r * N + c), acc);
+                        for (int64_t k = 0; k < K; ++k) acc = fmaF32(*in.inputs[0], size_t(r * K + k), *in.inputs[1], size_t(k * N + c), acc);
+                        setIfInside(out, size_t(r * N + c), acc);
                     }
             });
         add("transpose", "out[c * ROWS + r] = in[r * COLS + c] (input: in; params ROWS, COLS)",
@@ -244,10 +250,9 @@ const std::map<std::string, ReferenceInfo>& references() {
                             for (int64_t dx = 0; dx < w; ++dx) {
                                 int64_t y = r + dy - rad, x = c + dx - rad;
                                 if (y < 0 || y >= rows || x < 0 || x >= cols) continue;
-                                acc = std::fma(static_cast<float>(in.inputs[1]->get(size_t(dy * w + dx))),
-                                               static_cast<float>(in.inputs[0]->get(size_t(y * cols + x))), acc);
+                                acc = fmaF32(*in.inputs[1], size_t(dy * w + dx), *in.inputs[0], size_t(y * cols + x), acc);
                             }
-                        if (static_cast<size_t>(r * cols + c) < out.count()) out.set(size_t(r * cols + c), acc);
+                        setIfInside(out, size_t(r * cols + c), acc);
                     }
             });
         add("histogram", "out[b] = how many elements of in equal b (input: in; values outside 0 .. count(out) - 1 are not counted)",

@@ -149,45 +149,30 @@ double TimelineModel::readyTime(int stream) {
     return t;
 }
 
+namespace {
+// Appends an operation to `ops` (the fields a kind of operation adds are its caller's).
+TimelineOp& pushOp(std::vector<TimelineOp>& ops, TimelineKind kind, TimelineEngine engine, int stream, const std::string& label,
+                   double start, double end) {
+    return ops.emplace_back(TimelineOp{.kind = kind, .engine = engine, .stream = stream, .label = label, .startUs = start, .endUs = end});
+}
+} // namespace
+
 // Appends a device operation and moves its stream's tail to its end.
 TimelineOp& TimelineModel::addDeviceOp(TimelineKind kind, TimelineEngine engine, int stream, const std::string& label, double start, double end) {
-    TimelineOp op;
-    op.kind = kind;
-    op.engine = engine;
-    op.stream = stream;
-    op.label = label;
-    op.startUs = start;
-    op.endUs = end;
+    TimelineOp& op = pushOp(tl_.ops, kind, engine, stream, label, start, end);
     op.inGraph = inGraph_;
-    tl_.ops.push_back(op);
     auto& s = streams_[static_cast<size_t>(stream)];
     s.tail = std::max(s.tail, end);
-    return tl_.ops.back();
+    return op;
 }
 
 void TimelineModel::hostCall(double costUs, const std::string& label) {
-    TimelineOp op;
-    op.kind = TimelineKind::HostCall;
-    op.engine = TimelineEngine::Host;
-    op.stream = -1;
-    op.label = label;
-    op.startUs = host_;
-    op.endUs = host_ + costUs;
-    tl_.ops.push_back(op);
-    host_ = op.endUs;
+    host_ = pushOp(tl_.ops, TimelineKind::HostCall, TimelineEngine::Host, -1, label, host_, host_ + costUs).endUs;
 }
 
 void TimelineModel::hostWaitUntil(double t, const std::string& label) {
     if (t <= host_) return;
-    TimelineOp op;
-    op.kind = TimelineKind::HostWait;
-    op.engine = TimelineEngine::Host;
-    op.stream = -1;
-    op.label = label;
-    op.startUs = host_;
-    op.endUs = t + spec_.syncWakeUs;
-    tl_.ops.push_back(op);
-    host_ = op.endUs;
+    host_ = pushOp(tl_.ops, TimelineKind::HostWait, TimelineEngine::Host, -1, label, host_, t + spec_.syncWakeUs).endUs;
 }
 
 size_t TimelineModel::copy(TimelineKind kind, int stream, uint64_t bytes, bool pinned, bool hostSync, const std::string& label) {
@@ -410,13 +395,7 @@ void TimelineModel::recordEvent(int event, int stream) {
     double t = std::max(readyTime(stream), host_);
     events_[event] = t;
     streams_[static_cast<size_t>(stream)].tail = std::max(streams_[static_cast<size_t>(stream)].tail, t);
-    TimelineOp op;
-    op.kind = TimelineKind::EventRecord;
-    op.engine = TimelineEngine::Compute;
-    op.stream = stream;
-    op.label = "event " + std::to_string(event);
-    op.startUs = op.endUs = t;
-    tl_.ops.push_back(op);
+    pushOp(tl_.ops, TimelineKind::EventRecord, TimelineEngine::Compute, stream, "event " + std::to_string(event), t, t);
 }
 
 void TimelineModel::streamWaitEvent(int stream, int event) {
@@ -457,13 +436,7 @@ void TimelineModel::beginGraphLaunch(int stream, const std::string& label) {
     if (inGraph_) throw Error(Error::Kind::Input, "nested graph launch");
     readyTime(stream);
     hostCall(spec_.graphLaunchHostUs, "cudaGraphLaunch " + label);
-    TimelineOp op;
-    op.kind = TimelineKind::Graph;
-    op.engine = TimelineEngine::Compute;
-    op.stream = stream;
-    op.label = label;
-    op.startUs = op.endUs = host_;
-    tl_.ops.push_back(op);
+    pushOp(tl_.ops, TimelineKind::Graph, TimelineEngine::Compute, stream, label, host_, host_);
     graphOp_ = tl_.ops.size() - 1;
     inGraph_ = true;
 }

@@ -699,33 +699,27 @@ bool withinApproxBound(ApproxFn fn, double x, double ref, double got) {
 // =================================================================================================
 // testp and compare
 // =================================================================================================
-bool testpF32(TestpOp op, float a) {
-    const uint32_t b = toBits(a);
-    const uint32_t e = (b >> 23) & 0xFF, f = b & 0x7FFFFF;
+namespace {
+// testp on an IEEE value's bits `b`: ExpBits exponent bits (all ones: infinity or NaN) above
+// FracBits fraction bits.
+template <int ExpBits, int FracBits, class U>
+bool testpBits(TestpOp op, U b) {
+    const U ones = (U(1) << ExpBits) - 1;
+    const U e = (b >> FracBits) & ones, f = b & ((U(1) << FracBits) - 1);
     switch (op) {
-    case TestpOp::Finite: return e != 0xFF;
-    case TestpOp::Infinite: return e == 0xFF && f == 0;
-    case TestpOp::Number: return !(e == 0xFF && f != 0);
-    case TestpOp::NotANumber: return e == 0xFF && f != 0;
-    case TestpOp::Normal: return (e != 0 && e != 0xFF) || (e == 0 && f == 0);
+    case TestpOp::Finite: return e != ones;
+    case TestpOp::Infinite: return e == ones && f == 0;
+    case TestpOp::Number: return !(e == ones && f != 0);
+    case TestpOp::NotANumber: return e == ones && f != 0;
+    case TestpOp::Normal: return (e != 0 && e != ones) || (e == 0 && f == 0);
     case TestpOp::Subnormal: return e == 0 && f != 0;
     }
     return false;
 }
+} // namespace
 
-bool testpF64(TestpOp op, double a) {
-    const uint64_t b = toBits(a);
-    const uint64_t e = (b >> 52) & 0x7FF, f = b & 0xFFFFFFFFFFFFFull;
-    switch (op) {
-    case TestpOp::Finite: return e != 0x7FF;
-    case TestpOp::Infinite: return e == 0x7FF && f == 0;
-    case TestpOp::Number: return !(e == 0x7FF && f != 0);
-    case TestpOp::NotANumber: return e == 0x7FF && f != 0;
-    case TestpOp::Normal: return (e != 0 && e != 0x7FF) || (e == 0 && f == 0);
-    case TestpOp::Subnormal: return e == 0 && f != 0;
-    }
-    return false;
-}
+bool testpF32(TestpOp op, float a) { return testpBits<8, 23>(op, toBits(a)); }
+bool testpF64(TestpOp op, double a) { return testpBits<11, 52>(op, toBits(a)); }
 
 namespace {
 constexpr std::string_view kCmpNames[] = {"eq",  "ne",  "lt",  "le",  "gt",  "ge",  "lo",  "ls",  "hi",

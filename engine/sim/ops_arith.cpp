@@ -235,19 +235,16 @@ void execArith(Exec& x) {
         map2(x, [&](uint64_t a, uint64_t b) { return remInt(a, b, bits, sgn); });
         break;
     case Op::Abs:
-        if (t == Type::F16) map1(x, [&](uint64_t a) { return isNaNF16(uint16_t(a)) ? uint64_t(0x7fff) : (a & 0x7fff); });
-        else if (t == Type::F32) map1(x, [&](uint64_t a) { return fromF32(absF32(asF32(a), I.ftz)); });
-        else if (t == Type::F64) map1(x, [&](uint64_t a) { return fromF64(absF64(asF64(a))); });
-        else if (ptx::isInteger(t)) map1(x, [&](uint64_t a) { return absInt(a, bits); });
+    case Op::Neg: {
+        // abs clears the sign bit, neg flips it (an f16 NaN comes out canonical either way).
+        const bool neg = I.op == Op::Neg;
+        if (t == Type::F16) map1(x, [&](uint64_t a) { return isNaNF16(uint16_t(a)) ? uint64_t(0x7fff) : neg ? ((a ^ 0x8000) & 0xffff) : (a & 0x7fff); });
+        else if (t == Type::F32) map1(x, [&](uint64_t a) { return fromF32(neg ? negF32(asF32(a), I.ftz) : absF32(asF32(a), I.ftz)); });
+        else if (t == Type::F64) map1(x, [&](uint64_t a) { return fromF64(neg ? negF64(asF64(a)) : absF64(asF64(a))); });
+        else if (ptx::isInteger(t)) map1(x, [&](uint64_t a) { return neg ? negInt(a, bits) : absInt(a, bits); });
         else unsupportedType(x);
         break;
-    case Op::Neg:
-        if (t == Type::F16) map1(x, [&](uint64_t a) { return isNaNF16(uint16_t(a)) ? uint64_t(0x7fff) : ((a ^ 0x8000) & 0xffff); });
-        else if (t == Type::F32) map1(x, [&](uint64_t a) { return fromF32(negF32(asF32(a), I.ftz)); });
-        else if (t == Type::F64) map1(x, [&](uint64_t a) { return fromF64(negF64(asF64(a))); });
-        else if (ptx::isInteger(t)) map1(x, [&](uint64_t a) { return negInt(a, bits); });
-        else unsupportedType(x);
-        break;
+    }
     case Op::Min:
     case Op::Max: {
         bool mx = I.op == Op::Max;

@@ -3,6 +3,7 @@
 //
 // Sections: 1. the bundled presets (assets/gpus)  2. JSON  3. lookup
 #include "timing/gpu_spec.hpp"
+#include "base/files.hpp"
 
 #include "base/data_dir.hpp"
 #include "base/error.hpp"
@@ -37,13 +38,6 @@ std::string lower(std::string s) {
     return s;
 }
 
-std::string readFile(const fs::path& f) {
-    std::ifstream in(f, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
 // Every *.json file of a folder, in name order (a folder that does not exist gives none).
 std::vector<fs::path> jsonFiles(const fs::path& dir) {
     std::vector<fs::path> files;
@@ -76,7 +70,7 @@ const Shipped& shipped() {
         }
         for (auto& f : jsonFiles(dir)) {
             try {
-                GpuSpec g = parsePreset(readFile(f), f.string(), true);
+                GpuSpec g = parsePreset(base::readFile(f).value_or(""), f.string(), true);
                 out.presets.push_back(g);
             } catch (const Error& e) {
                 out.errors.push_back(e.what());
@@ -109,42 +103,26 @@ fs::path shippedPresetFolder() {
 const std::vector<GpuSpec>& builtinPresets() { return shipped().presets; }
 
 // ---------------------------------------------------------------- 2. JSON
-// X(field, json key): every GpuSpec field that a JSON preset may set.
+// X(field): every GpuSpec field that a JSON preset may set; its JSON key is its name (#field).
 #define WARPSCOPE_SPEC_FIELDS(X)                                                                     \
-    X(smCount, "smCount") X(clockMHz, "clockMHz") X(schedulersPerSM, "schedulersPerSM")                \
-    X(maxWarpsPerSM, "maxWarpsPerSM") X(maxThreadsPerSM, "maxThreadsPerSM")                            \
-    X(maxBlocksPerSM, "maxBlocksPerSM") X(maxThreadsPerBlock, "maxThreadsPerBlock")                    \
-    X(registersPerSM, "registersPerSM") X(maxRegistersPerThread, "maxRegistersPerThread")              \
-    X(maxRegistersPerBlock, "maxRegistersPerBlock") X(registerAllocUnit, "registerAllocUnit")          \
-    X(sharedPerSM, "sharedPerSM") X(maxSharedPerBlock, "maxSharedPerBlock")                            \
-    X(defaultSharedPerBlock, "defaultSharedPerBlock") X(sharedAllocUnit, "sharedAllocUnit")            \
-    X(reservedSharedPerBlock, "reservedSharedPerBlock") X(l1SharedBytesPerSM, "l1SharedBytesPerSM")    \
-    X(l2Bytes, "l2Bytes") X(dramGBs, "dramGBs") X(dramEfficiency, "dramEfficiency")                    \
-    X(l2BytesPerCycle, "l2BytesPerCycle") X(l1SectorsPerCycle, "l1SectorsPerCycle")                    \
-    X(l1LinesPerCycle, "l1LinesPerCycle") X(globalRequestCycles, "globalRequestCycles")                     \
-    X(l1DataLinesPerCycle, "l1DataLinesPerCycle") X(l2AtomicCycles, "l2AtomicCycles") X(l1StoreLineCycles, "l1StoreLineCycles") \
-    X(l2AtomicOpCycles, "l2AtomicOpCycles") X(l2AtomicF32OpCycles, "l2AtomicF32OpCycles") X(l2AtomicRegionBytes, "l2AtomicRegionBytes") \
-    X(l2AtomicLatency, "l2AtomicLatency") X(copyEngines, "copyEngines") X(pcieGBs, "pcieGBs")         \
-    X(l2DirtyBytes, "l2DirtyBytes") X(l2PartialWriteFill, "l2PartialWriteFill") X(dramWriteCost, "dramWriteCost") \
-    X(dramQueueCycles, "dramQueueCycles") X(dramLoadWindow, "dramLoadWindow") X(dramMaxLoad, "dramMaxLoad") \
-    X(pageableGBs, "pageableGBs") X(copyLatencyUs, "copyLatencyUs")                                    \
-    X(pageableLatencyUs, "pageableLatencyUs") X(pageableDtoHGBs, "pageableDtoHGBs")                    \
-    X(pageableDtoHLatencyUs, "pageableDtoHLatencyUs") X(launchHostUs, "launchHostUs")                          \
-    X(copyQueuedLatencyUs, "copyQueuedLatencyUs") X(copyAfterKernelUs, "copyAfterKernelUs")            \
-    X(pageableAfterKernelUs, "pageableAfterKernelUs") X(pageableStageBytes, "pageableStageBytes")      \
-    X(copyHostUs, "copyHostUs") X(eventHostUs, "eventHostUs") X(launchLatencyUs, "launchLatencyUs")    \
-    X(kernelGapUs, "kernelGapUs") X(graphLaunchHostUs, "graphLaunchHostUs")                            \
-    X(graphNodeUs, "graphNodeUs") X(syncWakeUs, "syncWakeUs") X(kernelOverheadUs, "kernelOverheadUs")  \
-    X(duplexEfficiency, "duplexEfficiency") X(hostFuncLatencyUs, "hostFuncLatencyUs")                  \
-    X(mappedGBs, "mappedGBs") X(mappedLatency, "mappedLatency")                                        \
-    X(aluLatency, "aluLatency") X(sfuLatency, "sfuLatency") X(fp64Latency, "fp64Latency")              \
-    X(sharedLatency, "sharedLatency") X(l1HitLatency, "l1HitLatency") X(l2HitLatency, "l2HitLatency")  \
-    X(dramLatency, "dramLatency") X(blockLaunchLatency, "blockLaunchLatency")                          \
-    X(blockDispatchCycles, "blockDispatchCycles") X(blockRetireCycles, "blockRetireCycles")            \
-    X(blockRetireCyclesPerWarp, "blockRetireCyclesPerWarp")                                            \
-    X(aluInterval, "aluInterval") X(fmaInterval, "fmaInterval") X(sfuInterval, "sfuInterval")          \
-    X(fp64PerSMPerCycle, "fp64PerSMPerCycle") X(mioQueueCycles, "mioQueueCycles")                 \
-    X(intDivideSlots, "intDivideSlots")
+    X(smCount) X(clockMHz) X(schedulersPerSM) X(maxWarpsPerSM) X(maxThreadsPerSM) X(maxBlocksPerSM)  \
+    X(maxThreadsPerBlock) X(registersPerSM) X(maxRegistersPerThread) X(maxRegistersPerBlock)         \
+    X(registerAllocUnit) X(sharedPerSM) X(maxSharedPerBlock) X(defaultSharedPerBlock)                \
+    X(sharedAllocUnit) X(reservedSharedPerBlock) X(l1SharedBytesPerSM) X(l2Bytes) X(dramGBs)         \
+    X(dramEfficiency) X(l2BytesPerCycle) X(l1SectorsPerCycle) X(l1LinesPerCycle)                     \
+    X(globalRequestCycles) X(l1DataLinesPerCycle) X(l2AtomicCycles) X(l1StoreLineCycles)             \
+    X(l2AtomicOpCycles) X(l2AtomicF32OpCycles) X(l2AtomicRegionBytes) X(l2AtomicLatency)             \
+    X(copyEngines) X(pcieGBs) X(l2DirtyBytes) X(l2PartialWriteFill) X(dramWriteCost)                 \
+    X(dramQueueCycles) X(dramLoadWindow) X(dramMaxLoad) X(pageableGBs) X(copyLatencyUs)              \
+    X(pageableLatencyUs) X(pageableDtoHGBs) X(pageableDtoHLatencyUs) X(launchHostUs)                 \
+    X(copyQueuedLatencyUs) X(copyAfterKernelUs) X(pageableAfterKernelUs) X(pageableStageBytes)       \
+    X(copyHostUs) X(eventHostUs) X(launchLatencyUs) X(kernelGapUs) X(graphLaunchHostUs)              \
+    X(graphNodeUs) X(syncWakeUs) X(kernelOverheadUs) X(duplexEfficiency) X(hostFuncLatencyUs)        \
+    X(mappedGBs) X(mappedLatency) X(aluLatency) X(sfuLatency) X(fp64Latency) X(sharedLatency)        \
+    X(l1HitLatency) X(l2HitLatency) X(dramLatency) X(blockLaunchLatency) X(blockDispatchCycles)      \
+    X(blockRetireCycles) X(blockRetireCyclesPerWarp)                                                 \
+    X(aluInterval) X(fmaInterval) X(sfuInterval) X(fp64PerSMPerCycle) X(mioQueueCycles)              \
+    X(intDivideSlots)
 
 namespace {
 
@@ -166,7 +144,7 @@ void readField(const json& j, const char* key, T& field, const std::string& orig
 const std::vector<std::string>& knownKeys() {
     static const std::vector<std::string> keys = [] {
         std::vector<std::string> k = {"name", "description", "computeCapability", "released", "base", "sources"};
-#define WARPSCOPE_KEY(f, key) k.push_back(key);
+#define WARPSCOPE_KEY(f) k.push_back(#f);
         WARPSCOPE_SPEC_FIELDS(WARPSCOPE_KEY)
 #undef WARPSCOPE_KEY
         return k;
@@ -241,7 +219,7 @@ GpuSpec parsePreset(const std::string& text, const std::string& origin, bool bun
         if (!j["released"].is_string()) throw Error(Error::Kind::Input, origin + ": \"released\" must be a text such as \"2022-03\".");
         s.released = j["released"].get<std::string>();
     }
-#define WARPSCOPE_READ(f, key) readField(j, key, s.f, origin);
+#define WARPSCOPE_READ(f) readField(j, #f, s.f, origin);
     WARPSCOPE_SPEC_FIELDS(WARPSCOPE_READ)
 #undef WARPSCOPE_READ
     s.sources = readSources(j, origin);
@@ -273,7 +251,7 @@ std::vector<std::string> sourceKeys(const std::string& keys) {
 
 std::vector<std::string> numericPresetKeys() {
     std::vector<std::string> k;
-#define WARPSCOPE_KEY(f, key) k.push_back(key);
+#define WARPSCOPE_KEY(f) k.push_back(#f);
     WARPSCOPE_SPEC_FIELDS(WARPSCOPE_KEY)
 #undef WARPSCOPE_KEY
     return k;
@@ -287,7 +265,7 @@ std::string presetToJson(const GpuSpec& s) {
     j["description"] = s.description;
     j["computeCapability"] = s.computeCapability;
     if (!s.released.empty()) j["released"] = s.released;
-#define WARPSCOPE_WRITE(f, key) j[key] = s.f;
+#define WARPSCOPE_WRITE(f) j[#f] = s.f;
     WARPSCOPE_SPEC_FIELDS(WARPSCOPE_WRITE)
 #undef WARPSCOPE_WRITE
     if (!s.sources.empty()) j["sources"] = s.sources;
@@ -318,7 +296,7 @@ std::vector<GpuSpec> allPresets(const std::vector<fs::path>& folders, std::vecto
     for (auto& dir : folders) {
         for (auto& f : jsonFiles(dir)) {
             try {
-                GpuSpec s = presetFromJson(readFile(f), f.string());
+                GpuSpec s = presetFromJson(base::readFile(f).value_or(""), f.string());
                 auto it = std::find_if(out.begin(), out.end(), [&](const GpuSpec& p) { return p.name == s.name; });
                 if (it != out.end()) *it = s;
                 else out.push_back(s);
@@ -333,7 +311,7 @@ std::vector<GpuSpec> allPresets(const std::vector<fs::path>& folders, std::vecto
 GpuSpec findPreset(const std::string& nameOrPath, const std::vector<fs::path>& folders) {
     std::error_code ec;
     if (nameOrPath.size() > 5 && nameOrPath.substr(nameOrPath.size() - 5) == ".json" && fs::is_regular_file(nameOrPath, ec))
-        return presetFromJson(readFile(nameOrPath), nameOrPath);
+        return presetFromJson(base::readFile(nameOrPath).value_or(""), nameOrPath);
     std::string want = lower(nameOrPath);
     auto presets = allPresets(folders);
     for (auto& p : presets)

@@ -393,32 +393,28 @@ std::map<std::string, double> CounterCollector::metrics() const {
     m["smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum"] = double(t.sharedStWavefronts);
     m["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"] = double(t.sharedLdConflicts);
     m["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"] = double(t.sharedStConflicts);
-    m["smsp__inst_executed_pipe_tensor.sum"] = double(t.tensorHmma + t.tensorImma);
-    m["sm__inst_executed_pipe_tensor.sum"] = double(t.tensorHmma + t.tensorImma);
-    m["smsp__inst_executed_pipe_tensor_op_hmma.sum"] = double(t.tensorHmma);
-    m["sm__inst_executed_pipe_tensor_op_hmma.sum"] = double(t.tensorHmma);
-    m["smsp__inst_executed_pipe_tensor_op_imma.sum"] = double(t.tensorImma);
-    m["sm__inst_executed_pipe_tensor_op_imma.sum"] = double(t.tensorImma);
-    m["smsp__pipe_tensor_cycles_active.sum"] = double(t.tensorPipeCycles);
-    m["sm__pipe_tensor_cycles_active.sum"] = double(t.tensorPipeCycles);
-    m["smsp__inst_executed_op_ldsm.sum"] = double(t.ldsm);
-    m["sm__inst_executed_op_ldsm.sum"] = double(t.ldsm);
+    // Nsight Compute has these per SM sub-partition (smsp__) and per SM (sm__); their sums over the
+    // whole GPU are the same number.
+    auto smspAndSm = [&m](const std::string& name, double v) { m["smsp__" + name] = m["sm__" + name] = v; };
+    smspAndSm("inst_executed_pipe_tensor.sum", double(t.tensorHmma + t.tensorImma));
+    smspAndSm("inst_executed_pipe_tensor_op_hmma.sum", double(t.tensorHmma));
+    smspAndSm("inst_executed_pipe_tensor_op_imma.sum", double(t.tensorImma));
+    smspAndSm("pipe_tensor_cycles_active.sum", double(t.tensorPipeCycles));
+    smspAndSm("inst_executed_op_ldsm.sum", double(t.ldsm));
     // cp.async as LDGSTS: Nsight Compute's sass-level names (its smsp__inst_executed_op_ldgsts
-    // also counts instances ptxas predicated off, which PTX does not have).
-    m["smsp__sass_inst_executed_op_ldgsts.sum"] = double(t.ldgstsInst);
-    m["smsp__sass_inst_executed_op_ldgsts_cache_access.sum"] = double(t.ldgstsInst - t.ldgstsBypassInst);
-    m["smsp__sass_inst_executed_op_ldgsts_cache_bypass.sum"] = double(t.ldgstsBypassInst);
+    // also counts instances ptxas predicated off, which PTX does not have). A count comes with its
+    // split into the copies through L1 (<name>_cache_access) and those around it (<name>_cache_bypass).
+    auto ldgsts = [&m](const std::string& name, uint64_t all, uint64_t bypass) {
+        m[name + ".sum"] = double(all);
+        m[name + "_cache_access.sum"] = double(all - bypass);
+        m[name + "_cache_bypass.sum"] = double(bypass);
+    };
+    ldgsts("smsp__sass_inst_executed_op_ldgsts", t.ldgstsInst, t.ldgstsBypassInst);
     m["smsp__sass_l1tex_t_requests_pipe_lsu_mem_global_op_ldgsts.sum"] = double(t.globalLdgstsRequests);
     m["smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ldgsts.sum"] = double(t.globalLdgstsSectors);
     // Its shared side (ldgstsShared): wavefronts and bank conflicts of the writes into shared memory.
-    m["smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum"] = double(t.sharedLdgstsWavefronts);
-    m["smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts_cache_access.sum"] =
-        double(t.sharedLdgstsWavefronts - t.sharedLdgstsBypassWavefronts);
-    m["smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts_cache_bypass.sum"] = double(t.sharedLdgstsBypassWavefronts);
-    m["smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum"] = double(t.sharedLdgstsConflicts);
-    m["smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts_cache_access.sum"] =
-        double(t.sharedLdgstsConflicts - t.sharedLdgstsBypassConflicts);
-    m["smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts_cache_bypass.sum"] = double(t.sharedLdgstsBypassConflicts);
+    ldgsts("smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts", t.sharedLdgstsWavefronts, t.sharedLdgstsBypassWavefronts);
+    ldgsts("smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts", t.sharedLdgstsConflicts, t.sharedLdgstsBypassConflicts);
     m["smsp__inst_executed_op_shared_ld.sum"] = double(t.sharedLdRequests);
     m["smsp__inst_executed_op_shared_st.sum"] = double(t.sharedStRequests);
     // Shared loads as the SASS has them (merged loads once) and as the PTX has them.

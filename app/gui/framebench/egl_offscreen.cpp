@@ -205,6 +205,16 @@ static bool initDisplay(egl::Display dpy, const std::string& what) {
 bool EglOffscreen::makeDisplay() {
     using C = EglPlatformChoice;
     const C want = options_.platform;
+    // Makes the context on `dpy` (initialised; `name` says which display it is in messages); where
+    // that fails, lets the display go again.
+    auto tryDisplay = [this](egl::Display dpy, const std::string& name) {
+        display_ = dpy;
+        platformName_ = name;
+        if (makeContext()) return true;
+        api.terminate(display_);
+        display_ = nullptr;
+        return false;
+    };
     // A GPU as an EGL device, with no window system: how NVIDIA's driver renders headless. Mesa lists
     // its software rasterizer as a device too (EGL_MESA_device_software); a hardware device goes first.
     if ((want == C::Auto || want == C::Device) && api.queryDevices && api.getPlatformDisplay) {
@@ -226,16 +236,13 @@ bool EglOffscreen::makeDisplay() {
             egl::Display dpy = api.getPlatformDisplay(egl::kPlatformDevice, dev, nullptr);
             std::string what = "EGL device " + std::to_string(i);
             if (!initDisplay(dpy, what)) continue;
-            display_ = dpy;
-            platformName_ = "EGL_EXT_platform_device, device " + std::to_string(i);
+            std::string name = "EGL_EXT_platform_device, device " + std::to_string(i);
             const char* ext = api.queryDeviceString ? api.queryDeviceString(dev, egl::kExtensions) : nullptr;
             if (hasExtension(ext, "EGL_EXT_device_drm")) {
                 const char* file = api.queryDeviceString(dev, egl::kDrmDeviceFile);
-                if (file) platformName_ += std::string(" (") + file + ")";
+                if (file) name += std::string(" (") + file + ")";
             }
-            if (makeContext()) return true;
-            api.terminate(display_);
-            display_ = nullptr;
+            if (tryDisplay(dpy, name)) return true;
         }
         if (want == C::Device) {
             std::fprintf(stderr, "warpscope-framebench: no usable EGL device%s\n", options_.device >= 0 ? " with that index" : "");
@@ -248,25 +255,13 @@ bool EglOffscreen::makeDisplay() {
     // Mesa's surfaceless platform (a render node or llvmpipe, no window system).
     if ((want == C::Auto || want == C::Surfaceless) && api.getPlatformDisplay) {
         egl::Display dpy = api.getPlatformDisplay(egl::kPlatformSurfaceless, nullptr, nullptr);
-        if (initDisplay(dpy, "EGL_MESA_platform_surfaceless")) {
-            display_ = dpy;
-            platformName_ = "EGL_MESA_platform_surfaceless";
-            if (makeContext()) return true;
-            api.terminate(display_);
-            display_ = nullptr;
-        }
+        if (initDisplay(dpy, "EGL_MESA_platform_surfaceless") && tryDisplay(dpy, "EGL_MESA_platform_surfaceless")) return true;
         if (want == C::Surfaceless) return false;
     }
     // The default display: whatever EGL_PLATFORM says (Mesa), or the driver's choice.
     if (want == C::Auto || want == C::Default) {
         egl::Display dpy = api.getDisplay(nullptr);
-        if (initDisplay(dpy, "eglGetDisplay(EGL_DEFAULT_DISPLAY)")) {
-            display_ = dpy;
-            platformName_ = "default display";
-            if (makeContext()) return true;
-            api.terminate(display_);
-            display_ = nullptr;
-        }
+        if (initDisplay(dpy, "eglGetDisplay(EGL_DEFAULT_DISPLAY)") && tryDisplay(dpy, "default display")) return true;
     }
     std::fprintf(stderr, "warpscope-framebench: no EGL display could give an OpenGL 3.3 core context\n");
     return false;
@@ -324,23 +319,16 @@ bool EglOffscreen::makeContext() {
 
 // ---------------------------------------------------------------- 5. framebuffer
 namespace {
+#define WARPSCOPE_FBO_GL(X)                                                                              \
+    X(PFNGLGENFRAMEBUFFERSPROC, GenFramebuffers) X(PFNGLBINDFRAMEBUFFERPROC, BindFramebuffer)            \
+    X(PFNGLDELETEFRAMEBUFFERSPROC, DeleteFramebuffers) X(PFNGLGENRENDERBUFFERSPROC, GenRenderbuffers)    \
+    X(PFNGLBINDRENDERBUFFERPROC, BindRenderbuffer) X(PFNGLDELETERENDERBUFFERSPROC, DeleteRenderbuffers)  \
+    X(PFNGLRENDERBUFFERSTORAGEPROC, RenderbufferStorage)                                                 \
+    X(PFNGLFRAMEBUFFERRENDERBUFFERPROC, FramebufferRenderbuffer)                                         \
+    X(PFNGLCHECKFRAMEBUFFERSTATUSPROC, CheckFramebufferStatus)
 struct FboApi {
-    PFNGLGENFRAMEBUFFERSPROC genFramebuffers = nullptr;
-    PFNGLBINDFRAMEBUFFERPROC bindFramebuffer = nullptr;
-    PFNGLDELETEFRAMEBUFFERSPROC deleteFramebuffers = nullptr;
-    PFNGLGENRENDERBUFFERSPROC genRenderbuffers = nullptr;
-    PFNGLBINDRENDERBUFFERPROC bindRenderbuffer = nullptr;
-    PFNGLDELETERENDERBUFFERSPROC deleteRenderbuffers = nullptr;
-    PFNGLRENDERBUFFERSTORAGEPROC renderbufferStorage = nullptr;
-    PFNGLFRAMEBUFFERRENDERBUFFERPROC framebufferRenderbuffer = nullptr;
-    PFNGLCHECKFRAMEBUFFERSTATUSPROC checkFramebufferStatus = nullptr;
-    bool load() {
-        return loadGlProc(genFramebuffers, "glGenFramebuffers") && loadGlProc(bindFramebuffer, "glBindFramebuffer") &&
-               loadGlProc(deleteFramebuffers, "glDeleteFramebuffers") && loadGlProc(genRenderbuffers, "glGenRenderbuffers") &&
-               loadGlProc(bindRenderbuffer, "glBindRenderbuffer") && loadGlProc(deleteRenderbuffers, "glDeleteRenderbuffers") &&
-               loadGlProc(renderbufferStorage, "glRenderbufferStorage") && loadGlProc(framebufferRenderbuffer, "glFramebufferRenderbuffer") &&
-               loadGlProc(checkFramebufferStatus, "glCheckFramebufferStatus");
-    }
+    WARPSCOPE_FBO_GL(WARPSCOPE_GL_POINTER)
+    bool load() { return true WARPSCOPE_FBO_GL(WARPSCOPE_GL_LOAD); }
 };
 FboApi fbo;
 } // namespace
@@ -349,14 +337,14 @@ FboApi fbo;
 // "window". The app draws no depth or stencil (nor does its GLFW window need them).
 bool EglOffscreen::makeFramebuffer() {
     if (!fbo_) {
-        fbo.genFramebuffers(1, &fbo_);
-        fbo.genRenderbuffers(1, &colour_);
+        fbo.GenFramebuffers(1, &fbo_);
+        fbo.GenRenderbuffers(1, &colour_);
     }
-    fbo.bindRenderbuffer(GL_RENDERBUFFER, colour_);
-    fbo.renderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, width_, height_);
-    fbo.bindFramebuffer(GL_FRAMEBUFFER, fbo_);
-    fbo.framebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, colour_);
-    GLenum status = fbo.checkFramebufferStatus(GL_FRAMEBUFFER);
+    fbo.BindRenderbuffer(GL_RENDERBUFFER, colour_);
+    fbo.RenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, width_, height_);
+    fbo.BindFramebuffer(GL_FRAMEBUFFER, fbo_);
+    fbo.FramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, colour_);
+    GLenum status = fbo.CheckFramebufferStatus(GL_FRAMEBUFFER);
     if (status != GL_FRAMEBUFFER_COMPLETE) {
         std::fprintf(stderr, "warpscope-framebench: the %dx%d framebuffer is incomplete (0x%x)\n", width_, height_, status);
         return false;
@@ -428,8 +416,8 @@ void EglOffscreen::newImGuiFrame() {
 void EglOffscreen::close() {
     if (!display_) return;
     if (fbo_) {
-        fbo.deleteFramebuffers(1, &fbo_);
-        fbo.deleteRenderbuffers(1, &colour_);
+        fbo.DeleteFramebuffers(1, &fbo_);
+        fbo.DeleteRenderbuffers(1, &colour_);
         fbo_ = colour_ = 0;
     }
     api.makeCurrent(display_, nullptr, nullptr, nullptr);

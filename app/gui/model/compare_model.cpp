@@ -1,5 +1,6 @@
 // Simulator vs hardware: the comparison run, the counters table, the background runner.
 #include "gui/model/compare_model.hpp"
+#include "base/files.hpp"
 
 #include "hw/cuda_device.hpp"
 #include "hw/compare.hpp"
@@ -55,13 +56,9 @@ std::vector<CounterRow> counterRows(const std::map<std::string, double>& sim, co
 }
 
 std::shared_ptr<const NcuImport> loadNcuCsv(const std::string& path) {
-    std::ifstream f(path, std::ios::binary);
-    if (!f) throw Error(Error::Kind::Input, "Cannot read '" + path + "'.");
-    std::stringstream ss;
-    ss << f.rdbuf();
     auto imp = std::make_shared<NcuImport>();
     imp->path = path;
-    imp->report = hw::parseNcuCsv(ss.str());
+    imp->report = hw::parseNcuCsv(base::readFileOrThrow(path));
     if (imp->report.rows.empty()) throw Error(Error::Kind::Input, "'" + path + "' has no kernel rows.");
     return imp;
 }

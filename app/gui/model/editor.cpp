@@ -2,6 +2,7 @@
 //
 // Sections: 1. text and undo  2. files and autosave  3. templates  4. the model  5. unsaved text: ask first
 #include "gui/model/editor.hpp"
+#include "base/files.hpp"
 
 #include "base/error.hpp"
 #include "gui/model/settings.hpp"
@@ -71,12 +72,9 @@ std::string autoIndent(const std::string& text, size_t cursor) {
 // ---------------------------------------------------------------- 2. files and autosave
 namespace {
 bool readFile(const fs::path& p, std::string& out) {
-    std::ifstream in(p, std::ios::binary);
-    if (!in) return false;
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    out = ss.str();
-    return true;
+    std::optional<std::string> text = base::readFile(p);
+    if (text) out = std::move(*text);
+    return text.has_value();
 }
 
 std::string localTime() {

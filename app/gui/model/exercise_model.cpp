@@ -1,4 +1,5 @@
 #include "gui/model/exercise_model.hpp"
+#include "base/files.hpp"
 #include "base/error.hpp"
 
 #include <algorithm>
@@ -151,10 +152,7 @@ std::string ExerciseModel::solutionText() {
     if (!e || !solutionAvailable()) return "";
     progress_.recordSolutionShown(e->lesson, e->id);
     progress_.save(progressPath_);
-    std::ifstream f(e->solution);
-    std::stringstream s;
-    s << f.rdbuf();
-    return s.str();
+    return base::readFile(e->solution).value_or("");
 }
 
 void ExerciseModel::grade(const std::filesystem::path& file) {

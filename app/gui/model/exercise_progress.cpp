@@ -15,11 +15,10 @@ std::string key(const std::string& lesson, const std::string& id) { return lesso
 
 ExerciseProgress ExerciseProgress::load(const std::filesystem::path& file) {
     ExerciseProgress p;
-    if (file.empty()) return p;
-    std::ifstream f(file);
-    if (!f) return p;
+    const std::optional<nlohmann::json> read = readUserJson(file);
+    if (!read) return p;
+    const nlohmann::json& j = *read;
     try {
-        nlohmann::json j = nlohmann::json::parse(f);
         if (!j.contains("exercises") || !j["exercises"].is_object()) return p;
         for (auto& [k, v] : j["exercises"].items()) {
             if (!v.is_object()) continue;

@@ -509,27 +509,19 @@ void ProgramModel::joinRun() {
     runner_.reset();
 }
 
-void ProgramModel::continueRun() {
+void ProgramModel::resume(const char* command, const char* status) {
     std::lock_guard<std::mutex> lock(m_);
     if (state_ != State::Paused || fromAppWrite_ < 0) return;
-    const char go[] = "continue\n";
-    (void)!write(fromAppWrite_, go, sizeof go - 1);
+    const std::string line = std::string(command) + "\n";
+    (void)!write(fromAppWrite_, line.data(), line.size());
     state_ = State::Running;
-    status_ = "running";
+    status_ = status;
     pending_.reset();
 }
 
-void ProgramModel::runToEnd() {
-    std::lock_guard<std::mutex> lock(m_);
-    if (fromAppWrite_ < 0) return;
-    if (state_ == State::Paused) {
-        const char go[] = "run\n";
-        (void)!write(fromAppWrite_, go, sizeof go - 1);
-        state_ = State::Running;
-        status_ = "running (no more pauses)";
-        pending_.reset();
-    }
-}
+void ProgramModel::continueRun() { resume("continue", "running"); }
+
+void ProgramModel::runToEnd() { resume("run", "running (no more pauses)"); }
 
 void ProgramModel::stop() {
     stopRequested_ = true;

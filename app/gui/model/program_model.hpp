@@ -104,6 +104,8 @@ public:
 private:
     void monitor();
     void joinRun();
+    // A program paused at a launch goes on: `command` down its control pipe, `status` shown.
+    void resume(const char* command, const char* status);
     void setState(State s);
 
     mutable std::mutex m_;

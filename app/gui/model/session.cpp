@@ -3,6 +3,7 @@
 //
 // Sections (numbered across the session files): 1. lesson info  3. Session (UI side)
 #include "gui/model/session_worker.hpp"
+#include "base/files.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -13,13 +14,7 @@
 namespace warpscope::gui {
 
 namespace {
-std::string readFile(const std::filesystem::path& p) {
-    std::ifstream f(p, std::ios::binary);
-    if (!f) return {};
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-}
+std::string readFile(const std::filesystem::path& p) { return base::readFile(p).value_or(""); }
 } // namespace
 
 // ---------------------------------------------------------------- 1. lesson info

@@ -407,15 +407,9 @@ std::shared_ptr<const TimingView> Session::Worker::timingView(const sim::Gpu& gp
             st.issuedPc = sc.issuedPc;
             for (uint32_t slot : sc.slots) {
                 const timing::WarpView& w = v.warps[slot];
-                SchedWarp sw;
-                sw.slot = slot;
-                sw.block = w.block;
-                sw.warpInBlock = w.warpInBlock;
-                sw.phase = w.phase;
-                sw.reason = w.reason;
-                sw.pc = w.pc;
-                sw.line = w.pc >= 0 && static_cast<size_t>(w.pc) < code.size() ? code[static_cast<size_t>(w.pc)].line : 0;
-                st.warps.push_back(sw);
+                const uint32_t line = w.pc >= 0 && static_cast<size_t>(w.pc) < code.size() ? code[static_cast<size_t>(w.pc)].line : 0;
+                st.warps.push_back(SchedWarp{.slot = slot, .block = w.block, .warpInBlock = w.warpInBlock, .phase = w.phase,
+                                             .reason = w.reason, .pc = w.pc, .line = line});
             }
             std::sort(st.warps.begin(), st.warps.end(), [](const SchedWarp& a, const SchedWarp& b) {
                 return a.block != b.block ? a.block < b.block : a.warpInBlock < b.warpInBlock;

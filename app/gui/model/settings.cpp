@@ -57,13 +57,23 @@ SandboxLimits raisedLimits(const SandboxLimits& l, LimitKind which) {
     return r;
 }
 
+std::optional<nlohmann::json> readUserJson(const std::filesystem::path& file) {
+    if (file.empty()) return std::nullopt;
+    std::ifstream f(file);
+    if (!f) return std::nullopt;
+    try {
+        return nlohmann::json::parse(f);
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+}
+
 Settings loadSettings(const std::filesystem::path& file) {
     Settings s;
-    if (file.empty()) return s;
-    std::ifstream f(file);
-    if (!f) return s;
+    const std::optional<nlohmann::json> read = readUserJson(file);
+    if (!read) return s;
+    const nlohmann::json& j = *read;
     try {
-        nlohmann::json j = nlohmann::json::parse(f);
         s.uiScale = std::clamp(j.value("ui_scale", s.uiScale), 0.5f, 3.0f);
         s.darkTheme = j.value("dark_theme", s.darkTheme);
         s.showPtx = j.value("show_ptx", s.showPtx);

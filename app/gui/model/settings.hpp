@@ -4,8 +4,11 @@
 #pragma once
 #include "gui/model/session.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,6 +48,10 @@ std::filesystem::path configDir();
 bool persistenceDisabled();
 void disablePersistence();   // for --no-settings and headless modes
 
+// A JSON file the app keeps for the user (settings, exercise progress): its parsed text, or
+// nullopt when there is none or it is not valid JSON (the caller keeps its defaults; the next
+// save rewrites it).
+std::optional<nlohmann::json> readUserJson(const std::filesystem::path& file);
 Settings loadSettings(const std::filesystem::path& file);
 bool saveSettings(const Settings& s, const std::filesystem::path& file);
 

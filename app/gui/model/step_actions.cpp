@@ -105,9 +105,7 @@ const std::vector<std::string>& knownPanels() {
 std::vector<StepAction> parseStepActions(std::string_view text, int mdLine, std::vector<std::string>& errors) {
     std::vector<StepAction> out;
     for (const std::vector<std::string>& w : statements(text)) {
-        StepAction a;
-        a.mdLine = mdLine;
-        a.text = joinWords(w);
+        StepAction a{.mdLine = mdLine, .text = joinWords(w)};
         auto bad = [&](const std::string& m) { errors.push_back(lineMsg(mdLine, "'" + a.text + "': " + m)); };
         const std::string& verb = w[0];
         uint64_t n = 0;
@@ -535,9 +533,7 @@ std::vector<std::string> landingProblems(const std::vector<StepAction>& actions,
 std::vector<StepExpect> parseStepExpects(std::string_view text, int mdLine, std::vector<std::string>& errors) {
     std::vector<StepExpect> out;
     for (const std::vector<std::string>& w : statements(text)) {
-        StepExpect e;
-        e.mdLine = mdLine;
-        e.text = joinWords(w);
+        StepExpect e{.mdLine = mdLine, .text = joinWords(w)};
         uint64_t n = 0;
         if (w.size() == 1 && (w[0] == "finished" || w[0] == "ended")) {
             e.kind = w[0] == "finished" ? StepExpect::Kind::Finished : StepExpect::Kind::Ended;

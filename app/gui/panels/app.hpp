@@ -187,6 +187,9 @@ void legendSwatch(Rgb c, const char* label, float size);
 std::string maskText(uint32_t mask);      // "0xffff0000 (16 lanes)"
 std::string hex(uint64_t v, int digits = 0);
 void helpMarker(const char* text);
+// A panel's empty state: when `empty`, draws `why` dimmed ("No launch yet.") and returns true, for
+// the panel to return.
+bool emptyPanel(bool empty, const char* why);
 // A long Nsight Compute metric name in `mono`, wrapped at its '_' and '.' to the width left on the
 // line (a table's stretch column), continuation rows indented; dimmed when `dim`.
 void drawMetricName(ImFont* mono, const std::string& name, bool dim);

@@ -61,12 +61,7 @@ void drawAsyncPanel(AppContext& app) {
         const float rows = float(std::min<size_t>(v.groups.size(), 6) + 1);
         const float tableH = ImGui::GetTextLineHeightWithSpacing() * rows + ImGui::GetStyle().ScrollbarSize + ImGui::GetStyle().CellPadding.y * 2 * rows;
         if (ImGui::BeginTable("asyncgroups", 6, flags, ImVec2(0, tableH))) {
-            ImGui::TableSetupColumn("group");
-            ImGui::TableSetupColumn("copies");
-            ImGui::TableSetupColumn("lanes");
-            ImGui::TableSetupColumn("from (global)");
-            ImGui::TableSetupColumn("to (shared)");
-            ImGui::TableSetupColumn("state");
+            for (const char* h : {"group", "copies", "lanes", "from (global)", "to (shared)", "state"}) ImGui::TableSetupColumn(h);
             ImGui::TableHeadersRow();
             for (const AsyncGroupRow& g : v.groups) {
                 ImGui::TableNextRow();

@@ -55,10 +55,7 @@ void drawNcuImportDialog(AppContext& app) {
 
 void drawComparePanel(AppContext& app) {
     const Snapshot& s = *app.snap;
-    if (!s.lesson) {
-        ImGui::TextDisabled("Choose a lesson.");
-        return;
-    }
+    if (emptyPanel(!s.lesson, "Choose a lesson.")) return;
     // Keep the comparison about the lesson on screen.
     auto res = app.compare->result();
     bool running = app.compare->running();

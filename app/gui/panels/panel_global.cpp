@@ -44,10 +44,18 @@ void metricRow(ImFont* mono, const char* what, const std::string& metric, const 
 // an entry by hand unpins it.
 const MemAccess* memoryPicker(AppContext& app, bool shared, uint64_t& pick) {
     const Snapshot& s = *app.snap;
+    if (emptyPanel(!s.program, "No launch yet.")) return nullptr;
+    ImGui::Text("Block %u, warp %u", s.selBlock, s.selWarp);
+    ImGui::SameLine();
+    ImGui::TextDisabled("(select a warp in Grid & warps)");
     MemPin& pin = shared ? app.ui.sharedPin : app.ui.globalPin;
     const MemAccess* pinned = pin.line ? pinnedAccess(s.memHistory, shared, pin) : nullptr;
     const MemAccess* a = pinned ? pinned : pickAccess(s.memHistory, shared, pick);
-    if (!a) return nullptr;
+    if (!a) {
+        ImGui::TextWrapped("This warp has not executed a %s load or store in this launch yet. Step it (Shift+F10) until it does.",
+                           shared ? "shared-memory" : "global");
+        return nullptr;
+    }
     std::string preview = pinned ? (pin.showWhy ? "pinned by Show why: " : "pinned by the lesson: ") : pick == 0 ? "most recent: " : "";
     preview += accessLabel(s, *a);
     ImGui::SetNextItemWidth(-1);
@@ -77,19 +85,8 @@ void drawGlobalDiagram(AppContext& app, const MemAccess& acc, const GlobalDiagra
 }
 
 void drawGlobalAccessPanel(AppContext& app) {
-    const Snapshot& s = *app.snap;
-    if (!s.program) {
-        ImGui::TextDisabled("No launch yet.");
-        return;
-    }
-    ImGui::Text("Block %u, warp %u", s.selBlock, s.selWarp);
-    ImGui::SameLine();
-    ImGui::TextDisabled("(select a warp in Grid & warps)");
     const MemAccess* a = memoryPicker(app, false, app.ui.globalPick);
-    if (!a) {
-        ImGui::TextWrapped("This warp has not executed a global load or store in this launch yet. Step it (Shift+F10) until it does.");
-        return;
-    }
+    if (!a) return;
     GlobalDiagram d = buildGlobalDiagram(*a);
     if (!d.valid) return;
     const std::string op = d.opSuffix();

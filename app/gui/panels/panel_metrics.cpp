@@ -79,10 +79,7 @@ void drawCycleModel(AppContext& app, const TimedLaunchView& t) {
 
 void drawMetricsPanel(AppContext& app) {
     const Snapshot& s = *app.snap;
-    if (s.launchCounters.empty()) {
-        ImGui::TextDisabled("No launch yet.");
-        return;
-    }
+    if (emptyPanel(s.launchCounters.empty(), "No launch yet.")) return;
     int n = static_cast<int>(s.launchCounters.size());
     int pick = app.ui.metricsLaunch >= 0 && app.ui.metricsLaunch < n ? app.ui.metricsLaunch : n - 1;
     const CounterView& cv = *s.launchCounters[static_cast<size_t>(pick)];

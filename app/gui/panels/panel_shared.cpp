@@ -28,17 +28,8 @@ std::string lanesText(uint32_t lanes) {
 } // namespace
 
 void drawSharedBanksPanel(AppContext& app) {
-    const Snapshot& s = *app.snap;
-    if (!s.program) {
-        ImGui::TextDisabled("No launch yet.");
-        return;
-    }
-    ImGui::Text("Block %u, warp %u", s.selBlock, s.selWarp);
     const MemAccess* a = memoryPicker(app, true, app.ui.sharedPick);
-    if (!a) {
-        ImGui::TextWrapped("This warp has not executed a shared-memory load or store in this launch yet.");
-        return;
-    }
+    if (!a) return;
     SharedDiagram d = buildSharedDiagram(*a);
     if (!d.valid) return;
     const char* op = d.isLoad ? "ld" : "st";

@@ -78,10 +78,7 @@ void lineStatsView(AppContext& app, uint32_t line) {
 
 void ptxView(AppContext& app, uint32_t line) {
     const Snapshot& s = *app.snap;
-    if (!s.program) {
-        ImGui::TextDisabled("No launch yet.");
-        return;
-    }
+    if (emptyPanel(!s.program, "No launch yet.")) return;
     auto it = s.program->pcsByLine.find(line);
     int32_t curPc = s.selected ? s.selected->warp.pc : -1;
     ImGui::PushFont(app.fonts.mono);
@@ -110,10 +107,7 @@ void ptxView(AppContext& app, uint32_t line) {
 
 void drawSourcePanel(AppContext& app) {
     const Snapshot& s = *app.snap;
-    if (!s.lesson) {
-        ImGui::TextDisabled("Choose a lesson.");
-        return;
-    }
+    if (emptyPanel(!s.lesson, "Choose a lesson.")) return;
     const SourceCache& src = cacheFor(s.lesson);
     // Where the warps are.
     std::map<uint32_t, LineMarks> marks;

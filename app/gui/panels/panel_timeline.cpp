@@ -133,12 +133,7 @@ void drawFigures(const TimelineResult& r) {
     ImGuiTableFlags tf = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingStretchProp;
     if (!ImGui::BeginTable("figures", 7, tf)) return;
     ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthStretch, 1.3f);
-    ImGui::TableSetupColumn("total");
-    ImGui::TableSetupColumn("copy HtoD busy");
-    ImGui::TableSetupColumn("compute busy");
-    ImGui::TableSetupColumn("copy DtoH busy");
-    ImGui::TableSetupColumn("copy+compute overlap");
-    ImGui::TableSetupColumn("host busy");
+    for (const char* h : {"total", "copy HtoD busy", "compute busy", "copy DtoH busy", "copy+compute overlap", "host busy"}) ImGui::TableSetupColumn(h);
     ImGui::TableHeadersRow();
     if (ImGui::IsItemHovered()) tooltip("busy: time during which the engine did something (overlapping work counted once)");
     figuresRow("simulated", fs, ImGui::GetStyle().Colors[ImGuiCol_Text]);
@@ -277,10 +272,7 @@ void drawTimelinePanel(AppContext& app) {
     const Snapshot& s = *app.snap;
     // A whole program that ran to its end: its own timeline (panel_console.cpp).
     std::shared_ptr<const TimelineResult> program = programTimelineResult(app);
-    if (!s.lesson && !program) {
-        ImGui::TextDisabled("Choose a lesson.");
-        return;
-    }
+    if (emptyPanel(!s.lesson && !program, "Choose a lesson.")) return;
     TimelinePanelState& st = app.timelineUi;
     if (!program) requestTimelineRun(app, false, 0.4);
     auto res = program ? program : app.timeline->result();

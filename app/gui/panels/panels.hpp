@@ -83,7 +83,8 @@ nlohmann::json exerciseSidecar(const AppContext& app);
 // (unless that was the last request and !force). Returns whether a run was requested.
 bool requestTimelineRun(AppContext& app, bool force, double debounceSeconds);
 void drawTimingToggle(AppContext& app);    // "Timed" checkbox and GPU preset picker (toolbar, occupancy panel)
-// The memory panels' instruction chooser (panel_global.cpp).
+// The memory panels' instruction chooser (panel_global.cpp): the selected warp, its recent global
+// or shared accesses to pick from; nullptr, saying why, when there is no launch or no such access yet.
 const MemAccess* memoryPicker(AppContext& app, bool shared, uint64_t& pick);
 void drawGpuToggle(AppContext& app, const char* label = "Run on GPU");   // the "Run on GPU" checkbox (toolbar, compare and timeline panels)
 void drawControlsPanel(AppContext& app);   // toolbar (fixed, drawn by main)

@@ -143,6 +143,11 @@ void sameLineIfFits(float width, float gap) {
     if (x + width <= ImGui::GetContentRegionMaxAbs().x) ImGui::SameLine(0, gap);
 }
 
+bool emptyPanel(bool empty, const char* why) {
+    if (empty) ImGui::TextDisabled("%s", why);
+    return empty;
+}
+
 void helpMarker(const char* text) {
     ImGui::SameLine();
     ImGui::TextDisabled("(?)");

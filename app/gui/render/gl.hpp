@@ -23,4 +23,11 @@ bool loadGlProc(Fn& fn, const char* name) {
     return fn != nullptr;
 }
 
+// A struct of GL entry points from one list, each named once: X(PFNGL...PROC, Name) for glName.
+//   #define MY_GL(X) X(PFNGLCREATESHADERPROC, CreateShader) X(PFNGLSHADERSOURCEPROC, ShaderSource)
+//   struct MyGl { MY_GL(WARPSCOPE_GL_POINTER) bool load() { return true MY_GL(WARPSCOPE_GL_LOAD); } };
+// load() is false when the driver lacks any of them.
+#define WARPSCOPE_GL_POINTER(type, name) type name = nullptr;
+#define WARPSCOPE_GL_LOAD(type, name) &&loadGlProc(name, "gl" #name)
+
 } // namespace warpscope::gui

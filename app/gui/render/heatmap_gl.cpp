@@ -1,5 +1,6 @@
 // The heat-map GLSL program: loading, compiling, the counts texture, and the draw callback.
 #include "gui/render/heatmap_gl.hpp"
+#include "base/files.hpp"
 
 #include "base/data_dir.hpp"
 
@@ -15,36 +16,20 @@ namespace warpscope::gui {
 
 namespace {
 // OpenGL 2+ entry points, looked up through the host's loader (render/gl.hpp).
+#define WARPSCOPE_HEATMAP_GL(X)                                                                         \
+    X(PFNGLCREATESHADERPROC, CreateShader) X(PFNGLSHADERSOURCEPROC, ShaderSource)                       \
+    X(PFNGLCOMPILESHADERPROC, CompileShader) X(PFNGLGETSHADERIVPROC, GetShaderiv)                       \
+    X(PFNGLGETSHADERINFOLOGPROC, GetShaderInfoLog) X(PFNGLCREATEPROGRAMPROC, CreateProgram)             \
+    X(PFNGLATTACHSHADERPROC, AttachShader) X(PFNGLLINKPROGRAMPROC, LinkProgram)                         \
+    X(PFNGLGETPROGRAMIVPROC, GetProgramiv) X(PFNGLGETPROGRAMINFOLOGPROC, GetProgramInfoLog)             \
+    X(PFNGLDELETESHADERPROC, DeleteShader) X(PFNGLUSEPROGRAMPROC, UseProgram)                           \
+    X(PFNGLGETUNIFORMLOCATIONPROC, GetUniformLocation) X(PFNGLUNIFORM1IPROC, Uniform1i)                 \
+    X(PFNGLUNIFORM2IPROC, Uniform2i) X(PFNGLUNIFORM1FPROC, Uniform1f) X(PFNGLUNIFORM4FPROC, Uniform4f)  \
+    X(PFNGLGENVERTEXARRAYSPROC, GenVertexArrays) X(PFNGLBINDVERTEXARRAYPROC, BindVertexArray)           \
+    X(PFNGLACTIVETEXTUREPROC, ActiveTexture)
 struct Gl {
-    PFNGLCREATESHADERPROC CreateShader = nullptr;
-    PFNGLSHADERSOURCEPROC ShaderSource = nullptr;
-    PFNGLCOMPILESHADERPROC CompileShader = nullptr;
-    PFNGLGETSHADERIVPROC GetShaderiv = nullptr;
-    PFNGLGETSHADERINFOLOGPROC GetShaderInfoLog = nullptr;
-    PFNGLCREATEPROGRAMPROC CreateProgram = nullptr;
-    PFNGLATTACHSHADERPROC AttachShader = nullptr;
-    PFNGLLINKPROGRAMPROC LinkProgram = nullptr;
-    PFNGLGETPROGRAMIVPROC GetProgramiv = nullptr;
-    PFNGLGETPROGRAMINFOLOGPROC GetProgramInfoLog = nullptr;
-    PFNGLDELETESHADERPROC DeleteShader = nullptr;
-    PFNGLUSEPROGRAMPROC UseProgram = nullptr;
-    PFNGLGETUNIFORMLOCATIONPROC GetUniformLocation = nullptr;
-    PFNGLUNIFORM1IPROC Uniform1i = nullptr;
-    PFNGLUNIFORM2IPROC Uniform2i = nullptr;
-    PFNGLUNIFORM1FPROC Uniform1f = nullptr;
-    PFNGLUNIFORM4FPROC Uniform4f = nullptr;
-    PFNGLGENVERTEXARRAYSPROC GenVertexArrays = nullptr;
-    PFNGLBINDVERTEXARRAYPROC BindVertexArray = nullptr;
-    PFNGLACTIVETEXTUREPROC ActiveTexture = nullptr;
-    bool load() {
-        return loadGlProc(CreateShader, "glCreateShader") && loadGlProc(ShaderSource, "glShaderSource") && loadGlProc(CompileShader, "glCompileShader") &&
-               loadGlProc(GetShaderiv, "glGetShaderiv") && loadGlProc(GetShaderInfoLog, "glGetShaderInfoLog") && loadGlProc(CreateProgram, "glCreateProgram") &&
-               loadGlProc(AttachShader, "glAttachShader") && loadGlProc(LinkProgram, "glLinkProgram") && loadGlProc(GetProgramiv, "glGetProgramiv") &&
-               loadGlProc(GetProgramInfoLog, "glGetProgramInfoLog") && loadGlProc(DeleteShader, "glDeleteShader") && loadGlProc(UseProgram, "glUseProgram") &&
-               loadGlProc(GetUniformLocation, "glGetUniformLocation") && loadGlProc(Uniform1i, "glUniform1i") && loadGlProc(Uniform2i, "glUniform2i") &&
-               loadGlProc(Uniform1f, "glUniform1f") && loadGlProc(Uniform4f, "glUniform4f") && loadGlProc(GenVertexArrays, "glGenVertexArrays") &&
-               loadGlProc(BindVertexArray, "glBindVertexArray") && loadGlProc(ActiveTexture, "glActiveTexture");
-    }
+    WARPSCOPE_HEATMAP_GL(WARPSCOPE_GL_POINTER)
+    bool load() { return true WARPSCOPE_HEATMAP_GL(WARPSCOPE_GL_LOAD); }
 };
 Gl gl;
 
@@ -58,12 +43,19 @@ std::string glslEs(const std::string& src) {
 }
 #endif
 
-std::string readText(const fs::path& p) {
-    std::ifstream f(p, std::ios::binary);
-    if (!f) return {};
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
+std::string readText(const fs::path& p) { return base::readFile(p).value_or(""); }
+
+// Whether a shader compiled (GetShaderiv, GL_COMPILE_STATUS) or a program linked (GetProgramiv,
+// GL_LINK_STATUS); if not, `log` is the driver's reason.
+template <class GetIv, class GetLog>
+bool succeeded(unsigned object, GetIv getIv, GLenum status, GetLog getLog, std::string& log) {
+    GLint ok = 0;
+    getIv(object, status, &ok);
+    if (ok) return true;
+    char text[2048] = {};
+    getLog(object, sizeof text, nullptr, text);
+    log = text;
+    return false;
 }
 
 unsigned compile(unsigned kind, const std::string& src, const std::string& name, std::string& err) {
@@ -71,11 +63,8 @@ unsigned compile(unsigned kind, const std::string& src, const std::string& name,
     const char* p = src.c_str();
     gl.ShaderSource(sh, 1, &p, nullptr);
     gl.CompileShader(sh);
-    GLint ok = 0;
-    gl.GetShaderiv(sh, GL_COMPILE_STATUS, &ok);
-    if (!ok) {
-        char log[2048] = {};
-        gl.GetShaderInfoLog(sh, sizeof log, nullptr, log);
+    std::string log;
+    if (!succeeded(sh, gl.GetShaderiv, GL_COMPILE_STATUS, gl.GetShaderInfoLog, log)) {
         err = name + " does not compile: " + log;
         gl.DeleteShader(sh);
         return 0;
@@ -127,12 +116,8 @@ bool HeatmapRenderer::init(const fs::path& dir) {
     gl.LinkProgram(program_);
     gl.DeleteShader(v);
     gl.DeleteShader(f);
-    GLint ok = 0;
-    gl.GetProgramiv(program_, GL_LINK_STATUS, &ok);
-    if (!ok) {
-        char log[2048] = {};
-        gl.GetProgramInfoLog(program_, sizeof log, nullptr, log);
-        status_ = std::string("the heat-map shaders do not link: ") + log;
+    if (std::string log; !succeeded(program_, gl.GetProgramiv, GL_LINK_STATUS, gl.GetProgramInfoLog, log)) {
+        status_ = "the heat-map shaders do not link: " + log;
         return false;
     }
     gl.GenVertexArrays(1, &vao_);

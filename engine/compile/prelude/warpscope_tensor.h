@@ -21,18 +21,19 @@ extern "C" float __warpscope_f16_to_f32(unsigned short h);
 extern "C" unsigned short __warpscope_f32_to_bf16(float f, int mode);
 #endif
 #define __WS_HFN static __host__ __device__ __forceinline__
+// A 16-bit float's constructor body from float `f` to nearest: the PTX cvt on the device, the host
+// conversion (libwarpscope_cudart) in host code.
+#ifdef __CUDA_ARCH__
+#define __WS_FROM_FLOAT(PTX, HOST) asm(PTX " %0, %1;" : "=h"(__x) : "f"(f))
+#else
+#define __WS_FROM_FLOAT(PTX, HOST) __x = HOST(f, 0)
+#endif
 
 // ---------------------------------------------------------------- 1. half
 struct __align__(2) __half {
     unsigned short __x;
     __half() = default;
-    __host__ __device__ __half(float f) {
-#ifdef __CUDA_ARCH__
-        asm("cvt.rn.f16.f32 %0, %1;" : "=h"(__x) : "f"(f));
-#else
-        __x = __warpscope_f32_to_f16(f, 0);
-#endif
-    }
+    __host__ __device__ __half(float f) { __WS_FROM_FLOAT("cvt.rn.f16.f32", __warpscope_f32_to_f16); }
     __host__ __device__ operator float() const {
 #ifdef __CUDA_ARCH__
         float f;
@@ -190,13 +191,7 @@ __host__ __device__ inline __half2& operator*=(__half2& a, __half2 b) { return a
 struct __align__(2) __nv_bfloat16 {
     unsigned short __x;
     __nv_bfloat16() = default;
-    __host__ __device__ __nv_bfloat16(float f) {
-#ifdef __CUDA_ARCH__
-        asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(__x) : "f"(f));
-#else
-        __x = __warpscope_f32_to_bf16(f, 0);
-#endif
-    }
+    __host__ __device__ __nv_bfloat16(float f) { __WS_FROM_FLOAT("cvt.rn.bf16.f32", __warpscope_f32_to_bf16); }
     __host__ __device__ operator float() const { return __builtin_bit_cast(float, (unsigned)__x << 16); }
 };
 typedef __nv_bfloat16 nv_bfloat16;

@@ -108,6 +108,12 @@ template <unsigned N> class thread_block_tile : public thread_group {
     static_assert(N <= 32 ? (N & (N - 1)) == 0 && N > 0 : N % 32 == 0,
                   "thread_block_tile<N>: N is a power of two up to 32, or a multiple of 32");
     static constexpr unsigned kMask = N >= 32 ? 0xffffffffu : (1u << N) - 1;
+    // Each 32-bit word of v through shuffle(mask, word), for the warp functions below.
+    template <class T, class S> __WS_CGM T tileShuffle(T v, S shuffle) const {
+        static_assert(N <= 32, "shuffles need a tile of at most 32 threads");
+        const unsigned m = mask_;
+        return __ws::shuffleWords(v, [m, shuffle](int w) { return shuffle(m, w); });
+    }
 
 public:
     __WS_CGM thread_block_tile() : thread_group(kTile, N >= 32 ? __ws::warpLanes() : (kMask << (__ws::lane() & ~(N - 1))) & __ws::warpLanes()) {}
@@ -126,24 +132,16 @@ public:
     }
     // Warp functions within the tile (tiles up to 32 threads). Ranks are the tile's.
     template <class T> __WS_CGM T shfl(T v, int srcRank) const {
-        static_assert(N <= 32, "shuffles need a tile of at most 32 threads");
-        const unsigned m = mask_;
-        return __ws::shuffleWords(v, [m, srcRank](int w) { return __shfl_sync(m, w, srcRank, N); });
+        return tileShuffle(v, [srcRank](unsigned m, int w) { return __shfl_sync(m, w, srcRank, N); });
     }
     template <class T> __WS_CGM T shfl_down(T v, unsigned delta) const {
-        static_assert(N <= 32, "shuffles need a tile of at most 32 threads");
-        const unsigned m = mask_;
-        return __ws::shuffleWords(v, [m, delta](int w) { return __shfl_down_sync(m, w, delta, N); });
+        return tileShuffle(v, [delta](unsigned m, int w) { return __shfl_down_sync(m, w, delta, N); });
     }
     template <class T> __WS_CGM T shfl_up(T v, unsigned delta) const {
-        static_assert(N <= 32, "shuffles need a tile of at most 32 threads");
-        const unsigned m = mask_;
-        return __ws::shuffleWords(v, [m, delta](int w) { return __shfl_up_sync(m, w, delta, N); });
+        return tileShuffle(v, [delta](unsigned m, int w) { return __shfl_up_sync(m, w, delta, N); });
     }
     template <class T> __WS_CGM T shfl_xor(T v, unsigned laneMask) const {
-        static_assert(N <= 32, "shuffles need a tile of at most 32 threads");
-        const unsigned m = mask_;
-        return __ws::shuffleWords(v, [m, laneMask](int w) { return __shfl_xor_sync(m, w, (int)laneMask, N); });
+        return tileShuffle(v, [laneMask](unsigned m, int w) { return __shfl_xor_sync(m, w, (int)laneMask, N); });
     }
     __WS_CGM int any(int p) const { return __ballot_sync(mask_, p) & mask_ ? 1 : 0; }
     __WS_CGM int all(int p) const { return (__ballot_sync(mask_, p) & mask_) == mask_ ? 1 : 0; }
@@ -159,23 +157,24 @@ public:
 
 // The threads of a warp active where it was made (coalesced_threads), ranked by lane.
 class coalesced_group : public thread_group {
+    // v as lane `src` of the group holds it.
+    template <class T> __WS_CGM T fromLane(T v, unsigned src) const {
+        const unsigned m = mask_;
+        return __ws::shuffleWords(v, [m, src](int w) { return __shfl_sync(m, w, (int)src); });
+    }
+
 public:
     __WS_CGM explicit coalesced_group(unsigned mask) : thread_group(kCoalesced, mask) {}
     __WS_CGM unsigned long long meta_group_rank() const { return 0; }
     __WS_CGM unsigned long long meta_group_size() const { return 1; }
-    template <class T> __WS_CGM T shfl(T v, unsigned srcRank) const {
-        const unsigned m = mask_, src = __ws::nthLane(mask_, srcRank);
-        return __ws::shuffleWords(v, [m, src](int w) { return __shfl_sync(m, w, (int)src); });
-    }
+    template <class T> __WS_CGM T shfl(T v, unsigned srcRank) const { return fromLane(v, __ws::nthLane(mask_, srcRank)); }
     template <class T> __WS_CGM T shfl_down(T v, unsigned delta) const {
         const unsigned r = unsigned(thread_rank()) + delta;
-        const unsigned m = mask_, src = r < size() ? __ws::nthLane(mask_, r) : __ws::lane();
-        return __ws::shuffleWords(v, [m, src](int w) { return __shfl_sync(m, w, (int)src); });
+        return fromLane(v, r < size() ? __ws::nthLane(mask_, r) : __ws::lane());
     }
     template <class T> __WS_CGM T shfl_up(T v, unsigned delta) const {
         const unsigned r = unsigned(thread_rank());
-        const unsigned m = mask_, src = r >= delta ? __ws::nthLane(mask_, r - delta) : __ws::lane();
-        return __ws::shuffleWords(v, [m, src](int w) { return __shfl_sync(m, w, (int)src); });
+        return fromLane(v, r >= delta ? __ws::nthLane(mask_, r - delta) : __ws::lane());
     }
     __WS_CGM int any(int p) const { return __ballot_sync(mask_, p) & mask_ ? 1 : 0; }
     __WS_CGM int all(int p) const { return (__ballot_sync(mask_, p) & mask_) == mask_ ? 1 : 0; }
