@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -54,8 +55,7 @@ bool writeFile(const std::string& path, const std::string& text) {
 // its children (in practice: running as root, where RLIMIT_NPROC does not hold). Returns its
 // folder and an open descriptor of its cgroup.procs, or "" and -1.
 std::pair<std::string, int> makePidsCgroup(uint64_t max) {
-    static std::mutex m;
-    static uint64_t serial = 0;
+    static std::atomic<uint64_t> serial{0};
     std::string base;
     std::error_code ec;
     if (fs::exists("/sys/fs/cgroup/pids/cgroup.procs", ec)) {
@@ -67,12 +67,7 @@ std::pair<std::string, int> makePidsCgroup(uint64_t max) {
             if (word == "pids") base = "/sys/fs/cgroup";
     }
     if (base.empty() || access(base.c_str(), W_OK) != 0) return {"", -1};
-    uint64_t n;
-    {
-        std::lock_guard<std::mutex> lock(m);
-        n = ++serial;
-    }
-    const std::string dir = base + "/warpscope-" + std::to_string(getpid()) + "-" + std::to_string(n);
+    const std::string dir = base + "/warpscope-" + std::to_string(getpid()) + "-" + std::to_string(++serial);
     if (::mkdir(dir.c_str(), 0755) != 0) return {"", -1};
     int fd = -1;
     if (writeFile(dir + "/pids.max", std::to_string(max))) fd = ::open((dir + "/cgroup.procs").c_str(), O_WRONLY | O_CLOEXEC);
@@ -312,7 +307,6 @@ bool Runner::start(std::string* error) {
     // more for bwrap's own processes) holds between polls, where a fork bomb could otherwise
     // start thousands: the kernel refuses the fork, and its pids.events tells the poll.
     if (lim.processes) std::tie(cgroup_, cgroupProcsFd_) = makePidsCgroup(lim.processes + (isolated_ ? 2 : 0));
-    const int cgroupFd = cgroupProcsFd_;
 
     std::fflush(stdout);
     std::fflush(stderr);
@@ -323,13 +317,11 @@ bool Runner::start(std::string* error) {
     }
     if (pid == 0) {
         setpgid(0, 0);
-        if (cgroupFd >= 0) {   // into the pids cgroup before anything else can fork (no allocation here)
-            char digits[24];
-            int len = 0;
-            for (pid_t v = getpid(); v > 0; v /= 10) digits[len++] = char('0' + v % 10);
+        if (cgroupProcsFd_ >= 0) {   // into the pids cgroup before anything else can fork (no allocation here)
             char text[24];
-            for (int k = 0; k < len; ++k) text[k] = digits[len - 1 - k];
-            (void)!::write(cgroupFd, text, static_cast<size_t>(len));
+            size_t at = sizeof text;
+            for (pid_t v = getpid(); v > 0; v /= 10) text[--at] = char('0' + v % 10);
+            (void)!::write(cgroupProcsFd_, text + at, sizeof text - at);
         }
         if (spec_.captureOutput) {
             dup2(outPipe[1], 1);
