@@ -4,6 +4,9 @@
 # bounded time. Inputs that crash are saved under tests/fuzz/regressions/<target>/ (keep them:
 # the regular test suite replays them after the fix).
 #   scripts/fuzz.sh [seconds-per-target] [build-dir]
+#   scripts/fuzz.sh build [build-dir]     only build the targets (the native build's `fuzzers`
+#                                         target does this, so the fuzz.libfuzzer test only runs them)
+#   JOBS=N                                parallel compile jobs (default: every core)
 set -uo pipefail
 secs=${1:-30}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -20,7 +23,8 @@ rm -f /tmp/fuzz-probe.$$
 # engine under ASan/UBSan, the suite's longest step on 2 cores) takes far less time than -O2 -g.
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="-O1 -gline-tables-only" -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_C_COMPILER="$cc" \
   -DWARPSCOPE_GUI=OFF -DWARPSCOPE_TESTS=OFF -DWARPSCOPE_FUZZERS=ON > "$build.configure.log" 2>&1 || { cat "$build.configure.log"; exit 1; }
-cmake --build "$build" --target fuzz_ptx fuzz_lesson fuzz_expr fuzz_cuda || exit 1
+cmake --build "$build" --target fuzz_ptx fuzz_lesson fuzz_expr fuzz_cuda -j"${JOBS:-$(nproc)}" || exit 1
+[ "$secs" = build ] && { echo "fuzz.sh: the fuzz targets are built in $build"; exit 0; }
 status=0
 for t in ptx lesson expr cuda; do
   corpus="$build/corpus/$t"

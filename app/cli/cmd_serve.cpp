@@ -26,7 +26,7 @@ const char* kServeUsage = R"(usage: warpscope serve [options]
   --bind ADDR          address to listen on (default 127.0.0.1; 0.0.0.0 for a classroom network)
   --port N             port (default 8080; 0 picks a free one)
   --token T            compiles need this token ('random' makes one); the printed link carries it
-  --web DIR            the web build's folder (default: <data dir>/web, else build-web/app/gui)
+  --web DIR            the web build's folder (default: <data dir>/web, else build-web/web)
   --workers W          compiles at once (default: the number of cores)
   --queue Q            compiles waiting beyond those, before 503 (default 64)
   --rate R             compiles per client address a minute (default 30; 0: no limit)
@@ -61,7 +61,7 @@ std::string defaultWebDir() {
     const fs::path data = base::findDataDir(selfExe());
     std::error_code ec;
     if (data.empty()) return "";
-    for (const fs::path& p : {data / "web", data / "build-web" / "app" / "gui"})
+    for (const fs::path& p : {data / "web", data / "build-web" / "web"})
         if (fs::is_directory(p, ec)) return p.string();
     return "";
 }

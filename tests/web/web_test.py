@@ -316,6 +316,12 @@ def main():
     ap.add_argument("--do", action="append", default=[], help="a step after the expectations held (see the usage)")
     a = ap.parse_args()
     width, height = (int(x) for x in a.size.split("x"))
+    needed = ["index.html", "warpscope.js", "warpscope.wasm", "warpscope-st.js", "warpscope-st.wasm"]
+    absent = [f for f in needed if not os.path.isfile(os.path.join(a.web, f))]
+    if absent:
+        print(f"web_test: the web build is not in {a.web} (missing: {', '.join(absent)}): the build's `web` target "
+              "(scripts/build-web.sh) did not make it; its output says why", file=sys.stderr)
+        return 1
 
     server = None
     base = a.server
