@@ -365,8 +365,11 @@ cublasStatus_t vectorCopy(int n, int elemSize, const void* x, int incx, void* y,
 // A rows x cols column-major matrix: cols columns of rows elements, lda and ldb apart.
 cublasStatus_t matrixCopy(int rows, int cols, int elemSize, const void* A, int lda, void* B, int ldb, cudaMemcpyKind kind, bool async,
                           cudaStream_t stream) {
-    if (rows < 0 || cols < 0 || elemSize <= 0 || lda < (rows > 1 ? rows : 1) || ldb < (rows > 1 ? rows : 1) || !A || !B) return CUBLAS_STATUS_INVALID_VALUE;
+    // As cuBLAS 13.1 does on the H100 (tests/programs/cublas_errors.cu): a leading dimension
+    // below rows is not INVALID_VALUE but the copy's failure, MAPPING_ERROR.
+    if (rows < 0 || cols < 0 || elemSize <= 0 || lda <= 0 || ldb <= 0 || !A || !B) return CUBLAS_STATUS_INVALID_VALUE;
     if (rows == 0 || cols == 0) return CUBLAS_STATUS_SUCCESS;
+    if (lda < rows || ldb < rows) return CUBLAS_STATUS_MAPPING_ERROR;
     const size_t w = (size_t)elemSize;
     return copyStatus(async ? cudaMemcpy2DAsync(B, w * ldb, A, w * lda, w * rows, (size_t)cols, kind, stream)
                             : cudaMemcpy2D(B, w * ldb, A, w * lda, w * rows, (size_t)cols, kind));
@@ -426,6 +429,8 @@ template <typename T>
 cublasStatus_t gemvCall(cublasHandle_t h, cublasOperation_t trans, int m, int n, const T* alpha, const T* A, int lda, const T* x, int incx,
                         const T* beta, T* y, int incy) {
     if (!live(h)) return CUBLAS_STATUS_NOT_INITIALIZED;
+    // As the cuBLAS documentation says. (cuBLAS 13.1 on the H100 returns SUCCESS, doing nothing,
+    // for a bad trans, m < 0, n < 0 or an increment of 0, and INVALID_VALUE for lda < m.)
     if (!isOp(trans) || m < 0 || n < 0 || lda < (m > 1 ? m : 1) || incx == 0 || incy == 0) return CUBLAS_STATUS_INVALID_VALUE;
     T a, b;
     const T *aDev, *bDev;
@@ -450,9 +455,14 @@ template <typename T>
 cublasStatus_t gemmCall(cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const T* alpha, const T* A, int lda,
                         const T* B, int ldb, const T* beta, T* C, int ldc) {
     if (!live(h)) return CUBLAS_STATUS_NOT_INITIALIZED;
-    if (!isOp(transa) || !isOp(transb) || m < 0 || n < 0 || k < 0) return CUBLAS_STATUS_INVALID_VALUE;
     const int rowsA = transa == CUBLAS_OP_N ? m : k, rowsB = transb == CUBLAS_OP_N ? k : n;
-    if (lda < (rowsA > 1 ? rowsA : 1) || ldb < (rowsB > 1 ? rowsB : 1) || ldc < (m > 1 ? m : 1)) return CUBLAS_STATUS_INVALID_VALUE;
+    // The first bad parameter, numbered as cuBLAS's message numbers them (transa is 1).
+    const int bad = !isOp(transa) ? 1 : !isOp(transb) ? 2 : m < 0 ? 3 : n < 0 ? 4 : k < 0 ? 5 : lda < (rowsA > 1 ? rowsA : 1) ? 8
+                  : ldb < (rowsB > 1 ? rowsB : 1) ? 10 : ldc < (m > 1 ? m : 1) ? 13 : 0;
+    if (bad) {
+        std::fprintf(stderr, " ** On entry to %cGEMM  parameter number %d had an illegal value\n", sizeof(T) == 4 ? 'S' : 'D', bad);
+        return CUBLAS_STATUS_INVALID_VALUE;
+    }
     T a, b;
     const T *aDev, *bDev;
     if (!scalarArg(h, alpha, &a, &aDev) || !scalarArg(h, beta, &b, &bDev)) return CUBLAS_STATUS_INVALID_VALUE;

@@ -50,7 +50,7 @@ template <typename T> static void compare(const char* what, const std::vector<T>
     int bad = 0, first = -1;
     for (size_t i = 0; i < want.size(); ++i) {
         bool ok = kExact ? (got[i] == want[i] || (std::isnan(got[i]) && std::isnan(want[i])))
-                         : std::fabs(got[i] - want[i]) <= tol<T>() * (std::fabs(scale[i]) + T(1e-30));
+                         : (std::isnan(got[i]) && std::isnan(want[i])) || std::fabs(got[i] - want[i]) <= tol<T>() * (std::fabs(scale[i]) + T(1e-30));
         if (!ok) {
             ++bad;
             if (first < 0) first = (int)i;
