@@ -322,7 +322,7 @@ BuildResult buildProgram(const BuildOptions& o) {
     for (auto& d : o.defines) h.add("-D" + d);
     // cuBLAS (docs/whole-programs.md, "cuBLAS"): a source that includes its header, or -lcublas,
     // gets warpscope's subset compiled in as one more .cu file, its kernels in the program's module.
-    static const std::regex cublasRe(R"((^|\n)[ \t]*#[ \t]*include[ \t]*[<"]cublas(_v2|_api)?\.h[>"])");
+    static const std::regex cublasRe(R"((^|\n)[ \t]*#[ \t]*include[ \t]*[<"]cublas_(v2|api)\.h[>"])");
     const bool cublas = o.cublas || std::any_of(texts.begin(), texts.end(), [](const std::string& t) { return std::regex_search(t, cublasRe); });
     if (cublas) h.add(cublasSourceText());
     const fs::path dataDir = base::findDataDir();

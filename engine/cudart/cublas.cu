@@ -1,8 +1,8 @@
 // warpscope's cuBLAS subset (include/cublas_api.h, cublas_v2.h; docs/whole-programs.md, "cuBLAS").
 //
 // This file is compiled into a learner's program like one of the program's own .cu files (the
-// same two clang passes, cudart/build.cpp) whenever a source includes <cublas_v2.h>,
-// <cublas_api.h> or <cublas.h>, or the command line has -lcublas. So every routine's device work
+// same two clang passes, cudart/build.cpp) whenever a source includes <cublas_v2.h> or
+// <cublas_api.h>, or the command line has -lcublas. So every routine's device work
 // is a real kernel of the program's module, launched through the runtime into the handle's
 // stream: it is on the timeline, can be paused and stepped, and what it computes is what the
 // simulated GPU computes. Nothing here needs a CUDA toolkit.
