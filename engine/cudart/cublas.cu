@@ -338,10 +338,29 @@ cublasStatus_t launched() { return cudaGetLastError() == cudaSuccess ? CUBLAS_ST
 
 unsigned blocksFor(int n, unsigned threads) { return (unsigned)((n + threads - 1) / threads); }
 
+// In CUBLAS_POINTER_MODE_HOST a scalar (or dot's result) in device memory would be read (written)
+// on the host: NVIDIA's cuBLAS crashes there; here it is INVALID_VALUE, said once on stderr.
+bool deviceOnly(const void* p, const char* what) {
+    cudaPointerAttributes a;
+    const cudaError_t e = cudaPointerGetAttributes(&a, p);
+    if (e != cudaSuccess && e != cudaErrorInvalidValue) return false;   // an earlier fault: the call fails anyway
+    if (e != cudaSuccess) cudaGetLastError();   // inside the device's range, but no allocation
+    if (e == cudaSuccess && a.type != cudaMemoryTypeDevice) return false;
+    static bool said = false;
+    std::lock_guard<std::mutex> lock(handleMutex());
+    if (!said)
+        std::fprintf(stderr, "warpscope: cuBLAS: %s points to device memory, but the handle's pointer mode is CUBLAS_POINTER_MODE_HOST "
+                             "(cublasSetPointerMode(handle, CUBLAS_POINTER_MODE_DEVICE) for scalars in device memory); the call returns "
+                             "CUBLAS_STATUS_INVALID_VALUE\n", what);
+    said = true;
+    return true;
+}
+
 // A scalar argument: in host mode its value (read now) and no pointer; in device mode the pointer.
 template <typename T> bool scalarArg(cublasHandle_t h, const T* p, T* value, const T** devicePtr) {
     if (!p) return false;
     if (h->pointerMode == CUBLAS_POINTER_MODE_HOST) {
+        if (deviceOnly(p, "a scalar (alpha or beta)")) return false;
         *value = *p;
         *devicePtr = nullptr;
     } else {
@@ -406,6 +425,7 @@ template <typename T> cublasStatus_t dotCall(cublasHandle_t h, int n, const T* x
     if (!result) return CUBLAS_STATUS_INVALID_VALUE;
     if (n > 0 && (incx == 0 || incy == 0)) return CUBLAS_STATUS_INVALID_VALUE;
     const bool host = h->pointerMode == CUBLAS_POINTER_MODE_HOST;
+    if (host && deviceOnly(result, "dot's result")) return CUBLAS_STATUS_INVALID_VALUE;
     T* out = host ? static_cast<T*>(h->scratch) : result;
     if (n <= 0) {   // the sum of nothing
         if (host) {

@@ -98,6 +98,9 @@ int main() {
     EXPECT(cublasSnrm2(h, 8, (const float*)x, 1, &f), CUBLAS_STATUS_NOT_SUPPORTED);   // said once on stderr
     EXPECT(cublasDdot(h, 8, x, 1, y, 1, nullptr), BAD);
     EXPECT(cublasDaxpy(h, 8, nullptr, x, 1, y, 1), BAD);
+    // Scalars in device memory with the pointer mode left at HOST (NVIDIA's cuBLAS crashes).
+    EXPECT(cublasDscal(h, 8, x, y, 1), BAD);
+    EXPECT(cublasDdot(h, 8, x, 1, y, 1, y), BAD);
     EXPECT(cublasDestroy(h), OK);
     EXPECT(cublasDestroy(h), NOINIT);
     EXPECT(cublasDgemv(h, CUBLAS_OP_N, 8, 8, &one, A, 8, x, 1, &zero, y, 1), NOINIT);
