@@ -43,6 +43,8 @@ const char* kProgramUsage = R"(usage:
 options:
   -I DIR            add an include folder (also -IDIR)
   -D NAME[=VALUE]   define a macro (also -DNAME)
+  -lcublas          link warpscope's cuBLAS subset (also when a source includes cublas_v2.h);
+                    -lcudart is accepted (the runtime is always linked)
   --gpu PRESET      the GPU the program's device reports (default h100)
   --cpu-seconds N   CPU-time limit of the program (default 120 per simulator thread: 120 x
                     --threads, the threads counting against it)
@@ -145,6 +147,10 @@ bool parseProgramArgs(int argc, char** argv, ProgramArgs& a, ProgramCommand comm
             a.build.useCache = false;
         } else if (s == "--timed") {
             a.timed = true;
+        } else if (s == "-lcublas" || s == "-lcudart") {
+            // As nvcc users pass them: the CUDA runtime is always linked, and -lcublas links
+            // warpscope's cuBLAS subset (also linked when a source includes <cublas_v2.h>).
+            if (s == "-lcublas") a.build.cublas = true;
         } else if (!s.empty() && s[0] == '-') {
             std::cerr << "warpscope: unknown option '" << s << "'\n" << kProgramUsage;
             return false;

@@ -320,6 +320,11 @@ BuildResult buildProgram(const BuildOptions& o) {
         dirs.push_back(d);
     }
     for (auto& d : o.defines) h.add("-D" + d);
+    // cuBLAS (docs/whole-programs.md, "cuBLAS"): a source that includes its header, or -lcublas,
+    // gets warpscope's subset compiled in as one more .cu file, its kernels in the program's module.
+    static const std::regex cublasRe(R"((^|\n)[ \t]*#[ \t]*include[ \t]*[<"]cublas_(v2|api)\.h[>"])");
+    const bool cublas = o.cublas || std::any_of(texts.begin(), texts.end(), [](const std::string& t) { return std::regex_search(t, cublasRe); });
+    if (cublas) h.add(cublasSourceText());
     const fs::path dataDir = base::findDataDir();
     h.add(dataDir.string());
     hashNearbyHeaders(h, dirs);
@@ -409,9 +414,19 @@ BuildResult buildProgram(const BuildOptions& o) {
     for (auto& d : opts.includeDirs) common.push_back("-I" + d);
     for (auto& d : o.defines) common.push_back("-D" + d);
 
+    std::vector<std::string> sources = o.sources;
+    if (cublas) {
+        const fs::path lib = work / "warpscope_cublas.cu";
+        if (!writeText(lib, std::string(cublasSourceText()))) {
+            r.error = "cannot write " + lib.string();
+            return r;
+        }
+        sources.push_back(lib.string());
+        texts.emplace_back(cublasSourceText());
+    }
     std::vector<std::string> objects;
-    for (size_t i = 0; i < o.sources.size(); ++i) {
-        const std::string& src = o.sources[i];
+    for (size_t i = 0; i < sources.size(); ++i) {
+        const std::string& src = sources[i];
         const bool cu = lower(fs::path(src).extension().string()) == ".cu";
         const bool c = lower(fs::path(src).extension().string()) == ".c";
         const fs::path obj = work / (std::to_string(i) + ".o");

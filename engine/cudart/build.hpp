@@ -21,6 +21,7 @@ struct BuildOptions {
     std::string output;                     // copy the executable here (empty: only the cache)
     double timeoutSeconds = 120;            // per compiler or linker run
     bool useCache = true;
+    bool cublas = false;                    // -lcublas: link the cuBLAS subset (also when a source includes it)
 };
 
 struct BuildResult {
@@ -47,6 +48,8 @@ const char* launchTimerSource();
 
 // warpscope's CUDA host headers as built into the binary: (file name, text).
 const std::vector<std::pair<std::string, std::string_view>>& hostHeaders();
+// warpscope's cuBLAS subset (engine/cudart/cublas.cu), compiled into a program that uses cuBLAS.
+std::string_view cublasSourceText();
 
 // A file name that is a whole program's source (.cu, .cpp, .cc, .cxx, .c).
 bool isProgramSource(const std::string& path);

@@ -321,6 +321,8 @@ BuildResult buildProgramForGpu(const BuildOptions& o) {
         argv.insert(argv.end(), {"-Xlinker", w});
     if (texts.end() != std::find_if(texts.begin(), texts.end(), [](const std::string& t) { return t.find("<cuda.h>") != std::string::npos; }))
         argv.push_back("-lcuda");   // the driver API's device queries (deviceQuery, the SDK's helpers)
+    if (o.cublas || texts.end() != std::find_if(texts.begin(), texts.end(), [](const std::string& t) { return t.find("cublas") != std::string::npos; }))
+        argv.push_back("-lcublas");   // the real cuBLAS on the GPU (the simulator links warpscope's subset)
     const fs::path exe = o.output.empty() ? work / "program" : fs::path(o.output);
     argv.insert(argv.end(), {"-o", exe.string()});
     std::string cmd;

@@ -116,6 +116,7 @@ struct Runtime {
     std::set<CUevent_st*> events;
     std::map<uint64_t, size_t> managed;              // unified allocations: base -> bytes
     std::map<uintptr_t, int> managedPages;           // host pages mapped for them -> users
+    std::set<uint64_t> managedOnHost;                // cudaStreamAttachMemAsync(..., cudaMemAttachHost)'d allocations
     std::set<std::string> unsupportedSaid;
     std::string pendingPrintf;                       // kernel printf output not yet flushed
     std::map<const void*, uint32_t> maxDynamicShared;   // cudaFuncSetAttribute's opt-in, per kernel
@@ -798,11 +799,12 @@ struct ManagedSync {
     Runtime& rt;
     explicit ManagedSync(Runtime& r) : rt(r) {
         for (auto& [base, n] : rt.managed)
+            if (!rt.managedOnHost.count(base))   // attached to the host: the host owns it (cudaStreamAttachMemAsync)
             std::memcpy(rt.device->memory().hostPointer(base, n, "unified memory"), reinterpret_cast<const void*>(base), n);
     }
     ~ManagedSync() {
         for (auto& [base, n] : rt.managed) {
-            const mem::Allocation* a = rt.device->memory().find(base, n);
+            const mem::Allocation* a = rt.managedOnHost.count(base) ? nullptr : rt.device->memory().find(base, n);
             if (a) std::memcpy(reinterpret_cast<void*>(base), a->data.get() + (base - a->base), n);
         }
     }
@@ -1245,6 +1247,7 @@ cudaError_t cudaFree(void* devPtr) {
     }
     if (auto m = c.rt.managed.find(a); m != c.rt.managed.end()) {
         unmapManaged(c.rt, m->first, m->second);
+        c.rt.managedOnHost.erase(m->first);
         c.rt.managed.erase(m);
     }
     try {
@@ -1324,6 +1327,33 @@ cudaError_t cudaMemPrefetchAsync(const void* devPtr, size_t count, int dstDevice
     if (count == 0 || it == c.rt.managed.begin() || a + count > std::prev(it)->first + std::prev(it)->second)
         return complain(cudaErrorInvalidValue, "cudaMemPrefetchAsync: the range is not inside one cudaMallocManaged allocation");
     noteHint(c.rt, "cudaMemPrefetchAsync", "the simulator's unified memory is always where it is used, so there is nothing to move");
+    return cudaSuccess;
+}
+// The device reports concurrentManagedAccess 0, so attaching means what it means there: an
+// allocation attached to the host (cudaMemAttachHost) is the host's alone, and the host may use it
+// while kernels run (UnifiedMemoryStreams' host tasks on OpenMP threads): device work neither
+// pushes nor pulls it. Global and Single give it back to the device (a kernel in any stream sees
+// it; Single's one stream is checked but not enforced). Work in a stream is done when it is
+// issued, so the attachment takes effect at once.
+cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void* devPtr, size_t length, unsigned int flags) {
+    if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost && flags != cudaMemAttachSingle)
+        return complain(cudaErrorInvalidValue, "cudaStreamAttachMemAsync: flags must be cudaMemAttachGlobal, cudaMemAttachHost or cudaMemAttachSingle");
+    Call c;
+    WS_STICKY(c.rt);
+    bool ok = true;
+    streamId(c.rt, stream, &ok);
+    if (!ok) return complain(cudaErrorInvalidResourceHandle, "cudaStreamAttachMemAsync: not a live stream");
+    if (flags == cudaMemAttachSingle && (stream == nullptr || stream == cudaStreamLegacy))
+        return complain(cudaErrorInvalidValue, "cudaStreamAttachMemAsync: cudaMemAttachSingle needs a stream of its own, not the default stream");
+    const uint64_t a = reinterpret_cast<uint64_t>(devPtr);
+    auto it = c.rt.managed.find(a);
+    if (it == c.rt.managed.end() || c.rt.mappedHost.count(devPtr))
+        return complain(cudaErrorInvalidValue, "cudaStreamAttachMemAsync: the pointer is not the start of a cudaMallocManaged allocation");
+    if (length != 0 && length != it->second)
+        return complain(cudaErrorInvalidValue, "cudaStreamAttachMemAsync: the length must be 0 or the whole allocation (" + std::to_string(it->second) + " bytes) on a device without concurrent managed access");
+    // The host's copy is already the newer one (every device operation pulls it back).
+    if (flags == cudaMemAttachHost) c.rt.managedOnHost.insert(a);
+    else c.rt.managedOnHost.erase(a);   // pushed again before the next device work (ManagedSync)
     return cudaSuccess;
 }
 

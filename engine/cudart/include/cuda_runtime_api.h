@@ -60,6 +60,7 @@ cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t coun
                                       enum cudaMemcpyKind kind, cudaStream_t stream __WS_DEFAULT(0));
 cudaError_t cudaGetSymbolAddress(void** devPtr, const void* symbol);
 cudaError_t cudaGetSymbolSize(size_t* size, const void* symbol);
+cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void* devPtr, size_t length __WS_DEFAULT(0), unsigned int flags __WS_DEFAULT(0x04));
 cudaError_t cudaMemPrefetchAsync(const void* devPtr, size_t count, int dstDevice, cudaStream_t stream __WS_DEFAULT(0));
 
 // Streams

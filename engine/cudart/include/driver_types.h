@@ -83,6 +83,7 @@ enum cudaMemcpyKind {
 #define cudaInvalidDeviceId ((int)-2)
 #define cudaMemAttachGlobal 0x01
 #define cudaMemAttachHost 0x02
+#define cudaMemAttachSingle 0x04
 
 struct CUstream_st;
 struct CUevent_st;
