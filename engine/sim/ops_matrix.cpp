@@ -1,7 +1,52 @@
 // Tensor-core instructions over a warp: wmma.load/store/mma, mma, ldmatrix, movmatrix.
 #include "sim/exec.hpp"
 
+#include <memory>
+#include <stdexcept>
+
 namespace warpscope::sim {
+
+namespace {
+
+// Every lane's fragment elements of one operand (fragmentElements, lane 0's first), computed once
+// per instruction shape and thread instead of on every issue. `first` lists the slots that are
+// the first holder of their matrix element in lane order (f16 wmma A and B hold each twice; the
+// hardware reads the first copy).
+struct FragList {
+    std::vector<FragElem> elems;
+    std::vector<uint8_t> lane;
+    std::vector<uint32_t> first;
+};
+
+struct FragKey {
+    MatrixKind kind;
+    Frag which;
+    int m, n, k, count;
+    bool trans;
+    ElemType atype, btype, ctype, dtype;
+    bool operator==(const FragKey&) const = default;
+};
+
+const FragList& fragList(const MatrixOp& M, Frag which) {
+    const FragKey key{M.kind, which, M.m, M.n, M.k, M.count, M.trans, M.atype, M.btype, M.ctype, M.dtype};
+    thread_local std::vector<std::pair<FragKey, std::unique_ptr<FragList>>> cache;
+    for (auto& [k, list] : cache)
+        if (k == key) return *list;
+    auto list = std::make_unique<FragList>();
+    const int cols = fragCols(M, which);
+    std::vector<uint8_t> seen(size_t(fragRows(M, which)) * size_t(cols));
+    for (int l = 0; l < 32; ++l)
+        for (const FragElem& e : fragmentElements(M, which, l)) {
+            const size_t i = size_t(e.row) * size_t(cols) + e.col;
+            if (!seen[i]) seen[i] = 1, list->first.push_back(uint32_t(list->elems.size()));
+            list->elems.push_back(e);
+            list->lane.push_back(uint8_t(l));
+        }
+    cache.emplace_back(key, std::move(list));
+    return *cache.back().second;
+}
+
+} // namespace
 
 // Tensor-core instructions (sim/tensor.hpp): every lane's fragment elements move between its
 // registers and memory (wmma.load/store, ldmatrix) or other lanes (mma, movmatrix) by the
@@ -86,8 +131,11 @@ void execMatrix(Exec& x) {
         std::vector<std::array<uint32_t, 32>> vals;
         if (store) readList(regs, vals);
         else vals.assign(regs.size(), std::array<uint32_t, 32>{});
-        for (int l = 0; l < 32; ++l) {
-            for (const FragElem& e : fragmentElements(M, which, l)) {
+        const FragList& fl = fragList(M, which);
+        for (size_t j = 0; j < fl.elems.size(); ++j) {
+            {
+                const FragElem& e = fl.elems[j];
+                const int l = fl.lane[j];
                 const uint64_t idx = M.rowMajor ? uint64_t(e.row) * stride[l] + e.col : uint64_t(e.col) * stride[l] + e.row;
                 const uint64_t addr = x.addrs[l] + idx * uint64_t(eb);
                 uint8_t* p = x.resolve(I.space, addr, uint32_t(eb), l, store, nullptr);
@@ -114,36 +162,27 @@ void execMatrix(Exec& x) {
         const int rowsA = fragRows(M, Frag::A), colsA = fragCols(M, Frag::A), colsB = fragCols(M, Frag::B);
         // Gather the tiles: the first holder of each element (f16 wmma fragments hold theirs twice;
         // the hardware reads the first copy).
-        std::vector<uint32_t> a(size_t(rowsA * colsA)), bm(size_t(colsA * colsB)), cm(size_t(rowsA * colsB));
-        std::vector<uint8_t> seenA(a.size()), seenB(bm.size()), seenC(cm.size());
-        for (int l = 0; l < 32; ++l) {
-            for (const FragElem& e : fragmentElements(M, Frag::A, l)) {
-                const size_t i = size_t(e.row) * size_t(colsA) + e.col;
-                if (!seenA[i]) a[i] = getSub(A[e.reg][size_t(l)], e.sub, M.atype), seenA[i] = 1;
+        uint32_t a[16 * 32], bm[32 * 16], cm[16 * 16], dm[16 * 16];
+        if (size_t(rowsA * colsA) > std::size(a) || size_t(colsA * colsB) > std::size(bm) || size_t(rowsA * colsB) > std::size(cm))
+            throw std::logic_error("execMatrix: an mma tile above 16 x 16 x 32");
+        auto gather = [&](Frag which, const std::vector<std::array<uint32_t, 32>>& regs, ElemType t, uint32_t* out) {
+            const FragList& fl = fragList(M, which);
+            const int cols = fragCols(M, which);
+            for (uint32_t j : fl.first) {
+                const FragElem& e = fl.elems[j];
+                out[size_t(e.row) * size_t(cols) + e.col] = getSub(regs[e.reg][fl.lane[j]], e.sub, t);
             }
-            for (const FragElem& e : fragmentElements(M, Frag::B, l)) {
-                const size_t i = size_t(e.row) * size_t(colsB) + e.col;
-                if (!seenB[i]) bm[i] = getSub(B[e.reg][size_t(l)], e.sub, M.btype), seenB[i] = 1;
-            }
-            for (const FragElem& e : fragmentElements(M, Frag::C, l)) {
-                const size_t i = size_t(e.row) * size_t(colsB) + e.col;
-                if (!seenC[i]) cm[i] = getSub(C[e.reg][size_t(l)], e.sub, M.ctype), seenC[i] = 1;
-            }
-        }
-        std::vector<uint32_t> dm(cm.size());
-        std::vector<uint32_t> col(static_cast<size_t>(colsA));
-        const bool integer = tensorIsInteger(M);
-        for (int r = 0; r < rowsA; ++r)
-            for (int c = 0; c < colsB; ++c) {
-                for (int k = 0; k < colsA; ++k) col[size_t(k)] = bm[size_t(k) * size_t(colsB) + size_t(c)];
-                const uint32_t* arow = a.data() + size_t(r) * size_t(colsA);
-                const uint32_t cv = cm[size_t(r) * size_t(colsB) + size_t(c)];
-                dm[size_t(r) * size_t(colsB) + size_t(c)] = integer ? dotProductInt(M, arow, col.data(), colsA, cv) : dotProduct(M, arow, col.data(), colsA, cv);
-            }
+        };
+        gather(Frag::A, A, M.atype, a);
+        gather(Frag::B, B, M.btype, bm);
+        gather(Frag::C, C, M.ctype, cm);
+        mmaTile(M, a, bm, cm, dm, rowsA, colsB, colsA);
         std::vector<std::array<uint32_t, 32>> D(M.d.size(), std::array<uint32_t, 32>{});
-        for (int l = 0; l < 32; ++l)
-            for (const FragElem& e : fragmentElements(M, Frag::D, l))
-                putSub(D[e.reg][size_t(l)], e.sub, M.dtype, dm[size_t(e.row) * size_t(colsB) + e.col]);
+        const FragList& fd = fragList(M, Frag::D);
+        for (size_t j = 0; j < fd.elems.size(); ++j) {
+            const FragElem& e = fd.elems[j];
+            putSub(D[e.reg][fd.lane[j]], e.sub, M.dtype, dm[size_t(e.row) * size_t(colsB) + e.col]);
+        }
         for (size_t i = 0; i < M.d.size(); ++i) regOut(M.d[i], D[i].data());
         break;
     }

@@ -9,6 +9,7 @@
 #include <climits>
 #include <cstring>
 #include <sstream>
+#include <stdexcept>
 
 namespace warpscope::sim {
 
@@ -317,6 +318,118 @@ int blockOf(const MatrixOp& op) {
 
 } // namespace
 
+namespace {
+
+// An input element unpacked once for every dot product that reads it: exponent (kZeroExp for a
+// zero, so that a product with a zero never sets the block's largest exponent), significand
+// (0 for a zero), sign, and whether it is an infinity or NaN (those take dotProduct's specials).
+constexpr int32_t kZeroExp = -(1 << 20);
+
+int mantBits(ElemType t) { return t == ElemType::F16 ? 10 : t == ElemType::BF16 ? 7 : 23; }
+
+struct Lanes {   // kk unpacked elements, structure of arrays
+    int32_t* exp;
+    uint32_t* mag;
+    uint8_t* neg;
+};
+
+// Unpacks n elements of type t; returns whether any is an infinity or NaN.
+bool unpackRun(const uint32_t* bits, size_t stride, int n, ElemType t, Lanes out) {
+    bool special = false;
+    for (int i = 0; i < n; ++i) {
+        const Unpacked u = unpack(bits[size_t(i) * stride], t);
+        special |= u.nan || u.inf;
+        out.exp[i] = u.zero ? kZeroExp : u.exp;
+        out.mag[i] = uint32_t(u.sig);
+        out.neg[i] = u.neg;
+    }
+    return special;
+}
+
+// The running sum of the block arithmetic (sig * 2^lsb, exponent exp of its leading bit).
+struct Acc {
+    bool neg = false, zero = true;
+    int64_t sig = 0;
+    int lsb = 0, exp = 0;
+};
+
+// The block arithmetic (tensor.hpp) over finite, unpacked inputs: every dot product of the
+// engine runs here, through dotProduct (one element) or mmaTile (a tile). a and b hold kk
+// elements each; lsbOff is the sum of A's and B's mantissa widths (a product's last bit lies
+// that far below its exponent).
+uint32_t blockSum(const MatrixOp& op, const int32_t* ea, const uint32_t* ma, const uint8_t* na, const int32_t* eb, const uint32_t* mb,
+                  const uint8_t* nb, int kk, int lsbOff, Acc acc) {
+    const bool f16acc = op.ctype == ElemType::F16;
+    const bool f16out = op.dtype == ElemType::F16;
+    const int block = blockOf(op);
+    uint32_t result = 0;
+    for (int k0 = 0; k0 < kk; k0 += block) {
+        const int k1 = std::min(kk, k0 + block);
+        // The largest exponent among the nonzero products and the accumulator; products with a
+        // zero input have exponents below kZeroExp / 2.
+        int emax = acc.zero ? 2 * kZeroExp : acc.exp;
+        for (int i = k0; i < k1; ++i) emax = std::max(emax, ea[i] + eb[i]);
+        int64_t sum = 0;
+        int q = 0;
+        bool neg;
+        if (emax > kZeroExp / 2) {
+            // The sum's bits are kept down to 2^q, q = (largest exponent) - 25; every term is
+            // truncated toward zero there (a zero product adds nothing).
+            q = emax - 25;
+            for (int i = k0; i < k1; ++i) {
+                const int sh = ea[i] + eb[i] - lsbOff - q;
+                const int64_t sig = int64_t(uint64_t(ma[i]) * uint64_t(mb[i]));
+                const int64_t v = sh >= 0 ? (sh >= 40 ? 0 : sig << sh) : (-sh >= 63 ? 0 : sig >> -sh);
+                sum += (na[i] != nb[i]) ? -v : v;
+            }
+            if (!acc.zero) {
+                const int sh = acc.lsb - q;
+                const int64_t v = sh >= 0 ? (sh >= 40 ? 0 : acc.sig << sh) : (-sh >= 63 ? 0 : acc.sig >> -sh);
+                sum += acc.neg ? -v : v;
+            }
+            neg = sum < 0;
+        } else {
+            // Nothing but zeros: the sum is -0 only if every product and the accumulator are -0.
+            neg = acc.zero && acc.neg;
+            for (int i = k0; i < k1; ++i) neg = neg && (na[i] != nb[i]);
+        }
+        const uint64_t mag = sum < 0 ? uint64_t(-sum) : uint64_t(sum);
+        const bool last = k1 >= kk;
+        if (f16out && last) return packF16RN(neg, mag, q);
+        result = packF32RZ(neg, mag, q);
+        // The next block starts from the rounded f32 (f16 accumulators keep the wider sum:
+        // only the final result is rounded to f16).
+        if (!last) {
+            if (f16out || f16acc) {
+                acc.neg = neg;
+                acc.zero = mag == 0;
+                // Keep the exact truncated sum as the accumulator.
+                acc.sig = int64_t(mag);
+                acc.lsb = q;
+                acc.exp = mag ? q + (63 - std::countl_zero(mag)) : 0;
+            } else {
+                const Unpacked u = unpack(result, ElemType::F32);
+                acc.neg = u.neg;
+                acc.zero = u.zero;
+                acc.sig = u.sig;
+                acc.lsb = u.lsb;
+                acc.exp = u.exp;
+            }
+        }
+    }
+    return result;
+}
+
+Acc accOf(const Unpacked& u) {
+    Acc a;
+    a.neg = u.neg, a.zero = u.zero, a.sig = u.sig, a.lsb = u.lsb, a.exp = u.exp;
+    return a;
+}
+
+constexpr int kMaxK = 32;   // the longest dot product of a floating mma (k16; tf32 k8)
+
+} // namespace
+
 uint32_t dotProduct(const MatrixOp& op, const uint32_t* a, const uint32_t* b, int kk, uint32_t c) {
     const bool f16acc = op.ctype == ElemType::F16;
     const bool f16out = op.dtype == ElemType::F16;
@@ -333,74 +446,55 @@ uint32_t dotProduct(const MatrixOp& op, const uint32_t* a, const uint32_t* b, in
     else if (cu.inf) (cu.neg ? negInf : posInf) = true;
     if (anyNaN || (posInf && negInf)) return canonicalNaN;
     if (posInf || negInf) return f16out ? (negInf ? 0xfc00u : 0x7c00u) : (negInf ? 0xff800000u : 0x7f800000u);
+    if (kk > kMaxK) throw std::logic_error("dotProduct: k above 32");
+    int32_t ea[kMaxK], eb[kMaxK];
+    uint32_t ma[kMaxK], mb[kMaxK];
+    uint8_t na[kMaxK], nb[kMaxK];
+    unpackRun(a, 1, kk, op.atype, Lanes{ea, ma, na});
+    unpackRun(b, 1, kk, op.btype, Lanes{eb, mb, nb});
+    return blockSum(op, ea, ma, na, eb, mb, nb, kk, mantBits(op.atype) + mantBits(op.btype), accOf(cu));
+}
 
-    const int block = blockOf(op);
-    // The running accumulator as an exact sig * 2^lsb with its exponent (for alignment).
-    bool accNeg = cu.neg, accZero = cu.zero;
-    int64_t accSig = cu.sig;
-    int accLsb = cu.lsb, accExp = cu.exp;
-    uint32_t result = 0;
-    for (int k0 = 0; k0 < kk; k0 += block) {
-        struct Term {
-            bool neg;
-            int64_t sig;
-            int lsb, exp;
-        } terms[17];
-        int nt = 0;
-        bool allNegZero = accZero ? accNeg : false;
-        for (int i = k0; i < k0 + block && i < kk; ++i) {
-            Unpacked x = unpack(a[i], op.atype), y = unpack(b[i], op.btype);
-            if (x.zero || y.zero) {
-                allNegZero = allNegZero && (x.neg != y.neg);
+void mmaTile(const MatrixOp& op, const uint32_t* a, const uint32_t* b, const uint32_t* c, uint32_t* d, int rows, int cols, int kk) {
+    if (tensorIsInteger(op)) {
+        uint32_t col[64];
+        for (int cc = 0; cc < cols; ++cc) {
+            for (int k = 0; k < kk; ++k) col[k] = b[size_t(k) * size_t(cols) + size_t(cc)];
+            for (int r = 0; r < rows; ++r)
+                d[size_t(r) * size_t(cols) + size_t(cc)] = dotProductInt(op, a + size_t(r) * size_t(kk), col, kk, c[size_t(r) * size_t(cols) + size_t(cc)]);
+        }
+        return;
+    }
+    if (kk > kMaxK || rows > 16 || cols > 16) throw std::logic_error("mmaTile: a tile above 16 x 16 x 32");
+    // Every element of A and B unpacked once (B by columns), not once per dot product.
+    int32_t ea[16 * kMaxK], eb[16 * kMaxK];
+    uint32_t ma[16 * kMaxK], mb[16 * kMaxK];
+    uint8_t na[16 * kMaxK], nb[16 * kMaxK];
+    bool rowSpecial[16], colSpecial[16];
+    for (int r = 0; r < rows; ++r) {
+        const size_t o = size_t(r) * kMaxK;
+        rowSpecial[r] = unpackRun(a + size_t(r) * size_t(kk), 1, kk, op.atype, Lanes{ea + o, ma + o, na + o});
+    }
+    for (int cc = 0; cc < cols; ++cc) {
+        const size_t o = size_t(cc) * kMaxK;
+        colSpecial[cc] = unpackRun(b + cc, size_t(cols), kk, op.btype, Lanes{eb + o, mb + o, nb + o});
+    }
+    const ElemType ct = op.ctype == ElemType::F16 ? ElemType::F16 : ElemType::F32;
+    const int lsbOff = mantBits(op.atype) + mantBits(op.btype);
+    for (int r = 0; r < rows; ++r)
+        for (int cc = 0; cc < cols; ++cc) {
+            const size_t i = size_t(r) * size_t(cols) + size_t(cc);
+            const Unpacked cu = unpack(c[i], ct);
+            if (rowSpecial[r] || colSpecial[cc] || cu.nan || cu.inf) {
+                // Infinities and NaNs: dotProduct's rules (the row and column gathered again).
+                uint32_t col[kMaxK];
+                for (int k = 0; k < kk; ++k) col[k] = b[size_t(k) * size_t(cols) + size_t(cc)];
+                d[i] = dotProduct(op, a + size_t(r) * size_t(kk), col, kk, c[i]);
                 continue;
             }
-            allNegZero = false;
-            terms[nt++] = Term{x.neg != y.neg, x.sig * y.sig, x.lsb + y.lsb, x.exp + y.exp};
+            const size_t oa = size_t(r) * kMaxK, ob = size_t(cc) * kMaxK;
+            d[i] = blockSum(op, ea + oa, ma + oa, na + oa, eb + ob, mb + ob, nb + ob, kk, lsbOff, accOf(cu));
         }
-        if (!accZero) {
-            terms[nt++] = Term{accNeg, accSig, accLsb, accExp};
-            allNegZero = false;
-        }
-        // The sum's bits are kept down to 2^q, q = (largest exponent) - 25; every term is
-        // truncated toward zero there.
-        int64_t sum = 0;
-        int q = 0;
-        if (nt > 0) {
-            int emax = INT_MIN;
-            for (int i = 0; i < nt; ++i) emax = std::max(emax, terms[i].exp);
-            q = emax - 25;
-            for (int i = 0; i < nt; ++i) {
-                const int sh = terms[i].lsb - q;
-                int64_t v = sh >= 0 ? (sh >= 40 ? 0 : terms[i].sig << sh) : (-sh >= 63 ? 0 : terms[i].sig >> -sh);
-                sum += terms[i].neg ? -v : v;
-            }
-        }
-        const bool neg = sum < 0 || (sum == 0 && nt == 0 && allNegZero);
-        const uint64_t mag = sum < 0 ? uint64_t(-sum) : uint64_t(sum);
-        const bool last = k0 + block >= kk;
-        if (f16out && last) return packF16RN(neg, mag, q);
-        result = packF32RZ(neg, mag, q);
-        // The next block starts from the rounded f32 (f16 accumulators keep the wider sum:
-        // only the final result is rounded to f16).
-        if (!last) {
-            if (f16out || f16acc) {
-                accNeg = neg;
-                accZero = mag == 0;
-                // Keep the exact truncated sum as the accumulator.
-                accSig = int64_t(mag);
-                accLsb = q;
-                accExp = mag ? q + (63 - std::countl_zero(mag)) : 0;
-            } else {
-                Unpacked u = unpack(result, ElemType::F32);
-                accNeg = u.neg;
-                accZero = u.zero;
-                accSig = u.sig;
-                accLsb = u.lsb;
-                accExp = u.exp;
-            }
-        }
-    }
-    return result;
 }
 
 uint32_t dotProductInt(const MatrixOp& op, const uint32_t* a, const uint32_t* b, int kk, uint32_t c) {

@@ -91,6 +91,10 @@ std::vector<Frag> fragmentsOf(const MatrixOp& op);
 // arithmetic. Inputs are raw bits in their types (atype for A and B, ctype for C); the result
 // is bits in dtype (F32 or F16).
 uint32_t dotProduct(const MatrixOp& op, const uint32_t* a, const uint32_t* b, int kk, uint32_t c);
+// A whole tile, the executor's path: d = a x b + c with a rows x kk, b kk x cols, c and d rows x
+// cols, all row-major raw bits. Bit for bit dotProduct (or dotProductInt) of every element; each
+// input is unpacked once instead of once per dot product. Floating tiles up to 16 x 16 x 32.
+void mmaTile(const MatrixOp& op, const uint32_t* a, const uint32_t* b, const uint32_t* c, uint32_t* d, int rows, int cols, int kk);
 // Integer mma: s8/u8 inputs, s32 accumulator; wraps, or clamps with .satfinite.
 uint32_t dotProductInt(const MatrixOp& op, const uint32_t* a, const uint32_t* b, int kk, uint32_t c);
 
