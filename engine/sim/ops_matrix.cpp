@@ -132,21 +132,44 @@ void execMatrix(Exec& x) {
         if (store) readList(regs, vals);
         else vals.assign(regs.size(), std::array<uint32_t, 32>{});
         const FragList& fl = fragList(M, which);
-        for (size_t j = 0; j < fl.elems.size(); ++j) {
-            {
+        // A load whose whole tile lies in shared memory or one allocation reads it from one host
+        // pointer (every lane gives the same address); anything else, each element through
+        // resolve(), which reports a fault where it lies.
+        const int rowsF = fragRows(M, which), colsF = fragCols(M, which);
+        const uint64_t major = uint64_t(M.rowMajor ? rowsF : colsF), minor = uint64_t(M.rowMajor ? colsF : rowsF);
+        const uint8_t* tile = store ? nullptr : x.extentFor(x.addrs[0], ((major - 1) * stride[0] + minor) * uint64_t(eb));
+        if (tile) {
+            const uint64_t st = stride[0];
+            for (size_t j = 0; j < fl.elems.size(); ++j) {
                 const FragElem& e = fl.elems[j];
-                const int l = fl.lane[j];
-                const uint64_t idx = M.rowMajor ? uint64_t(e.row) * stride[l] + e.col : uint64_t(e.col) * stride[l] + e.row;
-                const uint64_t addr = x.addrs[l] + idx * uint64_t(eb);
-                uint8_t* p = x.resolve(I.space, addr, uint32_t(eb), l, store, nullptr);
-                if (store) {
-                    const uint32_t v = getSub(vals[e.reg][size_t(l)], e.sub, t);
-                    std::memcpy(p, &v, size_t(eb));
+                const uint64_t idx = M.rowMajor ? uint64_t(e.row) * st + e.col : uint64_t(e.col) * st + e.row;
+                const uint8_t* p = tile + idx * uint64_t(eb);
+                uint32_t v;
+                if (eb == 2) {
+                    uint16_t h;
+                    std::memcpy(&h, p, 2);
+                    v = h;
+                } else if (eb == 4) {
+                    std::memcpy(&v, p, 4);
                 } else {
-                    uint32_t v = 0;
-                    std::memcpy(&v, p, size_t(eb));
-                    putSub(vals[e.reg][size_t(l)], e.sub, t, v);
+                    v = *p;
                 }
+                putSub(vals[e.reg][fl.lane[j]], e.sub, t, v);
+            }
+        }
+        for (size_t j = 0; !tile && j < fl.elems.size(); ++j) {
+            const FragElem& e = fl.elems[j];
+            const int l = fl.lane[j];
+            const uint64_t idx = M.rowMajor ? uint64_t(e.row) * stride[l] + e.col : uint64_t(e.col) * stride[l] + e.row;
+            const uint64_t addr = x.addrs[l] + idx * uint64_t(eb);
+            uint8_t* p = x.resolve(I.space, addr, uint32_t(eb), l, store, nullptr);
+            if (store) {
+                const uint32_t v = getSub(vals[e.reg][size_t(l)], e.sub, t);
+                std::memcpy(p, &v, size_t(eb));
+            } else {
+                uint32_t v = 0;
+                std::memcpy(&v, p, size_t(eb));
+                putSub(vals[e.reg][size_t(l)], e.sub, t, v);
             }
         }
         if (!store)

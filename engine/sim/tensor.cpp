@@ -7,9 +7,14 @@
 #include <algorithm>
 #include <bit>
 #include <climits>
+#include <cstdint>
 #include <cstring>
 #include <sstream>
 #include <stdexcept>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 namespace warpscope::sim {
 
@@ -27,15 +32,6 @@ std::string_view elemTypeName(ElemType t) {
     case ElemType::B16: return "b16";
     }
     return "?";
-}
-
-int elemBytes(ElemType t) {
-    switch (t) {
-    case ElemType::F16: case ElemType::BF16: case ElemType::B16: return 2;
-    case ElemType::S8: case ElemType::U8: return 1;
-    case ElemType::None: return 0;
-    default: return 4;
-    }
 }
 
 std::vector<uint32_t> MatrixOp::reads() const {
@@ -330,21 +326,100 @@ int mantBits(ElemType t) { return t == ElemType::F16 ? 10 : t == ElemType::BF16 
 struct Lanes {   // kk unpacked elements, structure of arrays
     int32_t* exp;
     uint32_t* mag;
-    uint8_t* neg;
+    uint32_t* neg;   // 0, or all ones for a negative element
 };
 
-// Unpacks n elements of type t; returns whether any is an infinity or NaN.
-bool unpackRun(const uint32_t* bits, size_t stride, int n, ElemType t, Lanes out) {
+// unpack()'s fields for finite elements of a format with EB exponent and MB mantissa bits
+// (after MASK: tf32 ignores its low 13 bits), written for the sums; returns whether any of the
+// n elements is an infinity or NaN (their fields are not used).
+template <int EB, int MB, uint32_t MASK>
+bool unpackRunT(const uint32_t* bits, size_t stride, int n, Lanes out) {
+    constexpr uint32_t eAll = (1u << EB) - 1;
+    constexpr int bias = (1 << (EB - 1)) - 1;
     bool special = false;
     for (int i = 0; i < n; ++i) {
-        const Unpacked u = unpack(bits[size_t(i) * stride], t);
-        special |= u.nan || u.inf;
-        out.exp[i] = u.zero ? kZeroExp : u.exp;
-        out.mag[i] = uint32_t(u.sig);
-        out.neg[i] = u.neg;
+        const uint32_t v = bits[size_t(i) * stride] & MASK;
+        const uint32_t e = (v >> MB) & eAll, m = v & ((1u << MB) - 1);
+        special |= e == eAll;
+        out.exp[i] = (e | m) == 0 ? kZeroExp : (e == 0 ? 1 : int(e)) - bias;
+        out.mag[i] = e == 0 ? m : (m | (1u << MB));
+        out.neg[i] = ((v >> (EB + MB)) & 1) ? ~0u : 0u;
     }
     return special;
 }
+
+// Unpacks n elements of type t; returns whether any is an infinity or NaN.
+bool unpackRun(const uint32_t* bits, size_t stride, int n, ElemType t, Lanes out) {
+    switch (t) {
+    case ElemType::F16: return unpackRunT<5, 10, 0xffffu>(bits, stride, n, out);
+    case ElemType::BF16: return unpackRunT<8, 7, 0xffffu>(bits, stride, n, out);
+    case ElemType::TF32: return unpackRunT<8, 23, 0xffffe000u>(bits, stride, n, out);
+    default: return unpackRunT<8, 23, 0xffffffffu>(bits, stride, n, out);
+    }
+}
+
+// The largest exponent among products i in [k0, k1) (exponents of A's plus B's), from `init`.
+int maxProductExp(const int32_t* ea, const int32_t* eb, int k0, int k1, int init) {
+    int emax = init;
+    for (int i = k0; i < k1; ++i) emax = std::max(emax, ea[i] + eb[i]);
+    return emax;
+}
+
+// The exact sum of products i in [k0, k1), each truncated toward zero at 2^q: `base` is
+// -(lsbOff + q), so a product's shift is its exponent plus base.
+int64_t productSum(const int32_t* ea, const uint32_t* ma, const uint32_t* na, const int32_t* eb, const uint32_t* mb, const uint32_t* nb, int k0, int k1,
+                   int base) {
+    int64_t sum = 0;
+    for (int i = k0; i < k1; ++i) {
+        const int sh = ea[i] + eb[i] + base;
+        const int64_t sig = int64_t(uint64_t(ma[i]) * uint64_t(mb[i]));
+        const int64_t v = sh >= 0 ? (sh >= 40 ? 0 : sig << sh) : (-sh >= 63 ? 0 : sig >> -sh);
+        const int64_t s = int32_t(na[i] ^ nb[i]);   // 0, or -1 for a negative product
+        sum += (v ^ s) - s;
+    }
+    return sum;
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define WARPSCOPE_TENSOR_AVX2 1
+// The same two loops four and eight terms at a time (integer arithmetic: the same bits).
+// Runs of 16 (f16/bf16 k16) or 8 for the maximum, of 4 for the sum.
+__attribute__((target("avx2"))) int maxProductExp16Avx2(const int32_t* ea, const int32_t* eb, int k0, int init) {
+    const __m256i lo = _mm256_add_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(ea + k0)),
+                                        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(eb + k0)));
+    const __m256i hi = _mm256_add_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(ea + k0 + 8)),
+                                        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(eb + k0 + 8)));
+    __m256i m = _mm256_max_epi32(lo, hi);
+    __m128i h = _mm_max_epi32(_mm256_castsi256_si128(m), _mm256_extracti128_si256(m, 1));
+    h = _mm_max_epi32(h, _mm_shuffle_epi32(h, 0x4e));
+    h = _mm_max_epi32(h, _mm_shuffle_epi32(h, 0xb1));
+    return std::max(init, _mm_cvtsi128_si32(h));
+}
+
+__attribute__((target("avx2"))) int64_t productSumAvx2(const int32_t* ea, const uint32_t* ma, const uint32_t* na, const int32_t* eb, const uint32_t* mb,
+                                                       const uint32_t* nb, int k0, int k1, int base) {
+    __m256i acc = _mm256_setzero_si256();
+    const __m128i vbase = _mm_set1_epi32(base), zero = _mm_setzero_si128(), c63 = _mm_set1_epi32(63), c39 = _mm_set1_epi32(39);
+    for (int i = k0; i < k1; i += 4) {
+        auto ld = [&](const void* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); };
+        const __m128i sh = _mm_add_epi32(_mm_add_epi32(ld(ea + i), ld(eb + i)), vbase);
+        const __m256i left = _mm256_cvtepi32_epi64(_mm_max_epi32(sh, zero));
+        const __m256i right = _mm256_cvtepi32_epi64(_mm_min_epi32(_mm_max_epi32(_mm_sub_epi32(zero, sh), zero), c63));
+        const __m256i big = _mm256_cvtepi32_epi64(_mm_cmpgt_epi32(sh, c39));   // shifts of 40 or more give 0, as the scalar loop
+        const __m256i prod = _mm256_mul_epu32(_mm256_cvtepu32_epi64(ld(ma + i)), _mm256_cvtepu32_epi64(ld(mb + i)));
+        __m256i v = _mm256_andnot_si256(big, _mm256_srlv_epi64(_mm256_sllv_epi64(prod, left), right));
+        const __m256i s = _mm256_cvtepi32_epi64(_mm_xor_si128(ld(na + i), ld(nb + i)));
+        v = _mm256_sub_epi64(_mm256_xor_si256(v, s), s);
+        acc = _mm256_add_epi64(acc, v);
+    }
+    const __m128i h = _mm_add_epi64(_mm256_castsi256_si128(acc), _mm256_extracti128_si256(acc, 1));
+    return _mm_cvtsi128_si64(h) + _mm_extract_epi64(h, 1);
+}
+
+const bool kTensorAvx2 = __builtin_cpu_supports("avx2");
+#else
+const bool kTensorAvx2 = false;
+#endif
 
 // The running sum of the block arithmetic (sig * 2^lsb, exponent exp of its leading bit).
 struct Acc {
@@ -357,8 +432,8 @@ struct Acc {
 // engine runs here, through dotProduct (one element) or mmaTile (a tile). a and b hold kk
 // elements each; lsbOff is the sum of A's and B's mantissa widths (a product's last bit lies
 // that far below its exponent).
-uint32_t blockSum(const MatrixOp& op, const int32_t* ea, const uint32_t* ma, const uint8_t* na, const int32_t* eb, const uint32_t* mb,
-                  const uint8_t* nb, int kk, int lsbOff, Acc acc) {
+uint32_t blockSum(const MatrixOp& op, const int32_t* ea, const uint32_t* ma, const uint32_t* na, const int32_t* eb, const uint32_t* mb,
+                  const uint32_t* nb, int kk, int lsbOff, Acc acc, bool avx2) {
     const bool f16acc = op.ctype == ElemType::F16;
     const bool f16out = op.dtype == ElemType::F16;
     const int block = blockOf(op);
@@ -367,8 +442,13 @@ uint32_t blockSum(const MatrixOp& op, const int32_t* ea, const uint32_t* ma, con
         const int k1 = std::min(kk, k0 + block);
         // The largest exponent among the nonzero products and the accumulator; products with a
         // zero input have exponents below kZeroExp / 2.
-        int emax = acc.zero ? 2 * kZeroExp : acc.exp;
-        for (int i = k0; i < k1; ++i) emax = std::max(emax, ea[i] + eb[i]);
+        const int init = acc.zero ? 2 * kZeroExp : acc.exp;
+        int emax;
+#ifdef WARPSCOPE_TENSOR_AVX2
+        if (avx2 && k1 - k0 == 16) emax = maxProductExp16Avx2(ea, eb, k0, init);
+        else
+#endif
+            emax = maxProductExp(ea, eb, k0, k1, init);
         int64_t sum = 0;
         int q = 0;
         bool neg;
@@ -376,12 +456,11 @@ uint32_t blockSum(const MatrixOp& op, const int32_t* ea, const uint32_t* ma, con
             // The sum's bits are kept down to 2^q, q = (largest exponent) - 25; every term is
             // truncated toward zero there (a zero product adds nothing).
             q = emax - 25;
-            for (int i = k0; i < k1; ++i) {
-                const int sh = ea[i] + eb[i] - lsbOff - q;
-                const int64_t sig = int64_t(uint64_t(ma[i]) * uint64_t(mb[i]));
-                const int64_t v = sh >= 0 ? (sh >= 40 ? 0 : sig << sh) : (-sh >= 63 ? 0 : sig >> -sh);
-                sum += (na[i] != nb[i]) ? -v : v;
-            }
+#ifdef WARPSCOPE_TENSOR_AVX2
+            if (avx2 && (k1 - k0) % 4 == 0) sum = productSumAvx2(ea, ma, na, eb, mb, nb, k0, k1, -(lsbOff + q));
+            else
+#endif
+                sum = productSum(ea, ma, na, eb, mb, nb, k0, k1, -(lsbOff + q));
             if (!acc.zero) {
                 const int sh = acc.lsb - q;
                 const int64_t v = sh >= 0 ? (sh >= 40 ? 0 : acc.sig << sh) : (-sh >= 63 ? 0 : acc.sig >> -sh);
@@ -448,14 +527,16 @@ uint32_t dotProduct(const MatrixOp& op, const uint32_t* a, const uint32_t* b, in
     if (posInf || negInf) return f16out ? (negInf ? 0xfc00u : 0x7c00u) : (negInf ? 0xff800000u : 0x7f800000u);
     if (kk > kMaxK) throw std::logic_error("dotProduct: k above 32");
     int32_t ea[kMaxK], eb[kMaxK];
-    uint32_t ma[kMaxK], mb[kMaxK];
-    uint8_t na[kMaxK], nb[kMaxK];
+    uint32_t ma[kMaxK], mb[kMaxK], na[kMaxK], nb[kMaxK];
     unpackRun(a, 1, kk, op.atype, Lanes{ea, ma, na});
     unpackRun(b, 1, kk, op.btype, Lanes{eb, mb, nb});
-    return blockSum(op, ea, ma, na, eb, mb, nb, kk, mantBits(op.atype) + mantBits(op.btype), accOf(cu));
+    return blockSum(op, ea, ma, na, eb, mb, nb, kk, mantBits(op.atype) + mantBits(op.btype), accOf(cu), kTensorAvx2);
 }
 
-void mmaTile(const MatrixOp& op, const uint32_t* a, const uint32_t* b, const uint32_t* c, uint32_t* d, int rows, int cols, int kk) {
+bool tensorVectorized() { return kTensorAvx2; }
+
+void mmaTile(const MatrixOp& op, const uint32_t* a, const uint32_t* b, const uint32_t* c, uint32_t* d, int rows, int cols, int kk, bool vectorized) {
+    const bool avx2 = vectorized && kTensorAvx2;
     if (tensorIsInteger(op)) {
         uint32_t col[64];
         for (int cc = 0; cc < cols; ++cc) {
@@ -468,8 +549,7 @@ void mmaTile(const MatrixOp& op, const uint32_t* a, const uint32_t* b, const uin
     if (kk > kMaxK || rows > 16 || cols > 16) throw std::logic_error("mmaTile: a tile above 16 x 16 x 32");
     // Every element of A and B unpacked once (B by columns), not once per dot product.
     int32_t ea[16 * kMaxK], eb[16 * kMaxK];
-    uint32_t ma[16 * kMaxK], mb[16 * kMaxK];
-    uint8_t na[16 * kMaxK], nb[16 * kMaxK];
+    uint32_t ma[16 * kMaxK], mb[16 * kMaxK], na[16 * kMaxK], nb[16 * kMaxK];
     bool rowSpecial[16], colSpecial[16];
     for (int r = 0; r < rows; ++r) {
         const size_t o = size_t(r) * kMaxK;
@@ -493,7 +573,7 @@ void mmaTile(const MatrixOp& op, const uint32_t* a, const uint32_t* b, const uin
                 continue;
             }
             const size_t oa = size_t(r) * kMaxK, ob = size_t(cc) * kMaxK;
-            d[i] = blockSum(op, ea + oa, ma + oa, na + oa, eb + ob, mb + ob, nb + ob, kk, lsbOff, accOf(cu));
+            d[i] = blockSum(op, ea + oa, ma + oa, na + oa, eb + ob, mb + ob, nb + ob, kk, lsbOff, accOf(cu), avx2);
         }
 }
 

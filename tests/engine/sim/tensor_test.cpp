@@ -415,6 +415,12 @@ TEST_CASE("mmaTile and dotProduct give the earlier arithmetic's bits: random til
                 for (auto& v : c) v = (rng() % 2) ? (ct == ElemType::F16 ? 0x8000u : 0x80000000u) : 0;
             }
             mmaTile(op, a.data(), b.data(), c.data(), d.data(), rows, cols, kk);
+            std::vector<uint32_t> dScalar(c.size());   // the scalar loops (the AVX2 ones above where the CPU has them)
+            mmaTile(op, a.data(), b.data(), c.data(), dScalar.data(), rows, cols, kk, false);
+            if (dScalar != d) {
+                INFO(describe(op) << " round " << round << ": the scalar and vectorised tile differ");
+                CHECK(false);
+            }
             for (int r = 0; r < rows; ++r)
                 for (int cc = 0; cc < cols; ++cc) {
                     std::vector<uint32_t> col(static_cast<size_t>(kk));
@@ -440,4 +446,6 @@ TEST_CASE("mmaTile and dotProduct give the earlier arithmetic's bits: random til
     CHECK(compared > 100000);
     CHECK(specialResults > 1000);
     CHECK(zeros > 1000);
+    INFO("AVX2 loops on this CPU: " << tensorVectorized());
+    CHECK(compared > 0);
 }
