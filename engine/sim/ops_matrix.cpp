@@ -76,8 +76,11 @@ void execMatrix(Exec& x) {
         uint32_t* v = x.f.narrow(offsets[o.index]);
         for (int l = 0; l < 32; ++l) v[l] = in[l];
     };
-    auto readList = [&](const std::vector<Operand>& ops, std::vector<std::array<uint32_t, 32>>& out) {
-        out.resize(ops.size());
+    // Register lists live in fixed arrays (no allocation per issue): the longest is 16 registers.
+    using RegList = std::array<std::array<uint32_t, 32>, 16>;
+    for (const auto* list : {&M.a, &M.b, &M.c, &M.d})
+        if (list->size() > 16) throw std::logic_error("execMatrix: a register list above 16");
+    auto readList = [&](const std::vector<Operand>& ops, RegList& out) {
         for (size_t i = 0; i < ops.size(); ++i) regIn(ops[i], out[i].data());
     };
     auto getSub = [](uint32_t word, int sub, ElemType t) -> uint32_t {
@@ -128,9 +131,10 @@ void execMatrix(Exec& x) {
             x.fault(Error::Kind::Fault, os.str(), 0, x.addrs[0]);
         }
         std::vector<Operand> const& regs = store ? M.a : M.d;
-        std::vector<std::array<uint32_t, 32>> vals;
+        RegList vals;
         if (store) readList(regs, vals);
-        else vals.assign(regs.size(), std::array<uint32_t, 32>{});
+        else
+            for (size_t i = 0; i < regs.size(); ++i) vals[i].fill(0);
         const FragList& fl = fragList(M, which);
         // A load whose whole tile lies in shared memory or one allocation reads it from one host
         // pointer (every lane gives the same address); anything else, each element through
@@ -178,7 +182,7 @@ void execMatrix(Exec& x) {
     }
     case MatrixKind::WmmaMma:
     case MatrixKind::Mma: {
-        std::vector<std::array<uint32_t, 32>> A, B, C;
+        RegList A, B, C;
         readList(M.a, A);
         readList(M.b, B);
         readList(M.c, C);
@@ -188,7 +192,7 @@ void execMatrix(Exec& x) {
         uint32_t a[16 * 32], bm[32 * 16], cm[16 * 16], dm[16 * 16];
         if (size_t(rowsA * colsA) > std::size(a) || size_t(colsA * colsB) > std::size(bm) || size_t(rowsA * colsB) > std::size(cm))
             throw std::logic_error("execMatrix: an mma tile above 16 x 16 x 32");
-        auto gather = [&](Frag which, const std::vector<std::array<uint32_t, 32>>& regs, ElemType t, uint32_t* out) {
+        auto gather = [&](Frag which, const RegList& regs, ElemType t, uint32_t* out) {
             const FragList& fl = fragList(M, which);
             const int cols = fragCols(M, which);
             for (uint32_t j : fl.first) {
@@ -200,7 +204,8 @@ void execMatrix(Exec& x) {
         gather(Frag::B, B, M.btype, bm);
         gather(Frag::C, C, M.ctype, cm);
         mmaTile(M, a, bm, cm, dm, rowsA, colsB, colsA);
-        std::vector<std::array<uint32_t, 32>> D(M.d.size(), std::array<uint32_t, 32>{});
+        RegList D;
+        for (size_t i = 0; i < M.d.size(); ++i) D[i].fill(0);
         const FragList& fd = fragList(M, Frag::D);
         for (size_t j = 0; j < fd.elems.size(); ++j) {
             const FragElem& e = fd.elems[j];
@@ -234,7 +239,8 @@ void execMatrix(Exec& x) {
                 }
                 std::memcpy(rows[i][r], p, 16);
             }
-        std::vector<std::array<uint32_t, 32>> D(M.d.size(), std::array<uint32_t, 32>{});
+        RegList D;
+        for (size_t i = 0; i < M.d.size(); ++i) D[i].fill(0);
         for (int l = 0; l < 32; ++l)
             for (const FragElem& e : fragmentElements(M, Frag::D, l))
                 putSub(D[e.reg][size_t(l)], e.sub, ElemType::B16, rows[e.col / 8][e.row][e.col % 8]);

@@ -359,7 +359,7 @@ bool unpackRun(const uint32_t* bits, size_t stride, int n, ElemType t, Lanes out
 }
 
 // The largest exponent among products i in [k0, k1) (exponents of A's plus B's), from `init`.
-int maxProductExp(const int32_t* ea, const int32_t* eb, int k0, int k1, int init) {
+inline int maxProductExp(const int32_t* ea, const int32_t* eb, int k0, int k1, int init) {
     int emax = init;
     for (int i = k0; i < k1; ++i) emax = std::max(emax, ea[i] + eb[i]);
     return emax;
@@ -367,7 +367,7 @@ int maxProductExp(const int32_t* ea, const int32_t* eb, int k0, int k1, int init
 
 // The exact sum of products i in [k0, k1), each truncated toward zero at 2^q: `base` is
 // -(lsbOff + q), so a product's shift is its exponent plus base.
-int64_t productSum(const int32_t* ea, const uint32_t* ma, const uint32_t* na, const int32_t* eb, const uint32_t* mb, const uint32_t* nb, int k0, int k1,
+inline int64_t productSum(const int32_t* ea, const uint32_t* ma, const uint32_t* na, const int32_t* eb, const uint32_t* mb, const uint32_t* nb, int k0, int k1,
                    int base) {
     int64_t sum = 0;
     for (int i = k0; i < k1; ++i) {
@@ -416,6 +416,31 @@ __attribute__((target("avx2"))) int64_t productSumAvx2(const int32_t* ea, const 
     return _mm_cvtsi128_si64(h) + _mm_extract_epi64(h, 1);
 }
 
+// f16 and bf16 runs of 16, eight terms per operation in 32-bit lanes: a product's significand
+// is below 2^(lsbOff + 2) <= 2^22 and its shift at most 25 - lsbOff (no product's exponent
+// exceeds the maximum), so every truncated term is below 2^27 and its negation fits; the
+// terms are widened to 64 bits for the sum.
+__attribute__((target("avx2"))) int64_t productSum16NarrowAvx2(const int32_t* ea, const uint32_t* ma, const uint32_t* na, const int32_t* eb,
+                                                               const uint32_t* mb, const uint32_t* nb, int k0, int base) {
+    const __m256i vbase = _mm256_set1_epi32(base), zero = _mm256_setzero_si256(), c31 = _mm256_set1_epi32(31);
+#define WARPSCOPE_LD256(p) _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p))
+    __m256i acc = zero;
+    for (int i = k0; i < k0 + 16; i += 8) {
+        const __m256i sh = _mm256_add_epi32(_mm256_add_epi32(WARPSCOPE_LD256(ea + i), WARPSCOPE_LD256(eb + i)), vbase);
+        const __m256i left = _mm256_max_epi32(sh, zero);
+        const __m256i right = _mm256_min_epi32(_mm256_max_epi32(_mm256_sub_epi32(zero, sh), zero), c31);
+        const __m256i prod = _mm256_mullo_epi32(WARPSCOPE_LD256(ma + i), WARPSCOPE_LD256(mb + i));
+        __m256i v = _mm256_srlv_epi32(_mm256_sllv_epi32(prod, left), right);
+        const __m256i s = _mm256_xor_si256(WARPSCOPE_LD256(na + i), WARPSCOPE_LD256(nb + i));
+        v = _mm256_sub_epi32(_mm256_xor_si256(v, s), s);
+        acc = _mm256_add_epi64(acc, _mm256_cvtepi32_epi64(_mm256_castsi256_si128(v)));
+        acc = _mm256_add_epi64(acc, _mm256_cvtepi32_epi64(_mm256_extracti128_si256(v, 1)));
+    }
+    const __m128i h = _mm_add_epi64(_mm256_castsi256_si128(acc), _mm256_extracti128_si256(acc, 1));
+    return _mm_cvtsi128_si64(h) + _mm_extract_epi64(h, 1);
+#undef WARPSCOPE_LD256
+}
+
 const bool kTensorAvx2 = __builtin_cpu_supports("avx2");
 #else
 const bool kTensorAvx2 = false;
@@ -432,7 +457,7 @@ struct Acc {
 // engine runs here, through dotProduct (one element) or mmaTile (a tile). a and b hold kk
 // elements each; lsbOff is the sum of A's and B's mantissa widths (a product's last bit lies
 // that far below its exponent).
-uint32_t blockSum(const MatrixOp& op, const int32_t* ea, const uint32_t* ma, const uint32_t* na, const int32_t* eb, const uint32_t* mb,
+[[gnu::always_inline]] inline uint32_t blockSum(const MatrixOp& op, const int32_t* ea, const uint32_t* ma, const uint32_t* na, const int32_t* eb, const uint32_t* mb,
                   const uint32_t* nb, int kk, int lsbOff, Acc acc, bool avx2) {
     const bool f16acc = op.ctype == ElemType::F16;
     const bool f16out = op.dtype == ElemType::F16;
@@ -457,7 +482,8 @@ uint32_t blockSum(const MatrixOp& op, const int32_t* ea, const uint32_t* ma, con
             // truncated toward zero there (a zero product adds nothing).
             q = emax - 25;
 #ifdef WARPSCOPE_TENSOR_AVX2
-            if (avx2 && (k1 - k0) % 4 == 0) sum = productSumAvx2(ea, ma, na, eb, mb, nb, k0, k1, -(lsbOff + q));
+            if (avx2 && k1 - k0 == 16 && lsbOff <= 20) sum = productSum16NarrowAvx2(ea, ma, na, eb, mb, nb, k0, -(lsbOff + q));
+            else if (avx2 && (k1 - k0) % 4 == 0) sum = productSumAvx2(ea, ma, na, eb, mb, nb, k0, k1, -(lsbOff + q));
             else
 #endif
                 sum = productSum(ea, ma, na, eb, mb, nb, k0, k1, -(lsbOff + q));
@@ -507,6 +533,43 @@ Acc accOf(const Unpacked& u) {
 
 constexpr int kMaxK = 32;   // the longest dot product of a floating mma (k16; tf32 k8)
 
+// A tile's unpacked inputs (row r of A at r * kMaxK, column c of B at c * kMaxK).
+struct TileInputs {
+    int32_t ea[16 * kMaxK], eb[16 * kMaxK];
+    uint32_t ma[16 * kMaxK], mb[16 * kMaxK], na[16 * kMaxK], nb[16 * kMaxK];
+    bool rowSpecial[16], colSpecial[16];
+};
+
+// Every output whose row and column hold no infinity or NaN, and whose accumulator is finite
+// (the others are already in d). One function per instruction set, so that blockSum and its
+// loops inline into the tile's loop with `avx2` a constant.
+[[gnu::always_inline]] inline void finiteSums(const MatrixOp& op, const TileInputs& in, const uint32_t* c, uint32_t* d, int rows, int cols, int kk,
+                                              bool avx2) {
+    const ElemType ct = op.ctype == ElemType::F16 ? ElemType::F16 : ElemType::F32;
+    const int lsbOff = mantBits(op.atype) + mantBits(op.btype);
+    for (int r = 0; r < rows; ++r) {
+        if (in.rowSpecial[r]) continue;
+        const size_t oa = size_t(r) * kMaxK;
+        for (int cc = 0; cc < cols; ++cc) {
+            const size_t i = size_t(r) * size_t(cols) + size_t(cc);
+            const Unpacked cu = unpack(c[i], ct);
+            if (in.colSpecial[cc] || cu.nan || cu.inf) continue;
+            const size_t ob = size_t(cc) * kMaxK;
+            d[i] = blockSum(op, in.ea + oa, in.ma + oa, in.na + oa, in.eb + ob, in.mb + ob, in.nb + ob, kk, lsbOff, accOf(cu), avx2);
+        }
+    }
+}
+
+void finiteSumsScalar(const MatrixOp& op, const TileInputs& in, const uint32_t* c, uint32_t* d, int rows, int cols, int kk) {
+    finiteSums(op, in, c, d, rows, cols, kk, false);
+}
+
+#ifdef WARPSCOPE_TENSOR_AVX2
+__attribute__((target("avx2"))) void finiteSumsAvx2(const MatrixOp& op, const TileInputs& in, const uint32_t* c, uint32_t* d, int rows, int cols, int kk) {
+    finiteSums(op, in, c, d, rows, cols, kk, true);
+}
+#endif
+
 } // namespace
 
 uint32_t dotProduct(const MatrixOp& op, const uint32_t* a, const uint32_t* b, int kk, uint32_t c) {
@@ -548,33 +611,30 @@ void mmaTile(const MatrixOp& op, const uint32_t* a, const uint32_t* b, const uin
     }
     if (kk > kMaxK || rows > 16 || cols > 16) throw std::logic_error("mmaTile: a tile above 16 x 16 x 32");
     // Every element of A and B unpacked once (B by columns), not once per dot product.
-    int32_t ea[16 * kMaxK], eb[16 * kMaxK];
-    uint32_t ma[16 * kMaxK], mb[16 * kMaxK], na[16 * kMaxK], nb[16 * kMaxK];
-    bool rowSpecial[16], colSpecial[16];
+    TileInputs in;
     for (int r = 0; r < rows; ++r) {
         const size_t o = size_t(r) * kMaxK;
-        rowSpecial[r] = unpackRun(a + size_t(r) * size_t(kk), 1, kk, op.atype, Lanes{ea + o, ma + o, na + o});
+        in.rowSpecial[r] = unpackRun(a + size_t(r) * size_t(kk), 1, kk, op.atype, Lanes{in.ea + o, in.ma + o, in.na + o});
     }
     for (int cc = 0; cc < cols; ++cc) {
         const size_t o = size_t(cc) * kMaxK;
-        colSpecial[cc] = unpackRun(b + cc, size_t(cols), kk, op.btype, Lanes{eb + o, mb + o, nb + o});
+        in.colSpecial[cc] = unpackRun(b + cc, size_t(cols), kk, op.btype, Lanes{in.eb + o, in.mb + o, in.nb + o});
     }
+    // Infinities and NaNs: dotProduct's rules (the row and column gathered again).
     const ElemType ct = op.ctype == ElemType::F16 ? ElemType::F16 : ElemType::F32;
-    const int lsbOff = mantBits(op.atype) + mantBits(op.btype);
     for (int r = 0; r < rows; ++r)
         for (int cc = 0; cc < cols; ++cc) {
             const size_t i = size_t(r) * size_t(cols) + size_t(cc);
-            const Unpacked cu = unpack(c[i], ct);
-            if (rowSpecial[r] || colSpecial[cc] || cu.nan || cu.inf) {
-                // Infinities and NaNs: dotProduct's rules (the row and column gathered again).
-                uint32_t col[kMaxK];
-                for (int k = 0; k < kk; ++k) col[k] = b[size_t(k) * size_t(cols) + size_t(cc)];
-                d[i] = dotProduct(op, a + size_t(r) * size_t(kk), col, kk, c[i]);
-                continue;
-            }
-            const size_t oa = size_t(r) * kMaxK, ob = size_t(cc) * kMaxK;
-            d[i] = blockSum(op, ea + oa, ma + oa, na + oa, eb + ob, mb + ob, nb + ob, kk, lsbOff, accOf(cu), avx2);
+            const bool cSpecial = ct == ElemType::F16 ? ((c[i] >> 10) & 0x1fu) == 0x1fu : ((c[i] >> 23) & 0xffu) == 0xffu;
+            if (!in.rowSpecial[r] && !in.colSpecial[cc] && !cSpecial) continue;
+            uint32_t col[kMaxK];
+            for (int k = 0; k < kk; ++k) col[k] = b[size_t(k) * size_t(cols) + size_t(cc)];
+            d[i] = dotProduct(op, a + size_t(r) * size_t(kk), col, kk, c[i]);
         }
+#ifdef WARPSCOPE_TENSOR_AVX2
+    if (avx2) return finiteSumsAvx2(op, in, c, d, rows, cols, kk);
+#endif
+    finiteSumsScalar(op, in, c, d, rows, cols, kk);
 }
 
 uint32_t dotProductInt(const MatrixOp& op, const uint32_t* a, const uint32_t* b, int kk, uint32_t c) {
