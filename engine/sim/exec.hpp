@@ -310,6 +310,24 @@ struct Exec {
         }
     }
 
+    // A read of `bytes` contiguous bytes at `addr` (the instruction's space, generic resolved)
+    // that lies wholly in the block's shared memory or in one global allocation; null otherwise,
+    // and the caller takes resolve(), which names the fault (wmma.load reads a tile's extent at once).
+    const uint8_t* extentFor(uint64_t addr, uint64_t bytes) {
+        StateSpace space = I.space;
+        if (space == StateSpace::None) {
+            switch (mem::windowOf(addr)) {
+            case mem::Window::Shared: space = StateSpace::Shared; addr -= mem::kSharedWindow; break;
+            case mem::Window::Global: space = StateSpace::Global; break;
+            default: return nullptr;
+            }
+        }
+        if (space == StateSpace::Shared) return addr + bytes <= b.shared.size() && addr + bytes >= addr ? b.shared.data() + addr : nullptr;
+        if (space != StateSpace::Global && space != StateSpace::Const) return nullptr;
+        mem::Allocation* al = g.mem_.find(addr, bytes, g.allocCache_);
+        return al ? al->data.get() + (addr - al->base) : nullptr;
+    }
+
     // The common case inline: an aligned access to shared memory or to a global allocation in
     // an explicit state space. Everything else (generic addresses, faults) takes resolve().
     uint8_t* pointerFor(int lane, uint32_t bytes, bool isStore, StateSpace* resolved) {

@@ -1,7 +1,52 @@
 // Tensor-core instructions over a warp: wmma.load/store/mma, mma, ldmatrix, movmatrix.
 #include "sim/exec.hpp"
 
+#include <memory>
+#include <stdexcept>
+
 namespace warpscope::sim {
+
+namespace {
+
+// Every lane's fragment elements of one operand (fragmentElements, lane 0's first), computed once
+// per instruction shape and thread instead of on every issue. `first` lists the slots that are
+// the first holder of their matrix element in lane order (f16 wmma A and B hold each twice; the
+// hardware reads the first copy).
+struct FragList {
+    std::vector<FragElem> elems;
+    std::vector<uint8_t> lane;
+    std::vector<uint32_t> first;
+};
+
+struct FragKey {
+    MatrixKind kind;
+    Frag which;
+    int m, n, k, count;
+    bool trans;
+    ElemType atype, btype, ctype, dtype;
+    bool operator==(const FragKey&) const = default;
+};
+
+const FragList& fragList(const MatrixOp& M, Frag which) {
+    const FragKey key{M.kind, which, M.m, M.n, M.k, M.count, M.trans, M.atype, M.btype, M.ctype, M.dtype};
+    thread_local std::vector<std::pair<FragKey, std::unique_ptr<FragList>>> cache;
+    for (auto& [k, list] : cache)
+        if (k == key) return *list;
+    auto list = std::make_unique<FragList>();
+    const int cols = fragCols(M, which);
+    std::vector<uint8_t> seen(size_t(fragRows(M, which)) * size_t(cols));
+    for (int l = 0; l < 32; ++l)
+        for (const FragElem& e : fragmentElements(M, which, l)) {
+            const size_t i = size_t(e.row) * size_t(cols) + e.col;
+            if (!seen[i]) seen[i] = 1, list->first.push_back(uint32_t(list->elems.size()));
+            list->elems.push_back(e);
+            list->lane.push_back(uint8_t(l));
+        }
+    cache.emplace_back(key, std::move(list));
+    return *cache.back().second;
+}
+
+} // namespace
 
 // Tensor-core instructions (sim/tensor.hpp): every lane's fragment elements move between its
 // registers and memory (wmma.load/store, ldmatrix) or other lanes (mma, movmatrix) by the
@@ -31,8 +76,11 @@ void execMatrix(Exec& x) {
         uint32_t* v = x.f.narrow(offsets[o.index]);
         for (int l = 0; l < 32; ++l) v[l] = in[l];
     };
-    auto readList = [&](const std::vector<Operand>& ops, std::vector<std::array<uint32_t, 32>>& out) {
-        out.resize(ops.size());
+    // Register lists live in fixed arrays (no allocation per issue): the longest is 16 registers.
+    using RegList = std::array<std::array<uint32_t, 32>, 16>;
+    for (const auto* list : {&M.a, &M.b, &M.c, &M.d})
+        if (list->size() > 16) throw std::logic_error("execMatrix: a register list above 16");
+    auto readList = [&](const std::vector<Operand>& ops, RegList& out) {
         for (size_t i = 0; i < ops.size(); ++i) regIn(ops[i], out[i].data());
     };
     auto getSub = [](uint32_t word, int sub, ElemType t) -> uint32_t {
@@ -83,22 +131,49 @@ void execMatrix(Exec& x) {
             x.fault(Error::Kind::Fault, os.str(), 0, x.addrs[0]);
         }
         std::vector<Operand> const& regs = store ? M.a : M.d;
-        std::vector<std::array<uint32_t, 32>> vals;
+        RegList vals;
         if (store) readList(regs, vals);
-        else vals.assign(regs.size(), std::array<uint32_t, 32>{});
-        for (int l = 0; l < 32; ++l) {
-            for (const FragElem& e : fragmentElements(M, which, l)) {
-                const uint64_t idx = M.rowMajor ? uint64_t(e.row) * stride[l] + e.col : uint64_t(e.col) * stride[l] + e.row;
-                const uint64_t addr = x.addrs[l] + idx * uint64_t(eb);
-                uint8_t* p = x.resolve(I.space, addr, uint32_t(eb), l, store, nullptr);
-                if (store) {
-                    const uint32_t v = getSub(vals[e.reg][size_t(l)], e.sub, t);
-                    std::memcpy(p, &v, size_t(eb));
+        else
+            for (size_t i = 0; i < regs.size(); ++i) vals[i].fill(0);
+        const FragList& fl = fragList(M, which);
+        // A load whose whole tile lies in shared memory or one allocation reads it from one host
+        // pointer (every lane gives the same address); anything else, each element through
+        // resolve(), which reports a fault where it lies.
+        const int rowsF = fragRows(M, which), colsF = fragCols(M, which);
+        const uint64_t major = uint64_t(M.rowMajor ? rowsF : colsF), minor = uint64_t(M.rowMajor ? colsF : rowsF);
+        const uint8_t* tile = store ? nullptr : x.extentFor(x.addrs[0], ((major - 1) * stride[0] + minor) * uint64_t(eb));
+        if (tile) {
+            const uint64_t st = stride[0];
+            for (size_t j = 0; j < fl.elems.size(); ++j) {
+                const FragElem& e = fl.elems[j];
+                const uint64_t idx = M.rowMajor ? uint64_t(e.row) * st + e.col : uint64_t(e.col) * st + e.row;
+                const uint8_t* p = tile + idx * uint64_t(eb);
+                uint32_t v;
+                if (eb == 2) {
+                    uint16_t h;
+                    std::memcpy(&h, p, 2);
+                    v = h;
+                } else if (eb == 4) {
+                    std::memcpy(&v, p, 4);
                 } else {
-                    uint32_t v = 0;
-                    std::memcpy(&v, p, size_t(eb));
-                    putSub(vals[e.reg][size_t(l)], e.sub, t, v);
+                    v = *p;
                 }
+                putSub(vals[e.reg][fl.lane[j]], e.sub, t, v);
+            }
+        }
+        for (size_t j = 0; !tile && j < fl.elems.size(); ++j) {
+            const FragElem& e = fl.elems[j];
+            const int l = fl.lane[j];
+            const uint64_t idx = M.rowMajor ? uint64_t(e.row) * stride[l] + e.col : uint64_t(e.col) * stride[l] + e.row;
+            const uint64_t addr = x.addrs[l] + idx * uint64_t(eb);
+            uint8_t* p = x.resolve(I.space, addr, uint32_t(eb), l, store, nullptr);
+            if (store) {
+                const uint32_t v = getSub(vals[e.reg][size_t(l)], e.sub, t);
+                std::memcpy(p, &v, size_t(eb));
+            } else {
+                uint32_t v = 0;
+                std::memcpy(&v, p, size_t(eb));
+                putSub(vals[e.reg][size_t(l)], e.sub, t, v);
             }
         }
         if (!store)
@@ -107,43 +182,35 @@ void execMatrix(Exec& x) {
     }
     case MatrixKind::WmmaMma:
     case MatrixKind::Mma: {
-        std::vector<std::array<uint32_t, 32>> A, B, C;
+        RegList A, B, C;
         readList(M.a, A);
         readList(M.b, B);
         readList(M.c, C);
         const int rowsA = fragRows(M, Frag::A), colsA = fragCols(M, Frag::A), colsB = fragCols(M, Frag::B);
         // Gather the tiles: the first holder of each element (f16 wmma fragments hold theirs twice;
         // the hardware reads the first copy).
-        std::vector<uint32_t> a(size_t(rowsA * colsA)), bm(size_t(colsA * colsB)), cm(size_t(rowsA * colsB));
-        std::vector<uint8_t> seenA(a.size()), seenB(bm.size()), seenC(cm.size());
-        for (int l = 0; l < 32; ++l) {
-            for (const FragElem& e : fragmentElements(M, Frag::A, l)) {
-                const size_t i = size_t(e.row) * size_t(colsA) + e.col;
-                if (!seenA[i]) a[i] = getSub(A[e.reg][size_t(l)], e.sub, M.atype), seenA[i] = 1;
+        uint32_t a[16 * 32], bm[32 * 16], cm[16 * 16], dm[16 * 16];
+        if (size_t(rowsA * colsA) > std::size(a) || size_t(colsA * colsB) > std::size(bm) || size_t(rowsA * colsB) > std::size(cm))
+            throw std::logic_error("execMatrix: an mma tile above 16 x 16 x 32");
+        auto gather = [&](Frag which, const RegList& regs, ElemType t, uint32_t* out) {
+            const FragList& fl = fragList(M, which);
+            const int cols = fragCols(M, which);
+            for (uint32_t j : fl.first) {
+                const FragElem& e = fl.elems[j];
+                out[size_t(e.row) * size_t(cols) + e.col] = getSub(regs[e.reg][fl.lane[j]], e.sub, t);
             }
-            for (const FragElem& e : fragmentElements(M, Frag::B, l)) {
-                const size_t i = size_t(e.row) * size_t(colsB) + e.col;
-                if (!seenB[i]) bm[i] = getSub(B[e.reg][size_t(l)], e.sub, M.btype), seenB[i] = 1;
-            }
-            for (const FragElem& e : fragmentElements(M, Frag::C, l)) {
-                const size_t i = size_t(e.row) * size_t(colsB) + e.col;
-                if (!seenC[i]) cm[i] = getSub(C[e.reg][size_t(l)], e.sub, M.ctype), seenC[i] = 1;
-            }
+        };
+        gather(Frag::A, A, M.atype, a);
+        gather(Frag::B, B, M.btype, bm);
+        gather(Frag::C, C, M.ctype, cm);
+        mmaTile(M, a, bm, cm, dm, rowsA, colsB, colsA);
+        RegList D;
+        for (size_t i = 0; i < M.d.size(); ++i) D[i].fill(0);
+        const FragList& fd = fragList(M, Frag::D);
+        for (size_t j = 0; j < fd.elems.size(); ++j) {
+            const FragElem& e = fd.elems[j];
+            putSub(D[e.reg][fd.lane[j]], e.sub, M.dtype, dm[size_t(e.row) * size_t(colsB) + e.col]);
         }
-        std::vector<uint32_t> dm(cm.size());
-        std::vector<uint32_t> col(static_cast<size_t>(colsA));
-        const bool integer = tensorIsInteger(M);
-        for (int r = 0; r < rowsA; ++r)
-            for (int c = 0; c < colsB; ++c) {
-                for (int k = 0; k < colsA; ++k) col[size_t(k)] = bm[size_t(k) * size_t(colsB) + size_t(c)];
-                const uint32_t* arow = a.data() + size_t(r) * size_t(colsA);
-                const uint32_t cv = cm[size_t(r) * size_t(colsB) + size_t(c)];
-                dm[size_t(r) * size_t(colsB) + size_t(c)] = integer ? dotProductInt(M, arow, col.data(), colsA, cv) : dotProduct(M, arow, col.data(), colsA, cv);
-            }
-        std::vector<std::array<uint32_t, 32>> D(M.d.size(), std::array<uint32_t, 32>{});
-        for (int l = 0; l < 32; ++l)
-            for (const FragElem& e : fragmentElements(M, Frag::D, l))
-                putSub(D[e.reg][size_t(l)], e.sub, M.dtype, dm[size_t(e.row) * size_t(colsB) + e.col]);
         for (size_t i = 0; i < M.d.size(); ++i) regOut(M.d[i], D[i].data());
         break;
     }
@@ -172,7 +239,8 @@ void execMatrix(Exec& x) {
                 }
                 std::memcpy(rows[i][r], p, 16);
             }
-        std::vector<std::array<uint32_t, 32>> D(M.d.size(), std::array<uint32_t, 32>{});
+        RegList D;
+        for (size_t i = 0; i < M.d.size(); ++i) D[i].fill(0);
         for (int l = 0; l < 32; ++l)
             for (const FragElem& e : fragmentElements(M, Frag::D, l))
                 putSub(D[e.reg][size_t(l)], e.sub, ElemType::B16, rows[e.col / 8][e.row][e.col % 8]);

@@ -31,7 +31,14 @@ enum class Frag : uint8_t { A, B, C, D };
 enum class ElemType : uint8_t { None, F16, BF16, TF32, F32, S8, U8, S32, B16 };
 
 std::string_view elemTypeName(ElemType t);
-int elemBytes(ElemType t);
+inline int elemBytes(ElemType t) {   // (inline: the executors' per-element loops call it)
+    switch (t) {
+    case ElemType::F16: case ElemType::BF16: case ElemType::B16: return 2;
+    case ElemType::S8: case ElemType::U8: return 1;
+    case ElemType::None: return 0;
+    default: return 4;
+    }
+}
 
 struct MatrixOp {
     MatrixKind kind = MatrixKind::Mma;
@@ -91,6 +98,15 @@ std::vector<Frag> fragmentsOf(const MatrixOp& op);
 // arithmetic. Inputs are raw bits in their types (atype for A and B, ctype for C); the result
 // is bits in dtype (F32 or F16).
 uint32_t dotProduct(const MatrixOp& op, const uint32_t* a, const uint32_t* b, int kk, uint32_t c);
+// A whole tile, the executor's path: d = a x b + c with a rows x kk, b kk x cols, c and d rows x
+// cols, all row-major raw bits. Bit for bit dotProduct (or dotProductInt) of every element; each
+// input is unpacked once instead of once per dot product. Floating tiles up to 16 x 16 x 32.
+// `vectorized`: the sums' AVX2 loops where the CPU has them (false: the scalar loops only; the
+// tests compare both).
+void mmaTile(const MatrixOp& op, const uint32_t* a, const uint32_t* b, const uint32_t* c, uint32_t* d, int rows, int cols, int kk,
+             bool vectorized = true);
+// Whether this build and CPU run the sums' AVX2 loops.
+bool tensorVectorized();
 // Integer mma: s8/u8 inputs, s32 accumulator; wraps, or clamps with .satfinite.
 uint32_t dotProductInt(const MatrixOp& op, const uint32_t* a, const uint32_t* b, int kk, uint32_t c);
 
