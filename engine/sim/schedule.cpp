@@ -100,6 +100,7 @@ void Gpu::releaseGridBarrier() {
         }
         ++b.barrierEpoch;
     }
+    if (race_) race_->gridBarrier();
     gridWaiting_ = 0;
     gridParked_ = false;
     barrierReleased_ = true;

@@ -242,3 +242,28 @@ TEST_CASE("grid.sync() in a launch that is not cooperative traps with the cooper
     }
     CHECK(error.find("cudaLaunchCooperativeKernel") != std::string::npos);
 }
+
+TEST_CASE("racecheck: the grid barrier orders the blocks' global accesses before and after it", "[sim][grid]") {
+    if (!haveClang()) return;
+    // Each phase reads words other blocks wrote before the last grid sync: no hazard.
+    sim::LaunchOptions opt;
+    opt.racecheck = true;
+    opt.threads = 4;
+    runtime::SimDevice dev(opt);
+    dev.loadModule(phasesPtx(), "phases.ptx");
+    runtime::DevPtr pin = dev.malloc(kN * 4, "in"), pa = dev.malloc(kN * 4, "a"), pb = dev.malloc(kN * 4, "b"),
+                    pt = dev.malloc(16, "total");
+    std::vector<uint8_t> zeros(kN * 4, 0);
+    for (runtime::DevPtr p : {pin, pa, pb}) dev.memcpyHtoD(p, zeros.data(), kN * 4);
+    dev.memcpyHtoD(pt, zeros.data(), 16);
+    runtime::LaunchConfig cfg;
+    cfg.grid.x = kBlocks;
+    cfg.block.x = kThreads;
+    cfg.cooperative = true;
+    dev.launch("phases", cfg, {wst::arg(pin), wst::arg(pa), wst::arg(pb), wst::arg(pt), wst::arg(kN), wst::arg(-1), wst::arg(-1)});
+    std::string said;
+    for (auto& r : dev.reports()) said += r.message + "\n";
+    INFO(said);
+    CHECK(dev.reports().empty());
+    CHECK(dev.lastStats().blocksCompleted == kBlocks);
+}
