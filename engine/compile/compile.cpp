@@ -564,11 +564,15 @@ Result runClang(const std::string& source, const std::string& fileName, const Op
             d.message += " (launching a kernel from a kernel, dynamic parallelism, is not supported by the simulator: launch it from the host script in lesson.json)";
     if (p.exitCode == 0 && !p.timedOut && fs::exists(ws.dir.path / "out.ptx")) {
         r.ptx = mapPreludeLines(readText(ws.dir.path / "out.ptx"), source);
-        // An external function left in the PTX would be a link error later: name it now.
+        // An external function left in the PTX would be a link error later: name it now. (Not
+        // __warpscope_grid_sync, the grid barrier of warpscope's <cooperative_groups.h>, which the
+        // simulator's compile step turns into one instruction.)
         static const std::regex externRe(R"(\.extern\s+\.func\s+(?:\([^)]*\)\s*)?([A-Za-z_$][A-Za-z0-9_$]*))");
-        std::smatch m;
-        if (std::regex_search(r.ptx, m, externRe)) {
-            r.error = "the kernel calls '" + m[1].str() + "', which warpscope's clang prelude does not provide (see docs/compile.md); compile with --compiler nvcc or nvrtc where a CUDA toolkit is installed";
+        std::string missing;
+        for (auto it = std::sregex_iterator(r.ptx.begin(), r.ptx.end(), externRe); it != std::sregex_iterator() && missing.empty(); ++it)
+            if ((*it)[1].str() != "__warpscope_grid_sync") missing = (*it)[1].str();
+        if (!missing.empty()) {
+            r.error = "the kernel calls '" + missing + "', which warpscope's clang prelude does not provide (see docs/compile.md); compile with --compiler nvcc or nvrtc where a CUDA toolkit is installed";
             r.ptx.clear();
         } else {
             r.ok = true;

@@ -58,6 +58,15 @@ public:
                     bool before);
     // membar/fence by `lanes` of warp w (cta-scoped fences do not order other blocks).
     void fence(const Block& b, const Warp& w, uint32_t lanes, const Instr& I);
+    // The grid barrier (grid.sync() of warpscope's <cooperative_groups.h>) released: every access
+    // before it happens before every access after it, as at a kernel boundary, so the shadow
+    // starts again.
+    void gridBarrier() {
+        shadows_.clear();
+        lastAlloc_ = nullptr;
+        lastShadow_ = nullptr;
+        pagesMade_ = 0;
+    }
     // A block finished: its per-thread state goes (what it released stays with the locations).
     void blockRetired(uint32_t linear) {
         blocks_.erase(linear);

@@ -984,6 +984,18 @@ Instr Translator::translate(const ptx::Instruction& in, uint32_t funcIndex) {
         }
         if (i >= ops.size() || (ops[i].kind != ptx::Operand::Kind::Symbol && ops[i].kind != ptx::Operand::Kind::Register))
             malformed(c_, "call needs a function name or a register holding a function's address");
+        // warpscope's <cooperative_groups.h> implements grid.sync() as a call of the bodiless
+        // __warpscope_grid_sync: the grid barrier, one instruction (Gpu::gridBarrierStall).
+        if (ops[i].kind == ptx::Operand::Kind::Symbol && ops[i].name == "__warpscope_grid_sync") {
+            const ptx::Function* pf = c_.mod.findFunction(ops[i].name);
+            if (!pf || pf->hasBody || !rets.empty() ||
+                (i + 1 < ops.size() && !(ops[i + 1].kind == ptx::Operand::Kind::Vector && ops[i + 1].elems.empty() && i + 2 == ops.size())))
+                malformed(c_, "__warpscope_grid_sync is warpscope's grid barrier: declared without a body, called with no arguments and no result");
+            I.op = Op::Bar;
+            I.gridSync = true;
+            I.nsrc = 0;
+            break;
+        }
         CallSite cs;
         if (ops[i].kind == ptx::Operand::Kind::Register) {
             // call (rets), %rd, (args), prototype;  the target is each lane's register value.

@@ -98,6 +98,10 @@ struct Frame {
 std::vector<uint64_t> registerValues(const Function& fn, const Frame& f, const uint32_t* offsets = nullptr);
 
 enum class WarpState : uint8_t { Ready, AtBarrier, Done };
+// Warp::barrierId of a warp waiting at the grid barrier (grid.sync() of warpscope's
+// <cooperative_groups.h>; Instr::gridSync): not one of the block's 16 barriers, so the block's
+// counters (waitingAt, ...) leave it out; Gpu::gridBarrierStall releases it.
+constexpr uint32_t kGridBarrierId = 16;
 
 struct Warp {
     // --- The current position, flat: every issue reaches it in one load from the Warp ---
@@ -243,6 +247,7 @@ struct Block {
             if (w.state == WarpState::Ready) ++ready;
             if (w.state != WarpState::AtBarrier) continue;
             ++waiting;
+            if (w.barrierId == kGridBarrierId) continue;
             counted += w.barrierCount != 0;
             ++at[w.barrierId & 15];
         }
@@ -252,7 +257,7 @@ struct Block {
         const uint32_t wholeBlock = static_cast<uint32_t>(warps.size()) * 32;
         for (const Warp& w : warps) {
             const uint32_t c = waitingCount[w.barrierId & 15];
-            if (w.state == WarpState::AtBarrier && c != kMixedCounts && c != (w.barrierCount ? w.barrierCount : wholeBlock)) return false;
+            if (w.state == WarpState::AtBarrier && w.barrierId != kGridBarrierId && c != kMixedCounts && c != (w.barrierCount ? w.barrierCount : wholeBlock)) return false;
         }
         return true;
     }
@@ -397,6 +402,13 @@ private:
     void issue(Block& b, Warp& w);          // the lean path for pre-decoded whole-warp instructions, else issueGeneral
     void issueGeneral(Block& b, Warp& w);
     void reportDeadlock();                  // throws the deadlock fault when a warp waits at a barrier (kept out of issueNext's frame)
+    // No warp can issue: when every live warp waits at the grid barrier, releases it (true) in a
+    // serial run; a share of a parallel cooperative run stops there instead (gridParked_, false)
+    // for runToEnd to release every share at once. Throws a deadlock when a block of the grid
+    // ended without reaching it. False when no warp waits there.
+    bool gridBarrierStall();
+    void releaseGridBarrier();
+    void runCooperative(uint32_t threads);   // runToEnd for a kernel with grid barriers
     void stopLaunch(Block& b, Warp& w, uint32_t active, const Instr& I);   // throws when over budget or cancelled
     void checkMemberMask(Block& b, Warp& w, const Instr& I, uint32_t exec, const uint64_t* masks);   // synccheck, *.sync
     void tryReleaseBarrier(Block& b);
@@ -434,6 +446,10 @@ private:
     bool countByPc_ = false;
     std::vector<PcCounts> pcCounts_;
     bool barrierReleased_ = false;
+    // The grid barrier (kGridBarrierId): warps waiting there; a share of a parallel cooperative run
+    // (runCooperative) stops when all its blocks' live warps wait there (gridParked_).
+    uint32_t gridWaiting_ = 0;
+    bool gridShare_ = false, gridParked_ = false;
     struct Arrival {
         bool arrived = false;
         uint8_t id = 0;

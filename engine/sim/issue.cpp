@@ -172,6 +172,30 @@ void execBarrier(Exec& x) {
     }
     if (execMask == 0) return;
     const uint32_t live = w.validMask & ~w.exited;
+    if (I.gridSync) {   // grid.sync(): the warp waits until every live warp of the grid arrives (Gpu::gridBarrierStall)
+        if (g.opt_.gridWorkspace == 0)
+            g.raise(Error::Kind::Fault,
+                    "grid.sync() (cooperative_groups::this_grid().sync()) in a launch that is not cooperative: grid-wide "
+                    "synchronisation needs every block resident at once, which only cudaLaunchCooperativeKernel promises.",
+                    b, w, std::countr_zero(execMask), &I);
+        if (execMask != live || w.parkedMask) {
+            std::ostringstream os;
+            os << "grid.sync() reached by only some threads of a warp (lanes 0x" << std::hex << execMask << " of its live lanes 0x" << live
+               << "): every thread of the grid must call it.";
+            g.raise(Error::Kind::Fault, os.str(), b, w, std::countr_zero(execMask), &I);
+        }
+        w.top.pc = pc + 1;
+        x.control = true;
+        g.arrival_ = {true, static_cast<uint8_t>(kGridBarrierId), 0};
+        w.state = WarpState::AtBarrier;
+        --b.readyWarps;
+        ++b.waitingWarps;
+        w.barrierId = kGridBarrierId;
+        w.barrierCount = 0;
+        w.barrierPc = pc;
+        ++g.gridWaiting_;
+        return;
+    }
     // Some live lanes of the warp are elsewhere. Where they can only run to the kernel's end
     // (an early return before __syncthreads()), they go on and the arrived lanes wait: exited
     // threads count as arrived on Volta and later (parkAtBarrier). Otherwise: an error.

@@ -75,6 +75,7 @@ struct Instr {
     bool maskSync = false;         // shfl/vote/match/bar.warp .sync: a member mask to check
     uint8_t order = 0;             // MemOrder bits from .volatile/.relaxed/.acquire/.release/.cta
     bool barArrive = false;        // bar.arrive: no wait
+    bool gridSync = false;         // Bar: the grid barrier of a cooperative launch (a call of __warpscope_grid_sync)
     uint8_t barRed = 0;            // 0 none, 1 popc, 2 and, 3 or
     // red, or an atom whose old value no instruction reads: ptxas emits RED for it and Nsight
     // Compute counts it under op_red, not op_atom.

@@ -45,19 +45,72 @@ bool Gpu::issueNext() {
             if (w.state == WarpState::Done) retireIfDone(*b);
             return true;
         }
-        // Nobody could issue: every live warp of every resident block waits at a barrier
-        // that cannot complete.
+        // Nobody could issue: every live warp waits at the grid barrier (released here, or a
+        // share stops there), or some wait at a barrier that cannot complete.
+        if (gridWaiting_ != 0) {
+            if (gridBarrierStall()) continue;
+            if (gridParked_) return false;   // (state_ stays Running: runCooperative releases it)
+        }
         reportDeadlock();
         state_ = LaunchState::Finished;
         return false;
     }
 }
 
-[[gnu::noinline]] void Gpu::reportDeadlock() {
-    {
-        Block& b = *blocks_.resident.front();
+bool Gpu::gridBarrierStall() {
+    // Every warp still running waits at the grid barrier? (None is Ready: issueNext found none.)
+    Block* first = nullptr;
+    Warp* waiter = nullptr;
+    for (auto& bp : blocks_.resident)
+        for (auto& w : bp->warps) {
+            if (w.state != WarpState::AtBarrier) continue;
+            if (w.barrierId != kGridBarrierId) return false;   // a block barrier's deadlock: reportDeadlock's
+            if (!waiter) first = bp.get(), waiter = &w;
+        }
+    if (!waiter) return false;
+    // Every block of this Gpu's blocks must be there: one that ended (or was never admitted) can
+    // never arrive, and on the hardware the others wait for it forever.
+    const uint64_t blocks = opt_.endBlock - opt_.firstBlock;
+    if (stats_.blocksCompleted != 0 || blocks_.resident.size() != blocks) {
+        std::ostringstream os;
+        os << "Deadlock at grid.sync(): " << gridWaiting_ << " warps of " << blocks_.resident.size() << " blocks wait at the grid barrier, but "
+           << blocks - blocks_.resident.size() << " of the grid's blocks ended (or never started) without reaching it, so it can never "
+           << "complete. Every thread of a cooperative launch must reach every grid.sync() (an early return before it hangs the GPU).";
+        const Instr* in = waiter->barrierPc >= 0 ? &prog_.code[static_cast<size_t>(waiter->barrierPc)] : nullptr;
+        raise(Error::Kind::Deadlock, os.str(), *first, *waiter, std::countr_zero(waiter->validMask & ~waiter->exited), in);
+    }
+    if (gridShare_) {
+        gridParked_ = true;
+        return false;
+    }
+    releaseGridBarrier();
+    return true;
+}
+
+void Gpu::releaseGridBarrier() {
+    // Warp order within each block, blocks in resident order: every waiter is Ready again.
+    for (auto& bp : blocks_.resident) {
+        Block& b = *bp;
         for (auto& w : b.warps) {
-            if (w.state == WarpState::AtBarrier) {
+            if (w.state != WarpState::AtBarrier || w.barrierId != kGridBarrierId) continue;
+            w.state = WarpState::Ready;
+            ++b.readyWarps;
+            --b.waitingWarps;
+            ++w.syncEpoch;
+        }
+        ++b.barrierEpoch;
+    }
+    if (race_) race_->gridBarrier();
+    gridWaiting_ = 0;
+    gridParked_ = false;
+    barrierReleased_ = true;
+}
+
+[[gnu::noinline]] void Gpu::reportDeadlock() {
+    for (auto& bp : blocks_.resident) {
+        Block& b = *bp;
+        for (auto& w : b.warps) {
+            if (w.state == WarpState::AtBarrier && w.barrierId != kGridBarrierId) {
                 const Instr* in = w.barrierPc >= 0 ? &prog_.code[static_cast<size_t>(w.barrierPc)] : nullptr;
                 std::ostringstream os;
                 os << "Deadlock: every warp of block (" << b.idx.x << "," << b.idx.y << "," << b.idx.z
@@ -291,6 +344,8 @@ void Gpu::runToEnd(uint32_t threads) {
     const uint64_t first = opt_.firstBlock, total = opt_.endBlock - opt_.firstBlock;
     const uint64_t nt = std::min<uint64_t>(threads, total);
     if (nt <= 1 || !serialReason().empty()) return run();
+    for (const Instr& in : prog_.code)
+        if (in.gridSync) return runCooperative(static_cast<uint32_t>(nt));
     // The shares take the kernel as this Gpu decoded it; packed first when their runs will pack it
     // (runLoop: a run that no Step listener watches), so no share packs or clears twice.
     if (!listener_ || listener_->sumsOnly()) packKernelRegisters();
@@ -383,6 +438,118 @@ void Gpu::runToEnd(uint32_t threads) {
         if (listener_) listener_->join(*forks[i]);
     // Reports that did not stop a share (synccheck's divergent barrier after exits), in block
     // order, once per (tool, hazard, PTX line) as report() keeps them.
+    for (auto& p : parts)
+        for (CheckReport& r : p->reports_) keepReport(std::move(r));
+    stats_ = sum;
+    blocks_.spare.clear();
+    blocks_.resident.clear();
+    blocks_.next = static_cast<uint32_t>(opt_.endBlock);
+    state_ = LaunchState::Finished;
+}
+
+// runToEnd for a kernel with grid barriers (grid.sync() of warpscope's <cooperative_groups.h>).
+// Between two grid barriers the blocks do not communicate (serialReason found no global atomic,
+// fence or volatile access, and the grid barrier is none of those), so each phase of the launch
+// runs as runToEnd runs a launch: shares of the (all resident) blocks, taken in turn by the
+// threads. A share stops when all its blocks' warps wait at the grid barrier (gridParked_); when
+// every share has stopped there, each releases its warps and the next phase starts. Warps wait at
+// the barrier without issuing, so every warp executes the same instructions in any order and on
+// any number of threads: memory and counters are those of the serial run. Anything else (a fault,
+// the budget, shares that disagree: some ended while others wait, which is the serial run's
+// deadlock) rolls memory back and runs the launch serially, which reports it as it always does.
+void Gpu::runCooperative(uint32_t threads) {
+    const uint64_t first = opt_.firstBlock, total = opt_.endBlock - opt_.firstBlock;
+    if (!listener_ || listener_->sumsOnly()) packKernelRegisters();
+    mem::WriteJournal journal(mem_);
+    const std::vector<uint64_t> bounds = shareBounds(total, threads);
+    const uint64_t ns = bounds.size() - 1;
+    std::vector<std::unique_ptr<Gpu>> parts(ns);
+    std::vector<std::unique_ptr<StepListener>> forks(ns);
+    for (uint64_t i = 0; i < ns; ++i) forks[i] = listener_ ? listener_->fork() : nullptr;
+    std::atomic<bool> stop{false};
+    auto cancelled = [&] { return opt_.cancel && opt_.cancel->load(std::memory_order_relaxed); };
+    bool redo = false;
+    for (uint64_t phase = 0;; ++phase) {
+        std::atomic<uint64_t> nextShare{0};
+        auto worker = [&] {
+            for (uint64_t i; !stop.load(std::memory_order_relaxed) && !cancelled() && (i = nextShare.fetch_add(1)) < ns;) {
+                try {
+                    if (!parts[i]) {
+                        if (opt_.beforeShare) opt_.beforeShare(i);
+                        LaunchOptions o = opt_;
+                        o.threads = 1;
+                        o.beforeShare = nullptr;
+                        o.firstBlock = first + bounds[i];
+                        o.endBlock = first + bounds[i + 1];
+                        std::unique_ptr<Gpu> g(new Gpu(prog_, mem_, cfg_, params_, o, {}, this));
+                        g->gridShare_ = true;
+                        g->setListener(forks[i].get());
+                        parts[i] = std::move(g);
+                    } else if (parts[i]->state_ != LaunchState::Running || !parts[i]->gridParked_) {
+                        continue;   // finished in an earlier phase (runCooperative then stops)
+                    } else {
+                        parts[i]->releaseGridBarrier();
+                    }
+                    Gpu& g = *parts[i];
+                    g.runLoop();
+                    if (g.fault_) stop.store(true, std::memory_order_relaxed);
+                } catch (...) {
+                    parts[i].reset();
+                    stop.store(true, std::memory_order_relaxed);
+                }
+            }
+        };
+        {
+            std::vector<std::jthread> pool;
+            for (uint64_t t = 1; t < threads; ++t) {
+                try {
+                    pool.emplace_back(worker);
+                } catch (const std::system_error&) {
+                    break;
+                }
+            }
+            worker();
+        }
+        // Where the shares stand: all parked at the grid barrier (the next phase), all finished
+        // (done), or anything else (re-run serially).
+        uint64_t parked = 0, finished = 0, instructions = 0;
+        for (auto& p : parts) {
+            if (!p) continue;
+            instructions += p->stats_.warpInstructions;
+            if (p->fault_) {
+                if (cancelled() && (p->fault_->kind() == Error::Kind::Cancelled || p->fault_->kind() == Error::Kind::Budget)) {
+                    recordFault(*p->fault_);   // (as runToEnd: a cancel is reported at once)
+                    throw *fault_;
+                }
+                continue;
+            }
+            if (p->state_ == LaunchState::Finished) ++finished;
+            else if (p->gridParked_) ++parked;
+        }
+        // (Cancelled before a share saw the flag: the serial run stops at its first look at it.)
+        if (instructions > opt_.instructionBudget || (parked + finished != ns) || (parked != 0 && finished != 0)) {
+            redo = true;
+            break;
+        }
+        if (finished == ns) break;
+    }
+    if (redo) {
+        journal.rollBack();
+        return run();
+    }
+    journal.close();
+    LaunchStats sum;
+    for (auto& p : parts) {
+        const LaunchStats& st = p->stats_;
+        sum.warpInstructions += st.warpInstructions;
+        sum.threadInstructions += st.threadInstructions;
+        sum.branches += st.branches;
+        sum.divergentBranches += st.divergentBranches;
+        sum.barriers += st.barriers;
+        sum.blocksCompleted += st.blocksCompleted;
+    }
+    for (size_t i = 0; i < parts.size(); ++i)
+        if (listener_) listener_->join(*forks[i]);
     for (auto& p : parts)
         for (CheckReport& r : p->reports_) keepReport(std::move(r));
     stats_ = sum;

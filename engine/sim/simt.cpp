@@ -22,7 +22,7 @@ void Gpu::tryReleaseBarrier(Block& b) {
     const uint32_t live = b.readyWarps + b.waitingWarps;   // warps not done
     if (b.countedWaiting == 0 && b.waitingWarps != live) return;   // a warp still runs: nothing completes
     for (auto& w : b.warps) {
-        if (w.state != WarpState::AtBarrier) continue;
+        if (w.state != WarpState::AtBarrier || w.barrierId == kGridBarrierId) continue;
         const uint32_t id = w.barrierId & 15, expected = w.barrierCount;
         const uint32_t arrivedWarps = b.waitingAt[id];
         const bool release = expected ? arrivedWarps * 32 >= expected : arrivedWarps == live;

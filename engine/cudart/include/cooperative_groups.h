@@ -183,6 +183,12 @@ public:
 
 __WS_CG coalesced_group coalesced_threads() { return coalesced_group(__activemask()); }
 
+}  // namespace cooperative_groups
+// The simulator's grid barrier (no body: warpscope's compile step turns the call into the
+// instruction; only this header calls it).
+extern "C" __device__ void __warpscope_grid_sync();
+namespace cooperative_groups {
+
 // The whole grid. Its ranks and sizes work in any launch; grid.sync() needs a cooperative launch.
 class grid_group {
 public:
@@ -206,27 +212,16 @@ public:
         return (unsigned*)(((unsigned long long)hi << 32) | lo);
     }
     __WS_CGM static bool is_valid() { return workspace() != 0; }
-    // Every thread of the grid waits here for all the others. One thread per block arrives on the
-    // counter: block 0 adds 2^31 - (blocks - 1), every other block 1, so the counter's top bit
-    // flips exactly when the last block arrives; each waits for that flip. Outside a cooperative
+    // Every thread of the grid waits here for all the others. The wait is the simulator's own
+    // grid barrier: a call of the bodiless __warpscope_grid_sync, which warpscope lowers to one
+    // instruction (bar.sync's grid-wide form; docs/async-copy.md). Each warp parks there, as at
+    // __syncthreads(), until every warp of every block still running has arrived; nothing spins,
+    // so a launch executes the same instructions whatever order its blocks run in, and the
+    // blocks between two grid syncs can run on several host threads. Outside a cooperative
     // launch it traps (the simulator then names the missing cudaLaunchCooperativeKernel).
     __device__ void sync() const {
-        unsigned* counter = workspace();
-        if (!counter) asm volatile("trap;");
-        counter += 1;
-        __syncthreads();
-        if (__ws::blockRank() == 0) {
-            const unsigned blocks = (unsigned)num_blocks();
-            const unsigned add = block_rank() == 0 ? 0x80000000u - (blocks - 1) : 1u;
-            unsigned before;
-            asm volatile("atom.add.release.gpu.u32 %0, [%1], %2;" : "=r"(before) : "l"(counter), "r"(add) : "memory");
-            for (;;) {
-                unsigned now;
-                asm volatile("ld.acquire.gpu.u32 %0, [%1];" : "=r"(now) : "l"(counter) : "memory");
-                if ((now ^ before) & 0x80000000u) break;
-            }
-        }
-        __syncthreads();
+        if (!workspace()) asm volatile("trap;");
+        __warpscope_grid_sync();
     }
 };
 __WS_CG grid_group this_grid() { return grid_group(); }
