@@ -92,6 +92,77 @@ __attribute__((target("avx2"))) uint32_t compareLanesAvx2(CmpOp op, const uint32
     default: return compareLanesAvx2<CmpOp::Ge, kSigned>(a, b);
     }
 }
+
+// div.rn.f32 over 32 lanes, four a division (the vectorised form of ops::divRnF32): the four
+// quotients in double, and where one is in f32's normal range its conversion to f32 (the same
+// rounding as float(q): MXCSR's round-to-nearest); a lane whose quotient is not takes
+// ops::divRnF32 itself. Lane k's result depends only on lane k's operands, and each group of four
+// is read before any of it is written, so the destination may be a source.
+__attribute__((target("avx2,fma"))) void divRnF32LanesAvx2(const uint32_t* a, const uint32_t* b, uint32_t* d) {
+    const __m256d absMask = _mm256_castsi256_pd(_mm256_set1_epi64x(INT64_MAX));
+    const __m256d lo = _mm256_set1_pd(0x1p-126), hi = _mm256_set1_pd(0x1.fffffep127);
+    for (uint32_t l = 0; l < kLanes; l += 4) {
+        const __m128 x = _mm_loadu_ps(reinterpret_cast<const float*>(a + l));
+        const __m128 y = _mm_loadu_ps(reinterpret_cast<const float*>(b + l));
+        const __m256d q = _mm256_div_pd(_mm256_cvtps_pd(x), _mm256_cvtps_pd(y));
+        const __m256d m = _mm256_and_pd(q, absMask);
+        const int ok = _mm256_movemask_pd(_mm256_and_pd(_mm256_cmp_pd(m, lo, _CMP_GE_OQ), _mm256_cmp_pd(m, hi, _CMP_LT_OQ)));
+        if (ok == 0xf) {
+            _mm_storeu_ps(reinterpret_cast<float*>(d + l), _mm256_cvtpd_ps(q));
+            continue;
+        }
+        alignas(16) uint32_t r[4], xa[4], yb[4];
+        _mm_store_ps(reinterpret_cast<float*>(r), _mm256_cvtpd_ps(q));
+        _mm_store_ps(reinterpret_cast<float*>(xa), x);
+        _mm_store_ps(reinterpret_cast<float*>(yb), y);
+        for (uint32_t k = 0; k < 4; ++k) d[l + k] = (ok >> k) & 1 ? r[k] : ops::divRnF32(xa[k], yb[k]);
+    }
+}
+
+// selp of 32-bit values, eight lanes per blend (the vectorised form of ops::select): lane l takes
+// a[l] where bit l of the predicate c is set, else b[l]. Branch-free: a predicate that differs
+// from lane to lane (a loop's count of negative pivots) costs no mispredicted branches.
+__attribute__((target("avx2"))) void selpLanesAvx2(uint32_t c, const uint32_t* a, const uint32_t* b, uint32_t* d) {
+    const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+    for (uint32_t l = 0; l < kLanes; l += 8) {
+        const __m256i sel = _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(static_cast<int>(c >> l)), bit), bit);
+        const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + l));
+        const __m256i y = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + l));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + l), _mm256_blendv_epi8(y, x, sel));
+    }
+}
+
+// setp on f32, eight lanes per compare (the vectorised form of ops::compareF32Lanes): the
+// predicate of _mm256_cmp_ps that is PTX's comparison, ordered (false on NaN) or unordered (true).
+template <int kPred>
+__attribute__((target("avx2"))) uint32_t compareF32LanesAvx2(const uint32_t* a, const uint32_t* b) {
+    uint32_t p = 0;
+    for (uint32_t l = 0; l < kLanes; l += 8) {
+        const __m256 x = _mm256_loadu_ps(reinterpret_cast<const float*>(a + l));
+        const __m256 y = _mm256_loadu_ps(reinterpret_cast<const float*>(b + l));
+        p |= uint32_t(_mm256_movemask_ps(_mm256_cmp_ps(x, y, kPred))) << l;
+    }
+    return p;
+}
+__attribute__((target("avx2"))) uint32_t compareF32LanesAvx2(CmpOp op, const uint32_t* a, const uint32_t* b) {
+    switch (op) {
+    case CmpOp::Eq: return compareF32LanesAvx2<_CMP_EQ_OQ>(a, b);
+    case CmpOp::Ne: return compareF32LanesAvx2<_CMP_NEQ_OQ>(a, b);
+    case CmpOp::Lt: case CmpOp::Lo: return compareF32LanesAvx2<_CMP_LT_OQ>(a, b);
+    case CmpOp::Le: case CmpOp::Ls: return compareF32LanesAvx2<_CMP_LE_OQ>(a, b);
+    case CmpOp::Gt: case CmpOp::Hi: return compareF32LanesAvx2<_CMP_GT_OQ>(a, b);
+    case CmpOp::Ge: case CmpOp::Hs: return compareF32LanesAvx2<_CMP_GE_OQ>(a, b);
+    case CmpOp::Equ: return compareF32LanesAvx2<_CMP_EQ_UQ>(a, b);
+    case CmpOp::Neu: return compareF32LanesAvx2<_CMP_NEQ_UQ>(a, b);
+    case CmpOp::Ltu: return compareF32LanesAvx2<_CMP_NGE_UQ>(a, b);
+    case CmpOp::Leu: return compareF32LanesAvx2<_CMP_NGT_UQ>(a, b);
+    case CmpOp::Gtu: return compareF32LanesAvx2<_CMP_NLE_UQ>(a, b);
+    case CmpOp::Geu: return compareF32LanesAvx2<_CMP_NLT_UQ>(a, b);
+    case CmpOp::Num: return compareF32LanesAvx2<_CMP_ORD_Q>(a, b);
+    case CmpOp::Nan: return compareF32LanesAvx2<_CMP_UNORD_Q>(a, b);
+    }
+    return ops::compareF32Lanes(op, a, b);
+}
 #endif
 
 // Global addresses (base + offset) and their span: the largest, the smallest and the OR of all
@@ -456,6 +527,12 @@ template <bool kAvx2>
         const uint32_t* y = src32(1);
         const uint32_t c = w.preds[op.offset];
         uint32_t* d = narrow(op.dst);
+#ifdef WARPSCOPE_FAST_AVX2
+        if constexpr (kAvx2) {
+            selpLanesAvx2(c, x, y, d);
+            return true;
+        }
+#endif
         for (uint32_t l = 0; l < kLanes; ++l) d[l] = ops::select(((c >> l) & 1) != 0, x[l], y[l]);
         return true;
     }
@@ -624,6 +701,32 @@ template <bool kAvx2>
             p = op.sgn ? ops::compareLanes<int32_t>(op.cmp, x, y) : ops::compareLanes<uint32_t>(op.cmp, x, y);
         w.preds[op.dst] = p;
         if (op.dst2 >= 0) w.preds[op.dst2] = ~p;
+        return true;
+    }
+    case FastKind::SetpF32: {
+        const uint32_t* x = src32(0);
+        const uint32_t* y = src32(1);
+        uint32_t p;
+#ifdef WARPSCOPE_FAST_AVX2
+        if constexpr (kAvx2) p = compareF32LanesAvx2(op.cmp, x, y);
+        else
+#endif
+            p = ops::compareF32Lanes(op.cmp, x, y);
+        w.preds[op.dst] = p;
+        if (op.dst2 >= 0) w.preds[op.dst2] = ~p;
+        return true;
+    }
+    case FastKind::DivRnF32: {
+        const uint32_t* x = src32(0);
+        const uint32_t* y = src32(1);
+        uint32_t* d = narrow(op.dst);
+#ifdef WARPSCOPE_FAST_AVX2
+        if constexpr (kAvx2) {
+            divRnF32LanesAvx2(x, y, d);
+            return true;
+        }
+#endif
+        for (uint32_t l = 0; l < kLanes; ++l) d[l] = ops::divRnF32(x[l], y[l]);
         return true;
     }
     case FastKind::LdShared:

@@ -342,7 +342,7 @@ constexpr bool laneWise(FastKind k) {
 // path runs the instruction.
 template <class Fn>
 [[gnu::noinline]] bool runMasked(Fn fast, Gpu& g, const FastOp& fo, Block& b, Warp& w, uint32_t exec) {
-    if (fo.kind == FastKind::SetpI32) {
+    if (fo.kind == FastKind::SetpI32 || fo.kind == FastKind::SetpF32) {
         const uint32_t p1 = w.preds[fo.dst], p2 = fo.dst2 >= 0 ? w.preds[fo.dst2] : 0;
         if (!fast(g, fo, b, w, nullptr)) return false;
         w.preds[fo.dst] = (w.preds[fo.dst] & exec) | (p1 & ~exec);
@@ -354,13 +354,19 @@ template <class Fn>
         uint64_t saved[32];
         std::memcpy(saved, d, sizeof saved);
         if (!fast(g, fo, b, w, nullptr)) return false;
-        for (int l = 0; l < 32; ++l) d[l] = (exec >> l) & 1u ? d[l] : saved[l];
+        for (int l = 0; l < 32; ++l) {   // branch-free: which lanes execute varies from issue to issue
+            const uint64_t m = 0 - uint64_t((exec >> l) & 1u);
+            d[l] = (d[l] & m) | (saved[l] & ~m);
+        }
     } else {
         uint32_t* d = w.regs + fo.dst;
         uint32_t saved[32];
         std::memcpy(saved, d, sizeof saved);
         if (!fast(g, fo, b, w, nullptr)) return false;
-        for (int l = 0; l < 32; ++l) d[l] = (exec >> l) & 1u ? d[l] : saved[l];
+        for (int l = 0; l < 32; ++l) {
+            const uint32_t m = 0u - ((exec >> l) & 1u);
+            d[l] = (d[l] & m) | (saved[l] & ~m);
+        }
     }
     return true;
 }

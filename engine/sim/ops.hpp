@@ -36,6 +36,31 @@ inline uint32_t fmaF32(uint32_t a, uint32_t b, uint32_t c) {
 #endif
 }
 
+// div.rn.f32 without .ftz: arith::divF32's result. For finite, nonzero a and b (subnormals
+// included: without .ftz nothing is flushed) divF32 computes q = double(a) / double(b) and, when
+// q is in f32's normal range, returns float(q) (its own shortcut, proved at arith.cpp's
+// inF32NormalRange: double rounding is innocuous for a quotient). A zero, infinite or NaN operand
+// makes q zero, infinite or NaN, which is outside that range: those, and every quotient that
+// needs the remainder's sign (a subnormal or overflowing result), take divF32 itself. So the
+// result is divF32's in every case; the common one costs one division and two compares.
+inline bool f32NormalRange(double q) {
+    const double m = std::fabs(q);
+    return m >= 0x1p-126 && m < 0x1.fffffep127;   // the bounds of arith.cpp's inF32NormalRange
+}
+inline uint32_t divRnF32(uint32_t a, uint32_t b) {
+    const double q = double(f32(a)) / double(f32(b));
+    if (f32NormalRange(q)) return std::bit_cast<uint32_t>(float(q));
+    return std::bit_cast<uint32_t>(arith::divF32(f32(a), f32(b), ptx::Round::RN, false));
+}
+
+// setp on f32 without .ftz, as a lane mask over 32 lanes: arith::compareF32 per lane (ordered
+// comparisons false and unordered ones true when either operand is NaN).
+template <class Lanes> uint32_t compareF32Lanes(arith::CmpOp op, const Lanes* a, const Lanes* b) {
+    uint32_t p = 0;
+    for (int l = 0; l < 32; ++l) p |= uint32_t(arith::compareF32(op, f32(uint32_t(a[l])), f32(uint32_t(b[l])), false)) << l;
+    return p;
+}
+
 // Integer add / sub / mul.lo / mad.lo: wrapping, the low bits of the result at the lane type's
 // width (the general path keeps them in 64-bit slots and masks to the instruction's width).
 template <class U> constexpr U bitAnd(U a, U b) { return U(a & b); }

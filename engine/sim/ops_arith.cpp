@@ -221,6 +221,7 @@ void execArith(Exec& x) {
         if (t == Type::F32) {
             if (I.approx) map2(x, [&](uint64_t a, uint64_t b) { return fromF32(divApproxF32(asF32(a), asF32(b), I.ftz)); });
             else if (I.full) map2(x, [&](uint64_t a, uint64_t b) { return fromF32(divFullF32(asF32(a), asF32(b), I.ftz)); });
+            else if (r == Round::RN && !I.ftz) map2(x, [](uint64_t a, uint64_t b) { return uint64_t(ops::divRnF32(uint32_t(a), uint32_t(b))); });
             else map2(x, [&](uint64_t a, uint64_t b) { return fromF32(divF32(asF32(a), asF32(b), r, I.ftz)); });
         } else if (t == Type::F64) {
             map2(x, [&](uint64_t a, uint64_t b) { return fromF64(divF64(asF64(a), asF64(b), r)); });

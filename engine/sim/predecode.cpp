@@ -297,6 +297,12 @@ FastOp decodeOne(const Program& prog, const Instr& I, const std::vector<uint32_t
         if (!dstIs(false) || !sources(3, false) || t != Type::F32 || !plainRound || I.ftz || I.sat) return generic;
         f.kind = FastKind::FmaF32;
         return f;
+    case Op::Div:
+        // div.rn.f32 (IEEE division; not .approx or .full, whose results differ, nor .ftz).
+        if (t != Type::F32 || I.approx || I.full || I.rnd != ptx::Round::RN || I.ftz || !dstIs(false) || !sources(2, false))
+            return generic;
+        f.kind = FastKind::DivRnF32;
+        return f;
     case Op::Shl:
     case Op::Shr:
         if (!dstIs(false) || !sources(2, false) || bits != 32 || !ptx::isInteger(t)) return generic;
@@ -345,6 +351,15 @@ FastOp decodeOne(const Program& prog, const Instr& I, const std::vector<uint32_t
     }
     case Op::Setp: {
         if (I.dst.kind != Operand::Kind::Pred || I.boolOp != BoolOp::None || !sources(2, false)) return generic;
+        if (t == Type::F32) {   // every comparison, as execCompare's compareF32 (no .ftz)
+            if (I.ftz) return generic;
+            f.cmp = I.cmp;
+            f.dst = I.dst.index;
+            if (I.dst2.kind == Operand::Kind::Pred) f.dst2 = static_cast<int32_t>(I.dst2.index);
+            else if (I.dst2.kind != Operand::Kind::None && I.dst2.kind != Operand::Kind::Sink) return generic;
+            f.kind = FastKind::SetpF32;
+            return f;
+        }
         if (t != Type::S32 && t != Type::U32 && t != Type::B32) return generic;
         switch (I.cmp) {   // the same normalisation as the interpreter's setp (signed only for .s32 and eq..ge)
         case CmpOp::Eq: f.cmp = CmpOp::Eq; break;

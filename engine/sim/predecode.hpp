@@ -64,6 +64,8 @@ enum class FastKind : uint8_t {
     Cvta,                                      // cvta / cvta.to: (a + offset) & mask
     CvtU64U32, CvtS64S32,
     SetpI32,                                   // setp on 32-bit integers, no bool op
+    SetpF32,                                   // setp on f32 (any comparison), no bool op, no .ftz
+    DivRnF32,                                  // div.rn.f32, no .ftz
     AndB32, OrB32, XorB32,                     // bitwise on 32-bit registers (not predicates)
     SelpB32,                                   // selp of 32-bit values; offset = the predicate's index
     BfeU32, BfeS32,                            // bfe on 32-bit registers (position and length: registers or immediates)
@@ -80,7 +82,7 @@ enum class FastKind : uint8_t {
 // `imms` says source k is the immediate imm[k]. Every field a kind does not use stays zero.
 struct FastOp {
     FastKind kind = FastKind::Generic;
-    arith::CmpOp cmp = arith::CmpOp::Eq;   // SetpI32, normalised to Eq..Ge (Lo = Lt unsigned, ...)
+    arith::CmpOp cmp = arith::CmpOp::Eq;   // SetpI32, normalised to Eq..Ge (Lo = Lt unsigned, ...); SetpF32 as written
     bool sgn = false;            // SetpI32: signed comparison
     uint8_t imms = 0;
     uint8_t size = 0;            // memory: bytes per lane (4 or 8)
@@ -89,8 +91,8 @@ struct FastOp {
     bool wideBase = false;       // memory: the address register is a 64-bit register
     int32_t guard = -1;          // the guard predicate's index (-1: unguarded), so the lean path
     bool guardNegated = false;   // reads the guard without touching the (large) Instr
-    uint32_t dst = 0;            // register offset; SetpI32: predicate index
-    int32_t dst2 = -1;           // SetpI32: the second (negated) predicate, -1 if none
+    uint32_t dst = 0;            // register offset; SetpI32/SetpF32: predicate index
+    int32_t dst2 = -1;           // SetpI32/SetpF32: the second (negated) predicate, -1 if none
     uint32_t src[3] = {};
     uint64_t imm[3] = {};
     uint64_t mask = ~0ull;       // Mov*, MovUniform, Cvta: the result's width

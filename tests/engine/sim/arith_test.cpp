@@ -1361,3 +1361,46 @@ TEST_CASE("ops bodies: the shared per-lane semantics against independent referen
     CHECK(ops::mulWide(int32_t(-2), int32_t(3)) == uint64_t(-6));
     CHECK(ops::shrS(0x80000000u, 40) == 0xffffffffu);
 }
+
+TEST_CASE("ops::divRnF32 and ops::compareF32Lanes are divF32 and compareF32 bit for bit", "[arith][f32][random]") {
+    // divRnF32 takes float(a / b in double) where that is a normal f32 and divF32 otherwise:
+    // random operands, specials, and quotients at the edges of the normal range (subnormal and
+    // overflowing results, and the ones just inside), which divF32 itself checks against the
+    // exact reference above.
+    std::mt19937_64 r(3737);
+    const uint32_t specials[] = {0u, 0x80000000u, 0x7f800000u, 0xff800000u, 0x7fc00000u, 0xffc00001u, 0x00000001u,
+                                 0x807fffffu, 0x00800000u, 0x7f7fffffu, 0x3f800000u, 0xbf800000u};
+    int bad = 0, n = 0, edges = 0;
+    for (int i = 0; i < 60000; ++i) {
+        uint32_t a, b;
+        switch (i % 4) {
+        case 0: a = genF32(0); b = genF32(a); break;
+        case 1: a = uint32_t(r()); b = uint32_t(r()); break;
+        case 2: a = specials[r() % std::size(specials)]; b = rndInt(0, 1) ? specials[r() % std::size(specials)] : uint32_t(r()); break;
+        default: {   // |a / b| near 2^-126 or near the largest finite f32: b = a / target, nudged
+            a = uint32_t(r());
+            const float target = (r() & 1) ? 0x1p-126f : 0x1.fffffep127f;
+            b = B(F(a) / target) + uint32_t(int(r() % 5) - 2);
+            if (std::isfinite(F(a)) && std::isfinite(F(b)) && F(b) != 0.0f) ++edges;
+            break;
+        }
+        }
+        ++n;
+        if (ops::divRnF32(a, b) != B(divF32(F(a), F(b), Round::RN, false))) ++bad;
+        // Eight lanes per comparison: the lane masks equal compareF32 lane by lane.
+        uint32_t xs[32], ys[32];
+        for (int l = 0; l < 32; ++l) {
+            xs[l] = l % 3 == 0 ? specials[r() % std::size(specials)] : uint32_t(r());
+            ys[l] = l % 5 == 0 ? xs[l] : l % 4 == 0 ? specials[r() % std::size(specials)] : uint32_t(r());
+        }
+        if (i % 64 == 0)
+            for (int op = 0; op <= int(CmpOp::Nan); ++op) {
+                uint32_t want = 0;
+                for (int l = 0; l < 32; ++l) want |= uint32_t(compareF32(CmpOp(op), F(xs[l]), F(ys[l]), false)) << l;
+                if (ops::compareF32Lanes(CmpOp(op), xs, ys) != want) ++bad;
+            }
+    }
+    CHECK(bad == 0);
+    CHECK(n == 60000);
+    CHECK(edges > 5000);
+}

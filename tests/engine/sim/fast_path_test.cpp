@@ -16,6 +16,7 @@
 #include <catch2/catch.hpp>
 
 #include <bit>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <limits>
@@ -31,7 +32,10 @@ namespace {
 // selp on 32-bit values (registers and immediates), bar.sync, guarded instructions (the lanes
 // whose guard is false keep their destination; so do the exited lanes of a partial warp), shared and
 // global loads/stores of 4 and 8 bytes (addresses in 32- and 64-bit registers, values in registers
-// and immediates) and .param loads. Threads past n exit at once (partial warps).
+// and immediates) and .param loads; div.rn.f32 (overflow, underflow to subnormals, zeros,
+// infinities, NaNs; the destination a source) and setp.f32 with every comparison, guarded and
+// with two predicates, as clang writes them for `x / y` and `x < 0`. Threads past n exit at once
+// (partial warps).
 const char* kFastOps = R"PTX(
 .version 7.0
 .target sm_75
@@ -204,6 +208,62 @@ const char* kFastOps = R"PTX(
 	st.global.u32 	[%rd21+196], %r59;
 	st.global.u64 	[%rd21+200], %rd18;
 	st.global.u32 	[%rd21+208], %r57;
+	div.rn.f32 	%f10, %f1, %f2;
+	div.rn.f32 	%f11, %f2, 0f40400000;
+	@%p3 div.rn.f32 	%f12, %f2, %f1;
+	st.global.f32 	[%rd21+212], %f10;
+	st.global.f32 	[%rd21+216], %f11;
+	st.global.f32 	[%rd21+220], %f12;
+	setp.eq.f32 	%p1, %f1, %f2;
+	setp.ne.f32 	%p2, %f1, %f2;
+	setp.lt.f32 	%p3, %f1, %f2;
+	setp.le.f32 	%p4, %f1, %f2;
+	setp.gt.f32 	%p5, %f1, %f2;
+	setp.ge.f32 	%p6, %f1, %f2;
+	setp.equ.f32 	%p7, %f1, %f2;
+	setp.neu.f32 	%p8, %f1, %f2;
+	setp.ltu.f32 	%p9, %f1, %f2;
+	setp.leu.f32 	%p10, %f1, %f2;
+	setp.gtu.f32 	%p11, %f1, %f2;
+	setp.geu.f32 	%p12, %f1, %f2;
+	setp.num.f32 	%p13, %f1, %f2;
+	setp.nan.f32 	%p14, %f1, %f2;
+	selp.u32 	%r20, 1, 0, %p1;
+	selp.u32 	%r21, 2, 0, %p2;
+	selp.u32 	%r22, 4, 0, %p3;
+	selp.u32 	%r23, 8, 0, %p4;
+	selp.u32 	%r24, 16, 0, %p5;
+	selp.u32 	%r25, 32, 0, %p6;
+	selp.u32 	%r26, 64, 0, %p7;
+	selp.u32 	%r27, 128, 0, %p8;
+	selp.u32 	%r28, 256, 0, %p9;
+	selp.u32 	%r29, 512, 0, %p10;
+	selp.u32 	%r30, 1024, 0, %p11;
+	selp.u32 	%r31, 2048, 0, %p12;
+	selp.u32 	%r33, 4096, 0, %p13;
+	selp.u32 	%r34, 8192, 0, %p14;
+	or.b32 	%r32, %r20, %r21;
+	or.b32 	%r32, %r32, %r22;
+	or.b32 	%r32, %r32, %r23;
+	or.b32 	%r32, %r32, %r24;
+	or.b32 	%r32, %r32, %r25;
+	or.b32 	%r32, %r32, %r26;
+	or.b32 	%r32, %r32, %r27;
+	or.b32 	%r32, %r32, %r28;
+	or.b32 	%r32, %r32, %r29;
+	or.b32 	%r32, %r32, %r30;
+	or.b32 	%r32, %r32, %r31;
+	or.b32 	%r32, %r32, %r33;
+	or.b32 	%r32, %r32, %r34;
+	st.global.u32 	[%rd21+224], %r32;
+	setp.lt.f32 	%p1, %f10, 0f00000000;
+	@%p5 setp.gtu.f32 	%p1|%p2, %f1, 0f3F800000;
+	selp.u32 	%r35, 1, 0, %p1;
+	selp.u32 	%r36, 2, 0, %p2;
+	or.b32 	%r35, %r35, %r36;
+	st.global.u32 	[%rd21+228], %r35;
+	div.rn.f32 	%f1, %f1, %f1;
+	st.global.f32 	[%rd21+232], %f1;
 $L_done:
 	ret;
 }
@@ -481,6 +541,24 @@ TEST_CASE("pre-decoded handlers: every kind gives the general interpreter's bits
         CHECK(v == (a[7] & b[7]));
         std::memcpy(&v, fast.out.data() + 256 * 7 + 180, 4);   // thread 7: a < b (signed) ? a : b
         CHECK(v == (int32_t(a[7]) < int32_t(b[7]) ? a[7] : b[7]));
+        for (uint32_t t = 0; t < n; t += 37) {   // div.rn.f32 and setp.f32 against the host's IEEE float
+            float fa, fb, q;
+            std::memcpy(&fa, &a[t], 4);
+            std::memcpy(&fb, &b[t], 4);
+            std::memcpy(&v, fast.out.data() + 256 * t + 212, 4);
+            std::memcpy(&q, &v, 4);
+            INFO("thread " << t << ": " << fa << " / " << fb);
+            if (std::isnan(fa / fb)) CHECK(v == 0x7fffffffu);
+            else CHECK(q == fa / fb);
+            std::memcpy(&v, fast.out.data() + 256 * t + 224, 4);
+            const bool un = std::isnan(fa) || std::isnan(fb);
+            const uint32_t want = uint32_t(fa == fb) | uint32_t(!un && fa != fb) << 1 | uint32_t(fa < fb) << 2 |
+                                  uint32_t(fa <= fb) << 3 | uint32_t(fa > fb) << 4 | uint32_t(fa >= fb) << 5 |
+                                  uint32_t(un || fa == fb) << 6 | uint32_t(un || fa != fb) << 7 | uint32_t(un || fa < fb) << 8 |
+                                  uint32_t(un || fa <= fb) << 9 | uint32_t(un || fa > fb) << 10 | uint32_t(un || fa >= fb) << 11 |
+                                  uint32_t(!un) << 12 | uint32_t(un) << 13;
+            CHECK(v == want);
+        }
     }
 }
 
