@@ -98,7 +98,7 @@ __attribute__((target("avx2"))) uint32_t compareLanesAvx2(CmpOp op, const uint32
 // rounding as float(q): MXCSR's round-to-nearest); a lane whose quotient is not takes
 // ops::divRnF32 itself. Lane k's result depends only on lane k's operands, and each group of four
 // is read before any of it is written, so the destination may be a source.
-__attribute__((target("avx2,fma"))) void divRnF32LanesAvx2(const uint32_t* a, const uint32_t* b, uint32_t* d) {
+[[gnu::noinline]] __attribute__((target("avx2,fma"))) void divRnF32LanesAvx2(const uint32_t* a, const uint32_t* b, uint32_t* d) {
     const __m256d absMask = _mm256_castsi256_pd(_mm256_set1_epi64x(INT64_MAX));
     const __m256d lo = _mm256_set1_pd(0x1p-126), hi = _mm256_set1_pd(0x1.fffffep127);
     for (uint32_t l = 0; l < kLanes; l += 4) {
@@ -144,7 +144,7 @@ __attribute__((target("avx2"))) uint32_t compareF32LanesAvx2(const uint32_t* a, 
     }
     return p;
 }
-__attribute__((target("avx2"))) uint32_t compareF32LanesAvx2(CmpOp op, const uint32_t* a, const uint32_t* b) {
+[[gnu::noinline]] __attribute__((target("avx2"))) uint32_t compareF32LanesAvx2(CmpOp op, const uint32_t* a, const uint32_t* b) {
     switch (op) {
     case CmpOp::Eq: return compareF32LanesAvx2<_CMP_EQ_OQ>(a, b);
     case CmpOp::Ne: return compareF32LanesAvx2<_CMP_NEQ_OQ>(a, b);
