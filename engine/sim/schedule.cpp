@@ -5,6 +5,35 @@
 
 namespace warpscope::sim {
 
+namespace {
+
+// Runs worker on `threads` threads, the calling thread one of them: it starts at once, while a new
+// thread may wait for its core to wake up. A thread the system will not start leaves its shares to
+// the others (the workers take shares until none is left). Returns when every worker has returned.
+template <class Fn>
+void runWorkers(uint64_t threads, Fn& worker) {
+    std::vector<std::jthread> pool;
+    for (uint64_t t = 1; t < threads; ++t) {
+        try {
+            pool.emplace_back(worker);
+        } catch (const std::system_error&) {
+            break;
+        }
+    }
+    worker();
+}
+
+void addStats(LaunchStats& sum, const LaunchStats& s) {
+    sum.warpInstructions += s.warpInstructions;
+    sum.threadInstructions += s.threadInstructions;
+    sum.branches += s.branches;
+    sum.divergentBranches += s.divergentBranches;
+    sum.barriers += s.barriers;
+    sum.blocksCompleted += s.blocksCompleted;
+}
+
+} // namespace
+
 // ---------------------------------------------------------------- 2. Scheduling and control
 bool Gpu::pickAndIssue(int onlySlot, int onlyWarp) {
     if (state_ != LaunchState::Running) return false;
@@ -391,19 +420,7 @@ void Gpu::runToEnd(uint32_t threads) {
             }
         }
     };
-    {
-        // The calling thread is one of the workers: it starts at once, while a new thread may wait
-        // for its core to wake up. A thread the system will not start leaves its shares to the others.
-        std::vector<std::jthread> pool;
-        for (uint64_t t = 1; t < nt; ++t) {
-            try {
-                pool.emplace_back(worker);
-            } catch (const std::system_error&) {
-                break;
-            }
-        }
-        worker();
-    }
+    runWorkers(nt, worker);
     bool redo = false;
     LaunchStats sum;
     for (auto& p : parts) {
@@ -421,13 +438,7 @@ void Gpu::runToEnd(uint32_t threads) {
             }
             redo = true;
         }
-        const LaunchStats& s = p->stats_;
-        sum.warpInstructions += s.warpInstructions;
-        sum.threadInstructions += s.threadInstructions;
-        sum.branches += s.branches;
-        sum.divergentBranches += s.divergentBranches;
-        sum.barriers += s.barriers;
-        sum.blocksCompleted += s.blocksCompleted;
+        addStats(sum, p->stats_);
     }
     if (redo || sum.warpInstructions > opt_.instructionBudget) {
         journal.rollBack();
@@ -499,17 +510,7 @@ void Gpu::runCooperative(uint32_t threads) {
                 }
             }
         };
-        {
-            std::vector<std::jthread> pool;
-            for (uint64_t t = 1; t < threads; ++t) {
-                try {
-                    pool.emplace_back(worker);
-                } catch (const std::system_error&) {
-                    break;
-                }
-            }
-            worker();
-        }
+        runWorkers(threads, worker);
         // Where the shares stand: all parked at the grid barrier (the next phase), all finished
         // (done), or anything else (re-run serially).
         uint64_t parked = 0, finished = 0, instructions = 0;
@@ -539,15 +540,7 @@ void Gpu::runCooperative(uint32_t threads) {
     }
     journal.close();
     LaunchStats sum;
-    for (auto& p : parts) {
-        const LaunchStats& st = p->stats_;
-        sum.warpInstructions += st.warpInstructions;
-        sum.threadInstructions += st.threadInstructions;
-        sum.branches += st.branches;
-        sum.divergentBranches += st.divergentBranches;
-        sum.barriers += st.barriers;
-        sum.blocksCompleted += st.blocksCompleted;
-    }
+    for (auto& p : parts) addStats(sum, p->stats_);
     for (size_t i = 0; i < parts.size(); ++i)
         if (listener_) listener_->join(*forks[i]);
     for (auto& p : parts)
